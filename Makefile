@@ -1,0 +1,127 @@
+# jnt: compiler and runtime for the dynamics of jointed structures.
+#
+#   make             build build/jnt, build/libjnt.a, build/libjnt.so
+#   make demo        install what is missing, build, run the main example
+#   make test        install what is missing, build, run the whole test suite
+#   make check-asan  the whole test suite under AddressSanitizer + UBSan
+#   make bench       side-by-side benchmarks (not part of make test)
+#   make docs        regenerate the plots of docs/
+#
+# Missing Debian packages are installed with apt-get (as root, or via sudo).
+
+B        ?= build
+SAN      ?=
+CC       := gcc
+OPT      ?= -O2
+CFLAGS   := -std=c11 -Wall -Wextra -Werror $(OPT) -g -fPIC -D_POSIX_C_SOURCE=200809L $(SAN)
+CPPFLAGS := -Iruntime/include -Iruntime -Icompiler -I$(B)/gen \
+            -DJNT_SOURCE_DIR='"$(CURDIR)"'
+LDLIBS   := -ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
+            -lsundials_sunlinsoldense -llapacke -lopenblas -lm -ldl -lpthread
+
+# Debian packages the build, the tests and the benchmarks need.
+DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev
+DEB_TEST  := gnuplot-nox
+DEB_BENCH := python3-scipy octave hyperfine
+
+COMPILER_SRC := $(wildcard compiler/*.c)
+RUNTIME_SRC  := $(wildcard runtime/*.c)
+GEN_SRC      := $(B)/gen/lexer.c $(B)/gen/parser.c
+LIB_OBJ      := $(patsubst %.c,$(B)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRC)) $(RUNTIME_SRC)) \
+                $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
+UNIT_SRC     := $(wildcard tests/unit/test_*.c)
+UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+
+.PHONY: all deps deps-bench demo test check-asan bench docs clean
+.SUFFIXES:
+
+all: $(B)/jnt $(B)/libjnt.a $(B)/libjnt.so
+
+# ---- Debian packages ------------------------------------------------------
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+define need_debs
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+endef
+
+deps:
+	$(call need_debs,$(DEB_BUILD) $(DEB_TEST))
+
+deps-bench:
+	$(call need_debs,$(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH))
+
+# ---- generated lexer and parser -------------------------------------------
+$(B)/gen/lexer.c: grammar/lexer.re $(B)/gen/parser.c
+	@mkdir -p $(@D)
+	re2c --no-generation-date --no-version -W -o $@ $<
+
+$(B)/gen/parser.c: grammar/parser.y
+	@mkdir -p $(@D)
+	cp grammar/parser.y $(B)/gen/parser.y
+	lemon -q -T/usr/share/lemon/lempar.c -d$(B)/gen $(B)/gen/parser.y
+
+$(B)/gen/parser.h: $(B)/gen/parser.c
+
+# ---- objects and libraries --------------------------------------------------
+$(B)/obj/%.o: %.c | $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Lemon's and re2c's output is not ours: compile it without -Werror noise.
+$(B)/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-parameter -Wno-unused-variable \
+	  -Wno-unused-but-set-variable -Wno-sign-compare -Wno-implicit-fallthrough -c $< -o $@
+
+$(B)/libjnt.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libjnt.so: $(LIB_OBJ)
+	$(CC) $(SAN) -shared -o $@ $^ $(LDLIBS)
+
+$(B)/jnt: $(B)/obj/compiler/main.o $(B)/libjnt.a
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+
+# ---- tests ------------------------------------------------------------------
+$(B)/tests/%: tests/unit/%.c tests/unit/check.h $(B)/libjnt.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libjnt.a $(LDLIBS)
+
+$(B)/embed: examples/embed/embed.c $(B)/libjnt.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libjnt.a $(LDLIBS)
+
+test: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(B)/embed
+	@B=$(B) sh tests/run.sh
+
+check-asan: deps
+	@$(MAKE) --no-print-directory B=build/asan OPT=-O1 \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  all $(patsubst $(B)/%,build/asan/%,$(UNIT_BIN)) build/asan/embed
+	@B=build/asan ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@mkdir -p $(B)/demo
+	$(B)/jnt run examples/frdyn2_bench.jnt -o $(B)/demo/frdyn2_bench.csv --stats
+	@echo "demo output: $(B)/demo/frdyn2_bench.csv (columns t,u,v,F,F_R; plot with gnuplot)"
+
+bench: deps-bench
+	@$(MAKE) --no-print-directory all
+	@B=$(B) sh bench/run.sh
+
+docs: deps
+	@$(MAKE) --no-print-directory all
+	@B=$(B) sh docs/plots.sh
+
+clean:
+	rm -rf build

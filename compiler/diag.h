@@ -1,0 +1,65 @@
+/*
+ * diag.h: sources and diagnostics.
+ *
+ * Every source text the compiler reads is registered here and addressed by a
+ * jnt_loc (file index, byte offset). Line and column are computed only when a
+ * diagnostic is printed. Diagnostics read
+ *
+ *   file:line:col: error: message
+ *     source line
+ *          ^
+ *
+ * and are counted; the compiler checks diag_errors() between stages.
+ */
+#ifndef JNT_DIAG_H
+#define JNT_DIAG_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+typedef struct jnt_loc {
+    int file; /* index into the source table, -1: no location */
+    int off;  /* byte offset into that file */
+} jnt_loc;
+
+extern const jnt_loc loc_none;
+
+typedef struct diag_src {
+    char *path;   /* as given (for messages) */
+    char *text;   /* NUL-terminated contents, owned */
+    size_t len;
+} diag_src;
+
+typedef struct diag_ctx {
+    diag_src *srcs;
+    int nsrc, capsrc;
+    int nerr, nwarn;
+    int max_errors; /* after this many, further errors are counted but not printed */
+    int capped;     /* the "too many errors" line was printed */
+    FILE *out;
+} diag_ctx;
+
+void diag_init(diag_ctx *dc, FILE *out, int max_errors);
+void diag_free(diag_ctx *dc);
+
+/* Register a source; takes ownership of text (malloc'd, NUL-terminated).
+ * Returns its file index. */
+int diag_add_source(diag_ctx *dc, const char *path, char *text, size_t len);
+/* Read a file and register it: its index, or -1 (errno set). */
+int diag_load_file(diag_ctx *dc, const char *path);
+
+/* Line and column (1-based) of a location. */
+void diag_linecol(const diag_ctx *dc, jnt_loc loc, int *line, int *col);
+
+void diag_error(diag_ctx *dc, jnt_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_warning(diag_ctx *dc, jnt_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_note(diag_ctx *dc, jnt_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int diag_errors(const diag_ctx *dc);
+
+/* Closest candidate to `name` by edit distance (NULL when none is close). */
+const char *diag_closest(const char *name, const char *const *cands, int n);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * jnt/abi.h: the interface between generated model code and the runtime.
+ *
+ * Generated C includes only this header. It defines one constant object of
+ * type jnt_abi_model, named jnt_generated_model, holding sizes, names,
+ * parameter defaults and the model's kernels. The runtime never includes the
+ * compiler's headers; the compiler knows the runtime only through this file.
+ *
+ * Conventions for every kernel:
+ *   t  time (s), y  continuous states (ny), d  discrete states (nd),
+ *   p  parameters in SI units (np).
+ *   Return 0 for success, >0 for a recoverable failure (the integrator may
+ *   retry with a smaller step), <0 for a fatal one.
+ */
+#ifndef JNT_ABI_H
+#define JNT_ABI_H
+
+#define JNT_ABI_VERSION 1
+
+/* Number of base dimensions: kg, m, s, A, K (in that order). Exponents are
+ * stored as multiples of 1/JNT_DIM_DEN so that N/m^1.5 is representable. */
+#define JNT_NDIM 5
+#define JNT_DIM_DEN 6
+
+/* Run settings, computed from the parameters at run time. */
+typedef struct jnt_settings {
+    double t0;        /* start time (s) */
+    double t_end;     /* end time (s) */
+    double h;         /* fixed step (s), or initial step for adaptive methods (0: choose) */
+    double rtol;      /* relative tolerance (adaptive methods) */
+    double atol;      /* absolute tolerance (adaptive methods) */
+    double out_every; /* output interval (s); 0: every accepted step */
+    double h_min;     /* smallest step before giving up (s); 0: default */
+    double h_max;     /* largest step (s); 0: unlimited */
+} jnt_settings;
+
+typedef int (*jnt_rhs_fn)(double t, const double *y, const double *d, const double *p,
+                          double *ydot);
+/* Jacobian d(ydot)/dy in compressed sparse column form: values only, in the
+ * order of the pattern jac_colptr/jac_rowind of the model. */
+typedef int (*jnt_jac_fn)(double t, const double *y, const double *d, const double *p,
+                          double *jv);
+/* Discrete update, applied once per accepted step: reads the old d, writes d. */
+typedef int (*jnt_update_fn)(double t, const double *y, double *d, const double *p);
+typedef int (*jnt_output_fn)(double t, const double *y, const double *d, const double *p,
+                             double *out);
+/* Parameter defaults: fills p[i] for every i with set[i] == 0, in declaration
+ * order, so that a default may depend on earlier parameters. */
+typedef int (*jnt_params_fn)(double *p, const unsigned char *set);
+typedef int (*jnt_init_fn)(const double *p, double *y, double *d);
+typedef int (*jnt_settings_fn)(const double *p, jnt_settings *s);
+
+typedef struct jnt_abi_model {
+    int abi_version;            /* JNT_ABI_VERSION */
+    const char *name;           /* model name */
+    const char *source;         /* the .jnt file it came from */
+    const char *integrator;     /* "rk4", "dopri5", "bdf", "radau", "trapezoidal" */
+    const char *output_file;    /* default CSV path, or NULL */
+    int ny, nd, np, nout;
+    const char *const *y_names;
+    const char *const *d_names;
+    const char *const *p_names;
+    const char *const *out_names;
+    const signed char *p_dims;  /* np * JNT_NDIM exponents, in 1/JNT_DIM_DEN */
+    int jac_nnz;
+    const int *jac_colptr;      /* ny + 1 entries */
+    const int *jac_rowind;      /* jac_nnz entries */
+    jnt_params_fn params;
+    jnt_settings_fn settings;
+    jnt_init_fn init;
+    jnt_rhs_fn rhs;
+    jnt_jac_fn jac;
+    jnt_update_fn update;       /* NULL when nd == 0 */
+    jnt_output_fn output;
+} jnt_abi_model;
+
+#endif

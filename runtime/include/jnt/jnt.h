@@ -1,0 +1,128 @@
+/*
+ * jnt/jnt.h: the public C API of jnt.
+ *
+ * A jnt_model is immutable once compiled (sizes, names, parameter defaults,
+ * kernels). A jnt_data holds one simulation's parameters, state, statistics
+ * and work memory; many data objects may share one model.
+ *
+ *   jnt_model *m;
+ *   if (jnt_compile_file("bench.jnt", NULL, &m) != JNT_OK) ...;   // diagnostics on stderr
+ *   jnt_data *d = jnt_data_new(m);
+ *   jnt_set_param(m, d, "ratio", 0.99);
+ *   jnt_run(m, d, NULL);                  // integrate from t0 to t_end
+ *   double u = jnt_output(m, d, jnt_output_index(m, "u"));
+ *   jnt_data_free(d); jnt_model_free(m);
+ *
+ * Status codes: 0 success, >0 informational, <0 error; every code has a name
+ * (jnt_status_name) and a message (jnt_status_message). No function exits.
+ */
+#ifndef JNT_H
+#define JNT_H
+
+#include <stdio.h>
+#include "abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    JNT_OK = 0,
+    JNT_ERR_MODEL = -1,     /* the model has errors (diagnostics were printed) */
+    JNT_ERR_USAGE = -2,     /* wrong arguments to an API call or command */
+    JNT_ERR_IO = -3,        /* a file could not be read or written */
+    JNT_ERR_NOMEM = -4,     /* out of memory */
+    JNT_ERR_PARAM = -5,     /* unknown parameter, bad value or unit mismatch */
+    JNT_ERR_JIT = -6,       /* the in-memory C compiler failed (a jnt bug) */
+    JNT_ERR_NONFINITE = -7, /* a state or derivative became NaN or infinite */
+    JNT_ERR_NEWTON = -8,    /* Newton iteration of an implicit step diverged */
+    JNT_ERR_HMIN = -9,      /* the step size fell below its minimum */
+    JNT_ERR_SOLVER = -10,   /* an error reported by the ODE solver library */
+    JNT_ERR_KERNEL = -11    /* a model kernel reported a fatal error */
+};
+
+typedef struct jnt_model jnt_model;
+typedef struct jnt_data jnt_data;
+
+/* Counters of one run. */
+typedef struct jnt_stats {
+    long steps;         /* accepted steps */
+    long rejected;      /* rejected steps (error test or Newton failure) */
+    long rhs_evals;     /* right-hand-side evaluations */
+    long jac_evals;     /* Jacobian evaluations */
+    long lu_decomps;    /* matrix factorizations */
+    long newton_iters;  /* Newton iterations */
+    long out_rows;      /* CSV rows written */
+    double cpu_seconds; /* CPU time spent integrating */
+} jnt_stats;
+
+/* Options of one run. Zero-initialise, then set what you need. */
+typedef struct jnt_run_opts {
+    const char *csv_path; /* output CSV: NULL = the model's own, "-" = stdout, "" = none */
+    int progress;         /* 1: progress line on stderr */
+} jnt_run_opts;
+
+/* Name ("JNT_ERR_HMIN") and message ("step size underflow") of a status code. */
+const char *jnt_status_name(int status);
+const char *jnt_status_message(int status);
+
+/* Compiler options. Zero-initialise; NULL options mean defaults. */
+typedef struct jnt_compile_opts {
+    FILE *diag;       /* where diagnostics go: NULL = stderr */
+    int max_errors;   /* stop after this many errors: 0 = 20 */
+    int color;        /* reserved */
+} jnt_compile_opts;
+
+/* Compile a .jnt file (or a source string named `name`) and JIT it with
+ * libtcc. On success *out owns a new model and JNT_OK is returned; on model
+ * errors diagnostics are printed and JNT_ERR_MODEL is returned. */
+int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model **out);
+int jnt_compile_string(const char *name, const char *text, const jnt_compile_opts *opts,
+                       jnt_model **out);
+
+/* Wrap generated kernels linked into the program (standalone builds). The
+ * model borrows `abi`. */
+int jnt_model_from_abi(const jnt_abi_model *abi, jnt_model **out);
+void jnt_model_free(jnt_model *m);
+const jnt_abi_model *jnt_model_abi(const jnt_model *m);
+
+/* Names and indices; an index is -1 when the name is unknown. */
+int jnt_param_index(const jnt_model *m, const char *name);
+int jnt_output_index(const jnt_model *m, const char *name);
+int jnt_state_index(const jnt_model *m, const char *name);
+
+/* A new data object with default parameters, or NULL when out of memory. */
+jnt_data *jnt_data_new(const jnt_model *m);
+void jnt_data_free(jnt_data *d);
+
+/* Set a parameter to a value in SI units. */
+int jnt_set_param(const jnt_model *m, jnt_data *d, const char *name, double value);
+/* Set a parameter from "name=value", value a number in SI units or a number
+ * with a unit ("tE=0.3ms", "m = 2 kg"); the unit must match the parameter's
+ * dimension. Errors are described by jnt_data_error. */
+int jnt_set_param_text(const jnt_model *m, jnt_data *d, const char *assignment);
+/* The current value of a parameter (after defaults were computed). */
+double jnt_get_param(const jnt_model *m, jnt_data *d, int index);
+
+/* Integrate from t0 to t_end, writing the CSV. On a failing step the CSV
+ * written so far stays valid and the status says why; jnt_data_error has the
+ * full message (time, offending state). */
+int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts);
+
+/* Last state and outputs of a run. */
+double jnt_time(const jnt_data *d);
+double jnt_state(const jnt_model *m, const jnt_data *d, int index);
+double jnt_output(const jnt_model *m, const jnt_data *d, int index);
+const jnt_stats *jnt_data_stats(const jnt_data *d);
+/* Message of the last error on this data object, "" when none. */
+const char *jnt_data_error(const jnt_data *d);
+
+/* The command line shared by `jnt run` and standalone simulators:
+ * [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].
+ * `prog` names the program in messages. Returns the process exit status. */
+int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

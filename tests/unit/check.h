@@ -1,0 +1,49 @@
+/*
+ * check.h: the unit-test harness. Each test program prints one line per
+ * check, "PASS: name" or "FAIL: name: why", and exits with the number of
+ * failures (capped at 100). tests/run.sh counts the lines.
+ */
+#ifndef JNT_CHECK_H
+#define JNT_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int check_failures;
+
+/* CHECK(cond, name, ...): one check; the printf-style tail names it. */
+#define CHECK(cond, ...)                                                        \
+    do {                                                                        \
+        if (cond) {                                                             \
+            printf("PASS: ");                                                   \
+        } else {                                                                \
+            printf("FAIL: %s:%d: ", __FILE__, __LINE__);                        \
+            check_failures++;                                                   \
+        }                                                                       \
+        printf(__VA_ARGS__);                                                    \
+        printf("\n");                                                           \
+    } while (0)
+
+/* |got - want| <= tol, printing both values. */
+#define CHECK_NEAR(got, want, tol, name)                                        \
+    do {                                                                        \
+        double g_ = (got), w_ = (want), t_ = (tol);                             \
+        CHECK(fabs(g_ - w_) <= t_, "%s: got %.10g, want %.10g (tol %.3g)", name, \
+              g_, w_, t_);                                                      \
+    } while (0)
+
+/* Relative tolerance. */
+#define CHECK_REL(got, want, rel, name)                                         \
+    do {                                                                        \
+        double g_ = (got), w_ = (want), r_ = (rel);                             \
+        CHECK(fabs(g_ - w_) <= r_ * fabs(w_), "%s: got %.10g, want %.10g (rel %.3g)", \
+              name, g_, w_, r_);                                                \
+    } while (0)
+
+static int check_done(void)
+{
+    return check_failures > 100 ? 100 : check_failures;
+}
+
+#endif
