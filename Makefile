@@ -30,7 +30,9 @@ GEN_SRC      := $(B)/gen/lexer.c $(B)/gen/parser.c
 LIB_OBJ      := $(patsubst %.c,$(B)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRC)) $(RUNTIME_SRC)) \
                 $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
-UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
+UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC)) \
+                $(patsubst tests/examples/%.c,$(B)/tests/%,$(EXAMPLE_TEST))
 
 .PHONY: all deps deps-bench demo test check-asan bench docs clean
 .SUFFIXES:
@@ -93,6 +95,10 @@ $(B)/jnt: $(B)/obj/compiler/main.o $(B)/libjnt.a
 
 # ---- tests ------------------------------------------------------------------
 $(B)/tests/%: tests/unit/%.c tests/unit/check.h $(B)/libjnt.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libjnt.a $(LDLIBS)
+
+$(B)/tests/%: tests/examples/%.c tests/unit/check.h tests/unit/csvread.h $(B)/libjnt.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libjnt.a $(LDLIBS)
 

@@ -12,7 +12,7 @@
 
 typedef enum ast_kind {
     /* ---- expressions ---- */
-    AST_NUM,     /* num; str = unit text ("m/s^2") or NULL; unit_loc */
+    AST_NUM,     /* num; str = unit text ("m/s^2") or NULL; aux = where the unit starts */
     AST_NAME,    /* name */
     AST_MEMBER,  /* kids[0] . name            (block.x, slide.force) */
     AST_INDEX,   /* kids[0] [ kids[1] ]       (mass[i]) */
@@ -74,6 +74,8 @@ typedef struct ast {
     ast_kind kind;
     jnt_loc loc;          /* where the node starts */
     jnt_loc end;          /* where it ends (one past), for source text and carets */
+    jnt_loc aux;          /* AST_NUM: where its unit starts; AST_ELEMENT etc.: where the
+                             name is; else loc_none */
     int op;
     const char *name;
     const char *str;

@@ -41,6 +41,18 @@ static int check_failures;
               name, g_, w_, r_);                                                \
     } while (0)
 
+/* Path of a scratch file in $JNT_TEST_OUT (tests/run.sh sets it to the
+ * build's tests directory), else build/tests. Eight buffers rotate. */
+static const char *test_out(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    const char *dir = getenv("JNT_TEST_OUT");
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir && *dir ? dir : "build/tests", name);
+    return buf[k];
+}
+
 static int check_done(void)
 {
     return check_failures > 100 ? 100 : check_failures;

@@ -60,6 +60,9 @@ typedef struct jnt_stats {
 typedef struct jnt_run_opts {
     const char *csv_path; /* output CSV: NULL = the model's own, "-" = stdout, "" = none */
     int progress;         /* 1: progress line on stderr */
+    const char *integrator; /* NULL: the model's; else "rk4", "dopri5", "bdf", "radau",
+                               "trapezoidal" (overrides simulate { integrator = ... }) */
+    double h, rtol, atol; /* > 0: override the model's step size / tolerances */
 } jnt_run_opts;
 
 /* Name ("JNT_ERR_HMIN") and message ("step size underflow") of a status code. */

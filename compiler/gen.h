@@ -1,0 +1,15 @@
+/*
+ * gen.h: C code generation from the flat model.
+ */
+#ifndef JNT_GEN_H
+#define JNT_GEN_H
+
+#include <stdio.h>
+#include "diag.h"
+#include "ir.h"
+
+/* Write the C translation of m (for libtcc or gcc; a main() is included
+ * under #ifdef JNT_STANDALONE). `dc` resolves #line locations. Returns 0. */
+int gen_model(const ir_model *m, const diag_ctx *dc, FILE *out);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * ir.c: the flat model's containers.
+ */
+#include <stdlib.h>
+
+#include "ir.h"
+#include "util.h"
+
+/* Append a variable; returns its index. */
+int ir_add(ir_vars *vs, char *name, ex_id rhs, ex_id init, jnt_dim dim, jnt_loc loc)
+{
+    XGROW(vs->v, vs->cap, vs->n);
+    vs->v[vs->n] = (ir_var){name, rhs, init, dim, loc};
+    return vs->n++;
+}
+
+static void vars_free(ir_vars *vs)
+{
+    for (int i = 0; i < vs->n; i++)
+        free(vs->v[i].name);
+    free(vs->v);
+    *vs = (ir_vars){0};
+}
+
+/* Release everything the model owns. */
+void ir_free(ir_model *m)
+{
+    if (!m)
+        return;
+    vars_free(&m->y);
+    vars_free(&m->d);
+    vars_free(&m->p);
+    vars_free(&m->out);
+    ex_pool_free(m->pool);
+    free(m->name);
+    free(m->source);
+    free(m->output_file);
+    *m = (ir_model){0};
+}

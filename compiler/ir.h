@@ -1,0 +1,44 @@
+/*
+ * ir.h: the flat model that sema produces and codegen consumes.
+ *
+ * Everything is in SI units. Continuous states y have derivative
+ * expressions; discrete states d have update expressions (applied once per
+ * accepted step); parameters p have default expressions that may read earlier
+ * parameters. Initial values, run settings and the output interval are
+ * expressions of the parameters only, evaluated at run time so that -D needs
+ * no recompilation.
+ */
+#ifndef JNT_IR_H
+#define JNT_IR_H
+
+#include "expr.h"
+#include "units.h"
+
+typedef struct ir_var {
+    char *name;    /* "block.x", "block.x.v", "slide.z" (owned) */
+    ex_id rhs;     /* y: derivative; d: update expression; p: default; out: value */
+    ex_id init;    /* y, d: initial value (parameters only); unused otherwise */
+    jnt_dim dim;   /* its dimension */
+    jnt_loc loc;   /* where it was declared */
+} ir_var;
+
+typedef struct ir_vars {
+    ir_var *v;
+    int n, cap;
+} ir_vars;
+
+typedef struct ir_model {
+    char *name;            /* model name (owned) */
+    char *source;          /* the .jnt path (owned) */
+    ex_pool *pool;         /* every expression (owned) */
+    ir_vars y, d, p, out;
+    const char *integrator;/* "rk4", "dopri5", "bdf", "radau", "trapezoidal" */
+    ex_id t0, t_end, h, rtol, atol, out_every, h_max; /* expressions of p */
+    char *output_file;     /* default CSV path (owned), or NULL */
+} ir_model;
+
+/* Append a variable; returns its index. Takes ownership of name. */
+int ir_add(ir_vars *vs, char *name, ex_id rhs, ex_id init, jnt_dim dim, jnt_loc loc);
+void ir_free(ir_model *m);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * jit.c: in-memory compilation of generated C with libtcc. The only file
+ * that includes libtcc.h.
+ *
+ * The generated code includes <jnt/abi.h> and declares the libm functions
+ * it calls; they are handed to tcc as symbols, so no system header, crt or
+ * libc is searched at JIT time (-nostdlib): fast and independent of where
+ * the C library lives.
+ */
+#include <libtcc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "model.h"
+
+typedef struct jit_err {
+    FILE *out;
+    int n;
+} jit_err;
+
+static void on_error(void *opaque, const char *msg)
+{
+    jit_err *e = opaque;
+    if (e->n++ < 10)
+        fprintf(e->out, "jnt: internal error: generated C does not compile: %s\n", msg);
+}
+
+static void free_state(void *s)
+{
+    tcc_delete(s);
+}
+
+/* Compile C text in memory and wrap its jnt_generated_model. */
+int jit_compile(const char *csrc, FILE *diag, jnt_model **out)
+{
+    static const struct {
+        const char *name;
+        const void *fn;
+    } libm[] = {
+        {"sin", (const void *)sin},     {"cos", (const void *)cos},   {"tan", (const void *)tan},
+        {"asin", (const void *)asin},   {"acos", (const void *)acos}, {"atan", (const void *)atan},
+        {"sinh", (const void *)sinh},   {"cosh", (const void *)cosh}, {"tanh", (const void *)tanh},
+        {"exp", (const void *)exp},     {"log", (const void *)log},   {"sqrt", (const void *)sqrt},
+        {"fabs", (const void *)fabs},   {"floor", (const void *)floor},
+        {"atan2", (const void *)atan2}, {"pow", (const void *)pow},   {"fmin", (const void *)fmin},
+        {"fmax", (const void *)fmax},
+    };
+    *out = NULL;
+    TCCState *s = tcc_new();
+    if (!s)
+        return JNT_ERR_NOMEM;
+    jit_err err = {diag, 0};
+    tcc_set_error_func(s, &err, on_error);
+    tcc_set_options(s, "-nostdlib -nostdinc");
+    tcc_add_include_path(s, comp_include_dir());
+    tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
+    int rc = JNT_ERR_JIT;
+    if (tcc_compile_string(s, csrc) != 0)
+        goto fail;
+    for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
+        tcc_add_symbol(s, libm[i].name, libm[i].fn);
+    if (tcc_relocate(s, TCC_RELOCATE_AUTO) < 0)
+        goto fail;
+    const jnt_abi_model *abi = tcc_get_symbol(s, "jnt_generated_model");
+    if (!abi)
+        goto fail;
+    rc = jnt_model_wrap(abi, s, free_state, out);
+    if (rc == JNT_OK)
+        return rc;
+fail:
+    tcc_delete(s);
+    return rc;
+}

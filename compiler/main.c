@@ -1,0 +1,211 @@
+/*
+ * main.c: the jnt command line.
+ *
+ *   jnt run MODEL.jnt [-D name=value]... [-o out.csv] [--stats] [--progress]
+ *   jnt check MODEL.jnt
+ *   jnt emit MODEL.jnt [-o model.c]
+ *   jnt build MODEL.jnt -o sim
+ *
+ * Exit status: 0 success, 1 model or run error, 2 usage error.
+ */
+#define _DEFAULT_SOURCE /* mkstemps, readlink */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "util.h"
+
+static const char usage_text[] =
+    "usage: jnt <command> MODEL.jnt [options]\n"
+    "\n"
+    "commands:\n"
+    "  run MODEL.jnt [-D name=value]... [-o out.csv] [--stats] [--progress]\n"
+    "                   compile in memory (libtcc) and simulate\n"
+    "  check MODEL.jnt  report diagnostics only\n"
+    "  emit MODEL.jnt [-o model.c]\n"
+    "                   write the generated C (stdout without -o)\n"
+    "  build MODEL.jnt -o sim\n"
+    "                   build a standalone simulator with gcc -O2; ./sim takes the\n"
+    "                   same options as 'jnt run'\n"
+    "\n"
+    "options of run and of built simulators:\n"
+    "  -D name=value    set a parameter: a number in SI units, or with a unit (-D tE=0.3ms)\n"
+    "  -o FILE          write the CSV to FILE ('-' for stdout) instead of the model's file\n"
+    "  --stats          print steps, rejected steps, evaluations and CPU time on stderr\n"
+    "  --progress       print a progress line on stderr (automatic on a terminal)\n"
+    "\n"
+    "exit status: 0 success, 1 model or simulation error, 2 usage error\n";
+
+static int usage(const char *fmt, const char *arg)
+{
+    fputs("jnt: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(see 'jnt --help')\n", stderr);
+    return 2;
+}
+
+/* Front end to C for check, emit and build. */
+static int to_c(const char *path, char **csrc)
+{
+    diag_ctx dc;
+    diag_init(&dc, stderr, 0);
+    int f = diag_load_file(&dc, path);
+    if (f < 0) {
+        fprintf(stderr, "jnt: error: cannot read '%s': %s\n", path, strerror(errno));
+        diag_free(&dc);
+        return 1;
+    }
+    int rc = comp_to_c(&dc, f, csrc) == 0 ? 0 : 1;
+    diag_free(&dc);
+    return rc;
+}
+
+/* Write text to path atomically (a temporary file, then rename). */
+static int write_file(const char *path, const char *text)
+{
+    char *tmp = xasprintf("%s.part", path);
+    FILE *f = fopen(tmp, "w");
+    int ok = f && fputs(text, f) >= 0;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "jnt: error: cannot write '%s': %s\n", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return 1;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Directory of the running executable (where libjnt.a is built next to it). */
+static char *exe_dir(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return xstrdup(JNT_SOURCE_DIR "/build");
+    buf[n] = 0;
+    return xstrdup(dirname(buf));
+}
+
+static int run_gcc(char **argv)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "jnt: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int cmd_build(const char *model, const char *out)
+{
+    char *csrc;
+    if (to_c(model, &csrc) != 0)
+        return 1;
+    char tmpl[] = "/tmp/jnt-build-XXXXXX.c";
+    int fd = mkstemps(tmpl, 2);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fputs(csrc, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "jnt: error: cannot write a temporary file: %s\n", strerror(errno));
+        free(csrc);
+        return 1;
+    }
+    free(csrc);
+    char *dir = exe_dir();
+    char *lib = xasprintf("%s/libjnt.a", dir);
+    char *inc = xasprintf("-I%s", comp_include_dir());
+    char *tmpout = xasprintf("%s.part", out);
+    char *argv[] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout,
+                    "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixdense",
+                    "-lsundials_sunlinsoldense", "-llapacke", "-lopenblas", "-lm", NULL};
+    int rc = run_gcc(argv);
+    remove(tmpl);
+    if (rc == 0 && rename(tmpout, out) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "jnt: error: building '%s' with gcc failed\n", out);
+        remove(tmpout);
+    }
+    free(dir);
+    free(lib);
+    free(inc);
+    free(tmpout);
+    return rc == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage_text, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("jnt 0.1 (ABI %d)\n", JNT_ABI_VERSION);
+        return 0;
+    }
+    const char *cmd = argv[1];
+    int known = !strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "emit") ||
+                !strcmp(cmd, "build");
+    if (!known)
+        return usage("unknown command '%s'", cmd);
+    if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc < 3 || argv[2][0] == '-')
+        return usage("'%s' needs a model file", cmd);
+    const char *model = argv[2];
+
+    if (!strcmp(cmd, "run")) {
+        jnt_model *m;
+        int rc = jnt_compile_file(model, NULL, &m);
+        if (rc != JNT_OK)
+            return 1;
+        rc = jnt_sim_main(m, "jnt run", argc - 3, argv + 3);
+        jnt_model_free(m);
+        return rc;
+    }
+
+    const char *out = NULL;
+    for (int i = 3; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc && !out)
+            out = argv[++i];
+        else
+            return usage("unexpected argument '%s'", argv[i]);
+    }
+    if (!strcmp(cmd, "check")) {
+        char *csrc = NULL;
+        int rc = to_c(model, &csrc);
+        free(csrc);
+        return rc;
+    }
+    if (!strcmp(cmd, "emit")) {
+        char *csrc;
+        if (to_c(model, &csrc) != 0)
+            return 1;
+        int rc = 0;
+        if (!out || !strcmp(out, "-"))
+            fputs(csrc, stdout);
+        else
+            rc = write_file(out, csrc);
+        free(csrc);
+        return rc;
+    }
+    if (!out)
+        return usage("'build' needs '-o %s'", "EXECUTABLE");
+    return cmd_build(model, out);
+}

@@ -1,0 +1,833 @@
+/*
+ * sema.c: semantic analysis. Registers the declarations of the model and its
+ * imports, expands arrays, evaluates parameters, bodies, elements and laws,
+ * assembles the equations of motion and lowers everything to the flat IR.
+ *
+ * Passes: (1) register names, following imports; (2) create array instances
+ * and degrees of freedom; (3) evaluate elements lazily (they may refer to
+ * each other) and assemble m a = sum of forces per dof; (4) initial values,
+ * simulate settings and outputs. Errors are reported and counted; evaluation
+ * goes on with V_ERR values so that one run reports every independent error.
+ */
+#define _DEFAULT_SOURCE /* realpath */
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "sema.h"
+#include "sema_int.h"
+#include "util.h"
+
+static const jnt_dim DIM_KG = {{6, 0, 0, 0, 0}};
+static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
+
+/* ---- symbols ------------------------------------------------------------------------ */
+
+static unsigned hash_str(const char *s)
+{
+    unsigned h = 2166136261u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h;
+}
+
+/* The symbol called name, or NULL. */
+sym *sema_find(sema *S, const char *name)
+{
+    if (!S->hcap)
+        return NULL;
+    for (unsigned i = hash_str(name) & (unsigned)(S->hcap - 1);; i = (i + 1) & (unsigned)(S->hcap - 1)) {
+        int k = S->hash[i];
+        if (k < 0)
+            return NULL;
+        if (strcmp(S->syms[k].name, name) == 0)
+            return &S->syms[k];
+    }
+}
+
+static void rehash(sema *S)
+{
+    free(S->hash);
+    S->hcap = S->hcap ? 2 * S->hcap : 64;
+    S->hash = xmalloc((size_t)S->hcap * sizeof *S->hash);
+    for (int i = 0; i < S->hcap; i++)
+        S->hash[i] = -1;
+    for (int k = 0; k < S->nsym; k++) {
+        unsigned i = hash_str(S->syms[k].name) & (unsigned)(S->hcap - 1);
+        while (S->hash[i] >= 0)
+            i = (i + 1) & (unsigned)(S->hcap - 1);
+        S->hash[i] = k;
+    }
+}
+
+static const char *const reserved[] = {"t", "pi", "ground"};
+
+static sym *declare(sema *S, enum sym_kind kind, const ast *decl)
+{
+    const char *name = decl->name;
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        if (strcmp(name, reserved[i]) == 0 && !(kind == SYM_GROUND && i == 2)) {
+            diag_error(S->dc, decl->aux.file >= 0 ? decl->aux : decl->loc,
+                       "'%s' is a built-in name and cannot be redefined", name);
+            return NULL;
+        }
+    sym *old = sema_find(S, name);
+    if (old) {
+        diag_error(S->dc, decl->aux.file >= 0 ? decl->aux : decl->loc, "redefinition of '%s'", name);
+        diag_note(S->dc, old->decl->aux.file >= 0 ? old->decl->aux : old->decl->loc,
+                  "'%s' was first defined here", name);
+        return NULL;
+    }
+    XGROW(S->syms, S->capsym, S->nsym);
+    sym *s = &S->syms[S->nsym++];
+    *s = (sym){.kind = kind, .name = name, .decl = decl, .pidx = -1};
+    if (2 * S->nsym > S->hcap)
+        rehash(S);
+    else {
+        unsigned i = hash_str(name) & (unsigned)(S->hcap - 1);
+        while (S->hash[i] >= 0)
+            i = (i + 1) & (unsigned)(S->hcap - 1);
+        S->hash[i] = S->nsym - 1;
+    }
+    return s;
+}
+
+/* Evaluate a constant, parameter or let (lazily, once). */
+void sema_eval_sym(sema *S, sym *s, jnt_loc use)
+{
+    if (s->done)
+        return;
+    if (s->busy) {
+        diag_error(S->dc, use, "'%s' is defined in terms of itself", s->name);
+        s->val = sval_err;
+        return;
+    }
+    s->busy = 1;
+    const ast *e = s->decl->kids[0];
+    if (s->kind == SYM_CONST) {
+        sval v = sema_num(S, &S->global, e, "a constant");
+        double x;
+        if (v.k == V_NUM && !ex_is_const(S->pool, v.e, &x)) {
+            diag_error(S->dc, e->loc, "const '%s' must be a compile-time constant "
+                                      "(use 'param' for values that may change at run time)", s->name);
+            v = sval_err;
+        }
+        s->val = v;
+    } else if (s->kind == SYM_PARAM) {
+        sval v = sema_num(S, &S->global, e, "a parameter");
+        if (v.k == V_NUM && sema_is_dynamic(S, v.e)) {
+            diag_error(S->dc, e->loc, "the value of param '%s' may use constants and earlier "
+                                      "parameters only, not time or states", s->name);
+            v = sval_err;
+        }
+        for (int j = s->pidx; v.k == V_NUM && j < S->m->p.n; j++)
+            if (ex_depends(S->pool, v.e, EX_P, j)) {
+                diag_error(S->dc, e->loc, "param '%s' may only use parameters declared before it "
+                                          "('%s' is not)", s->name, S->m->p.v[j].name);
+                v = sval_err;
+            }
+        ir_var *p = &S->m->p.v[s->pidx];
+        p->rhs = v.k == V_NUM ? v.e : ex_const(S->pool, 0);
+        p->dim = v.dim;
+        s->val = v.k == V_NUM ? sval_num(ex_var(S->pool, EX_P, s->pidx), v.dim) : v;
+    } else {
+        s->val = sema_num(S, &S->global, e, "a 'let'");
+    }
+    s->busy = 0;
+    s->done = 1;
+}
+
+/* ---- name lookup ---------------------------------------------------------------------- */
+
+static int builtin_name(sema *S, const char *name, sval *out)
+{
+    if (strcmp(name, "t") == 0) {
+        *out = sval_num(ex_var(S->pool, EX_T, 0), DIM_S);
+        return 1;
+    }
+    if (strcmp(name, "pi") == 0) {
+        *out = sval_num(ex_const(S->pool, JNT_PI), units_none);
+        return 1;
+    }
+    if (strcmp(name, "ground") == 0) {
+        *out = (sval){V_GROUND, -1, units_none, -1, 0};
+        return 1;
+    }
+    return 0;
+}
+
+static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc, sval *out)
+{
+    (void)sc;
+    sym *s = sema_find(S, name);
+    if (!s)
+        return builtin_name(S, name, out);
+    int si = (int)(s - S->syms);
+    switch (s->kind) {
+    case SYM_CONST:
+    case SYM_PARAM:
+    case SYM_LET:
+        sema_eval_sym(S, s, loc);
+        *out = s->val;
+        return 1;
+    case SYM_GROUND:
+        *out = (sval){V_GROUND, -1, units_none, -1, 0};
+        return 1;
+    case SYM_LAW:
+        *out = (sval){V_LAW, -1, units_none, si, 0};
+        return 1;
+    case SYM_BODY:
+    case SYM_ELEM:
+        if (s->decl->iter) {
+            *out = (sval){V_ARRAY, -1, units_none, si, 0};
+        } else if (s->ninst != 1) {
+            *out = sval_err; /* its declaration failed */
+        } else if (s->kind == SYM_BODY) {
+            *out = (sval){V_BODY, -1, units_none, s->inst[0], 0};
+        } else if (S->elems[s->inst[0]].kind == ELEM_FORCEDEF) {
+            sema_eval_elem(S, s->inst[0]);
+            *out = S->elems[s->inst[0]].force;
+        } else {
+            *out = (sval){V_ELEM, -1, units_none, s->inst[0], 0};
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Laws see constants and the built-in names only. */
+static int const_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc, sval *out)
+{
+    sym *s = sema_find(S, name);
+    if (s && s->kind == SYM_CONST)
+        return global_lookup(S, sc, name, loc, out);
+    return !s && strcmp(name, "ground") != 0 && builtin_name(S, name, out);
+}
+
+static void global_names(sema *S, const scope *sc, const char ***list, int *n, int *cap)
+{
+    for (int i = 0; i < S->nsym; i++)
+        if (sc->lookup == global_lookup || S->syms[i].kind == SYM_CONST) {
+            XGROW(*list, *cap, *n);
+            (*list)[(*n)++] = S->syms[i].name;
+        }
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++) {
+        XGROW(*list, *cap, *n);
+        (*list)[(*n)++] = reserved[i];
+    }
+}
+
+/* "; did you mean 'X'?" for an unknown name, or "". */
+void sema_suggest(sema *S, const scope *sc, const char *name, char *buf, size_t n)
+{
+    const char **list = NULL;
+    int cnt = 0, cap = 0;
+    for (const scope *f = sc; f; f = f->up) {
+        if (f->iname) {
+            XGROW(list, cap, cnt);
+            list[cnt++] = f->iname;
+        } else if (f->names) {
+            f->names(S, f, &list, &cnt, &cap);
+        }
+    }
+    const char *best = diag_closest(name, list, cnt);
+    if (best)
+        snprintf(buf, n, "; did you mean '%s'?", best);
+    else
+        buf[0] = 0;
+    free(list);
+}
+
+/* ---- index domains ----------------------------------------------------------------- */
+
+/* The values of an index domain: their count, or -1 on error. */
+int sema_domain(sema *S, const ast *iter, long **vals)
+{
+    const ast *dom = iter->kids[0];
+    long *v = NULL;
+    int n = 0, cap = 0;
+    if (dom->kind == AST_RANGE) {
+        long lo, hi;
+        if (sema_int_const(S, &S->global, dom->kids[0], &lo) ||
+            sema_int_const(S, &S->global, dom->kids[1], &hi))
+            return -1;
+        if (hi < lo || hi - lo > 10000000) {
+            diag_error(S->dc, dom->loc, "empty or too large index range %ld..%ld", lo, hi);
+            return -1;
+        }
+        for (long i = lo; i <= hi; i++) {
+            XGROW(v, cap, n);
+            v[n++] = i;
+        }
+    } else {
+        for (int k = 0; k < dom->nkids; k++) {
+            long x;
+            if (sema_int_const(S, &S->global, dom->kids[k], &x)) {
+                free(v);
+                return -1;
+            }
+            for (int j = 0; j < n; j++)
+                if (v[j] == x) {
+                    diag_error(S->dc, dom->kids[k]->loc, "index %ld appears twice in the set", x);
+                    free(v);
+                    return -1;
+                }
+            XGROW(v, cap, n);
+            v[n++] = x;
+        }
+    }
+    *vals = v;
+    return n;
+}
+
+/* ---- files and imports ------------------------------------------------------------- */
+
+/* Directory of the standard library. */
+const char *sema_stdlib_dir(void)
+{
+    const char *env = getenv("JNT_STDLIB");
+    return env && *env ? env : JNT_SOURCE_DIR "/stdlib";
+}
+
+static int in_list(char **list, int n, const char *path)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i], path) == 0)
+            return i;
+    return -1;
+}
+
+static void register_decls(sema *S, const ast *model, int file);
+
+static void do_import(sema *S, const ast *imp, int from_file)
+{
+    char *path;
+    if (imp->str) {
+        char *dir = xstrdup(S->dc->srcs[from_file].path);
+        path = imp->str[0] == '/' ? xstrdup(imp->str) : xasprintf("%s/%s", dirname(dir), imp->str);
+        free(dir);
+    } else {
+        path = xasprintf("%s/%s.jnt", sema_stdlib_dir(), imp->name);
+    }
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        if (imp->str)
+            diag_error(S->dc, imp->loc, "cannot open imported file '%s'", path);
+        else
+            diag_error(S->dc, imp->loc, "unknown module '%s' (no %s)", imp->name, path);
+        free(path);
+        return;
+    }
+    int k = in_list(S->stack, S->nstack, real);
+    if (k >= 0) {
+        diag_error(S->dc, imp->loc, "import cycle: '%s' imports itself", S->dc->srcs[from_file].path);
+        for (int i = k; i < S->nstack; i++)
+            diag_note(S->dc, loc_none, "%s is being imported", S->stack[i]);
+        free(path);
+        return;
+    }
+    if (in_list(S->imported, S->nimported, real) >= 0) {
+        free(path);
+        return;
+    }
+    int f = diag_load_file(S->dc, path);
+    if (f < 0) {
+        diag_error(S->dc, imp->loc, "cannot read '%s'", path);
+        free(path);
+        return;
+    }
+    free(path);
+    XGROW(S->imported, S->capimported, S->nimported);
+    S->imported[S->nimported++] = xstrdup(real);
+    const ast *m = parse_source(S->dc, S->arena, f);
+    if (m) {
+        XGROW(S->stack, S->capstack, S->nstack);
+        S->stack[S->nstack++] = xstrdup(real);
+        register_decls(S, m, f);
+        free(S->stack[--S->nstack]);
+    }
+}
+
+/* Pass 1: names of every declaration, following imports. */
+static void register_decls(sema *S, const ast *model, int file)
+{
+    for (int i = 0; i < model->nkids; i++) {
+        const ast *d = model->kids[i];
+        sym *s;
+        switch (d->kind) {
+        case AST_IMPORT: do_import(S, d, file); break;
+        case AST_CONST: declare(S, SYM_CONST, d); break;
+        case AST_LET: declare(S, SYM_LET, d); break;
+        case AST_GROUND: declare(S, SYM_GROUND, d); break;
+        case AST_LAW: declare(S, SYM_LAW, d); break;
+        case AST_BODY: declare(S, SYM_BODY, d); break;
+        case AST_ELEMENT:
+        case AST_FORCE: declare(S, SYM_ELEM, d); break;
+        case AST_PARAM:
+            if ((s = declare(S, SYM_PARAM, d)))
+                s->pidx = ir_add(&S->m->p, xstrdup(d->name), -1, -1, units_none, d->loc);
+            break;
+        default: break;
+        }
+    }
+}
+
+/* ---- bodies ------------------------------------------------------------------------ */
+
+static void declare_body(sema *S, sym *s)
+{
+    const ast *d = s->decl;
+    if (strcmp(d->str, "point") != 0) {
+        diag_error(S->dc, d->loc, "unknown body type '%s' (this version has 'point')", d->str);
+        return;
+    }
+    long *vals = NULL;
+    int n = d->iter ? sema_domain(S, d->iter, &vals) : 1;
+    if (n < 0)
+        return;
+    s->inst = xcalloc((size_t)n, sizeof *s->inst);
+    s->idx = d->iter ? vals : NULL;
+    s->ninst = n;
+    for (int k = 0; k < n; k++) {
+        XGROW(S->bodies, S->capbody, S->nbody);
+        body *b = &S->bodies[S->nbody];
+        *b = (body){.decl = d, .dof0 = S->ndof, .mass = sval_err};
+        b->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
+        b->iname = d->iter ? d->iter->name : NULL;
+        b->ival = d->iter ? vals[k] : 0;
+        for (int j = 0; j < d->nkids; j++) {
+            const ast *q = d->kids[j];
+            if (q->kind != AST_DOF)
+                continue;
+            for (int i = b->dof0; i < S->ndof; i++)
+                if (strcmp(S->dofs[i].short_name, q->name) == 0) {
+                    diag_error(S->dc, q->loc, "degree of freedom '%s' is declared twice", q->name);
+                    goto next;
+                }
+            XGROW(S->dofs, S->capdof, S->ndof);
+            dof *f = &S->dofs[S->ndof++];
+            *f = (dof){.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
+                       .body = S->nbody, .force = ex_const(S->pool, 0), .acc = -1};
+            f->y = ir_add(&S->m->y, xstrdup(f->name), -1, ex_const(S->pool, 0),
+                          (jnt_dim){{0, 6, 0, 0, 0}}, q->loc);
+            ir_add(&S->m->y, xasprintf("%s.v", f->name), -1, ex_const(S->pool, 0),
+                   (jnt_dim){{0, 6, -6, 0, 0}}, q->loc);
+        next:;
+        }
+        b->ndof = S->ndof - b->dof0;
+        if (b->ndof == 0)
+            diag_error(S->dc, d->loc, "body '%s' has no degrees of freedom (add 'dof x')", b->name);
+        s->inst[k] = S->nbody++;
+    }
+}
+
+static void eval_body_mass(sema *S, body *b)
+{
+    const ast *d = b->decl;
+    const ast *m = NULL;
+    int pos = 0;
+    for (int j = 0; j < d->nkids; j++) {
+        const ast *a = d->kids[j];
+        if (a->kind == AST_DOF)
+            continue;
+        if (a->kind == AST_ARG && strcmp(a->name, "mass") != 0) {
+            diag_error(S->dc, a->loc, "unknown argument '%s' of 'point' (it takes 'mass')", a->name);
+            return;
+        }
+        if (a->kind != AST_ARG && pos++ > 0) {
+            diag_error(S->dc, a->loc, "too many arguments: 'point' takes 'mass'");
+            return;
+        }
+        m = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    if (!m) {
+        diag_error(S->dc, d->loc, "'point' needs a mass: point(mass = 1 kg)");
+        return;
+    }
+    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+    sval v = sema_num_dim(S, b->iname ? &isc : &S->global, m, DIM_KG, "the mass");
+    if (v.k == V_NUM && sema_is_dynamic(S, v.e)) {
+        diag_error(S->dc, m->loc, "the mass may use parameters only, not time or states");
+        return;
+    }
+    double x;
+    if (v.k == V_NUM && ex_is_const(S->pool, v.e, &x) && !(x > 0)) {
+        diag_error(S->dc, m->loc, "the mass must be positive, got %g kg", x);
+        return;
+    }
+    b->mass = v;
+}
+
+/* ---- assembly ------------------------------------------------------------------------ */
+
+static void assemble(sema *S)
+{
+    ex_pool *P = S->pool;
+    for (int i = 0; i < S->nelem; i++) {
+        sema_eval_elem(S, i);
+        elem *el = &S->elems[i];
+        if (el->force.k != V_NUM)
+            continue;
+        ex_set_loc(P, el->decl->loc);
+        if (el->kind == ELEM_FORCEDEF) {
+            S->dofs[el->a].force = ex_op2(P, EX_ADD, S->dofs[el->a].force, el->force.e);
+            continue;
+        }
+        if (el->a >= 0)
+            S->dofs[el->a].force = ex_op2(P, EX_SUB, S->dofs[el->a].force, el->force.e);
+        if (el->b >= 0)
+            S->dofs[el->b].force = ex_op2(P, EX_ADD, S->dofs[el->b].force, el->force.e);
+    }
+    for (int i = 0; i < S->nbody; i++)
+        eval_body_mass(S, &S->bodies[i]);
+    for (int i = 0; i < S->ndof; i++) {
+        dof *f = &S->dofs[i];
+        body *b = &S->bodies[f->body];
+        ex_set_loc(P, b->decl->loc);
+        S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
+        f->acc = b->mass.k == V_NUM ? ex_op2(P, EX_DIV, f->force, b->mass.e) : ex_const(P, 0);
+        S->m->y.v[f->y + 1].rhs = f->acc;
+    }
+    S->assembled = 1;
+}
+
+/* A dof's acceleration (outputs only). */
+int sema_dof_accel(sema *S, int di, jnt_loc loc, sval *out)
+{
+    if (!S->in_output || !S->assembled) {
+        diag_error(S->dc, loc, "an acceleration can only be used in an output column");
+        return -1;
+    }
+    *out = sval_num(S->dofs[di].acc, (jnt_dim){{0, 6, -12, 0, 0}});
+    return 0;
+}
+
+/* ---- init, simulate, output --------------------------------------------------------- */
+
+static void eval_init(sema *S, const ast *d, unsigned char *seen)
+{
+    sval tgt = sema_eval(S, &S->global, d->kids[0]);
+    int yi = -1, di = -1;
+    if (tgt.k == V_DOF) {
+        yi = S->dofs[tgt.id].y;
+    } else if (tgt.k == V_NUM) {
+        const ex_node *n = ex_get(S->pool, tgt.e);
+        if (n->kind == EX_Y)
+            yi = n->a;
+        else if (n->kind == EX_D)
+            di = n->a;
+    }
+    if (tgt.k == V_ERR)
+        return;
+    if (yi < 0 && di < 0) {
+        diag_error(S->dc, d->kids[0]->loc, "'init' needs a state: a degree of freedom, its "
+                                           "velocity (block.x.v) or a law state (slide.z)");
+        return;
+    }
+    ir_var *var = yi >= 0 ? &S->m->y.v[yi] : &S->m->d.v[di];
+    int key = yi >= 0 ? yi : S->m->y.n + di;
+    if (seen[key]) {
+        diag_error(S->dc, d->loc, "'%s' is initialised twice", var->name);
+        return;
+    }
+    seen[key] = 1;
+    sval v = sema_num_dim(S, &S->global, d->kids[1], var->dim, "the initial value");
+    if (v.k != V_NUM)
+        return;
+    if (sema_is_dynamic(S, v.e)) {
+        diag_error(S->dc, d->kids[1]->loc, "an initial value may use parameters only");
+        return;
+    }
+    var->init = v.e;
+}
+
+typedef struct integ_spec {
+    const char *name;
+    const char *opt[4];
+    double def[4]; /* NAN: required */
+} integ_spec;
+
+static const integ_spec integ_specs[] = {
+    {"rk4", {"h"}, {NAN}},
+    {"trapezoidal", {"h"}, {NAN}},
+    {"radau", {"h"}, {NAN}},
+    {"dopri5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+    {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+};
+
+/* A settings expression: parameters only, with a dimension. */
+static ex_id setting_expr(sema *S, const ast *e, jnt_dim dim, const char *what)
+{
+    sval v = sema_num_dim(S, &S->global, e, dim, what);
+    if (v.k != V_NUM)
+        return -1;
+    if (sema_is_dynamic(S, v.e)) {
+        diag_error(S->dc, e->loc, "%s may use parameters only, not time or states", what);
+        return -1;
+    }
+    return v.e;
+}
+
+static void eval_integrator(sema *S, const ast *e)
+{
+    ir_model *m = S->m;
+    const char *name = e->kind == AST_CALL || e->kind == AST_NAME ? e->name : NULL;
+    const integ_spec *sp = NULL;
+    const char *names[8];
+    int nspec = (int)(sizeof integ_specs / sizeof *integ_specs);
+    for (int i = 0; i < nspec; i++) {
+        names[i] = integ_specs[i].name;
+        if (name && strcmp(name, integ_specs[i].name) == 0)
+            sp = &integ_specs[i];
+    }
+    if (!sp) {
+        const char *best = name ? diag_closest(name, names, nspec) : NULL;
+        if (best)
+            diag_error(S->dc, e->loc, "unknown integrator '%s'; did you mean '%s'?", name, best);
+        else
+            diag_error(S->dc, e->loc, "expected an integrator: rk4(h), dopri5(rtol, atol), "
+                                      "bdf(rtol, atol), radau(h) or trapezoidal(h)");
+        return;
+    }
+    m->integrator = sp->name;
+    int nopt = 0;
+    while (nopt < 4 && sp->opt[nopt])
+        nopt++;
+    const ast *given[4] = {0};
+    int pos = 0;
+    for (int i = 0; e->kind == AST_CALL && i < e->nkids; i++) {
+        const ast *a = e->kids[i];
+        int k = -1;
+        if (a->kind == AST_ARG) {
+            for (int j = 0; j < nopt; j++)
+                if (strcmp(sp->opt[j], a->name) == 0)
+                    k = j;
+        } else {
+            k = pos < nopt ? pos++ : -1;
+        }
+        if (k < 0 && a->kind == AST_ARG) {
+            const char *best = diag_closest(a->name, sp->opt, nopt);
+            diag_error(S->dc, a->loc, "unknown option '%s' of '%s'%s%s%s", a->name, sp->name,
+                       best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            continue;
+        }
+        if (k < 0 || given[k]) {
+            diag_error(S->dc, a->loc, k < 0 ? "too many options for '%s'"
+                                            : "an option of '%s' is given twice", sp->name);
+            continue;
+        }
+        given[k] = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    ex_id *slot[4];
+    jnt_dim dims[4];
+    for (int j = 0; j < nopt; j++) {
+        const char *o = sp->opt[j];
+        int is_tol = o[1] == 't'; /* rtol, atol */
+        slot[j] = strcmp(o, "h") == 0 || strcmp(o, "h0") == 0 ? &m->h
+                : strcmp(o, "h_max") == 0 ? &m->h_max : o[0] == 'r' ? &m->rtol : &m->atol;
+        dims[j] = is_tol ? units_none : DIM_S;
+        if (given[j]) {
+            char what[64];
+            snprintf(what, sizeof what, "option '%s' of '%s'", o, sp->name);
+            *slot[j] = setting_expr(S, given[j], dims[j], what);
+        } else if (isnan(sp->def[j])) {
+            diag_error(S->dc, e->loc, "'%s' needs the step size: %s(h = ...)", sp->name, sp->name);
+        } else {
+            *slot[j] = ex_const(S->pool, sp->def[j]);
+        }
+    }
+}
+
+static void eval_simulate(sema *S, const ast *d)
+{
+    if (S->have_sim++) {
+        diag_error(S->dc, d->loc, "a model has one 'simulate' block");
+        return;
+    }
+    const char *known[] = {"integrator", "until", "start"};
+    int have_until = 0;
+    for (int i = 0; i < d->nkids; i++) {
+        const ast *st = d->kids[i];
+        if (strcmp(st->name, "integrator") == 0) {
+            eval_integrator(S, st->kids[0]);
+        } else if (strcmp(st->name, "until") == 0) {
+            have_until = 1;
+            S->m->t_end = setting_expr(S, st->kids[0], DIM_S, "'until'");
+        } else if (strcmp(st->name, "start") == 0) {
+            S->m->t0 = setting_expr(S, st->kids[0], DIM_S, "'start'");
+        } else {
+            const char *best = diag_closest(st->name, known, 3);
+            diag_error(S->dc, st->loc, "unknown setting '%s' in 'simulate'%s%s%s", st->name,
+                       best ? "; did you mean '" : " (it has 'integrator', 'until', 'start')",
+                       best ? best : "", best ? "'?" : "");
+        }
+    }
+    if (!have_until)
+        diag_error(S->dc, d->loc, "'simulate' needs 'until = <end time>'");
+}
+
+static void eval_output(sema *S, const ast *d)
+{
+    ir_model *m = S->m;
+    if (S->have_out++) {
+        diag_error(S->dc, d->loc, "a model has one 'output' block in this version");
+        return;
+    }
+    m->output_file = xstrdup(d->str);
+    m->out_every = setting_expr(S, d->kids[0], DIM_S, "the output interval");
+    S->in_output = 1;
+    for (int i = 1; i < d->nkids; i++) {
+        const ast *c = d->kids[i];
+        const char *name = c->name ? c->name : c->str;
+        for (int j = 0; j < m->out.n; j++)
+            if (strcmp(m->out.v[j].name, name) == 0) {
+                diag_error(S->dc, c->loc, "column '%s' appears twice", name);
+                goto next;
+            }
+        if (strcmp(name, "t") == 0 && i != 1) {
+            diag_error(S->dc, c->loc, "'t' must be the first column");
+            goto next;
+        }
+        sval v = sema_num(S, &S->global, c->kids[0], "an output column");
+        if (v.k == V_NUM)
+            ir_add(&m->out, xstrdup(name), v.e, -1, v.dim, c->loc);
+    next:;
+    }
+    S->in_output = 0;
+    if (m->out.n == 0 || strcmp(m->out.v[0].name, "t") != 0) {
+        ir_add(&m->out, xstrdup("t"), ex_var(S->pool, EX_T, 0), -1, DIM_S, d->loc);
+        ir_var tv = m->out.v[m->out.n - 1];
+        memmove(&m->out.v[1], &m->out.v[0], (size_t)(m->out.n - 1) * sizeof *m->out.v);
+        m->out.v[0] = tv;
+    }
+}
+
+/* ---- driver ----------------------------------------------------------------------------- */
+
+static char *model_name(const ast *model, const char *path)
+{
+    if (model->name)
+        return xstrdup(model->name);
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 4 && strcmp(b + n - 4, ".jnt") == 0)
+        n -= 4;
+    char *s = xmalloc(n + 1);
+    memcpy(s, b, n);
+    s[n] = 0;
+    return s;
+}
+
+/* Check and lower a parsed model. */
+int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_model *out)
+{
+    *out = (ir_model){0};
+    out->pool = ex_pool_new();
+    out->source = xstrdup(dc->srcs[file].path);
+    out->name = model_name(model, dc->srcs[file].path);
+    out->t0 = ex_const(out->pool, 0);
+    out->t_end = out->h = out->rtol = out->atol = out->out_every = out->h_max = -1;
+    out->integrator = "bdf";
+
+    sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool};
+    S.global = (scope){.lookup = global_lookup, .names = global_names};
+    S.consts = (scope){.lookup = const_lookup, .names = global_names};
+    rehash(&S);
+    char real[PATH_MAX];
+    if (realpath(dc->srcs[file].path, real)) {
+        XGROW(S.stack, S.capstack, S.nstack);
+        S.stack[S.nstack++] = xstrdup(real);
+        XGROW(S.imported, S.capimported, S.nimported);
+        S.imported[S.nimported++] = xstrdup(real);
+    }
+    register_decls(&S, model, file);
+
+    /* pass 2: arrays, bodies and dofs, element instances, parameters */
+    for (int i = 0; i < S.nsym; i++) {
+        sym *s = &S.syms[i];
+        if (s->kind == SYM_BODY)
+            declare_body(&S, s);
+    }
+    for (int i = 0; i < S.nsym; i++) {
+        sym *s = &S.syms[i];
+        if (s->kind == SYM_ELEM)
+            sema_declare_elem(&S, s);
+    }
+    for (int i = 0; i < S.nsym; i++) {
+        sym *s = &S.syms[i];
+        if (s->kind == SYM_CONST || s->kind == SYM_PARAM)
+            sema_eval_sym(&S, s, s->decl->loc);
+    }
+    /* pass 3: elements and the equations of motion */
+    assemble(&S);
+
+    /* pass 4: initial values, simulate, output (main file only) */
+    unsigned char *seen = xcalloc((size_t)(out->y.n + out->d.n) + 1, 1);
+    for (int i = 0; i < model->nkids; i++) {
+        const ast *d = model->kids[i];
+        if (d->kind == AST_INIT)
+            eval_init(&S, d, seen);
+        else if (d->kind == AST_SIMULATE)
+            eval_simulate(&S, d);
+        else if (d->kind == AST_OUTPUT)
+            eval_output(&S, d);
+        else if (d->kind == AST_LET) {
+            sym *s = sema_find(&S, d->name);
+            if (s && s->decl == d)
+                sema_eval_sym(&S, s, d->loc);
+        }
+    }
+    free(seen);
+    if (!S.have_sim)
+        diag_error(dc, (jnt_loc){file, 0}, "the model has no 'simulate { ... }' block");
+    if (!S.have_out) {
+        /* default output: t and every state */
+        out->output_file = xasprintf("%s.csv", out->name);
+        out->out_every = ex_const(out->pool, 0);
+        ir_add(&out->out, xstrdup("t"), ex_var(out->pool, EX_T, 0), -1, DIM_S, loc_none);
+        for (int i = 0; i < out->y.n; i++)
+            ir_add(&out->out, xstrdup(out->y.v[i].name), ex_var(out->pool, EX_Y, i), -1,
+                   out->y.v[i].dim, loc_none);
+    }
+    if (out->h < 0)
+        out->h = ex_const(out->pool, 0);
+    if (out->h_max < 0)
+        out->h_max = ex_const(out->pool, 0);
+    if (out->rtol < 0)
+        out->rtol = ex_const(out->pool, 1e-6);
+    if (out->atol < 0)
+        out->atol = ex_const(out->pool, 1e-9);
+    if (out->t_end < 0)
+        out->t_end = ex_const(out->pool, 0);
+
+    /* release sema's own memory */
+    for (int i = 0; i < S.nsym; i++) {
+        free(S.syms[i].inst);
+        free(S.syms[i].idx);
+    }
+    for (int i = 0; i < S.nbody; i++)
+        free(S.bodies[i].name);
+    for (int i = 0; i < S.ndof; i++)
+        free(S.dofs[i].name);
+    for (int i = 0; i < S.nelem; i++) {
+        free(S.elems[i].name);
+        free(S.elems[i].q);
+    }
+    for (int i = 0; i < S.nstack; i++)
+        free(S.stack[i]);
+    for (int i = 0; i < S.nimported; i++)
+        free(S.imported[i]);
+    free(S.stack);
+    free(S.imported);
+    free(S.syms);
+    free(S.hash);
+    free(S.bodies);
+    free(S.dofs);
+    free(S.elems);
+    return diag_errors(dc) ? -1 : 0;
+}

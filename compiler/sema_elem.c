@@ -1,0 +1,690 @@
+/*
+ * sema_elem.c: elements (spring, damper, friction, contact, force) and the
+ * instantiation of laws written in the language.
+ *
+ * Sign convention: an element between dofs a and b has the relative
+ * displacement s = x_a - x_b and velocity v = v_a - v_b; its force F acts as
+ * -F on a and +F on b (F > 0 resists s growing). A contact element's gap is
+ * gap0 - s, and its force is pressure * area.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema_int.h"
+#include "util.h"
+
+static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+static const jnt_dim DIM_MS = {{0, 6, -6, 0, 0}};
+static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
+static const jnt_dim DIM_PA = {{6, -6, -12, 0, 0}};
+static const jnt_dim DIM_M2 = {{0, 12, 0, 0, 0}};
+static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
+
+static void add_qty(elem *el, const char *name, sval v)
+{
+    XGROW(el->q, el->capq, el->nq);
+    el->q[el->nq++] = (qty){name, v};
+}
+
+/* ---- law instantiation -------------------------------------------------------------- */
+
+typedef struct local {
+    const char *name;
+    const ast *stmt;   /* AST_LET or AST_STATE */
+    const ast *der;    /* AST_DEREQ for a continuous state */
+    const ast *upd;    /* AST_UPDATE for a discrete state */
+    int busy, done, derbusy, derdone;
+    sval val;          /* the let's value, or the state's variable */
+    sval derval;
+    int var;           /* state index in y or d */
+} local;
+
+typedef struct lawctx {
+    const ast *law;
+    elem *el;
+    int np;
+    const ast **pdecl;
+    sval *pval;
+    const char *in_name[4];
+    sval in_val[4];
+    int nin;
+    local *loc;
+    int nloc;
+    scope frame;
+} lawctx;
+
+static local *find_local(lawctx *L, const char *name)
+{
+    for (int i = 0; i < L->nloc; i++)
+        if (strcmp(L->loc[i].name, name) == 0)
+            return &L->loc[i];
+    return NULL;
+}
+
+static sval eval_local(sema *S, lawctx *L, local *lc)
+{
+    if (lc->done)
+        return lc->val;
+    if (lc->busy) {
+        diag_error(S->dc, lc->stmt->loc, "'%s' is defined in terms of itself", lc->name);
+        lc->val = sval_err;
+        lc->done = 1;
+        return sval_err;
+    }
+    lc->busy = 1;
+    lc->val = sema_num(S, &L->frame, lc->stmt->kids[0], "a 'let'");
+    lc->busy = 0;
+    lc->done = 1;
+    return lc->val;
+}
+
+static int law_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc, sval *out)
+{
+    (void)loc;
+    lawctx *L = sc->ctx;
+    local *lc = find_local(L, name);
+    if (lc) {
+        *out = lc->stmt->kind == AST_LET ? eval_local(S, L, lc) : lc->val;
+        return 1;
+    }
+    for (int i = 0; i < L->np; i++)
+        if (strcmp(L->pdecl[i]->name, name) == 0) {
+            *out = L->pval[i];
+            return 1;
+        }
+    for (int i = 0; i < L->nin; i++)
+        if (strcmp(L->in_name[i], name) == 0) {
+            *out = L->in_val[i];
+            return 1;
+        }
+    return 0;
+}
+
+static void law_names(sema *S, const scope *sc, const char ***list, int *n, int *cap)
+{
+    (void)S;
+    lawctx *L = sc->ctx;
+    for (int i = 0; i < L->nloc; i++) {
+        XGROW(*list, *cap, *n);
+        (*list)[(*n)++] = L->loc[i].name;
+    }
+    for (int i = 0; i < L->np + L->nin; i++) {
+        XGROW(*list, *cap, *n);
+        (*list)[(*n)++] = i < L->np ? L->pdecl[i]->name : L->in_name[i - L->np];
+    }
+}
+
+/* The derivative expression of a continuous state (lazily, once). */
+static int local_der(sema *S, lawctx *L, local *lc, jnt_loc use, sval *out)
+{
+    if (!lc->der) {
+        diag_error(S->dc, use, "state '%s' has no 'der(%s) = ...'", lc->name, lc->name);
+        return -1;
+    }
+    if (!lc->derdone) {
+        if (lc->derbusy) {
+            diag_error(S->dc, use, "der(%s) is defined in terms of itself", lc->name);
+            return -1;
+        }
+        lc->derbusy = 1;
+        lc->derval = sema_num_dim(S, &L->frame, lc->der->kids[0], units_div(lc->val.dim, DIM_S),
+                                  "the derivative of a state");
+        lc->derbusy = 0;
+        lc->derdone = 1;
+    }
+    *out = lc->derval;
+    return out->k == V_ERR ? -1 : 0;
+}
+
+/* der(z) in a law expression. */
+static int law_der(sema *S, const scope *sc, const ast *n, sval *out)
+{
+    lawctx *L = sc->ctx;
+    const ast *arg = n->kids[0];
+    local *lc = arg->kind == AST_NAME ? find_local(L, arg->name) : NULL;
+    if (!lc || lc->stmt->kind != AST_STATE || lc->stmt->op) {
+        diag_error(S->dc, arg->loc, "der() takes a continuous state of this law");
+        return -1;
+    }
+    return local_der(S, L, lc, arg->loc, out);
+}
+
+static const char *law_kind_name(int k)
+{
+    return k == LAW_FRICTION ? "friction" : k == LAW_CONTACT ? "contact" : "force";
+}
+
+/* Bind the call's arguments to the law's parameters (named or positional),
+ * checking units; defaults fill the rest. */
+static int bind_params(sema *S, const scope *sc, lawctx *L, const ast *call)
+{
+    const ast *law = L->law;
+    int np = 0;
+    while (np < law->nkids && law->kids[np]->kind == AST_LPARAM)
+        np++;
+    L->np = np;
+    L->pdecl = xcalloc((size_t)np + 1, sizeof *L->pdecl);
+    L->pval = xcalloc((size_t)np + 1, sizeof *L->pval);
+    const ast **given = xcalloc((size_t)np + 1, sizeof *given);
+    int err = 0, pos = 0;
+    for (int i = 0; i < np; i++)
+        L->pdecl[i] = law->kids[i];
+    for (int i = 0; i < call->nkids; i++) {
+        const ast *a = call->kids[i];
+        int k = -1;
+        if (a->kind == AST_ARG) {
+            for (int j = 0; j < np; j++)
+                if (strcmp(L->pdecl[j]->name, a->name) == 0)
+                    k = j;
+            if (k < 0) {
+                const char **c = xmalloc(((size_t)np + 1) * sizeof *c);
+                for (int j = 0; j < np; j++)
+                    c[j] = L->pdecl[j]->name;
+                const char *best = diag_closest(a->name, c, np);
+                free(c);
+                diag_error(S->dc, a->loc, "law '%s' has no parameter '%s'%s%s%s", law->name,
+                           a->name, best ? "; did you mean '" : "", best ? best : "",
+                           best ? "'?" : "");
+                err = 1;
+                continue;
+            }
+        } else {
+            if (pos >= np) {
+                diag_error(S->dc, a->loc, "too many arguments: law '%s' takes %d", law->name, np);
+                err = 1;
+                continue;
+            }
+            k = pos++;
+        }
+        if (given[k]) {
+            diag_error(S->dc, a->loc, "parameter '%s' of law '%s' is given twice", L->pdecl[k]->name,
+                       law->name);
+            err = 1;
+            continue;
+        }
+        given[k] = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    for (int k = 0; k < np; k++) {
+        const ast *d = L->pdecl[k];
+        jnt_dim want = units_none;
+        if (d->kids[0] && sema_unit(S, d->kids[0], &want) != 0) {
+            err = 1;
+            continue;
+        }
+        char what[160];
+        snprintf(what, sizeof what, "parameter '%s' of law '%s'", d->name, law->name);
+        if (given[k]) {
+            L->pval[k] = sema_num_dim(S, sc, given[k], want, what);
+        } else if (d->nkids > 1 && d->kids[1]) {
+            L->pval[k] = sema_num_dim(S, &L->frame, d->kids[1], want, what);
+        } else {
+            diag_error(S->dc, call->loc, "missing argument '%s' of law '%s'", d->name, law->name);
+            diag_note(S->dc, d->loc, "'%s' is declared here", d->name);
+            L->pval[k] = sval_err;
+        }
+        if (L->pval[k].k == V_ERR)
+            err = 1;
+    }
+    free(given);
+    return err ? -1 : 0;
+}
+
+/* Create the law's states and collect its lets, ders and updates. */
+static int collect_locals(sema *S, lawctx *L, const ast **result, const char *want_result,
+                          const char *alt_result)
+{
+    const ast *law = L->law;
+    elem *el = L->el;
+    int err = 0;
+    L->loc = xcalloc((size_t)law->nkids + 1, sizeof *L->loc);
+    for (int i = L->np; i < law->nkids; i++) {
+        const ast *st = law->kids[i];
+        if (st->kind != AST_LET && st->kind != AST_STATE)
+            continue;
+        if (find_local(L, st->name)) {
+            diag_error(S->dc, st->loc, "'%s' is defined twice in law '%s'", st->name, law->name);
+            err = 1;
+            continue;
+        }
+        local *lc = &L->loc[L->nloc++];
+        lc->name = st->name;
+        lc->stmt = st;
+        if (st->kind != AST_STATE)
+            continue;
+        jnt_dim dim = units_none;
+        if (st->kids[0] && sema_unit(S, st->kids[0], &dim) != 0)
+            err = 1;
+        ex_id init = ex_const(S->pool, 0);
+        if (st->nkids > 1 && st->kids[1]) {
+            sval v = sema_num_dim(S, &L->frame, st->kids[1], dim, "the initial value of a state");
+            if (v.k == V_ERR)
+                err = 1;
+            else if (sema_is_dynamic(S, v.e))
+                diag_error(S->dc, st->kids[1]->loc, "an initial value may use parameters only");
+            else
+                init = v.e;
+        }
+        char *name = xasprintf("%s.%s", el->name, st->name);
+        if (st->op) {
+            lc->var = ir_add(&S->m->d, name, -1, init, dim, st->loc);
+            lc->val = sval_num(ex_var(S->pool, EX_D, lc->var), dim);
+        } else {
+            lc->var = ir_add(&S->m->y, name, -1, init, dim, st->loc);
+            lc->val = sval_num(ex_var(S->pool, EX_Y, lc->var), dim);
+        }
+    }
+    for (int i = L->np; i < law->nkids; i++) {
+        const ast *st = law->kids[i];
+        if (st->kind == AST_DEREQ || st->kind == AST_UPDATE) {
+            local *lc = find_local(L, st->name);
+            int is_der = st->kind == AST_DEREQ;
+            if (!lc || lc->stmt->kind != AST_STATE || lc->stmt->op == is_der) {
+                diag_error(S->dc, st->loc, is_der ? "der(%s): '%s' is not a continuous state of this law"
+                                                  : "update %s: '%s' is not a discrete state of this law",
+                           st->name, st->name);
+                err = 1;
+            } else if (is_der ? lc->der != NULL : lc->upd != NULL) {
+                diag_error(S->dc, st->loc, "'%s' has two %s equations", st->name,
+                           is_der ? "der()" : "update");
+                err = 1;
+            } else if (is_der) {
+                lc->der = st;
+            } else {
+                lc->upd = st;
+            }
+        } else if (st->kind == AST_RESULT) {
+            if (strcmp(st->name, want_result) != 0 && (!alt_result || strcmp(st->name, alt_result) != 0)) {
+                diag_error(S->dc, st->loc, "a %s law defines '%s'%s%s%s, not '%s'",
+                           law_kind_name(law->op), want_result, alt_result ? " or '" : "",
+                           alt_result ? alt_result : "", alt_result ? "'" : "", st->name);
+                err = 1;
+            } else if (*result) {
+                diag_error(S->dc, st->loc, "law '%s' defines its result twice", law->name);
+                err = 1;
+            } else {
+                *result = st;
+            }
+        }
+    }
+    if (!*result) {
+        diag_error(S->dc, law->loc, "law '%s' never defines '%s'", law->name, want_result);
+        err = 1;
+    }
+    return err ? -1 : 0;
+}
+
+/* Instantiate law `call` (AST_CALL) for element el; returns its result. */
+static sval instantiate(sema *S, const scope *sc, elem *el, const ast *call, int kind)
+{
+    sym *s = sema_find(S, call->name);
+    if (!s || s->kind != SYM_LAW) {
+        char hint[128];
+        sema_suggest(S, sc, call->name, hint, sizeof hint);
+        diag_error(S->dc, call->loc, "unknown law '%s'%s", call->name, hint);
+        return sval_err;
+    }
+    const ast *law = s->decl;
+    if (law->op != kind) {
+        diag_error(S->dc, call->loc, "'%s' is a %s law, but this element needs a %s law", law->name,
+                   law_kind_name(law->op), law_kind_name(kind));
+        return sval_err;
+    }
+    lawctx *L = xcalloc(1, sizeof *L);
+    L->law = law;
+    L->el = el;
+    L->frame = (scope){.up = sc->up ? sc->up : sc, .lookup = law_lookup, .names = law_names,
+                       .der = law_der, .ctx = L};
+    /* laws see their own names, their inputs and the global constants */
+    while (L->frame.up->up)
+        L->frame.up = L->frame.up->up;
+    for (int i = 0; i < el->nq; i++) {
+        L->in_name[L->nin] = el->q[i].name;
+        L->in_val[L->nin++] = el->q[i].val;
+    }
+    sval res = sval_err;
+    const ast *result = NULL;
+    if (bind_params(S, sc, L, call) != 0)
+        goto done;
+    for (int i = 0; i < L->np; i++)
+        add_qty(el, L->pdecl[i]->name, L->pval[i]);
+    const char *want = kind == LAW_CONTACT ? "pressure" : "force";
+    if (collect_locals(S, L, &result, want, kind == LAW_CONTACT ? "force" : NULL) != 0)
+        goto done;
+    int err = 0;
+    for (int i = 0; i < L->nloc; i++) {
+        local *lc = &L->loc[i];
+        if (lc->stmt->kind == AST_LET) {
+            eval_local(S, L, lc);
+        } else if (!lc->stmt->op) {
+            sval dv;
+            if (local_der(S, L, lc, lc->stmt->loc, &dv) != 0) {
+                err = 1;
+                continue;
+            }
+            S->m->y.v[lc->var].rhs = dv.e;
+            char *dn = xasprintf("der_%s", lc->name);
+            add_qty(el, ast_strdup(S->arena, dn, strlen(dn)), dv);
+            free(dn);
+        } else if (!lc->upd) {
+            diag_error(S->dc, lc->stmt->loc, "discrete state '%s' has no 'update %s = ...'", lc->name,
+                       lc->name);
+            err = 1;
+        } else {
+            sval uv = sema_num_dim(S, &L->frame, lc->upd->kids[0], lc->val.dim, "an update");
+            if (uv.k == V_ERR)
+                err = 1;
+            else
+                S->m->d.v[lc->var].rhs = uv.e;
+        }
+        add_qty(el, lc->name, lc->stmt->kind == AST_LET ? eval_local(S, L, lc) : lc->val);
+    }
+    jnt_dim rdim = strcmp(result->name, "pressure") == 0 ? DIM_PA : DIM_N;
+    res = sema_num_dim(S, &L->frame, result->kids[0], rdim, kind == LAW_CONTACT
+                                                                ? "the result of a contact law"
+                                                                : "the force of a law");
+    if (err)
+        res = sval_err;
+    if (res.k != V_ERR)
+        add_qty(el, result->name, res);
+done:
+    free(L->pdecl);
+    free(L->pval);
+    free(L->loc);
+    free(L);
+    return res;
+}
+
+/* ---- elements ---------------------------------------------------------------------- */
+
+static const char *elem_kind_name(int k)
+{
+    switch (k) {
+    case ELEM_SPRING: return "spring";
+    case ELEM_DAMPER: return "damper";
+    case ELEM_FRICTION: return "friction";
+    case ELEM_CONTACT: return "contact";
+    default: return "force";
+    }
+}
+
+/* An endpoint: a dof (its index) or the ground (-1); -2 on error. */
+static int endpoint(sema *S, const scope *sc, const ast *n)
+{
+    sval v = sema_eval(S, sc, n);
+    if (v.k == V_DOF)
+        return v.id;
+    if (v.k == V_GROUND)
+        return -1;
+    if (v.k == V_BODY && S->bodies[v.id].ndof == 1)
+        return S->bodies[v.id].dof0;
+    if (v.k != V_ERR)
+        diag_error(S->dc, n->loc, "expected a degree of freedom (like 'block.x') or a ground, "
+                                  "but this is %s", sema_kind_name(S, v));
+    return -2;
+}
+
+/* The settings an element kind accepts, with their dimensions. */
+typedef struct setting_spec {
+    const char *name;
+    const jnt_dim *dim; /* NULL: a law call */
+} setting_spec;
+
+static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M}, {"law", NULL}, {0, 0}};
+static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {0, 0}};
+static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {0, 0}};
+static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M}, {0, 0}};
+
+/* Collect an element's settings by name; unknown and repeated ones are errors. */
+static int gather_settings(sema *S, const ast *decl, int first, const setting_spec *spec,
+                           const ast **found)
+{
+    int err = 0, nspec = 0;
+    while (spec[nspec].name)
+        nspec++;
+    for (int i = first; i < decl->nkids; i++) {
+        const ast *st = decl->kids[i];
+        int k = -1;
+        for (int j = 0; j < nspec; j++)
+            if (strcmp(spec[j].name, st->name) == 0)
+                k = j;
+        if (k < 0) {
+            const char *c[8];
+            for (int j = 0; j < nspec; j++)
+                c[j] = spec[j].name;
+            const char *best = diag_closest(st->name, c, nspec);
+            char list[160] = "";
+            for (int j = 0; j < nspec; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s'%s'", j ? ", " : "", c[j]);
+            if (best)
+                diag_error(S->dc, st->loc, "unknown setting '%s' of a %s; did you mean '%s'?", st->name,
+                           elem_kind_name(decl->op), best);
+            else
+                diag_error(S->dc, st->loc, "unknown setting '%s' of a %s (it has %s)", st->name,
+                           elem_kind_name(decl->op), list);
+            err = 1;
+        } else if (found[k]) {
+            diag_error(S->dc, st->loc, "setting '%s' is given twice", st->name);
+            err = 1;
+        } else {
+            found[k] = st;
+        }
+    }
+    return err ? -1 : 0;
+}
+
+static const ast *law_call(sema *S, const ast *setting)
+{
+    const ast *v = setting->kids[0];
+    if (v->kind == AST_CALL)
+        return v;
+    if (v->kind == AST_NAME) /* a law with all defaults, written without parentheses */
+        return v;
+    diag_error(S->dc, v->loc, "expected a law, like 'law = lugre(...)'");
+    return NULL;
+}
+
+static sval law_force(sema *S, const scope *sc, elem *el, const ast *setting, int kind)
+{
+    const ast *call = law_call(S, setting);
+    if (!call)
+        return sval_err;
+    if (call->kind == AST_NAME) {
+        ast *c = ast_new(S->arena, AST_CALL, call->loc);
+        c->name = call->name;
+        call = c;
+    }
+    return instantiate(S, sc, el, call, kind);
+}
+
+static void eval_element(sema *S, const scope *sc, elem *el)
+{
+    const ast *decl = el->decl;
+    int kind = decl->op;
+    el->a = endpoint(S, sc, decl->kids[0]);
+    el->b = endpoint(S, sc, decl->kids[1]);
+    if (el->a == -2 || el->b == -2)
+        return;
+    if (el->a == -1 && el->b == -1) {
+        diag_error(S->dc, decl->loc, "%s '%s' connects the ground to itself", elem_kind_name(kind),
+                   el->name);
+        return;
+    }
+    if (el->a >= 0 && el->a == el->b) {
+        diag_error(S->dc, decl->kids[1]->loc, "%s '%s' connects '%s' to itself", elem_kind_name(kind),
+                   el->name, S->dofs[el->a].name);
+        return;
+    }
+    ex_pool *P = S->pool;
+    ex_id xa = el->a >= 0 ? ex_var(P, EX_Y, S->dofs[el->a].y) : ex_const(P, 0);
+    ex_id xb = el->b >= 0 ? ex_var(P, EX_Y, S->dofs[el->b].y) : ex_const(P, 0);
+    ex_id va = el->a >= 0 ? ex_var(P, EX_Y, S->dofs[el->a].y + 1) : ex_const(P, 0);
+    ex_id vb = el->b >= 0 ? ex_var(P, EX_Y, S->dofs[el->b].y + 1) : ex_const(P, 0);
+    ex_set_loc(P, decl->loc);
+    sval s = sval_num(ex_op2(P, EX_SUB, xa, xb), DIM_M);
+    sval v = sval_num(ex_op2(P, EX_SUB, va, vb), DIM_MS);
+    const setting_spec *spec = kind == ELEM_SPRING ? spring_set : kind == ELEM_DAMPER ? damper_set
+                             : kind == ELEM_FRICTION ? friction_set : contact_set;
+    const ast *found[8] = {0};
+    if (gather_settings(S, decl, 2, spec, found) != 0)
+        return;
+    sval f = sval_err;
+    const jnt_dim k_dim = units_div(DIM_N, DIM_M), c_dim = units_div(DIM_N, DIM_MS);
+    if (kind == ELEM_SPRING || kind == ELEM_DAMPER) {
+        const ast *coef = found[0], *law = kind == ELEM_SPRING ? found[2] : found[1];
+        add_qty(el, "s", s);
+        add_qty(el, "v", v);
+        if (!!coef == !!law) {
+            diag_error(S->dc, decl->loc, "%s '%s' needs either '%s = ...' or 'law = ...'",
+                       elem_kind_name(kind), el->name, spec[0].name);
+            return;
+        }
+        if (law) {
+            f = law_force(S, sc, el, law, LAW_FORCE);
+        } else if (kind == ELEM_SPRING) {
+            sval k = sema_num_dim(S, sc, coef->kids[0], k_dim, "the stiffness");
+            sval L = found[1] ? sema_num_dim(S, sc, found[1]->kids[0], DIM_M, "the length")
+                              : sval_num(ex_const(P, 0), DIM_M);
+            if (k.k == V_ERR || L.k == V_ERR)
+                return;
+            f = sval_num(ex_op2(P, EX_MUL, k.e, ex_op2(P, EX_SUB, s.e, L.e)), DIM_N);
+        } else {
+            sval c = sema_num_dim(S, sc, coef->kids[0], c_dim, "the damping");
+            if (c.k == V_ERR)
+                return;
+            f = sval_num(ex_op2(P, EX_MUL, c.e, v.e), DIM_N);
+        }
+    } else if (kind == ELEM_FRICTION) {
+        if (!found[1]) {
+            diag_error(S->dc, decl->loc, "friction '%s' needs 'law = ...'", el->name);
+            return;
+        }
+        add_qty(el, "s", s);
+        add_qty(el, "v", v);
+        /* without 'normal', a law that uses N fails with an unknown name */
+        if (found[0]) {
+            sval N = sema_num_dim(S, sc, found[0]->kids[0], DIM_N, "the normal force");
+            if (N.k == V_ERR)
+                return;
+            add_qty(el, "N", N);
+        }
+        f = law_force(S, sc, el, found[1], LAW_FRICTION);
+    } else {
+        if (!found[0]) {
+            diag_error(S->dc, decl->loc, "contact '%s' needs 'law = ...'", el->name);
+            return;
+        }
+        sval g0 = found[2] ? sema_num_dim(S, sc, found[2]->kids[0], DIM_M, "the initial gap")
+                           : sval_num(ex_const(P, 0), DIM_M);
+        sval area = found[1] ? sema_num_dim(S, sc, found[1]->kids[0], DIM_M2, "the area") : sval_err;
+        if (g0.k == V_ERR || (found[1] && area.k == V_ERR))
+            return;
+        add_qty(el, "gap", sval_num(ex_op2(P, EX_SUB, g0.e, s.e), DIM_M));
+        add_qty(el, "gapv", sval_num(ex_op1(P, EX_NEG, v.e), DIM_MS));
+        sval r = law_force(S, sc, el, found[0], LAW_CONTACT);
+        if (r.k == V_ERR)
+            return;
+        if (units_equal(r.dim, DIM_PA)) {
+            if (!found[1]) {
+                diag_error(S->dc, decl->loc, "contact '%s' has a pressure law and needs 'area = ...'",
+                           el->name);
+                return;
+            }
+            f = sval_num(ex_op2(P, EX_MUL, r.e, area.e), DIM_N);
+        } else {
+            f = r;
+        }
+    }
+    if (f.k == V_ERR)
+        return;
+    el->force = f;
+    if (kind != ELEM_FRICTION) /* a friction law's result is its force already */
+        add_qty(el, "force", f);
+}
+
+/* Evaluate an element once (lazily: elements may refer to each other). */
+void sema_eval_elem(sema *S, int ei)
+{
+    elem *el = &S->elems[ei];
+    if (el->done)
+        return;
+    if (el->busy) {
+        diag_error(S->dc, el->decl->loc, "'%s' depends on itself", el->name);
+        return;
+    }
+    el->busy = 1;
+    el->force = sval_err;
+    scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival};
+    const scope *sc = el->iname ? &isc : &S->global;
+    if (el->kind == ELEM_FORCEDEF) {
+        sval tgt = sema_eval(S, sc, el->decl->kids[0]);
+        if (tgt.k == V_BODY && S->bodies[tgt.id].ndof == 1)
+            tgt = (sval){V_DOF, -1, units_none, S->bodies[tgt.id].dof0, 0};
+        if (tgt.k == V_DOF) {
+            el->a = tgt.id;
+            el->force = sema_num_dim(S, sc, el->decl->kids[1], DIM_N, "a force");
+            if (el->force.k != V_ERR)
+                add_qty(el, "force", el->force);
+        } else if (tgt.k != V_ERR) {
+            diag_error(S->dc, el->decl->kids[0]->loc,
+                       "a force acts on a degree of freedom (like 'block.x'), but this is %s",
+                       sema_kind_name(S, tgt));
+        }
+    } else {
+        eval_element(S, sc, el);
+    }
+    el->busy = 0;
+    el->done = 1;
+}
+
+/* NAME.q of an element. */
+int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out)
+{
+    sema_eval_elem(S, ei);
+    elem *el = &S->elems[ei];
+    if (el->force.k == V_ERR && !el->done) {
+        *out = sval_err;
+        return -1;
+    }
+    for (int i = el->nq - 1; i >= 0; i--)
+        if (strcmp(el->q[i].name, name) == 0) {
+            *out = el->q[i].val;
+            return out->k == V_ERR ? -1 : 0;
+        }
+    if (el->force.k == V_ERR) /* its errors were reported already */
+        return -1;
+    const char **c = xmalloc(((size_t)el->nq + 1) * sizeof *c);
+    for (int i = 0; i < el->nq; i++)
+        c[i] = el->q[i].name;
+    const char *best = diag_closest(name, c, el->nq);
+    diag_error(S->dc, loc, "'%s' has no member '%s'%s%s%s", el->name, name,
+               best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+    free(c);
+    return -1;
+}
+
+/* Create the instances of an element or force declaration (one per index of
+ * an array declaration). */
+void sema_declare_elem(sema *S, sym *s)
+{
+    const ast *d = s->decl;
+    long *vals = NULL;
+    int n = d->iter ? sema_domain(S, d->iter, &vals) : 1;
+    if (n < 0)
+        return;
+    s->inst = xcalloc((size_t)n, sizeof *s->inst);
+    s->idx = d->iter ? vals : NULL;
+    s->ninst = n;
+    for (int k = 0; k < n; k++) {
+        XGROW(S->elems, S->capelem, S->nelem);
+        elem *el = &S->elems[S->nelem];
+        *el = (elem){0};
+        el->decl = d;
+        el->kind = d->kind == AST_FORCE ? ELEM_FORCEDEF : d->op;
+        el->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
+        el->iname = d->iter ? d->iter->name : NULL;
+        el->ival = d->iter ? vals[k] : 0;
+        el->a = el->b = -1;
+        s->inst[k] = S->nelem++;
+    }
+}

@@ -1,0 +1,163 @@
+/*
+ * sema_int.h: sema's internal state, shared by sema.c (declarations,
+ * assembly), sema_expr.c (expressions, units, built-ins) and sema_elem.c
+ * (elements and law instantiation). Not part of any public interface.
+ */
+#ifndef JNT_SEMA_INT_H
+#define JNT_SEMA_INT_H
+
+#include "ast.h"
+#include "diag.h"
+#include "ir.h"
+#include "units.h"
+
+#define JNT_PI 3.14159265358979323846
+
+typedef struct sema sema;
+
+/* What an expression evaluates to. */
+typedef enum vkind {
+    V_ERR,    /* an error was already reported: propagate silently */
+    V_NUM,    /* a number: e, dim */
+    V_DOF,    /* a degree of freedom: id = dof index (as a number: its position) */
+    V_BODY,   /* id = body index */
+    V_ELEM,   /* id = element index */
+    V_GROUND, /* the ground */
+    V_ARRAY,  /* id = symbol index of an array declaration */
+    V_LAW     /* id = symbol index of a law */
+} vkind;
+
+typedef struct sval {
+    vkind k;
+    ex_id e;
+    jnt_dim dim;
+    int id;
+    int zero_lit; /* a plain literal 0: adopts the dimension it meets */
+} sval;
+
+enum sym_kind { SYM_CONST, SYM_PARAM, SYM_LET, SYM_GROUND, SYM_BODY, SYM_ELEM, SYM_LAW };
+
+typedef struct sym {
+    enum sym_kind kind;
+    const char *name;
+    const ast *decl;
+    int busy, done; /* lazy evaluation and cycle detection */
+    sval val;       /* SYM_CONST, SYM_LET: the value; SYM_PARAM: p[pidx] */
+    int pidx;
+    int *inst;      /* SYM_BODY, SYM_ELEM: instance (body/elem index) per array index */
+    long *idx;      /* the array indices (NULL for a scalar) */
+    int ninst;
+} sym;
+
+/* A named quantity of an element, visible as NAME.q (force, s, v, law locals). */
+typedef struct qty {
+    const char *name;
+    sval val;
+} qty;
+
+typedef struct body {
+    char *name;
+    const ast *decl;
+    const char *iname; /* array iterator bound for this instance, or NULL */
+    long ival;
+    sval mass;
+    int dof0, ndof;
+} body;
+
+typedef struct dof {
+    char *name;   /* "block.x" */
+    const char *short_name;
+    int body;
+    int y;        /* position state; velocity is y + 1 */
+    ex_id force;  /* sum of applied forces */
+    ex_id acc;    /* acceleration, after assembly */
+} dof;
+
+typedef struct scope scope;
+
+typedef struct elem {
+    char *name;       /* "slide", "k[3]" */
+    int kind;         /* ELEM_* or ELEM_FORCEDEF */
+    const ast *decl;
+    const char *iname;/* array iterator name bound for this instance, or NULL */
+    long ival;
+    int busy, done;
+    int a, b;         /* endpoint dofs, -1 for ground; FORCEDEF: a = target */
+    sval force;       /* element force (positive resists a moving toward b) */
+    qty *q;
+    int nq, capq;
+} elem;
+
+#define ELEM_FORCEDEF 16
+
+/* Name lookup frames: iterator bindings, law scopes, the global scope. */
+struct scope {
+    const scope *up;
+    /* 1 and *out when found, 0 when not */
+    int (*lookup)(struct sema *S, const scope *sc, const char *name, jnt_loc loc, sval *out);
+    /* add the names this frame defines to the candidate list (for suggestions) */
+    void (*names)(struct sema *S, const scope *sc, const char ***list, int *n, int *cap);
+    /* der(x) inside a law: 0 and *out, or -1 after reporting an error */
+    int (*der)(struct sema *S, const scope *sc, const ast *n, sval *out);
+    void *ctx;
+    const char *iname; /* iterator frame */
+    long ival;
+};
+
+struct sema {
+    diag_ctx *dc;
+    ast_arena *arena;
+    ir_model *m;
+    ex_pool *pool;
+    sym *syms;
+    int nsym, capsym;
+    int *hash;        /* open addressing into syms, size hcap */
+    int hcap;
+    body *bodies;
+    int nbody, capbody;
+    dof *dofs;
+    int ndof, capdof;
+    elem *elems;
+    int nelem, capelem;
+    int in_output;    /* evaluating an output column: accelerations allowed */
+    int assembled;    /* dof accelerations are known */
+    scope global;     /* every declared name */
+    scope consts;     /* what a law body sees: constants and built-ins */
+    int have_sim, have_out;
+    char **stack;     /* real paths of the files being imported (cycle detection) */
+    int nstack, capstack;
+    char **imported;  /* real paths of the files already read */
+    int nimported, capimported;
+};
+
+/* sema.c */
+/* The values of an index domain (AST_ITER): their count, or -1 on error. */
+int sema_domain(sema *S, const ast *iter, long **vals);
+sym *sema_find(sema *S, const char *name);
+void sema_suggest(sema *S, const scope *sc, const char *name, char *buf, size_t n);
+void sema_eval_sym(sema *S, sym *s, jnt_loc use);
+int sema_dof_accel(sema *S, int dof, jnt_loc loc, sval *out);
+
+/* sema_expr.c */
+sval sema_eval(sema *S, const scope *sc, const ast *n);
+/* Evaluate to a number (a dof reads as its position); reports an error
+ * naming `what` otherwise and returns V_ERR. */
+sval sema_num(sema *S, const scope *sc, const ast *n, const char *what);
+/* Evaluate and require a dimension; `what` names the quantity in messages. */
+sval sema_num_dim(sema *S, const scope *sc, const ast *n, jnt_dim want, const char *what);
+/* Evaluate a unit expression (a type annotation like 1/m, N*s/m). */
+int sema_unit(sema *S, const ast *n, jnt_dim *out);
+/* A compile-time integer (array bounds and indices). */
+int sema_int_const(sema *S, const scope *sc, const ast *n, long *out);
+/* Does e depend on states (y, d) or time? */
+int sema_is_dynamic(sema *S, ex_id e);
+sval sval_num(ex_id e, jnt_dim dim);
+extern const sval sval_err;
+const char *sema_kind_name(sema *S, sval v);
+
+/* sema_elem.c */
+void sema_eval_elem(sema *S, int ei);
+int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out);
+void sema_declare_elem(sema *S, sym *s);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * csv.h: the CSV writer of a run (internal). Writes to "<path>.part" and
+ * renames it to "<path>" when closed, so an interrupted run never leaves a
+ * half-written file under the final name; "-" writes to stdout.
+ */
+#ifndef JNT_CSV_H
+#define JNT_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct csv_writer {
+    FILE *f;
+    char *path;     /* final name (NULL for stdout) */
+    char *part;     /* temporary name */
+    char *row;      /* one formatted row */
+    size_t row_cap;
+    char *iobuf;    /* stdio buffer */
+    int failed;     /* a write failed: further rows are dropped */
+} csv_writer;
+
+/* Open `path` ("-" = stdout) for a table of ncol columns. Returns 0, or
+ * JNT_ERR_IO / JNT_ERR_NOMEM with a message in err[errn]. */
+int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn);
+/* The header line: names joined by ','. Returns 0 or JNT_ERR_IO (message). */
+int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn);
+/* One row of n values, "%.15g" each, written with one fwrite. */
+int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);
+/* Flush, close and rename to the final name (also after a failure). Returns
+ * 0 or JNT_ERR_IO (message, only if err is not NULL). Safe on a writer that
+ * was never opened (zeroed). */
+int csv_close(csv_writer *w, char *err, size_t errn);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * data.h: one simulation's parameters, state, statistics and work memory
+ * (internal). Everything a run needs is allocated by jnt_data_new (the work
+ * arena, sized for the model's integrator) or once at run start (CSV
+ * buffers, solver library objects); nothing is allocated in the step loop.
+ */
+#ifndef JNT_DATA_H
+#define JNT_DATA_H
+
+#include <stddef.h>
+#include "jnt/jnt.h"
+
+#define JNT_ERRMSG_LEN 512
+
+struct integ_type;
+
+struct jnt_data {
+    const jnt_model *m;            /* the model this data was made for */
+    double *p;                     /* parameters, SI (np) */
+    unsigned char *set;            /* 1 where the user set p[i] (np) */
+    double *y;                     /* last continuous state (ny) */
+    double *d;                     /* discrete state (nd) */
+    double *out;                   /* last output row (nout) */
+    double t;                      /* time of y */
+    jnt_stats stats;               /* counters of the last run */
+    char err[JNT_ERRMSG_LEN];      /* message of the last error, "" when none */
+    const struct integ_type *integ; /* the model's integrator, NULL if unknown */
+    double *work;                  /* arena for the driver and the integrator */
+    size_t nwork;
+    int *iwork;                    /* integer arena (pivots) */
+    size_t niwork;
+};
+
+/* Format a message into d->err (printf-style) and return `status`. */
+int data_error(jnt_data *d, int status, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Fill the defaults of every parameter the user has not set. Returns JNT_OK
+ * or JNT_ERR_KERNEL (message in d->err). */
+int params_defaults(const jnt_model *m, jnt_data *d);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * run.c: jnt_run: parameters, settings, initial state, the CSV, the driver.
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "csv.h"
+#include "data.h"
+#include "integ.h"
+#include "model.h"
+
+/* Check the settings a run needs; JNT_ERR_PARAM with a message if wrong. */
+static int check_settings(jnt_data *d, const jnt_settings *s, const integ_type *ty)
+{
+    const char *name = ty->name;
+    if (!isfinite(s->t0) || !isfinite(s->t_end))
+        return data_error(d, JNT_ERR_PARAM, "start and end times must be finite (t0 = %g s, "
+                          "t_end = %g s)", s->t0, s->t_end);
+    if (!(s->t_end > s->t0))
+        return data_error(d, JNT_ERR_PARAM,
+                          "the end time (%g s) must be after the start time (%g s)", s->t_end,
+                          s->t0);
+    if (ty->fixed_step && !(s->h > 0 && isfinite(s->h)))
+        return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs a step h > 0 (got %g s)",
+                          name, s->h);
+    if (!ty->fixed_step) {
+        if (!(s->rtol > 0 && isfinite(s->rtol)))
+            return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs rtol > 0 (got %g)", name,
+                              s->rtol);
+        if (!(s->atol > 0 && isfinite(s->atol)))
+            return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs atol > 0 (got %g)", name,
+                              s->atol);
+        if (!(s->h >= 0 && isfinite(s->h)))
+            return data_error(d, JNT_ERR_PARAM, "the initial step must be >= 0 (got %g s)", s->h);
+    }
+    if (!(s->out_every >= 0 && isfinite(s->out_every)))
+        return data_error(d, JNT_ERR_PARAM, "the output interval must be >= 0 (got %g s)",
+                          s->out_every);
+    if (!(s->h_min >= 0) || !(s->h_max >= 0))
+        return data_error(d, JNT_ERR_PARAM, "h_min and h_max must be >= 0 (got %g s, %g s)",
+                          s->h_min, s->h_max);
+    if (s->h_max > 0 && s->h_min > s->h_max)
+        return data_error(d, JNT_ERR_PARAM, "h_min (%g s) is larger than h_max (%g s)", s->h_min,
+                          s->h_max);
+    return JNT_OK;
+}
+
+/* Integrate from t0 to t_end; see jnt.h. */
+int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
+{
+    if (!m || !d)
+        return JNT_ERR_USAGE;
+    if (d->m != m)
+        return data_error(d, JNT_ERR_USAGE, "this data object belongs to another model");
+    const jnt_abi_model *a = m->abi;
+    clock_t c0 = clock();
+    memset(&d->stats, 0, sizeof d->stats);
+    d->err[0] = '\0';
+    if (!d->integ)
+        return data_error(d, JNT_ERR_MODEL,
+                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal)",
+                          a->integrator);
+    int rc = params_defaults(m, d);
+    if (rc != JNT_OK)
+        return rc;
+    jnt_settings s;
+    memset(&s, 0, sizeof s);
+    rc = a->settings(d->p, &s);
+    if (rc < 0)
+        return data_error(d, JNT_ERR_KERNEL, "the settings kernel failed (status %d)", rc);
+    if ((rc = check_settings(d, &s, d->integ)) != JNT_OK)
+        return rc;
+    rc = a->init(d->p, d->y, d->d);
+    if (rc < 0)
+        return data_error(d, JNT_ERR_KERNEL, "the initial-value kernel failed (status %d)", rc);
+    d->t = s.t0;
+    for (int i = 0; i < a->ny; i++)
+        if (!isfinite(d->y[i]))
+            return data_error(d, JNT_ERR_NONFINITE,
+                              "t = %.9g s: the initial value of state '%s' is not finite", s.t0,
+                              a->y_names[i]);
+    /* the CSV: the caller's path, else the model's; "" = none */
+    const char *path = opts && opts->csv_path ? opts->csv_path : a->output_file;
+    csv_writer csv, *pcsv = NULL;
+    memset(&csv, 0, sizeof csv);
+    if (path && path[0]) {
+        rc = csv_open(&csv, path, a->nout, d->err, sizeof d->err);
+        if (rc == JNT_OK)
+            rc = csv_header(&csv, a->out_names, a->nout, d->err, sizeof d->err);
+        if (rc != JNT_OK) {
+            csv_close(&csv, NULL, 0);
+            return rc;
+        }
+        pcsv = &csv;
+    }
+    rc = integ_drive(m, d, &s, pcsv, opts ? opts->progress : 0);
+    if (pcsv) {
+        int crc = csv_close(&csv, rc == JNT_OK ? d->err : NULL, sizeof d->err);
+        if (rc == JNT_OK)
+            rc = crc;
+    }
+    d->stats.cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    return rc;
+}

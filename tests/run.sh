@@ -1,0 +1,59 @@
+#!/bin/sh
+# The whole test suite: unit tests, golden diagnostics, examples.
+# Each part prints "PASS: ..." / "FAIL: ..." lines; the last line counts them.
+# Run from the repository root with B set to the build directory.
+B=${B:-build}
+log=$B/tests/results.txt
+mkdir -p "$B/tests"
+JNT_TEST_OUT=$B/tests
+export JNT_TEST_OUT
+: > "$log"
+
+# unit and example test programs (each prints PASS/FAIL lines)
+for t in "$B"/tests/test_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    out=$("$t" 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | grep -E '^(PASS|FAIL)' >> "$log"
+    printf '%s\n' "$out" | grep -E '^FAIL' | sed "s|^|$name: |"
+    if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^FAIL'; then
+        echo "FAIL: $name exited with status $rc" | tee -a "$log"
+        printf '%s\n' "$out" | tail -5
+    fi
+done
+
+# golden diagnostics: tests/errors/X.jnt must print exactly X.err and exit 1
+for src in tests/errors/*.jnt; do
+    [ -f "$src" ] || continue
+    exp="${src%.jnt}.err"
+    got=$("$B/jnt" check "$src" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -eq 1 ] && [ "$got" = "$(cat "$exp")" ]; then
+        echo "PASS: diagnostics of $src" >> "$log"
+    else
+        echo "FAIL: diagnostics of $src (exit $rc)" | tee -a "$log"
+        printf '%s\n' "$got" | diff "$exp" - | head -10
+    fi
+done
+
+# the embedding example: two runs sharing one model; in stick the final
+# displacement is F_E / sigma0 (seed 002 Sect. 5), so it halves with the force
+if [ -x "$B/embed" ]; then
+    out=$("$B/embed" examples/frdyn2_bench.jnt 2>&1)
+    rc=$?
+    u1=$(printf '%s\n' "$out" | sed -n '1s/.*= \([^ ]*\) m$/\1/p')
+    u2=$(printf '%s\n' "$out" | sed -n '2s/.*= \([^ ]*\) m$/\1/p')
+    if [ $rc -eq 0 ] && awk -v a="$u1" -v b="$u2" 'BEGIN {
+            fe = 0.95 * 0.6 * 9.81; r = a / (fe / 5e6);
+            exit !(r > 0.98 && r < 1.02 && b / a > 0.49 && b / a < 0.51) }'; then
+        echo "PASS: embed: u = $u1 m, $u2 m (F_E/sigma0 and half of it)" >> "$log"
+    else
+        echo "FAIL: embed (exit $rc): $out" | tee -a "$log"
+    fi
+fi
+
+passed=$(grep -c '^PASS' "$log")
+failed=$(grep -c '^FAIL' "$log")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

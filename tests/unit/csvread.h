@@ -1,0 +1,77 @@
+/*
+ * csvread.h: read a numeric CSV with a header line (the runtime's output)
+ * into columns, for the tests.
+ */
+#ifndef JNT_CSVREAD_H
+#define JNT_CSVREAD_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct csv_table {
+    int ncol, nrow;
+    char names[32][32];
+    double *col[32];
+} csv_table;
+
+/* Load path; returns 0, or -1 when the file is missing or a row does not
+ * have as many fields as the header (a truncated line). */
+static int csv_load(const char *path, csv_table *t)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[4096];
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return -1;
+    }
+    for (char *tok = strtok(line, ",\n"); tok && t->ncol < 32; tok = strtok(NULL, ",\n"))
+        snprintf(t->names[t->ncol++], 32, "%s", tok);
+    int cap = 1024;
+    for (int c = 0; c < t->ncol; c++)
+        t->col[c] = malloc((size_t)cap * sizeof(double));
+    int bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (t->nrow == cap) {
+            cap *= 2;
+            for (int c = 0; c < t->ncol; c++)
+                t->col[c] = realloc(t->col[c], (size_t)cap * sizeof(double));
+        }
+        char *p = line;
+        int c = 0;
+        for (; c < t->ncol; c++) {
+            char *end;
+            t->col[c][t->nrow] = strtod(p, &end);
+            if (end == p)
+                break;
+            p = end;
+            if (*p == ',')
+                p++;
+        }
+        if (c != t->ncol || (*p != '\n' && *p != 0))
+            bad = 1;
+        t->nrow++;
+    }
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
+/* The column called name, or NULL. */
+static double *csv_col(const csv_table *t, const char *name)
+{
+    for (int c = 0; c < t->ncol; c++)
+        if (strcmp(t->names[c], name) == 0)
+            return t->col[c];
+    return NULL;
+}
+
+static void csv_free(csv_table *t)
+{
+    for (int c = 0; c < t->ncol; c++)
+        free(t->col[c]);
+}
+
+#endif
