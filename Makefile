@@ -85,8 +85,14 @@ $(B)/libjnt.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/libjnt.so: $(LIB_OBJ)
-	$(CC) $(SAN) -shared -o $@ $^ $(LDLIBS)
+# Debian's libtcc is a non-PIC static archive: the shared library JITs through
+# the tcc executable instead (compiler/jit.c, JNT_JIT_PROCESS).
+$(B)/obj/compiler/jit_process.o: compiler/jit.c | $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DJNT_JIT_PROCESS -MMD -MP -c $< -o $@
+
+$(B)/libjnt.so: $(filter-out $(B)/obj/compiler/jit.o,$(LIB_OBJ)) $(B)/obj/compiler/jit_process.o
+	$(CC) $(SAN) -shared -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
 
 $(B)/jnt: $(B)/obj/compiler/main.o $(B)/libjnt.a
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)

@@ -6,8 +6,13 @@
  * it calls; they are handed to tcc as symbols, so no system header, crt or
  * libc is searched at JIT time (-nostdlib): fast and independent of where
  * the C library lives.
+ *
+ * Debian ships libtcc only as a non-PIC static archive, which cannot be
+ * linked into a shared library. libjnt.so is therefore built with
+ * JNT_JIT_PROCESS: it runs the tcc compiler as a process to make a shared
+ * object in a temporary file and dlopens it (a few milliseconds slower).
  */
-#include <libtcc.h>
+#define _DEFAULT_SOURCE /* mkstemps */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,55 @@
 
 #include "compile.h"
 #include "model.h"
+
+#ifdef JNT_JIT_PROCESS
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void close_lib(void *h)
+{
+    dlclose(h);
+}
+
+/* Compile C text with the tcc executable into a shared object and load it. */
+int jit_compile(const char *csrc, FILE *diag, jnt_model **out)
+{
+    *out = NULL;
+    char src[] = "/tmp/jnt-jit-XXXXXX.c";
+    int fd = mkstemps(src, 2);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fputs(csrc, f) < 0 || fclose(f) != 0) {
+        fprintf(diag, "jnt: error: cannot write a temporary file\n");
+        return JNT_ERR_IO;
+    }
+    char so[sizeof src + 1];
+    snprintf(so, sizeof so, "%.*s.so", (int)(sizeof src - 3), src);
+    char inc[4096];
+    snprintf(inc, sizeof inc, "-I%s", comp_include_dir());
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("tcc", "tcc", "-shared", "-nostdlib", inc, "-o", so, src, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0, rc = JNT_ERR_JIT;
+    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+        const jnt_abi_model *abi = h ? dlsym(h, "jnt_generated_model") : NULL;
+        if (abi && (rc = jnt_model_wrap(abi, h, close_lib, out)) == JNT_OK)
+            h = NULL;
+        if (h)
+            dlclose(h);
+    } else {
+        fprintf(diag, "jnt: internal error: generated C does not compile with tcc\n");
+    }
+    remove(src);
+    remove(so);
+    return rc;
+}
+
+#else
+#include <libtcc.h>
 
 typedef struct jit_err {
     FILE *out;
@@ -74,3 +128,4 @@ fail:
     tcc_delete(s);
     return rc;
 }
+#endif

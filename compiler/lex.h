@@ -15,8 +15,8 @@ typedef struct lex_token {
     int code;    /* TK_*, or 0 at end of file */
     int off;     /* first byte */
     int end;     /* one past the last byte (a number's end includes its unit) */
-    int unit;    /* TK_NUM: offset where the attached unit starts, or -1 */
-    int unitend; /* TK_NUM: one past the unit */
+    int unit;    /* TK_NUM, TK_UNIT: offset where the unit starts, or -1 */
+    int unitend; /* TK_NUM, TK_UNIT: one past the unit */
     double num;  /* TK_NUM: the value as written (units not applied) */
 } lex_token;
 
@@ -27,6 +27,7 @@ typedef struct lex_state {
     const char *cur; /* next byte to scan */
     const char *lim; /* the terminating NUL */
     int nerr;        /* lexical errors reported */
+    int after_rparen; /* the last token was ')': a unit may follow */
 } lex_state;
 
 /* Start scanning the source registered as file in dc. */

@@ -129,7 +129,7 @@ static int describe_expected(unsigned char *ok, int ntok, const char **items)
                                      TK_PLUS, TK_NOT, TK_IF, TK_DER};
     static const int ops[] = {TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_CARET, TK_LT,
                               TK_LE, TK_GT, TK_GE, TK_EQ, TK_NE, TK_AND, TK_OR,
-                              TK_DOT, TK_LBRACKET, TK_LPAREN};
+                              TK_DOT, TK_LBRACKET, TK_LPAREN, TK_UNIT};
     static const int decls[] = {TK_IMPORT, TK_CONST, TK_PARAM, TK_LET, TK_GROUND,
                                 TK_BODY, TK_SPRING, TK_DAMPER, TK_FRICTION, TK_CONTACT,
                                 TK_FORCE, TK_LAW, TK_INIT, TK_SIMULATE, TK_OUTPUT};

@@ -168,6 +168,12 @@ ast *parse_index(parse_ctx *pc, ast *x, ast *i, const lex_token *rb)
     return n;
 }
 
+/* x unit (after ')': `sqrt(1e5) N*s/m`): x * NUM(1, unit). */
+ast *parse_unit(parse_ctx *pc, ast *x, const lex_token *unit)
+{
+    return parse_binary(pc, OP_MUL, x, parse_num(pc, unit));
+}
+
 /* lo .. hi. */
 ast *parse_range(parse_ctx *pc, ast *lo, ast *hi)
 {

@@ -62,6 +62,7 @@ ast *parse_call(parse_ctx *pc, const lex_token *name, ast *args, const lex_token
 ast *parse_der(parse_ctx *pc, const lex_token *kw, ast *x, const lex_token *rp);
 ast *parse_member(parse_ctx *pc, ast *x, const lex_token *name);
 ast *parse_index(parse_ctx *pc, ast *x, ast *i, const lex_token *rb);
+ast *parse_unit(parse_ctx *pc, ast *x, const lex_token *unit);
 ast *parse_range(parse_ctx *pc, ast *lo, ast *hi);
 ast *parse_set(parse_ctx *pc, const lex_token *lb, ast *items, const lex_token *rb);
 ast *parse_iter(parse_ctx *pc, const lex_token *lb, const lex_token *name, ast *dom,

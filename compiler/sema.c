@@ -303,6 +303,16 @@ static int in_list(char **list, int n, const char *path)
 
 static void register_decls(sema *S, const ast *model, int file);
 
+static void push_file(sema *S, const char *real, int file)
+{
+    int cap = S->capstack;
+    XGROW(S->stack, S->capstack, S->nstack);
+    if (cap != S->capstack)
+        S->stack_file = xrealloc(S->stack_file, (size_t)S->capstack * sizeof *S->stack_file);
+    S->stack_file[S->nstack] = file;
+    S->stack[S->nstack++] = xstrdup(real);
+}
+
 static void do_import(sema *S, const ast *imp, int from_file)
 {
     char *path;
@@ -324,9 +334,11 @@ static void do_import(sema *S, const ast *imp, int from_file)
     }
     int k = in_list(S->stack, S->nstack, real);
     if (k >= 0) {
-        diag_error(S->dc, imp->loc, "import cycle: '%s' imports itself", S->dc->srcs[from_file].path);
+        char chain[1024] = "";
         for (int i = k; i < S->nstack; i++)
-            diag_note(S->dc, loc_none, "%s is being imported", S->stack[i]);
+            snprintf(chain + strlen(chain), sizeof chain - strlen(chain), "%s -> ",
+                     S->dc->srcs[S->stack_file[i]].path);
+        diag_error(S->dc, imp->loc, "import cycle: %s%s", chain, S->dc->srcs[S->stack_file[k]].path);
         free(path);
         return;
     }
@@ -341,12 +353,15 @@ static void do_import(sema *S, const ast *imp, int from_file)
         return;
     }
     free(path);
+    if (!imp->str) { /* messages name stdlib files independently of where it lives */
+        free(S->dc->srcs[f].path);
+        S->dc->srcs[f].path = xasprintf("<stdlib>/%s.jnt", imp->name);
+    }
     XGROW(S->imported, S->capimported, S->nimported);
     S->imported[S->nimported++] = xstrdup(real);
     const ast *m = parse_source(S->dc, S->arena, f);
     if (m) {
-        XGROW(S->stack, S->capstack, S->nstack);
-        S->stack[S->nstack++] = xstrdup(real);
+        push_file(S, real, f);
         register_decls(S, m, f);
         free(S->stack[--S->nstack]);
     }
@@ -740,8 +755,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     rehash(&S);
     char real[PATH_MAX];
     if (realpath(dc->srcs[file].path, real)) {
-        XGROW(S.stack, S.capstack, S.nstack);
-        S.stack[S.nstack++] = xstrdup(real);
+        push_file(&S, real, file);
         XGROW(S.imported, S.capimported, S.nimported);
         S.imported[S.nimported++] = xstrdup(real);
     }
@@ -823,6 +837,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     for (int i = 0; i < S.nimported; i++)
         free(S.imported[i]);
     free(S.stack);
+    free(S.stack_file);
     free(S.imported);
     free(S.syms);
     free(S.hash);

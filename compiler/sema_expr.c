@@ -62,11 +62,18 @@ static sval eval_numlit(sema *S, const ast *n)
         if (units_parse(n->str, strlen(n->str), &scale, &dim, &at, &why) != 0) {
             jnt_loc l = n->aux;
             l.off += (int)(at - n->str);
-            diag_error(S->dc, l, "%s in unit '%s'", why, n->str);
+            if (strcmp(why, "unknown unit") == 0)
+                diag_error(S->dc, l, "unknown unit '%.*s'", (int)strcspn(at, "*/^()"), at);
+            else
+                diag_error(S->dc, l, "%s in unit '%s'", why, n->str);
             return sval_err;
         }
     }
-    sval v = sval_num(ex_const(S->pool, n->num * scale), dim);
+    /* 10 us is 10 / 1e6, exactly 1e-5, where 10 * 1e-6 is not */
+    double inv = 1 / scale, value = n->num * scale;
+    if (scale < 1 && fabs(inv - round(inv)) < 1e-9 * inv)
+        value = n->num / round(inv);
+    sval v = sval_num(ex_const(S->pool, value), dim);
     v.zero_lit = n->num == 0 && !n->str;
     return v;
 }
@@ -202,8 +209,12 @@ static int need_none(sema *S, const ast *n, sval v, const char *fn)
 /* Raise to a power; the exponent must be a constant when the base has a dimension. */
 static sval eval_pow(sema *S, const ast *n, sval a, sval b)
 {
-    if (need_none(S, n->kids[1], b, "^") != 0)
+    if (!units_is_none(b.dim) && !b.zero_lit) {
+        char x[64];
+        diag_error(S->dc, n->kids[1]->loc, "an exponent must be dimensionless, but this is in %s",
+                   dimstr(b.dim, x));
         return sval_err;
+    }
     jnt_dim d = units_none;
     if (!units_is_none(a.dim)) {
         double x;

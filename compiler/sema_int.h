@@ -125,6 +125,7 @@ struct sema {
     scope consts;     /* what a law body sees: constants and built-ins */
     int have_sim, have_out;
     char **stack;     /* real paths of the files being imported (cycle detection) */
+    int *stack_file;  /* their source indices */
     int nstack, capstack;
     char **imported;  /* real paths of the files already read */
     int nimported, capimported;

@@ -4,6 +4,8 @@
  * The text ends with a NUL that serves as re2c's sentinel. Numbers may carry
  * a unit written after them on the same line (`9.81 m/s^2`, `0.3ms`,
  * `40 /s`): the unit's text is kept with the NUM token and checked by sema.
+ * A unit after a closing parenthesis (`sqrt(1e5) N*s/m`) is a UNIT token,
+ * which the grammar reads as a product with 1 unit.
  * Keywords are scanned as identifiers and looked up in one table, which also
  * serves the unit rule (`x < 0 then`: `then` is no unit) and messages.
  */
@@ -80,6 +82,7 @@ const char *lex_token_desc(int code)
     case TK_ID: return "a name";
     case TK_NUM: return "a number";
     case TK_STRING: return "a string";
+    case TK_UNIT: return "a unit";
     }
     for (size_t i = 0; i < sizeof puncts / sizeof *puncts; i++)
         if (puncts[i].code == code)
@@ -102,6 +105,7 @@ void lex_init(lex_state *L, diag_ctx *dc, int file)
     L->cur = L->src;
     L->lim = L->src + dc->srcs[file].len;
     L->nerr = 0;
+    L->after_rparen = 0;
 }
 
 /* Report a lexical error at byte p. */
@@ -130,41 +134,40 @@ static const char *scan_unit(const char *p)
     */
 }
 
-/* After a number ending at p: attach a unit (see the file comment) by
- * setting t->unit, t->unitend and t->end; return where scanning resumes. */
-static const char *attach_unit(lex_state *L, lex_token *t, const char *p)
+/* A unit written at p after optional blanks (see the file comment): its
+ * start in *start and its end returned, or NULL. A '/'-led unit (`40 /s`)
+ * counts only when slash is set (after numbers, not after ')'). */
+static const char *unit_at(const char *p, int slash, const char **start)
 {
     const char *u = p;
     while (*u == ' ' || *u == '\t')
         u++;
+    if (*u == '/' && !slash)
+        return NULL;
     const char *e = scan_unit(u);
     if (!e)
-        return p;
+        return NULL;
     /* a unit glued to a longer identifier (`2 x1`, `3 v_s`) is a name */
     unsigned char c = (unsigned char)*e;
     if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')
-        return p;
+        return NULL;
     if (*u != '/') {
         const char *w = u;
-        while (*w && strchr("*/^", *w) == NULL)
+        while (w < e && strchr("*/^", *w) == NULL)
             w++;
-        if (w > e)
-            w = e;
         /* a keyword is never a unit: `x < 0 then` */
         if (lex_keyword(u, (size_t)(w - u)))
-            return p;
+            return NULL;
         /* neither is a name about to be assigned: `normal = 2  mu = 0.3` */
         if (w == e) {
             const char *q = e;
             while (*q == ' ' || *q == '\t')
                 q++;
             if (q[0] == '=' && q[1] != '=')
-                return p;
+                return NULL;
         }
     }
-    t->unit = (int)(u - L->src);
-    t->unitend = (int)(e - L->src);
-    t->end = t->unitend;
+    *start = u;
     return e;
 }
 
@@ -215,6 +218,19 @@ void lex_next(lex_state *L, lex_token *t)
     const unsigned char *YYCURSOR, *YYMARKER, *tok;
     t->unit = t->unitend = -1;
     t->num = 0;
+    /* a unit after ')' is a token of its own: `sqrt(1e5) N*s/m` */
+    if (L->after_rparen) {
+        const char *u, *ue = unit_at(L->cur, 0, &u);
+        L->after_rparen = 0;
+        if (ue) {
+            t->code = TK_UNIT;
+            t->num = 1;
+            t->off = t->unit = (int)(u - L->src);
+            t->end = t->unitend = (int)(ue - L->src);
+            L->cur = ue;
+            return;
+        }
+    }
     for (;;) {
         tok = (const unsigned char *)L->cur;
         YYCURSOR = tok;
@@ -259,7 +275,13 @@ void lex_next(lex_state *L, lex_token *t)
                 t->code = TK_NUM;
                 t->end = (int)(e - L->src);
                 number_value(t, (const char *)tok, e);
-                L->cur = attach_unit(L, t, e);
+                const char *u, *ue = unit_at(e, 1, &u);
+                if (ue) {
+                    t->unit = (int)(u - L->src);
+                    t->unitend = t->end = (int)(ue - L->src);
+                    e = ue;
+                }
+                L->cur = e;
                 return;
             }
             mant [eE] [+-]? {
@@ -275,7 +297,7 @@ void lex_next(lex_state *L, lex_token *t)
                 TOKEN(kw ? kw : TK_ID);
             }
             "("  { TOKEN(TK_LPAREN); }
-            ")"  { TOKEN(TK_RPAREN); }
+            ")"  { L->after_rparen = 1; TOKEN(TK_RPAREN); }
             "["  { TOKEN(TK_LBRACKET); }
             "]"  { TOKEN(TK_RBRACKET); }
             "{"  { TOKEN(TK_LBRACE); }

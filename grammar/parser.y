@@ -12,7 +12,7 @@
  *   not     := 'not' not | cmp            cmp := sum (('<'|'<='|...) sum)?
  *   sum     := sum ('+'|'-') prod | prod  prod := prod ('*'|'/') unary | unary
  *   unary   := ('-'|'+') unary | power    power := postfix ('^' unary)?
- *   postfix := primary | postfix '.' ID | postfix '[' expr ']'
+ *   postfix := primary | postfix '.' ID | postfix '[' expr ']' | postfix UNIT
  *   primary := NUM | ID | STRING | '(' expr ')' | ID '(' args? ')' | 'der' '(' expr ')'
  */
 
@@ -49,7 +49,7 @@
 %token MODEL IMPORT CONST PARAM LET GROUND BODY DOF SPRING DAMPER FRICTION CONTACT
        FORCE LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
        BETWEEN AND ON IN IF THEN ELSE OR NOT.
-%token ID NUM STRING.
+%token ID NUM STRING UNIT.
 %token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI COLON DOT DOTDOT
        ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH CARET.
 
@@ -192,6 +192,7 @@ power(A) ::= postfix(X) CARET unary(Y).            { A = parse_binary(pc, OP_POW
 postfix(A) ::= primary(A).
 postfix(A) ::= postfix(X) DOT ID(N).               { A = parse_member(pc, X, N); }
 postfix(A) ::= postfix(X) LBRACKET expr(I) RBRACKET(R). { A = parse_index(pc, X, I, R); }
+postfix(A) ::= postfix(X) UNIT(U).                 { A = parse_unit(pc, X, U); }
 primary(A) ::= NUM(T).                             { A = parse_num(pc, T); }
 primary(A) ::= ID(T).                              { A = parse_leaf(pc, AST_NAME, T); }
 primary(A) ::= STRING(T).                          { A = parse_string(pc, T); }

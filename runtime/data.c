@@ -23,7 +23,7 @@ jnt_data *jnt_data_new(const jnt_model *m)
         return NULL;
     d->m = m;
     d->integ = integ_find(a->integrator);
-    integ_arena_size(a, &d->nwork, &d->niwork);
+    integ_arena_size(d->integ, a, &d->nwork, &d->niwork);
     /* one extra element each so that zero sizes still give valid pointers */
     d->p = calloc((size_t)a->np + 1, sizeof *d->p);
     d->set = calloc((size_t)a->np + 1, 1);
@@ -57,6 +57,26 @@ void jnt_data_free(jnt_data *d)
     free(d->work);
     free(d->iwork);
     free(d);
+}
+
+/* See data.h. */
+int data_reserve(jnt_data *d, size_t nw, size_t ni)
+{
+    if (nw > d->nwork) {
+        double *w = realloc(d->work, (nw + 1) * sizeof *w);
+        if (!w)
+            return data_error(d, JNT_ERR_NOMEM, "out of memory for the integrator's work");
+        d->work = w;
+        d->nwork = nw;
+    }
+    if (ni > d->niwork) {
+        int *w = realloc(d->iwork, (ni + 1) * sizeof *w);
+        if (!w)
+            return data_error(d, JNT_ERR_NOMEM, "out of memory for the integrator's work");
+        d->iwork = w;
+        d->niwork = ni;
+    }
+    return JNT_OK;
 }
 
 /* See data.h. */

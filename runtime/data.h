@@ -24,12 +24,16 @@ struct jnt_data {
     double t;                      /* time of y */
     jnt_stats stats;               /* counters of the last run */
     char err[JNT_ERRMSG_LEN];      /* message of the last error, "" when none */
-    const struct integ_type *integ; /* the model's integrator, NULL if unknown */
+    const struct integ_type *integ; /* integrator of the current run */
     double *work;                  /* arena for the driver and the integrator */
     size_t nwork;
     int *iwork;                    /* integer arena (pivots) */
     size_t niwork;
 };
+
+/* Make the arena hold at least nw doubles and ni ints (at run start, when
+ * the run's integrator differs from the model's). JNT_OK or JNT_ERR_NOMEM. */
+int data_reserve(jnt_data *d, size_t nw, size_t ni);
 
 /* Format a message into d->err (printf-style) and return `status`. */
 int data_error(jnt_data *d, int status, const char *fmt, ...)

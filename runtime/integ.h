@@ -64,9 +64,9 @@ struct integ_run {
 
 /* The integrator named `name`, or NULL. */
 const integ_type *integ_find(const char *name);
-/* Doubles and ints of arena a data object needs for model `abi` (driver and
- * method), 0 if the integrator is unknown. */
-void integ_arena_size(const jnt_abi_model *abi, size_t *nw, size_t *ni);
+/* Doubles and ints of arena a run of model `abi` with integrator `t`
+ * needs (driver and method); 0 when t is NULL. */
+void integ_arena_size(const integ_type *t, const jnt_abi_model *abi, size_t *nw, size_t *ni);
 
 /* Run the driver: integrate from settings.t0 to t_end with the data's
  * parameters, initial state from abi->init, emitting rows through `emit`.

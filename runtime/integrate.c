@@ -38,9 +38,8 @@ static size_t driver_work(const jnt_abi_model *a)
 }
 
 /* See integ.h. */
-void integ_arena_size(const jnt_abi_model *a, size_t *nw, size_t *ni)
+void integ_arena_size(const integ_type *t, const jnt_abi_model *a, size_t *nw, size_t *ni)
 {
-    const integ_type *t = integ_find(a->integrator);
     *nw = 0;
     *ni = 0;
     if (!t)

@@ -57,11 +57,19 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     clock_t c0 = clock();
     memset(&d->stats, 0, sizeof d->stats);
     d->err[0] = '\0';
+    /* the integrator: the caller's choice or the model's; its arena */
+    const char *iname = opts && opts->integrator ? opts->integrator : a->integrator;
+    d->integ = integ_find(iname);
     if (!d->integ)
-        return data_error(d, JNT_ERR_MODEL,
+        return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
                           "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal)",
-                          a->integrator);
-    int rc = params_defaults(m, d);
+                          iname ? iname : "");
+    size_t nw, ni;
+    integ_arena_size(d->integ, a, &nw, &ni);
+    int rc = data_reserve(d, nw, ni);
+    if (rc != JNT_OK)
+        return rc;
+    rc = params_defaults(m, d);
     if (rc != JNT_OK)
         return rc;
     jnt_settings s;
@@ -69,6 +77,12 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     rc = a->settings(d->p, &s);
     if (rc < 0)
         return data_error(d, JNT_ERR_KERNEL, "the settings kernel failed (status %d)", rc);
+    if (opts && opts->h > 0)
+        s.h = opts->h;
+    if (opts && opts->rtol > 0)
+        s.rtol = opts->rtol;
+    if (opts && opts->atol > 0)
+        s.atol = opts->atol;
     if ((rc = check_settings(d, &s, d->integ)) != JNT_OK)
         return rc;
     rc = a->init(d->p, d->y, d->d);
