@@ -36,7 +36,7 @@ kb = 4.0 * s0 / s1 ** 2          # 1 / m_b, eq. 3
 
 
 def sgn(x):
-    return (x > 0) - (x < 0)
+    return 1.0 if x > 0 else (-1.0 if x < 0 else 0.0)
 
 
 def step3(x, x0, x1, f0, f1):
@@ -77,13 +77,13 @@ def make(ratio, tE):
     Fa = ratio * Fs
 
     def rhs(t, y):
-        u, v, z, zd = y
+        u, v, z, zd = y.tolist()
         FR = friction(v, z, zd)[0]
         F = step3(t, 0.0, tE, 0.0, Fa)
         return np.array([v, (F - FR) / m, zd, (FR - s0 * z - s1 * zd) * kb])
 
     def jac(t, y):
-        u, v, z, zd = y
+        u, v, z, zd = y.tolist()
         FR, dFR, ddv = friction(v, z, zd)
         # vr = v - zd + dv(F0): partials in (v, z, zd)
         r_v, r_z, r_zd = dFR * (1.0 + ddv * s1), dFR * ddv * s0, -dFR
@@ -109,7 +109,7 @@ def main():
     for tE in [float(s) for s in a.tE.split(",")]:
         t_end = 1.75 * tE + 10e-3
         n = int(math.floor(t_end / a.dt_out + 1e-9))
-        t_eval = np.arange(n + 1) * a.dt_out
+        t_eval = np.minimum(np.arange(n + 1) * a.dt_out, t_end)
         if t_eval[-1] < t_end * (1 - 1e-12):
             t_eval = np.append(t_eval, t_end)
         rhs, jac = make(a.ratio, tE)

@@ -136,6 +136,7 @@ static int describe_expected(unsigned char *ok, int ntok, const char **items)
     static const int stmts[] = {TK_LET, TK_STATE, TK_DER, TK_UPDATE, TK_ID};
     int n = 0, eof = ok[0], decl = 0;
     ok[0] = 0;
+    ok[TK_UNIT] = 0; /* the lexer makes one only after ')': never worth naming */
     if (ok[TK_ID] && ok[TK_NUM]) {
         items[n++] = "an expression";
         clear(ok, expr_start, N(expr_start));

@@ -14,8 +14,9 @@ static const char *model_path = "examples/frdyn2_bench.jnt";
 /* bench parameters of seed 002, Fig. 2c */
 static const double m = 1, g = 9.81, mu_s = 0.6, mu_d = 0.3, sigma0 = 5e6;
 
-/* Run with -D assignments into csv; returns the jnt_run status. */
-static int run(jnt_model *mod, const char *csv, const char *const *defs, int ndefs)
+/* Run with -D assignments into csv (atol > 0 overrides the model's);
+ * returns the jnt_run status. */
+static int run_tol(jnt_model *mod, const char *csv, const char *const *defs, int ndefs, double atol)
 {
     jnt_data *d = jnt_data_new(mod);
     for (int i = 0; i < ndefs; i++)
@@ -24,12 +25,17 @@ static int run(jnt_model *mod, const char *csv, const char *const *defs, int nde
             jnt_data_free(d);
             return -1;
         }
-    jnt_run_opts o = {.csv_path = csv};
+    jnt_run_opts o = {.csv_path = csv, .atol = atol};
     int rc = jnt_run(mod, d, &o);
     if (rc != JNT_OK)
         printf("FAIL: run %s: %s\n", csv, jnt_data_error(d));
     jnt_data_free(d);
     return rc;
+}
+
+static int run(jnt_model *mod, const char *csv, const char *const *defs, int ndefs)
+{
+    return run_tol(mod, csv, defs, ndefs, 0);
 }
 
 int main(void)
@@ -42,9 +48,20 @@ int main(void)
     csv_table t;
 
     /* Long-term stick (seed 002 Sect. 3, Fig. 3): ramp to 0.99 Fs over 30 s,
-     * hold to 300 s; u -> F_E / sigma0 = 1.1654e-6 m from below, no creep. */
+     * hold to 300 s; u -> F_E / sigma0 = 1.1654e-6 m from below, no creep.
+     * With the paper's atol = 1e-9, CVODE accepts velocity errors of ~6e-10
+     * m/s for tens of seconds after the ramp, and u creeps 0.6 % below F_E /
+     * sigma0 (printed below): the tolerance, not the model, allows it, as a
+     * run with atol = 1e-12 shows (u within 1e-5 of F_E / sigma0). The
+     * check uses atol = 1e-12 m (states are ~1e-6 m: 1e-9 is 0.1 % of u). */
     const char *stick[] = {"ratio=0.99", "tE=30", "t_end=300", "dt_out=0.05"};
-    if (run(mod, test_out("frdyn2_stick.csv"), stick, 4) == JNT_OK &&
+    if (run(mod, test_out("frdyn2_stick9.csv"), stick, 4) == JNT_OK &&
+        csv_load(test_out("frdyn2_stick9.csv"), &t) == 0) {
+        printf("INFO: long-term stick at atol 1e-9: u(300 s) = %.6g m (F_E/sigma0 = %.6g m)\n",
+               csv_col(&t, "u")[t.nrow - 1], 0.99 * Fs / sigma0);
+        csv_free(&t);
+    }
+    if (run_tol(mod, test_out("frdyn2_stick.csv"), stick, 4, 1e-12) == JNT_OK &&
         csv_load(test_out("frdyn2_stick.csv"), &t) == 0) {
         double *u = csv_col(&t, "u"), *v = csv_col(&t, "v");
         int n = t.nrow;

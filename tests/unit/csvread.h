@@ -17,7 +17,7 @@ typedef struct csv_table {
 
 /* Load path; returns 0, or -1 when the file is missing or a row does not
  * have as many fields as the header (a truncated line). */
-static int csv_load(const char *path, csv_table *t)
+__attribute__((unused)) static int csv_load(const char *path, csv_table *t)
 {
     memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "r");
@@ -60,7 +60,7 @@ static int csv_load(const char *path, csv_table *t)
 }
 
 /* The column called name, or NULL. */
-static double *csv_col(const csv_table *t, const char *name)
+__attribute__((unused)) static double *csv_col(const csv_table *t, const char *name)
 {
     for (int c = 0; c < t->ncol; c++)
         if (strcmp(t->names[c], name) == 0)
@@ -68,7 +68,7 @@ static double *csv_col(const csv_table *t, const char *name)
     return NULL;
 }
 
-static void csv_free(csv_table *t)
+__attribute__((unused)) static void csv_free(csv_table *t)
 {
     for (int c = 0; c < t->ncol; c++)
         free(t->col[c]);

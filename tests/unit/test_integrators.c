@@ -595,6 +595,29 @@ static void test_failures(void)
     run_free(&r);
 }
 
+/* Run options overriding the model's integrator, step and tolerances. */
+static void test_overrides(void)
+{
+    jnt_model *m;
+    jnt_model_from_abi(&decay_abi, &m); /* rk4: its arena is the smallest */
+    jnt_data *d = jnt_data_new(m);
+    jnt_run_opts o = {.csv_path = "", .integrator = "radau", .h = 0.01};
+    CHECK(jnt_run(m, d, &o) == JNT_OK && jnt_data_stats(d)->steps == 100 &&
+              jnt_data_stats(d)->lu_decomps == 100,
+          "opts.integrator = radau, opts.h = 0.01: 100 implicit steps on an rk4 model");
+    CHECK_NEAR(jnt_state(m, d, 0), exp(-1.0), 1e-7, "radau h = 0.01: x(1) = e^-1 (exact)");
+    o = (jnt_run_opts){.csv_path = "", .integrator = "dopri5", .rtol = 1e-10, .atol = 1e-12};
+    CHECK(jnt_run(m, d, &o) == JNT_OK, "opts.integrator = dopri5 with tolerances");
+    CHECK_NEAR(jnt_state(m, d, 0), exp(-1.0), 1e-9, "dopri5 rtol 1e-10: x(1) = e^-1 (exact)");
+    o = (jnt_run_opts){.csv_path = ""};
+    CHECK(jnt_run(m, d, &o) == JNT_OK && jnt_data_stats(d)->steps == 10,
+          "no override: the model's rk4 with h = 0.1 again (10 steps)");
+    o = (jnt_run_opts){.csv_path = "", .integrator = "euler"};
+    CHECK(jnt_run(m, d, &o) == JNT_ERR_USAGE, "unknown integrator in the options: JNT_ERR_USAGE");
+    jnt_data_free(d);
+    jnt_model_free(m);
+}
+
 /* Finite-difference Jacobian when the model has none. */
 static void test_fd_jacobian(void)
 {
@@ -713,6 +736,7 @@ int main(void)
     test_nonfinite();
     test_failures();
     test_fd_jacobian();
+    test_overrides();
     test_param_text();
     test_sim_main();
     test_status();

@@ -1,0 +1,57 @@
+/*
+ * test_csv.c: the CSV writer (runtime/csv.c): the temporary ".part" name,
+ * the rename on close, whole rows in "%.15g", write errors.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "csv.h"
+#include "jnt/jnt.h"
+
+/* The whole content of a file (static buffer), "" if missing. */
+static const char *slurp(const char *path)
+{
+    static char buf[4096];
+    FILE *f = fopen(path, "r");
+    buf[0] = '\0';
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+    }
+    return buf;
+}
+
+int main(void)
+{
+    char err[256] = "";
+    const char *path = test_out("csv_basic.csv");
+    char part[600];
+    snprintf(part, sizeof part, "%s.part", path);
+    unlink(path);
+    csv_writer w;
+    static const char *const names[] = {"t", "u", "F_R"};
+    CHECK(csv_open(&w, path, 3, err, sizeof err) == JNT_OK, "open '%s'", path);
+    CHECK(csv_header(&w, names, 3, err, sizeof err) == JNT_OK, "header");
+    double row1[] = {0.0, 1.0 / 3.0, -2.5e-300};
+    double row2[] = {1e-5, NAN, INFINITY};
+    CHECK(csv_row(&w, row1, 3, err, sizeof err) == JNT_OK && csv_row(&w, row2, 3, err, sizeof err) == JNT_OK,
+          "two rows");
+    CHECK(access(part, F_OK) == 0 && access(path, F_OK) != 0,
+          "while open, only the .part file exists");
+    CHECK(csv_close(&w, err, sizeof err) == JNT_OK, "close");
+    CHECK(access(part, F_OK) != 0 && access(path, F_OK) == 0, "after close: renamed to the final name");
+    const char *want = "t,u,F_R\n0,0.333333333333333,-2.5e-300\n1e-05,nan,inf\n";
+    CHECK(strcmp(slurp(path), want) == 0, "content: header joined by ',', values in %%.15g");
+
+    /* unwritable directory: JNT_ERR_IO naming the file and the reason */
+    CHECK(csv_open(&w, "/nonexistent-dir/out.csv", 2, err, sizeof err) == JNT_ERR_IO &&
+              strstr(err, "'/nonexistent-dir/out.csv'") && strstr(err, "No such file"),
+          "unwritable: %s", err);
+
+    /* a closed zeroed writer is harmless */
+    memset(&w, 0, sizeof w);
+    CHECK(csv_close(&w, err, sizeof err) == JNT_OK, "closing a zeroed writer is a no-op");
+    return check_done();
+}
