@@ -180,6 +180,7 @@ void parse_syntax_error(parse_ctx *pc, int major, const lex_token *tok)
     char list[1024], found[48], ctx[64];
     int ntok = parse_expected(pc, ok);
     int ok_rbrace = ok[TK_RBRACE], ok_ops = ok[TK_PLUS] && ok[TK_STAR];
+    int ok_decl = ok[TK_PARAM] && ok[TK_SIMULATE];
     int n = describe_expected(ok, ntok, items);
     join(items, n, list, sizeof list);
     pc->failed = 1;
@@ -205,6 +206,19 @@ void parse_syntax_error(parse_ctx *pc, int major, const lex_token *tok)
         diag_error(pc->dc, loc, "unexpected %s: comparisons do not chain (write "
                    "'a < b and b < c')", found);
         return;
+    }
+    /* a misspelt declaration keyword: 'pram' */
+    if (ok_decl && tok->code == TK_ID) {
+        static const char *const kws[] = {"import", "const", "param", "let", "ground",
+                                          "body", "spring", "damper", "friction", "contact",
+                                          "force", "law", "init", "simulate", "output"};
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", tok->end - tok->off, pc->src + tok->off);
+        const char *kw = diag_closest(name, kws, N(kws));
+        if (kw) {
+            diag_error(pc->dc, loc, "unexpected %s; did you mean '%s'?", found, kw);
+            return;
+        }
     }
     if (n == 1 && pc->cur > 0) {
         /* name what came before: the previous token, with its keyword for a

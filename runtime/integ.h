@@ -68,9 +68,10 @@ const integ_type *integ_find(const char *name);
  * needs (driver and method); 0 when t is NULL. */
 void integ_arena_size(const integ_type *t, const jnt_abi_model *abi, size_t *nw, size_t *ni);
 
-/* Run the driver: integrate from settings.t0 to t_end with the data's
- * parameters, initial state from abi->init, emitting rows through `emit`.
- * Implemented in integrate.c; used by jnt_run. */
+/* Run the driver with the data's integrator (d->integ, arena reserved):
+ * integrate from s->t0 (state d->y, d->d) to s->t_end, writing rows to csv
+ * (may be NULL). progress: 0 none, 1 always, 2 when the run lasts > 0.5 s.
+ * Leaves the last accepted state in d->y, d->t. Used by jnt_run. */
 struct csv_writer;
 int integ_drive(const jnt_model *m, jnt_data *d, const jnt_settings *s,
                 struct csv_writer *csv, int progress);

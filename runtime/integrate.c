@@ -381,7 +381,7 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
         tmp = r.f;
         r.f = r.f_new, r.f_new = tmp;
         r.t = r.t_new;
-        if (changed) {
+        if (changed && r.t < s->t_end) {
             if (ty->keeps_f) {
                 rc = integ_rhs(&r, r.t, r.y, r.f);
                 if (rc == 1)

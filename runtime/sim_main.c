@@ -23,6 +23,10 @@ static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f
             "  -o FILE         write the CSV to FILE ('-' = standard output%s%s%s)\n"
             "  --stats         print run statistics on standard error\n"
             "  --progress      show a progress line on standard error\n"
+            "  --integrator NAME  use rk4, dopri5, bdf, radau or trapezoidal instead of the\n"
+            "                  model's integrator\n"
+            "  --h STEP        step size (fixed-step methods) or initial step, e.g. 1e-4 or 0.1ms\n"
+            "  --rtol X, --atol X  tolerances of dopri5 and bdf (and of the Newton iterations)\n"
             "  -h, --help      show this help and exit\n",
             prog, a->name ? a->name : "?", a->source ? " (" : "", a->source ? a->source : "",
             a->source ? ")" : "", a->output_file ? "; default: " : "",
@@ -75,6 +79,8 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
     }
     const char *out = NULL;
     int stats = 0, progress = 0, rc = 0;
+    jnt_run_opts o;
+    memset(&o, 0, sizeof o);
     for (int i = 0; i < argc && rc == 0; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -85,6 +91,27 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
             stats = 1;
         } else if (strcmp(a, "--progress") == 0) {
             progress = 1;
+        } else if (strcmp(a, "--integrator") == 0) {
+            o.integrator = i + 1 < argc ? argv[++i] : NULL;
+            if (!o.integrator)
+                rc = sim_usage_error(prog, "option '--integrator' needs a name", NULL);
+        } else if (!strcmp(a, "--h") || !strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
+            const char *why = "needs a positive value";
+            double v = 0;
+            jnt_dim dim;
+            int ok = i + 1 < argc && units_parse_quantity(argv[++i], &v, &dim, &why) == 0;
+            jnt_dim want = units_none;
+            if (a[2] == 'h')
+                want.e[2] = JNT_DIM_DEN; /* seconds */
+            if (!ok || !(v > 0) || !units_equal(dim, want))
+                rc = sim_usage_error(prog, a[2] == 'h' ? "option '--h' needs a positive time"
+                                                       : "option needs a positive number", a);
+            else if (a[2] == 'h')
+                o.h = v;
+            else if (a[2] == 'r')
+                o.rtol = v;
+            else
+                o.atol = v;
         } else if (strncmp(a, "-D", 2) == 0) {
             const char *v = sim_optarg(argc, argv, &i);
             if (!v)
@@ -105,8 +132,6 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         jnt_data_free(d);
         return rc;
     }
-    jnt_run_opts o;
-    memset(&o, 0, sizeof o);
     o.csv_path = out;
     o.progress = progress ? 1 : (isatty(STDERR_FILENO) ? 2 : 0);
     int st = jnt_run(m, d, &o);

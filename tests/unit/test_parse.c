@@ -334,6 +334,10 @@ static void test_errors(void)
            "t.jnt:1:7: error: expected a name after 'param', found '\"abcdefghijklmnopqrst...'\n"
            "  param \"abcdefghijklmnopqrstuvwxyz\"\n"
            "        ^\n");
+    SYNTAX("ground g\nsimulat { }",
+           "t.jnt:2:1: error: unexpected 'simulat'; did you mean 'simulate'?\n"
+           "  simulat { }\n"
+           "  ^\n");
     /* lexical errors are all reported, and nothing is parsed */
     SYNTAX("param a = 1 @\nparam b = 2 ` }",
            "t.jnt:1:13: error: invalid character '@'\n"

@@ -59,7 +59,8 @@ typedef struct jnt_stats {
 /* Options of one run. Zero-initialise, then set what you need. */
 typedef struct jnt_run_opts {
     const char *csv_path; /* output CSV: NULL = the model's own, "-" = stdout, "" = none */
-    int progress;         /* 1: progress line on stderr */
+    int progress;         /* 1: progress line on stderr; 2: only once the run
+                             has lasted 0.5 s (jnt_sim_main's choice on a tty) */
     const char *integrator; /* NULL: the model's; else "rk4", "dopri5", "bdf", "radau",
                                "trapezoidal" (overrides simulate { integrator = ... }) */
     double h, rtol, atol; /* > 0: override the model's step size / tolerances */

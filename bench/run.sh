@@ -1,0 +1,296 @@
+#!/bin/sh
+# bench/run.sh: the side-by-side benchmarks of `make bench`.
+#
+#   B=build sh bench/run.sh          (from the repository root, after `make`)
+#
+# Measures, in one run on this machine:
+#   1. compile latency of each example: `jnt check`, model file to runnable
+#      JIT code in-process (jnt_compile_file), model file to first result,
+#      `jnt run` to t_end = 1e-9 s as a process, and `jnt build` (emit + gcc -O2);
+#   2. run time of the four frdyn2 step cases and of lugre_stickslip: JIT vs
+#      the gcc -O2 build, in-process (bench/bench_jnt.c, same code for both)
+#      and as processes (`jnt run`, `./sim`, with --stats CPU time);
+#   3. the same cases against SciPy solve_ivp (Radau, BDF) and Octave ode15s
+#      at the same tolerances and output grid (bench/peer_*.py, bench/peer_*.m;
+#      their timers cover the solver call only, not interpreter start-up).
+# Every time is the median of N repetitions (BENCH_N, default 5), wall clock.
+# The tables go to standard output and to $B/bench/results.md; raw lines of
+# every tool to $B/bench/raw.txt.
+#
+# Environment: B (build directory), BENCH_N (repetitions), LDLIBS (libraries
+# of libjnt.a; default: the Makefile's list). OpenBLAS and OpenMP are limited
+# to one thread for every tool, so that no tool competes with itself on the
+# two cores.
+set -u
+B=${B:-build}
+N=${BENCH_N:-5}
+OUT=$B/bench
+PY=/usr/bin/python3
+OCT="octave-cli --no-gui -q --no-history"
+LDLIBS=${LDLIBS:--ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
+-lsundials_sunlinsoldense -llapacke -lopenblas -lm -ldl -lpthread}
+OPENBLAS_NUM_THREADS=1
+OMP_NUM_THREADS=1
+export OPENBLAS_NUM_THREADS OMP_NUM_THREADS
+
+FRDYN2=examples/frdyn2_bench.jnt
+LUGRE=examples/lugre_stickslip.jnt
+TES="0.1 0.01 0.001 0.0001"
+
+mkdir -p "$OUT"
+RAW=$OUT/raw.txt
+RES=$OUT/results.md
+: > "$RAW"
+: > "$OUT/stderr.txt"
+
+# ---- helpers ----------------------------------------------------------------
+# kv KEY LINE: the value of KEY=value in LINE (empty when missing)
+kv() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
+# calc EXPR: awk arithmetic, "n/a" when an operand is missing
+calc() { awk "BEGIN { printf \"%s\", $1 }" 2>/dev/null || printf 'n/a'; }
+# ms SECONDS: milliseconds with 3 significant digits, or n/a
+ms() { case "$1" in ''|n/a) printf 'n/a' ;; *) awk -v s="$1" 'BEGIN { printf "%.3g", s * 1e3 }' ;; esac; }
+# ratio A B: A/B with 3 significant digits, or n/a
+ratio() {
+    case "$1$2" in *n/a*) printf 'n/a'; return ;; esac
+    [ -n "$1" ] && [ -n "$2" ] || { printf 'n/a'; return; }
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3g", a / b; else printf "n/a" }'
+}
+# median of the numbers on standard input
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a";
+    else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# reldiff REF V...: max |v - ref| / |ref| over the values that are numbers
+reldiff() {
+    ref=$1; shift
+    printf '%s\n' "$@" | awk -v r="$ref" '
+        $1 ~ /^[-+0-9.eE]+$/ && r != 0 { d = ($1 - r) / r; if (d < 0) d = -d; if (d > m) m = d; n++ }
+        END { if (n) printf "%.1e", m; else printf "n/a" }'
+}
+log() { printf '%s\n' "$*" >> "$RAW"; }
+say() { printf '%s\n' "$*" >&2; }
+
+# ---- prerequisites ------------------------------------------------------------
+for f in "$B/jnt" "$B/libjnt.a"; do
+    if [ ! -f "$f" ]; then
+        say "bench: error: $f is missing (run 'make' first)"
+        exit 1
+    fi
+done
+have_scipy=1 why_scipy=""
+if ! "$PY" -c 'import scipy.integrate' 2>/dev/null; then
+    have_scipy=0 why_scipy="$PY has no scipy (install python3-scipy)"
+fi
+have_octave=1 why_octave=""
+if ! command -v octave-cli >/dev/null 2>&1; then
+    have_octave=0 why_octave="octave-cli not found (install octave)"
+fi
+
+# ---- bench tools ------------------------------------------------------------
+say "bench: building the timing tools in $OUT"
+CCB="gcc -std=c11 -O2 -Wall -Wextra -Iruntime/include"
+$CCB -o "$OUT/timeit" bench/timeit.c || exit 1
+# shellcheck disable=SC2086
+$CCB -o "$OUT/bench_jit" bench/bench_jnt.c "$B/libjnt.a" $LDLIBS || exit 1
+
+# Per model: can it be compiled at all? (the reason is kept for the table)
+ok_model() {
+    name=$1 src=$2
+    if "$B/jnt" check "$src" 2> "$OUT/$name.check.err"; then
+        # the gcc build of the in-process driver, and the standalone simulator
+        # shellcheck disable=SC2086
+        if "$B/jnt" emit "$src" -o "$OUT/$name.c" 2>> "$OUT/$name.check.err" &&
+           $CCB -DBENCH_AOT -o "$OUT/bench_aot_$name" "$OUT/$name.c" bench/bench_jnt.c \
+               "$B/libjnt.a" $LDLIBS 2>> "$OUT/$name.check.err" &&
+           "$B/jnt" build "$src" -o "$OUT/${name}_sim" 2>> "$OUT/$name.check.err"; then
+            return 0
+        fi
+    fi
+    return 1
+}
+why_model() { grep -m 1 'error' "$OUT/$1.check.err" 2>/dev/null || head -n 1 "$OUT/$1.check.err"; }
+
+frdyn2_ok=1 lugre_ok=1
+ok_model frdyn2 "$FRDYN2" || { frdyn2_ok=0; say "bench: $FRDYN2 does not compile: $(why_model frdyn2)"; }
+ok_model lugre "$LUGRE" || { lugre_ok=0; say "bench: $LUGRE does not compile: $(why_model lugre)"; }
+
+# ---- 1. compile latency -------------------------------------------------------
+# fields: name check_med compile_med first_med run0_med build_med
+compile_latency() {
+    name=$1 src=$2 ok=$3
+    if [ "$ok" -ne 1 ]; then
+        echo "$name n/a n/a n/a n/a n/a"
+        return
+    fi
+    l=$("$OUT/timeit" "$N" "$OUT/stderr.txt" "$B/jnt" check "$src"); log "check $name $l"
+    chk=$(kv wall_s_med "$l")
+    l=$("$OUT/bench_jit" compile "$src" $((N * 4))); log "compile $name $l"
+    cmp=$(kv compile_s_med "$l") first=$(kv first_s_med "$l")
+    l=$("$OUT/timeit" "$N" "$OUT/stderr.txt" "$B/jnt" run "$src" -D t_end=1e-9 -o "")
+    log "run0 $name $l"
+    run0=$(kv wall_s_med "$l")
+    l=$("$OUT/timeit" "$N" "$OUT/stderr.txt" "$B/jnt" build "$src" -o "$OUT/${name}_sim")
+    log "build $name $l"
+    bld=$(kv wall_s_med "$l")
+    echo "$name $chk $cmp $first $run0 $bld"
+}
+say "bench: compile latency (median of $N; in-process compile: median of $((N * 4)))"
+CL_F=$(compile_latency frdyn2_bench "$FRDYN2" $frdyn2_ok)
+CL_L=$(compile_latency lugre_stickslip "$LUGRE" $lugre_ok)
+# the emitted C and the simulator keep the short names used below
+[ $frdyn2_ok -eq 1 ] && mv -f "$OUT/frdyn2_bench_sim" "$OUT/frdyn2_sim" 2>/dev/null
+[ $lugre_ok -eq 1 ] && mv -f "$OUT/lugre_stickslip_sim" "$OUT/lugre_sim" 2>/dev/null
+
+# ---- 2. jnt run times ---------------------------------------------------------
+# jnt_case ID NAME SRC FINAL ARGS...: prints
+#   id jit_mem gcc_mem jit_csv gcc_csv jit_wall gcc_wall jit_cpu gcc_cpu final_jit final_gcc steps rows
+jnt_case() {
+    id=$1 name=$2 src=$3 final=$4
+    shift 4
+    csv=$OUT/$id.csv
+    a=$("$OUT/bench_jit" run "$src" "$N" "$@" --final "$final"); log "jit-mem $id $a"
+    b=$("$OUT/bench_aot_$name" run "$src" "$N" "$@" --final "$final"); log "gcc-mem $id $b"
+    c=$("$OUT/bench_jit" run "$src" "$N" "$@" -o "$csv" --final "$final"); log "jit-csv $id $c"
+    d=$("$OUT/bench_aot_$name" run "$src" "$N" "$@" -o "$csv" --final "$final")
+    log "gcc-csv $id $d"
+    : > "$OUT/$id.jit.err"
+    e=$("$OUT/timeit" "$N" "$OUT/$id.jit.err" "$B/jnt" run "$src" "$@" -o "$csv" --stats)
+    log "jnt-run $id $e"
+    : > "$OUT/$id.gcc.err"
+    f=$("$OUT/timeit" "$N" "$OUT/$id.gcc.err" "$OUT/${name}_sim" "$@" -o "$csv" --stats)
+    log "sim $id $f"
+    cj=$(sed -n 's/.*cpu \([^ ]*\) s$/\1/p' "$OUT/$id.jit.err" | median)
+    cg=$(sed -n 's/.*cpu \([^ ]*\) s$/\1/p' "$OUT/$id.gcc.err" | median)
+    log "cpu $id jit=$cj gcc=$cg"
+    echo "$id $(kv run_s_med "$a") $(kv run_s_med "$b") $(kv run_s_med "$c") $(kv run_s_med "$d")" \
+         "$(kv wall_s_med "$e") $(kv wall_s_med "$f") $cj $cg $(kv final "$a") $(kv final "$b")" \
+         "$(kv steps "$a") $(kv rows "$a")"
+}
+na_case() { echo "$1 n/a n/a n/a n/a n/a n/a n/a n/a n/a n/a n/a n/a"; }
+
+say "bench: jnt run times (median of $N)"
+RUNS=""
+for tE in $TES; do
+    if [ $frdyn2_ok -eq 1 ]; then
+        r=$(jnt_case "frdyn2_tE=$tE" frdyn2 "$FRDYN2" u -D "tE=$tE")
+    else
+        r=$(na_case "frdyn2_tE=$tE")
+    fi
+    RUNS="$RUNS$r
+"
+done
+if [ $lugre_ok -eq 1 ]; then
+    r=$(jnt_case lugre lugre "$LUGRE" x)
+else
+    r=$(na_case lugre)
+fi
+RUNS="$RUNS$r"
+
+# ---- 3. peers -------------------------------------------------------------------
+say "bench: SciPy and Octave peers (median of $N inside one interpreter each)"
+PEERS=""
+if [ $have_scipy -eq 1 ]; then
+    PEERS="$PEERS$("$PY" bench/peer_frdyn2.py --repeat "$N" 2>> "$OUT/stderr.txt")
+$("$PY" bench/peer_lugre.py --repeat "$N" 2>> "$OUT/stderr.txt")
+"
+fi
+if [ $have_octave -eq 1 ]; then
+    # Octave 7 prints a harmless "error: ignoring const execution_exception&
+    # while preparing to exit" on exit (upstream bug #62515): it goes to stderr.txt
+    PEERS="$PEERS$($OCT bench/peer_frdyn2.m "$N" 2>> "$OUT/stderr.txt")
+$($OCT bench/peer_lugre.m 1e-10 1e-12 "$N" 2>> "$OUT/stderr.txt")
+"
+fi
+printf '%s\n' "$PEERS" | sed '/^$/d' >> "$RAW"
+# peer ID TOOL METHOD KEY: KEY of the peer's line for case ID
+peer() {
+    case $1 in
+        frdyn2_tE=*) sel="case=frdyn2 tE=${1#frdyn2_tE=} " ;;
+        *) sel="case=$1 " ;;
+    esac
+    l=$(printf '%s\n' "$PEERS" | grep "peer=$2 " | grep -- "$sel" | grep "method=$3 " | head -n 1)
+    v=$(kv "$4" "$l")
+    [ -n "$v" ] && printf '%s' "$v" || printf 'n/a'
+}
+
+# ---- tables ---------------------------------------------------------------------
+met() { # met VALUE OP LIMIT -> yes/no/n/a
+    case "$1" in n/a|'') printf 'n/a'; return ;; esac
+    if awk -v v="$1" -v l="$3" "BEGIN { exit !(v $2 l) }"; then printf 'yes'; else printf 'NO'; fi
+}
+{
+echo "# jnt benchmarks"
+echo
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores," \
+     "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1); jnt $("$B/jnt" --version 2>/dev/null | cut -d' ' -f2-)," \
+     "SciPy $("$PY" -c 'import scipy; print(scipy.__version__)' 2>/dev/null || echo n/a)," \
+     "$(octave-cli --version 2>/dev/null | head -n 1 | sed 's/GNU //' || echo 'Octave n/a')."
+echo "Every time is the median of $N runs (wall clock, milliseconds); ratios are of medians" \
+     "measured side by side in this run. OPENBLAS_NUM_THREADS=1 for every tool."
+echo
+echo "## 1. Compile latency (model file to runnable code)"
+echo
+echo "| model | jnt check (process) | JIT compile, in-process | model file to first result, in-process | jnt run to t=1e-9 s (process) | jnt build (emit + gcc -O2) | build / JIT compile | model-to-running < 20 ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|"
+for l in "$CL_F" "$CL_L"; do
+    set -- $l
+    echo "| $1 | $(ms "$2") | $(ms "$3") | $(ms "$4") | $(ms "$5") | $(ms "$6") | $(ratio "$6" "$3") | $(met "$4" '<' 0.020) (in-process); $(met "$5" '<' 0.020) (process) |"
+done
+echo
+echo "In-process: bench/bench_jnt.c times jnt_compile_file (parse, check, generate C, libtcc) and, separately," \
+     "jnt_compile_file + jnt_data_new + jnt_run to t_end = 1e-9 s. The process time adds exec, dynamic loading and exit."
+echo
+echo "## 2. Run time: JIT (libtcc) vs gcc -O2 build"
+echo
+echo "| case | steps | rows | JIT, grid in memory | gcc, grid in memory | JIT / gcc | JIT, CSV to file | gcc, CSV to file | JIT / gcc | jnt run (process) | ./sim (process) | jnt run / ./sim | cpu --stats JIT | cpu --stats gcc | JIT within 2x of gcc |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+printf '%s\n' "$RUNS" | while read -r id jm gm jc gc jw gw cj cg fj fg st rw; do
+    r1=$(ratio "$jm" "$gm")
+    echo "| $id | $st | $rw | $(ms "$jm") | $(ms "$gm") | $r1 | $(ms "$jc") | $(ms "$gc") | $(ratio "$jc" "$gc") | $(ms "$jw") | $(ms "$gw") | $(ratio "$jw" "$gw") | $(ms "$cj") | $(ms "$cg") | $(met "$r1" '<=' 2) |"
+done
+echo
+echo "In-process (bench/bench_jnt.c, one binary per mode): jnt_run on one data object; \"grid in memory\" evaluates" \
+     "the output kernel on the model's output grid without writing the CSV (what the peers' t_eval does); \"CSV to file\"" \
+     "is what jnt run writes. Process times include start-up and, for jnt run, the JIT compile. cpu --stats is the" \
+     "runtime's clock() around jnt_run (CSV included), 3 significant digits."
+echo
+echo "## 3. Run time against SciPy solve_ivp and Octave ode15s"
+echo
+echo "Same equations, tolerances and output grid; analytic Jacobian for every tool; the peers time only the solver call." \
+     "frdyn2: rtol 1e-6, atol 1e-9 (the paper's ode15s settings), output every 10 us." \
+     "lugre: rtol 1e-10, atol 1e-12 (the model's reference settings; feasible for every peer), output every 1 ms."
+echo
+echo "| case | jnt JIT, grid in memory | jnt JIT, CSV to file | SciPy Radau | SciPy BDF | Octave ode15s | SciPy Radau / JIT | SciPy BDF / JIT | Octave / JIT | best SciPy / JIT with CSV | max rel. diff of final u (x) vs JIT | >= 50x faster than SciPy |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+printf '%s\n' "$RUNS" | while read -r id jm gm jc gc jw gw cj cg fj fg st rw; do
+    key=u_end
+    [ "$id" = lugre ] && key=x_end
+    sr=$(peer "$id" scipy Radau time_s_med) sb=$(peer "$id" scipy BDF time_s_med)
+    oc=$(peer "$id" octave ode15s time_s_med)
+    best=$(awk -v a="$sr" -v b="$sb" 'BEGIN { if (a == "n/a") print b; else if (b == "n/a" || a + 0 < b + 0) print a; else print b }')
+    rb=$(ratio "$best" "$jm")
+    rd=$(reldiff "$fj" "$fg" "$(peer "$id" scipy Radau $key)" "$(peer "$id" scipy BDF $key)" \
+                 "$(peer "$id" octave ode15s $key)")
+    echo "| $id | $(ms "$jm") | $(ms "$jc") | $(ms "$sr") | $(ms "$sb") | $(ms "$oc") | $(ratio "$sr" "$jm") | $(ratio "$sb" "$jm") | $(ratio "$oc" "$jm") | $(ratio "$best" "$jc") | $rd | $(met "$rb" '>=' 50) ($rb x best) |"
+done
+echo
+echo "The 50x target is judged on the faster SciPy method against jnt with the output grid in memory, which is the" \
+     "comparable work (solve_ivp's t_eval interpolates into arrays and writes no file); the column before it shows the" \
+     "ratio when jnt also formats and writes the CSV."
+notes=""
+[ $frdyn2_ok -eq 1 ] || notes="$notes
+- $FRDYN2 was not measured: $(why_model frdyn2)"
+[ $lugre_ok -eq 1 ] || notes="$notes
+- $LUGRE was not measured: $(why_model lugre)"
+[ $have_scipy -eq 1 ] || notes="$notes
+- SciPy was not measured: $why_scipy"
+[ $have_octave -eq 1 ] || notes="$notes
+- Octave was not measured: $why_octave"
+if [ -n "$notes" ]; then
+    echo
+    echo "## Not measured"
+    printf '%s\n' "$notes" | sed '/^$/d'
+fi
+echo
+echo "Raw lines of every tool: $RAW."
+} > "$RES"
+cat "$RES"

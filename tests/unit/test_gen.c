@@ -1,0 +1,189 @@
+/*
+ * test_gen.c: the generated analytic Jacobians against central finite
+ * differences, for every example and every stdlib law, at states taken from
+ * the models' own trajectories (stick, slip and the transitions between).
+ * An entry whose finite differences at h and h/4 disagree (the step crossed
+ * a kink of a piecewise law) is skipped and counted, not compared.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "data.h"
+#include "jnt/jnt.h"
+
+/* One model per stdlib law, each driven through stick and slip. */
+static const struct {
+    const char *name;
+    const char *text;
+} law_models[] = {
+    {"coulomb_tanh", "import friction\n"
+                     "body b : point(mass = 1 kg) { dof x }\n"
+                     "spring k between b.x and ground { stiffness = 100 N/m }\n"
+                     "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                     "friction fr between b.x and ground { normal = 10 N  law = coulomb_tanh(mu = 0.5) }\n"
+                     "simulate { integrator = bdf  until = 2 s }\n"},
+    {"stribeck_rill", "import friction\n"
+                      "body b : point(mass = 1 kg) { dof x }\n"
+                      "spring k between b.x and ground { stiffness = 100 N/m }\n"
+                      "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                      "friction fr between b.x and ground { normal = 10 N\n"
+                      "  law = stribeck_rill(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s) }\n"
+                      "simulate { integrator = bdf  until = 2 s }\n"},
+    {"lugre", "import friction\n"
+              "body b : point(mass = 1 kg) { dof x }\n"
+              "spring k between b.x and ground { stiffness = 100 N/m }\n"
+              "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+              "friction fr between b.x and ground { normal = 10 N\n"
+              "  law = lugre(sigma0 = 1e4 /m, sigma1 = 30 s/m, sigma2 = 0.01 s/m, mu_s = 0.6,\n"
+              "              mu_k = 0.4, v_s = 1 mm/s) }\n"
+              "simulate { integrator = bdf  until = 2 s }\n"},
+    {"lugre_force", "import friction\n"
+                    "body b : point(mass = 1 kg) { dof x }\n"
+                    "spring k between b.x and ground { stiffness = 100 N/m }\n"
+                    "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                    "friction fr between b.x and ground {\n"
+                    "  law = lugre_force(sigma0 = 1e5 N/m, sigma1 = 316 N*s/m, sigma2 = 0.4 N*s/m,\n"
+                    "                    F_C = 4 N, F_S = 6 N, V_S = 1 mm/s) }\n"
+                    "simulate { integrator = bdf  until = 2 s }\n"},
+    {"frdyn2", "import friction\n"
+               "body b : point(mass = 1 kg) { dof x }\n"
+               "force f on b.x = 8 N * sin(2 * pi * t / 1 s)\n"
+               "friction fr between b.x and ground { normal = 9.81 N\n"
+               "  law = frdyn2(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s,\n"
+               "               sigma0 = 5e6 N/m, sigma1 = 3192.75 N*s/m) }\n"
+               "simulate { integrator = bdf  until = 2 s }\n"},
+    {"penalty", "import contact\n"
+                "body b : point(mass = 1 kg) { dof x }\n"
+                "init b.x.v = 1 m/s\n"
+                "contact wall between b.x and ground { law = penalty(eps_N = 1e9 Pa/m)\n"
+                "  area = 1 cm^2  gap0 = 1 mm }\n"
+                "simulate { integrator = bdf  until = 20 ms }\n"},
+};
+
+static const char *const examples[] = {"examples/frdyn2_bench.jnt",
+                                       "examples/lugre_stickslip.jnt"};
+
+/* Compare the Jacobian with central differences at the state in d. */
+static void compare(const jnt_model *m, jnt_data *d, double t, int *n_ok, int *n_bad,
+                    int *n_skip, double *worst, const char *name)
+{
+    const jnt_abi_model *a = jnt_model_abi(m);
+    int n = a->ny;
+    double *J = calloc((size_t)a->jac_nnz + 1, sizeof *J);
+    double *dense = calloc((size_t)n * n, sizeof *dense);
+    double *y = malloc((size_t)n * sizeof *y), *f1 = malloc((size_t)n * sizeof *f1);
+    double *f2 = malloc((size_t)n * sizeof *f2), *f3 = malloc((size_t)n * sizeof *f3);
+    double *f4 = malloc((size_t)n * sizeof *f4);
+    a->jac(t, d->y, d->d, d->p, J);
+    for (int j = 0; j < n; j++)
+        for (int k = a->jac_colptr[j]; k < a->jac_colptr[j + 1]; k++)
+            dense[(size_t)j * n + a->jac_rowind[k]] = J[k];
+    for (int j = 0; j < n; j++) {
+        double h = 1e-6 * fmax(fabs(d->y[j]), 1e-9);
+        memcpy(y, d->y, (size_t)n * sizeof *y);
+        y[j] = d->y[j] + h;
+        a->rhs(t, y, d->d, d->p, f1);
+        y[j] = d->y[j] - h;
+        a->rhs(t, y, d->d, d->p, f2);
+        y[j] = d->y[j] + h / 4;
+        a->rhs(t, y, d->d, d->p, f3);
+        y[j] = d->y[j] - h / 4;
+        a->rhs(t, y, d->d, d->p, f4);
+        for (int i = 0; i < n; i++) {
+            double fd = (f1[i] - f2[i]) / (2 * h), fd4 = (f3[i] - f4[i]) / (h / 2);
+            double an = dense[(size_t)j * n + i];
+            double scale = fmax(fmax(fabs(fd), fabs(an)), 1e-6);
+            if (fabs(fd - fd4) > 1e-4 * fmax(fabs(fd), 1e-3)) {
+                (*n_skip)++;
+                continue;
+            }
+            /* rounding in the terms of f_i (about |f_i| + sum_k |J_ik y_k|),
+             * amplified by 1/h, bounds what a difference can resolve */
+            double terms = fabs(f1[i]) + fabs(f2[i]);
+            for (int k = 0; k < n; k++)
+                terms += fabs(dense[(size_t)k * n + i] * d->y[k]);
+            double noise = 1e2 * DBL_EPSILON * terms / h;
+            double rel = fmax(fabs(fd - an) - noise, 0) / scale;
+            if (rel > 1e-5) {
+                (*n_bad)++;
+                if (*n_bad <= 5)
+                    printf("INFO: %s: t = %g: dF%d/dy%d analytic %.10g, finite difference %.10g\n",
+                           name, t, i, j, an, fd);
+            } else {
+                (*n_ok)++;
+            }
+            *worst = fmax(*worst, rel);
+        }
+    }
+    free(J);
+    free(dense);
+    free(y);
+    free(f1);
+    free(f2);
+    free(f3);
+    free(f4);
+}
+
+/* Run the model to several end times and compare the Jacobian at each. */
+static void check_model(jnt_model *m, const char *name)
+{
+    jnt_data *d = jnt_data_new(m);
+    int ok = 0, bad = 0, skip = 0;
+    double worst = 0;
+    jnt_run_opts o = {.csv_path = ""};
+    int ie = jnt_param_index(m, "t_end");
+    double span = 0;
+    if (jnt_run(m, d, &o) != JNT_OK) {
+        CHECK(0, "%s: the model runs: %s", name, jnt_data_error(d));
+        jnt_data_free(d);
+        return;
+    }
+    span = jnt_time(d);
+    for (int k = 1; k <= 24; k++) {
+        /* end times spread over the run; models without a t_end param use
+         * their own and are sampled at the end only */
+        if (ie >= 0) {
+            jnt_set_param(m, d, "t_end", span * k / 24.0);
+            if (jnt_run(m, d, &o) != JNT_OK)
+                break;
+        } else if (k > 1) {
+            break;
+        }
+        compare(m, d, jnt_time(d), &ok, &bad, &skip, &worst, name);
+    }
+    CHECK(bad == 0 && ok > 0,
+          "%s: Jacobian = finite differences: %d entries agree (worst rel. %.2g), %d differ, "
+          "%d at kinks skipped", name, ok, worst, bad, skip);
+    jnt_data_free(d);
+}
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof examples / sizeof *examples; i++) {
+        jnt_model *m;
+        if (jnt_compile_file(examples[i], NULL, &m) != JNT_OK) {
+            CHECK(0, "compile %s", examples[i]);
+            continue;
+        }
+        check_model(m, examples[i]);
+        jnt_model_free(m);
+    }
+    for (size_t i = 0; i < sizeof law_models / sizeof *law_models; i++) {
+        jnt_model *m;
+        char text[2048];
+        /* a t_end param lets check_model sample the trajectory */
+        const char *until = strstr(law_models[i].text, "until = ");
+        snprintf(text, sizeof text, "param t_end = %.*s\n%.*suntil = t_end }\n",
+                 (int)strcspn(until + 8, "}") - 1, until + 8, (int)(until - law_models[i].text),
+                 law_models[i].text);
+        if (jnt_compile_string(law_models[i].name, text, NULL, &m) != JNT_OK) {
+            CHECK(0, "compile the %s model", law_models[i].name);
+            continue;
+        }
+        check_model(m, law_models[i].name);
+        jnt_model_free(m);
+    }
+    return check_done();
+}
