@@ -37,6 +37,11 @@ for src in tests/errors/*.jnt; do
     fi
 done
 
+# command-line behaviour, generated C, standalone builds
+B=$B sh tests/cli/cli.sh > "$B/tests/cli.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/cli.txt"
+
 # the embedding example: two runs sharing one model; in stick the final
 # displacement is F_E / sigma0 (seed 002 Sect. 5), so it halves with the force
 if [ -x "$B/embed" ]; then

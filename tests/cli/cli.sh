@@ -1,0 +1,68 @@
+#!/bin/sh
+# Command-line behaviour: deterministic generated C (golden files) that
+# compiles warning-free with gcc and tcc, standalone builds that reproduce
+# the JIT's CSV, a diverging run, usage errors. Prints PASS/FAIL lines.
+# Run from the repository root with B set to the build directory.
+B=${B:-build}
+J=$B/jnt
+T=$B/tests/cli
+mkdir -p "$T"
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+
+for ex in examples/frdyn2_bench.jnt examples/lugre_stickslip.jnt; do
+    name=$(basename "$ex" .jnt)
+    # golden generated C (set JNT_UPDATE_GOLDEN=1 to rewrite)
+    "$J" emit "$ex" -o "$T/$name.c" || fail "emit $ex"
+    [ -n "$JNT_UPDATE_GOLDEN" ] && cp "$T/$name.c" "tests/golden/$name.c"
+    if cmp -s "$T/$name.c" "tests/golden/$name.c"; then pass "generated C of $ex matches tests/golden/$name.c"
+    else fail "generated C of $ex differs from tests/golden/$name.c"; diff "tests/golden/$name.c" "$T/$name.c" | head -5; fi
+    "$J" emit "$ex" > "$T/$name.again.c"
+    cmp -s "$T/$name.c" "$T/$name.again.c" && pass "generated C of $ex is deterministic" || fail "generated C of $ex is not deterministic"
+    # warning-free with gcc and with tcc
+    if gcc -std=c11 -Wall -Wextra -Werror -O2 -Iruntime/include -c "$T/$name.c" -o "$T/$name.o" 2> "$T/$name.gcc.txt"
+    then pass "generated C of $ex compiles with gcc -std=c11 -Wall -Wextra -Werror"
+    else fail "generated C of $ex: gcc warnings"; head -5 "$T/$name.gcc.txt"; fi
+    if tcc -Wall -Werror -Iruntime/include -c "$T/$name.c" -o "$T/$name.tcc.o" 2> "$T/$name.tcc.txt"
+    then pass "generated C of $ex compiles with tcc -Wall -Werror"
+    else fail "generated C of $ex: tcc warnings"; head -5 "$T/$name.tcc.txt"; fi
+done
+
+# jnt build: the standalone simulator gives the JIT's CSV (relative difference < 1e-9)
+"$J" build examples/frdyn2_bench.jnt -o "$T/frdyn2_sim" || fail "jnt build"
+for tE in 0.1 1ms; do
+    "$J" run examples/frdyn2_bench.jnt -D tE=$tE -o "$T/jit.csv" &&
+    "$T/frdyn2_sim" -D tE=$tE -o "$T/gcc.csv" || fail "run with -D tE=$tE"
+    if awk -F, 'NR == FNR { a[FNR] = $0; n = FNR; next }
+                { if (FNR > n) exit 1; split(a[FNR], x, ",");
+                  for (i = 1; i <= NF; i++) if (FNR > 1) {
+                      d = x[i] - $i; if (d < 0) d = -d; s = (x[i] < 0 ? -x[i] : x[i]) + 1e-300;
+                      if (d > 1e-9 * s && d > 1e-300) bad++ } }
+                END { exit (bad > 0 || FNR != n) }' "$T/jit.csv" "$T/gcc.csv"
+    then pass "jnt build: ./sim -D tE=$tE gives the JIT's CSV (rel. diff < 1e-9)"
+    else fail "jnt build: ./sim -D tE=$tE differs from jnt run"; fi
+done
+
+# a diverging run: exit 1, time and state named, the CSV written so far valid
+( cd "$T" && "$OLDPWD/$J" run "$OLDPWD/tests/cli/diverge.jnt" > out.txt 2> err.txt ); rc=$?
+msg=$(cat "$T/err.txt")
+if [ $rc -eq 1 ] && printf '%s' "$msg" | grep -q "t = .*'b.x" ; then pass "diverging run: exit 1 and '$msg'"
+else fail "diverging run: exit $rc, message '$msg'"; fi
+if [ -f "$T/diverge.csv" ] && [ ! -f "$T/diverge.csv.part" ] &&
+   awk -F, 'NR == 1 { n = NF } NF != n || $0 !~ /^[-0-9.e+,]*$|^t,x$/ { bad = 1 } END { exit bad || NR < 10 }' "$T/diverge.csv"
+then pass "diverging run: $(wc -l < "$T/diverge.csv") complete CSV lines kept"
+else fail "diverging run: the CSV is missing or has a broken line"; fi
+
+# usage errors exit 2, model errors 1, help 0
+"$J" > /dev/null 2>&1; [ $? -eq 2 ] && pass "jnt without arguments exits 2" || fail "jnt without arguments"
+"$J" frobnicate x.jnt > /dev/null 2>&1; [ $? -eq 2 ] && pass "unknown command exits 2" || fail "unknown command"
+"$J" run examples/frdyn2_bench.jnt --bogus > /dev/null 2>&1; [ $? -eq 2 ] && pass "unknown run option exits 2" || fail "unknown run option"
+"$J" run examples/frdyn2_bench.jnt -D nope=1 > /dev/null 2>&1; [ $? -eq 2 ] && pass "unknown -D parameter exits 2" || fail "unknown -D parameter"
+"$J" run examples/frdyn2_bench.jnt -D tE=2kg > /dev/null 2>&1; [ $? -eq 2 ] && pass "-D with a wrong unit exits 2" || fail "-D with a wrong unit"
+"$J" check does/not/exist.jnt > /dev/null 2>&1; [ $? -eq 1 ] && pass "missing model file exits 1" || fail "missing model file"
+"$J" --help > /dev/null 2>&1; [ $? -eq 0 ] && pass "jnt --help exits 0" || fail "jnt --help"
+for c in run check emit build; do
+    "$J" $c --help > /dev/null 2>&1; [ $? -eq 0 ] && pass "jnt $c --help exits 0" || fail "jnt $c --help"
+done
+"$J" check examples/frdyn2_bench.jnt > "$T/check.txt" 2>&1
+[ $? -eq 0 ] && [ ! -s "$T/check.txt" ] && pass "jnt check prints nothing on success" || fail "jnt check on a good model"
