@@ -13,10 +13,12 @@
  *       N times: jnt_compile_file (model file to runnable JIT code), and
  *       compile + jnt_data_new + a run to t_end = 1e-9 s without CSV (model
  *       file to first result). Prints compile_s_min/med and first_s_min/med.
- *   bench_jnt run MODEL.jnt N [-D name=value]... [-o CSV] [--final NAME]
+ *   bench_jnt run MODEL.jnt N [-D name=value]... [--rtol X] [--atol X] [-o CSV]
+ *             [--final NAME]
  *       compiles once, then N times jnt_run on one data object (CSV to the
  *       -o path; without -o no CSV is written, but the output grid is still
- *       interpolated and the output kernel evaluated). Prints run_s_min/med,
+ *       interpolated and the output kernel evaluated; --rtol/--atol as in
+ *       `jnt run`). Prints run_s_min/med,
  *       the counters of the last run and the last value of output NAME.
  *
  * Times are wall clock (CLOCK_MONOTONIC) around the timed calls only.
@@ -124,6 +126,7 @@ static int bench_run(const char *path, int n, int argc, char **argv)
     if (!d)
         return 1;
     const char *csv = "", *final = NULL;
+    double rtol = 0, atol = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-D") && i + 1 < argc) {
             if (jnt_set_param_text(m, d, argv[++i]) != JNT_OK) {
@@ -132,6 +135,10 @@ static int bench_run(const char *path, int n, int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             csv = argv[++i];
+        } else if (!strcmp(argv[i], "--rtol") && i + 1 < argc) {
+            rtol = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--atol") && i + 1 < argc) {
+            atol = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--final") && i + 1 < argc) {
             final = argv[++i];
         } else {
@@ -142,7 +149,7 @@ static int bench_run(const char *path, int n, int argc, char **argv)
     double *tr = calloc((size_t)n, sizeof *tr);
     if (!tr)
         return 1;
-    jnt_run_opts o = {.csv_path = csv};
+    jnt_run_opts o = {.csv_path = csv, .rtol = rtol, .atol = atol};
     for (int k = 0; k < n; k++) {
         double t0 = now();
         int rc = jnt_run(m, d, &o);
@@ -170,8 +177,8 @@ static int bench_run(const char *path, int n, int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 4 || atoi(argv[3]) < 1) {
-        fprintf(stderr, "usage: bench_jnt compile|run MODEL.jnt N [-D name=value]... [-o CSV] "
-                        "[--final NAME]\n");
+        fprintf(stderr, "usage: bench_jnt compile|run MODEL.jnt N [-D name=value]... [--rtol X] "
+                        "[--atol X] [-o CSV] [--final NAME]\n");
         return 2;
     }
     if (!strcmp(argv[1], "compile"))
