@@ -119,7 +119,7 @@ check-asan: deps
 	@$(MAKE) --no-print-directory B=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  all $(patsubst $(B)/%,build/asan/%,$(UNIT_BIN)) build/asan/embed
-	@B=build/asan ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh
+	@B=build/asan ASAN_OPTIONS=detect_leaks=1 JNT_CFLAGS="-fsanitize=address,undefined" sh tests/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

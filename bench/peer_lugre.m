@@ -10,8 +10,8 @@
 %
 %   octave-cli --no-gui -q bench/peer_lugre.m [rtol atol repeat]
 % prints one line:
-%   peer=octave case=lugre method=ode15s time_s_min=.. time_s_med=.. nsteps=..
-%   nfev=.. x_end=.. FL_max=..
+%   peer=octave case=lugre rtol=.. atol=.. method=ode15s jac=analytic
+%   time_s_min=.. time_s_med=.. rows=.. x_end=.. FL_max=..
 1;
 
 function p = lugre_params()
@@ -59,5 +59,5 @@ for i = 1:numel(t)
   dy = lugre_rhs(t(i), y(i, :).', p);
   FL(i) = p.s0 * y(i, 3) + p.s1 * dy(3) + p.s2 * y(i, 2);
 end
-printf('peer=octave case=lugre method=ode15s jac=analytic time_s_min=%.6g time_s_med=%.6g rows=%d x_end=%.12g FL_max=%.12g\n', ...
-       min(times), median(times), numel(t), y(end, 1), max(FL));
+printf('peer=octave case=lugre rtol=%g atol=%g method=ode15s jac=analytic time_s_min=%.6g time_s_med=%.6g rows=%d x_end=%.12g FL_max=%.12g\n', ...
+       rtol, atol, min(times), median(times), numel(t), y(end, 1), max(FL));

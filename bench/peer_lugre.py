@@ -11,7 +11,7 @@
 #
 # Only the solve_ivp call is timed (time.perf_counter), repeated --repeat
 # times; one line per method:
-#   peer=scipy case=lugre method=Radau time_s_min=.. time_s_med=.. nfev=..
+#   peer=scipy case=lugre rtol=.. atol=.. method=Radau time_s_min=.. time_s_med=.. nfev=..
 #   njev=.. nlu=.. x_end=.. FL_max=.. status=..
 # Run with /usr/bin/python3 (Debian's python3-scipy).
 import argparse
@@ -77,9 +77,10 @@ def main():
                             t_eval=t_eval, jac=None if a.fd else jac)
             times.append(time.perf_counter() - t0)
         FL = friction(sol.t, sol.y)
-        print("peer=scipy case=lugre method=%s jac=%s time_s_min=%.6g time_s_med=%.6g "
-              "nfev=%d njev=%d nlu=%d x_end=%.12g FL_max=%.12g status=%d"
-              % (method, "fd" if a.fd else "analytic", min(times), statistics.median(times),
+        print("peer=scipy case=lugre rtol=%g atol=%g method=%s jac=%s time_s_min=%.6g "
+              "time_s_med=%.6g nfev=%d njev=%d nlu=%d x_end=%.12g FL_max=%.12g status=%d"
+              % (a.rtol, a.atol, method, "fd" if a.fd else "analytic", min(times),
+                 statistics.median(times),
                  sol.nfev, sol.njev, sol.nlu, sol.y[0, -1], FL.max(), sol.status))
         sys.stdout.flush()
 

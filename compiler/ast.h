@@ -18,7 +18,7 @@ typedef enum ast_kind {
     AST_INDEX,   /* kids[0] [ kids[1] ]       (mass[i]) */
     AST_CALL,    /* name ( kids... )          kids are expressions or AST_ARG */
     AST_ARG,     /* name = kids[0]            (named argument) */
-    AST_UNARY,   /* op kids[0]                op: '-', '+', '!' (not) */
+    AST_UNARY,   /* op kids[0]                op: '-', '+', OP_NOT */
     AST_BINARY,  /* kids[0] op kids[1]        op: see ast_op */
     AST_IF,      /* if kids[0] then kids[1] else kids[2] */
     AST_DER,     /* der ( kids[0] ) */

@@ -31,8 +31,8 @@ static const char usage_text[] =
     "  emit MODEL.jnt [-o model.c]\n"
     "                   write the generated C (stdout without -o)\n"
     "  build MODEL.jnt -o sim\n"
-    "                   build a standalone simulator with gcc -O2; ./sim takes the\n"
-    "                   same options as 'jnt run'\n"
+    "                   build a standalone simulator with gcc -O2 (plus $JNT_CFLAGS);\n"
+    "                   ./sim takes the same options as 'jnt run'\n"
     "\n"
     "options of run and of built simulators:\n"
     "  -D name=value    set a parameter: a number in SI units, or with a unit (-D tE=0.3ms)\n"
@@ -128,10 +128,17 @@ static int cmd_build(const char *model, const char *out)
     char *lib = xasprintf("%s/libjnt.a", dir);
     char *inc = xasprintf("-I%s", comp_include_dir());
     char *tmpout = xasprintf("%s.part", out);
-    char *argv[] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout,
-                    "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixdense",
-                    "-lsundials_sunlinsoldense", "-llapacke", "-lopenblas", "-lm", NULL};
+    char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout,
+                      "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixdense",
+                      "-lsundials_sunlinsoldense", "-llapacke", "-lopenblas", "-lm"};
+    /* extra compiler flags from $JNT_CFLAGS (for instance -march=native) */
+    char *extra = xstrdup(getenv("JNT_CFLAGS") ? getenv("JNT_CFLAGS") : "");
+    int argc = 16;
+    for (char *w = strtok(extra, " \t"); w && argc < 63; w = strtok(NULL, " \t"))
+        argv[argc++] = w;
+    argv[argc] = NULL;
     int rc = run_gcc(argv);
+    free(extra);
     remove(tmpl);
     if (rc == 0 && rename(tmpout, out) != 0)
         rc = -1;

@@ -142,7 +142,9 @@ static const char *unit_at(const char *p, int slash, const char **start)
     const char *u = p;
     while (*u == ' ' || *u == '\t')
         u++;
-    if (*u == '/' && !slash)
+    /* a unit led by '/' needs a space before it: `40 /s` is 40 per second,
+     * `1/m` and `40 / s` are divisions (m may well be a mass) */
+    if (*u == '/' && (!slash || u == p))
         return NULL;
     const char *e = scan_unit(u);
     if (!e)

@@ -100,7 +100,8 @@ int main(void)
     TOKS("10 \xc2\xb5s", "#10[\xc2\xb5s]");
     TOKS("1\tkg", "#1[kg]");
     TOKS("1 m^2.5", "#1[m^2.5]");
-    TOKS("1/m", "#1[/m]");
+    TOKS("1/m", "#1 / $m"); /* a division: m may be a mass; `1 /m` is the unit */
+    TOKS("1 /m", "#1[/m]");
     TOKS("sqrt(2) N*s/m", "$sqrt ( #2 ) N*s/m");
     TOKS("(a) /s", "( $a ) / $s");
     TOKS("f(x) then", "$f ( $x ) then");

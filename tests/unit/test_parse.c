@@ -258,8 +258,8 @@ static void test_laws(void)
     if (!d || d->nkids != 11)
         return;
     ast **k = d->kids;
-    CHECK(k[0]->kind == AST_LPARAM && k[0]->nkids == 2 && k[0]->kids[0]->kind == AST_NUM &&
-          !strcmp(k[0]->kids[0]->str, "/m") && !k[0]->kids[1], "lparam with unit 1/m");
+    CHECK(k[0]->kind == AST_LPARAM && k[0]->nkids == 2 && k[0]->kids[0]->kind == AST_BINARY &&
+          k[0]->kids[0]->op == OP_DIV && !k[0]->kids[1], "lparam with unit 1/m (a division)");
     CHECK(k[2]->nkids == 2 && !k[2]->kids[0] && !k[2]->kids[1], "lparam without unit or default");
     CHECK(!k[3]->kids[0] && k[3]->kids[1]->num == 2, "lparam with a default");
     CHECK(k[4]->kids[0]->kind == AST_NAME && k[4]->kids[1]->kind == AST_NUM,
