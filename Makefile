@@ -125,7 +125,10 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p $(B)/demo
 	$(B)/jnt run examples/frdyn2_bench.jnt -o $(B)/demo/frdyn2_bench.csv --stats
-	@echo "demo output: $(B)/demo/frdyn2_bench.csv (columns t,u,v,F,F_R; plot with gnuplot)"
+	@gnuplot -e "csv='$(B)/demo/frdyn2_bench.csv'; png='$(B)/demo/frdyn2_bench.png'" \
+	  examples/frdyn2_bench.gp
+	@echo "demo output: $(B)/demo/frdyn2_bench.csv (columns t,u,v,F,F_R)"
+	@echo "             $(B)/demo/frdyn2_bench.png (forces and displacement, seed 002 Figs. 6c, 8c)"
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all
