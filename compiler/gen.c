@@ -46,19 +46,31 @@ static void put_names(FILE *out, const char *id, const ir_vars *vs)
     fputs("\n};\n", out);
 }
 
-/* Emit one block of roots into lvalues "<fmt % i>". */
+/* Emit one block of roots into lvalues "<fmt % i>" (i = index[k] or k);
+ * `prefix` names its temporaries. */
 static void emit_block(ex_pool *P, FILE *out, const diag_ctx *dc, int n, const ex_id *roots,
-                       const char *fmt, const int *index)
+                       const char *fmt, const int *index, const char *prefix)
 {
     if (n == 0)
         return;
     char **lhs = xmalloc((size_t)n * sizeof *lhs);
     for (int i = 0; i < n; i++)
         lhs[i] = xasprintf(fmt, index ? index[i] : i);
-    ex_emit(P, out, n, roots, (const char *const *)lhs, dc, "    ", "w");
+    ex_emit(P, out, n, roots, (const char *const *)lhs, dc, "    ", prefix);
     for (int i = 0; i < n; i++)
         free(lhs[i]);
     free(lhs);
+}
+
+/* Emit the rhs (or, with init, the initial value) of every variable of vs. */
+static void emit_vars(ex_pool *P, FILE *out, const diag_ctx *dc, const ir_vars *vs, int init,
+                      const char *fmt, const char *prefix)
+{
+    ex_id *roots = xmalloc(((size_t)vs->n + 1) * sizeof *roots);
+    for (int i = 0; i < vs->n; i++)
+        roots[i] = init ? vs->v[i].init : vs->v[i].rhs;
+    emit_block(P, out, dc, vs->n, roots, fmt, NULL, prefix);
+    free(roots);
 }
 
 /* The rows of each column of d(rhs)/dy that are not structurally zero, and
@@ -169,7 +181,7 @@ int gen_model(const ir_model *m, const diag_ctx *dc, FILE *out)
     open_fn(out, "k_params(double *p, const unsigned char *set)", "");
     for (int i = 0; i < np; i++) {
         fprintf(out, "    if (!set[%d]) {\n", i);
-        emit_block(P, out, dc, 1, &m->p.v[i].rhs, "p[%d]", &i);
+        emit_block(P, out, dc, 1, &m->p.v[i].rhs, "p[%d]", &i, "w");
         fputs("    }\n", out);
     }
     close_fn(out);
@@ -184,49 +196,27 @@ int gen_model(const ir_model *m, const diag_ctx *dc, FILE *out)
 
     /* initial values */
     open_fn(out, "k_init(const double *p, double *y, double *d)", "pyd");
-    {
-        int n = ny + nd;
-        ex_id *roots = xmalloc(((size_t)n + 1) * sizeof *roots);
-        char **lhs = xmalloc(((size_t)n + 1) * sizeof *lhs);
-        for (int i = 0; i < n; i++) {
-            roots[i] = i < ny ? m->y.v[i].init : m->d.v[i - ny].init;
-            lhs[i] = i < ny ? xasprintf("y[%d]", i) : xasprintf("d[%d]", i - ny);
-        }
-        ex_emit(P, out, n, roots, (const char *const *)lhs, dc, "    ", "w");
-        for (int i = 0; i < n; i++)
-            free(lhs[i]);
-        free(lhs);
-        free(roots);
-    }
+    emit_vars(P, out, dc, &m->y, 1, "y[%d]", "w");
+    emit_vars(P, out, dc, &m->d, 1, "d[%d]", "v");
     close_fn(out);
 
     /* right-hand side */
     open_fn(out, "k_rhs(double t, const double *y, const double *d, const double *p, double *ydot)",
             "tydp");
-    {
-        ex_id *roots = xmalloc(((size_t)ny + 1) * sizeof *roots);
-        for (int i = 0; i < ny; i++)
-            roots[i] = m->y.v[i].rhs;
-        emit_block(P, out, dc, ny, roots, "ydot[%d]", NULL);
-        free(roots);
-    }
+    emit_vars(P, out, dc, &m->y, 0, "ydot[%d]", "w");
     close_fn(out);
 
     /* Jacobian values */
     open_fn(out, "k_jac(double t, const double *y, const double *d, const double *p, double *jv)",
             "tydp");
-    emit_block(P, out, dc, J.nnz, J.val, "jv[%d]", NULL);
+    emit_block(P, out, dc, J.nnz, J.val, "jv[%d]", NULL, "w");
     close_fn(out);
 
     /* discrete updates: all read the old values, then all are stored */
     if (nd) {
         open_fn(out, "k_update(double t, const double *y, double *d, const double *p)", "tydp");
         fprintf(out, "    double dn[%d];\n", nd);
-        ex_id *roots = xmalloc((size_t)nd * sizeof *roots);
-        for (int i = 0; i < nd; i++)
-            roots[i] = m->d.v[i].rhs;
-        emit_block(P, out, dc, nd, roots, "dn[%d]", NULL);
-        free(roots);
+        emit_vars(P, out, dc, &m->d, 0, "dn[%d]", "w");
         fprintf(out, "#line 1 \"<jnt>\"\n    for (int i = 0; i < %d; i++)\n        d[i] = dn[i];\n", nd);
         close_fn(out);
     }
@@ -234,13 +224,7 @@ int gen_model(const ir_model *m, const diag_ctx *dc, FILE *out)
     /* outputs */
     open_fn(out, "k_output(double t, const double *y, const double *d, const double *p, double *out)",
             "tydp");
-    {
-        ex_id *roots = xmalloc(((size_t)nout + 1) * sizeof *roots);
-        for (int i = 0; i < nout; i++)
-            roots[i] = m->out.v[i].rhs;
-        emit_block(P, out, dc, nout, roots, "out[%d]", NULL);
-        free(roots);
-    }
+    emit_vars(P, out, dc, &m->out, 0, "out[%d]", "w");
     close_fn(out);
 
     fputs("\n#line 1 \"<jnt>\"\nconst jnt_abi_model jnt_generated_model = {\n", out);

@@ -284,6 +284,21 @@ int sema_domain(sema *S, const ast *iter, long **vals)
     return n;
 }
 
+/* Size a declaration's instance table: one instance per index of an array
+ * declaration, or one. Returns the count (0 on error); *vals = the indices. */
+int sema_instances(sema *S, sym *s, long **vals)
+{
+    const ast *d = s->decl;
+    *vals = NULL;
+    int n = d->iter ? sema_domain(S, d->iter, vals) : 1;
+    if (n < 0)
+        return 0;
+    s->inst = xcalloc((size_t)n, sizeof *s->inst);
+    s->idx = *vals;
+    s->ninst = n;
+    return n;
+}
+
 /* ---- files and imports ------------------------------------------------------------- */
 
 /* Directory of the standard library. */
@@ -400,13 +415,8 @@ static void declare_body(sema *S, sym *s)
         diag_error(S->dc, d->loc, "unknown body type '%s' (this version has 'point')", d->str);
         return;
     }
-    long *vals = NULL;
-    int n = d->iter ? sema_domain(S, d->iter, &vals) : 1;
-    if (n < 0)
-        return;
-    s->inst = xcalloc((size_t)n, sizeof *s->inst);
-    s->idx = d->iter ? vals : NULL;
-    s->ninst = n;
+    long *vals;
+    int n = sema_instances(S, s, &vals);
     for (int k = 0; k < n; k++) {
         XGROW(S->bodies, S->capbody, S->nbody);
         body *b = &S->bodies[S->nbody];

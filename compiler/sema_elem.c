@@ -668,13 +668,8 @@ int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out)
 void sema_declare_elem(sema *S, sym *s)
 {
     const ast *d = s->decl;
-    long *vals = NULL;
-    int n = d->iter ? sema_domain(S, d->iter, &vals) : 1;
-    if (n < 0)
-        return;
-    s->inst = xcalloc((size_t)n, sizeof *s->inst);
-    s->idx = d->iter ? vals : NULL;
-    s->ninst = n;
+    long *vals;
+    int n = sema_instances(S, s, &vals);
     for (int k = 0; k < n; k++) {
         XGROW(S->elems, S->capelem, S->nelem);
         elem *el = &S->elems[S->nelem];
