@@ -22,7 +22,7 @@ LDLIBS   := -ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixden
 # Debian packages the build, the tests and the benchmarks need.
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev
 DEB_TEST  := gnuplot-nox
-DEB_BENCH := python3-scipy octave hyperfine
+DEB_BENCH := python3-scipy octave
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 RUNTIME_SRC  := $(wildcard runtime/*.c)
@@ -132,7 +132,7 @@ demo: deps
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all
-	@B=$(B) sh bench/run.sh
+	@B=$(B) LDLIBS="$(LDLIBS)" sh bench/run.sh
 
 docs: deps
 	@$(MAKE) --no-print-directory all
