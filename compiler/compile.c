@@ -62,7 +62,8 @@ int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model *
 {
     diag_ctx dc;
     *out = NULL;
-    diag_init(&dc, opts && opts->diag ? opts->diag : stderr, opts ? opts->max_errors : 0);
+    diag_init(&dc, opts && opts->diag ? opts->diag : stderr,
+              opts && opts->max_errors > 0 ? opts->max_errors : 20);
     int f = diag_load_file(&dc, path);
     if (f < 0) {
         fprintf(dc.out, "jnt: error: cannot read '%s': %s\n", path, strerror(errno));
@@ -78,7 +79,8 @@ int jnt_compile_string(const char *name, const char *text, const jnt_compile_opt
 {
     diag_ctx dc;
     *out = NULL;
-    diag_init(&dc, opts && opts->diag ? opts->diag : stderr, opts ? opts->max_errors : 0);
+    diag_init(&dc, opts && opts->diag ? opts->diag : stderr,
+              opts && opts->max_errors > 0 ? opts->max_errors : 20);
     int f = diag_add_source(&dc, name, xstrdup(text), strlen(text));
     return finish(&dc, f, opts, out);
 }

@@ -39,6 +39,9 @@ static const char usage_text[] =
     "  -o FILE          write the CSV to FILE ('-' for stdout) instead of the model's file\n"
     "  --stats          print steps, rejected steps, evaluations and CPU time on stderr\n"
     "  --progress       print a progress line on stderr (automatic on a terminal)\n"
+    "  --integrator NAME  rk4, dopri5, bdf, radau or trapezoidal instead of the model's\n"
+    "  --h STEP         step size (fixed-step methods) or initial step, in s or with a unit\n"
+    "  --rtol X, --atol X  tolerances (dopri5, bdf, and the Newton iterations)\n"
     "\n"
     "exit status: 0 success, 1 model or simulation error, 2 usage error\n";
 
@@ -54,7 +57,7 @@ static int usage(const char *fmt, const char *arg)
 static int to_c(const char *path, char **csrc)
 {
     diag_ctx dc;
-    diag_init(&dc, stderr, 0);
+    diag_init(&dc, stderr, 20);
     int f = diag_load_file(&dc, path);
     if (f < 0) {
         fprintf(stderr, "jnt: error: cannot read '%s': %s\n", path, strerror(errno));
@@ -182,7 +185,9 @@ int main(int argc, char **argv)
         int rc = jnt_compile_file(model, NULL, &m);
         if (rc != JNT_OK)
             return 1;
-        rc = jnt_sim_main(m, "jnt run", argc - 3, argv + 3);
+        char *prog = xasprintf("jnt run %s", model);
+        rc = jnt_sim_main(m, prog, argc - 3, argv + 3);
+        free(prog);
         jnt_model_free(m);
         return rc;
     }

@@ -807,6 +807,15 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         }
     }
     free(seen);
+    /* every value that failed must have said why: never drop a force silently */
+    for (int i = 0; i < S.nelem && !diag_errors(dc); i++)
+        if (S.elems[i].force.k != V_NUM)
+            diag_error(dc, S.elems[i].decl->loc, "internal error: '%s' has no force and no "
+                                                 "diagnostic said why (please report)", S.elems[i].name);
+    for (int i = 0; i < out->y.n && !diag_errors(dc); i++)
+        if (out->y.v[i].rhs < 0)
+            diag_error(dc, out->y.v[i].loc, "internal error: state '%s' has no equation "
+                                            "(please report)", out->y.v[i].name);
     if (!S.have_sim)
         diag_error(dc, (jnt_loc){file, 0}, "the model has no 'simulate { ... }' block");
     if (!S.have_out) {

@@ -7,6 +7,7 @@
  * -F on a and +F on b (F > 0 resists s growing). A contact element's gap is
  * gap0 - s, and its force is pressure * area.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ typedef struct local {
 typedef struct lawctx {
     const ast *law;
     elem *el;
-    int np;
+    int np, nbound; /* parameters, and how many are bound so far */
     const ast **pdecl;
     sval *pval;
     const char *in_name[4];
@@ -81,7 +82,6 @@ static sval eval_local(sema *S, lawctx *L, local *lc)
 
 static int law_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc, sval *out)
 {
-    (void)loc;
     lawctx *L = sc->ctx;
     local *lc = find_local(L, name);
     if (lc) {
@@ -90,7 +90,13 @@ static int law_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc, s
     }
     for (int i = 0; i < L->np; i++)
         if (strcmp(L->pdecl[i]->name, name) == 0) {
-            *out = L->pval[i];
+            if (i >= L->nbound) {
+                diag_error(S->dc, loc, "'%s' is used before it is bound: a default may use only "
+                                       "the parameters declared before it", name);
+                *out = sval_err;
+            } else {
+                *out = L->pval[i];
+            }
             return 1;
         }
     for (int i = 0; i < L->nin; i++)
@@ -225,6 +231,7 @@ static int bind_params(sema *S, const scope *sc, lawctx *L, const ast *call)
         }
         if (L->pval[k].k == V_ERR)
             err = 1;
+        L->nbound = k + 1;
     }
     free(given);
     return err ? -1 : 0;
@@ -333,19 +340,19 @@ static sval instantiate(sema *S, const scope *sc, elem *el, const ast *call, int
     lawctx *L = xcalloc(1, sizeof *L);
     L->law = law;
     L->el = el;
-    L->frame = (scope){.up = sc->up ? sc->up : sc, .lookup = law_lookup, .names = law_names,
-                       .der = law_der, .ctx = L};
     /* laws see their own names, their inputs and the global constants */
-    while (L->frame.up->up)
-        L->frame.up = L->frame.up->up;
+    L->frame = (scope){.up = &S->consts, .lookup = law_lookup, .names = law_names,
+                       .der = law_der, .ctx = L};
     for (int i = 0; i < el->nq; i++) {
         L->in_name[L->nin] = el->q[i].name;
         L->in_val[L->nin++] = el->q[i].val;
     }
     sval res = sval_err;
     const ast *result = NULL;
+    int errs0 = INT_MAX; /* errors in the law's body get a note at the call site */
     if (bind_params(S, sc, L, call) != 0)
         goto done;
+    errs0 = diag_errors(S->dc);
     for (int i = 0; i < L->np; i++)
         add_qty(el, L->pdecl[i]->name, L->pval[i]);
     const char *want = kind == LAW_CONTACT ? "pressure" : "force";
@@ -388,6 +395,9 @@ static sval instantiate(sema *S, const scope *sc, elem *el, const ast *call, int
     if (res.k != V_ERR)
         add_qty(el, result->name, res);
 done:
+    if (diag_errors(S->dc) > errs0 && law->loc.file != call->loc.file)
+        diag_note(S->dc, call->loc, "in law '%s', used by %s '%s' here", law->name,
+                  law_kind_name(law->op), el->name);
     free(L->pdecl);
     free(L->pval);
     free(L->loc);

@@ -103,11 +103,15 @@ int sema_unit(sema *S, const ast *n, jnt_dim *out)
     case AST_BINARY: {
         jnt_dim a, b;
         if (n->op == OP_POW) {
-            long num;
-            if (sema_unit(S, n->kids[0], &a) || sema_int_const(S, &S->global, n->kids[1], &num))
+            sval e = sema_num(S, &S->consts, n->kids[1], "a unit exponent");
+            double x;
+            if (sema_unit(S, n->kids[0], &a) || e.k != V_NUM)
                 return -1;
-            if (units_pow(a, (int)num, 1, out) != 0) {
-                diag_error(S->dc, n->loc, "unit exponent out of range");
+            int num = ex_is_const(S->pool, e.e, &x) ? (int)lround(x * JNT_DIM_DEN) : 0;
+            if (!ex_is_const(S->pool, e.e, &x) || fabs(x * JNT_DIM_DEN - num) > 1e-9 ||
+                units_pow(a, num, JNT_DIM_DEN, out) != 0) {
+                diag_error(S->dc, n->kids[1]->loc, "a unit exponent must be a constant multiple "
+                                                   "of 1/6");
                 return -1;
             }
             return 0;

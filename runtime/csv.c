@@ -4,6 +4,8 @@
  * the file is written as "<path>.part" and renamed when closed.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +89,76 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
     return csv_put(w, k, err, errn);
 }
 
+/* Exact powers of ten (every one up to 1e22 is a double). */
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* See csv.h. */
+int csv_format(char *s, double x)
+{
+    char *p = s;
+    if (x == 0)
+        return signbit(x) ? (memcpy(s, "-0", 3), 2) : (memcpy(s, "0", 2), 1);
+    double a = fabs(x);
+    int e = (int)floor(log10(a));
+    int k = 14 - e;
+    if (!isfinite(x) || k > 22 || k < -22)
+        return snprintf(s, CSV_CELL, "%.15g", x);
+    /* 15 significant digits: one scaling by an exact power, in extended
+     * precision so that the rounding to an integer sees the true fraction */
+    long double m = k >= 0 ? (long double)a * pow10_exact[k] : (long double)a / pow10_exact[-k];
+    uint64_t d = (uint64_t)rintl(m); /* halfway to even, as printf */
+    if (d >= 1000000000000000ULL) { /* rounded up to 1e15, or log10 was low */
+        d = (d + 5) / 10;
+        e++;
+    } else if (d < 100000000000000ULL) { /* log10 was high */
+        return snprintf(s, CSV_CELL, "%.15g", x);
+    }
+    char dig[16];
+    for (int i = 14; i >= 0; i--, d /= 10)
+        dig[i] = (char)('0' + d % 10);
+    int nd = 15;
+    while (nd > 1 && dig[nd - 1] == '0')
+        nd--;
+    if (x < 0)
+        *p++ = '-';
+    if (e >= -4 && e < 15) { /* fixed notation, as %g */
+        if (e < 0) {
+            *p++ = '0';
+            *p++ = '.';
+            for (int i = -1; i > e; i--)
+                *p++ = '0';
+            memcpy(p, dig, (size_t)nd);
+            p += nd;
+        } else {
+            for (int i = 0; i <= e; i++)
+                *p++ = i < nd ? dig[i] : '0';
+            if (nd > e + 1) {
+                *p++ = '.';
+                memcpy(p, dig + e + 1, (size_t)(nd - e - 1));
+                p += nd - e - 1;
+            }
+        }
+    } else { /* d.ddde[+-]XX */
+        *p++ = dig[0];
+        if (nd > 1) {
+            *p++ = '.';
+            memcpy(p, dig + 1, (size_t)(nd - 1));
+            p += nd - 1;
+        }
+        *p++ = 'e';
+        *p++ = e < 0 ? '-' : '+';
+        int ae = e < 0 ? -e : e;
+        if (ae >= 100)
+            *p++ = (char)('0' + ae / 100);
+        *p++ = (char)('0' + ae / 10 % 10);
+        *p++ = (char)('0' + ae % 10);
+    }
+    *p = 0;
+    return (int)(p - s);
+}
+
 /* See csv.h. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
 {
@@ -94,8 +166,7 @@ int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
     for (int i = 0; i < n; i++) {
         if (i > 0)
             w->row[k++] = ',';
-        int c = snprintf(w->row + k, CSV_CELL, "%.15g", v[i]);
-        k += (size_t)(c < CSV_CELL ? c : CSV_CELL - 1);
+        k += (size_t)csv_format(w->row + k, v[i]);
     }
     w->row[k++] = '\n';
     return csv_put(w, k, err, errn);

@@ -25,6 +25,14 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn);
 /* The header line: names joined by ','. Returns 0 or JNT_ERR_IO (message). */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn);
 /* One row of n values, "%.15g" each, written with one fwrite. */
+/* Write x into s (at least 32 bytes) with 15 significant digits in the
+ * layout of printf's %.15g (trailing zeros dropped; exponent form below 1e-4
+ * and from 1e15 on), several times faster than snprintf: one scaling by an
+ * exact power of ten in extended precision and integer digits, so the last
+ * digit may differ from printf's correctly rounded one in rare halfway cases
+ * (relative error below 1e-15 either way). Returns the length. */
+int csv_format(char *s, double x);
+
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);
 /* Flush, close and rename to the final name (also after a failure). Returns
  * 0 or JNT_ERR_IO (message, only if err is not NULL). Safe on a writer that

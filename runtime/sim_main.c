@@ -102,7 +102,9 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
             int ok = i + 1 < argc && units_parse_quantity(argv[++i], &v, &dim, &why) == 0;
             jnt_dim want = units_none;
             if (a[2] == 'h')
-                want.e[2] = JNT_DIM_DEN; /* seconds */
+                want.e[2] = JNT_DIM_DEN; /* seconds; a bare number is in seconds too */
+            if (ok && a[2] == 'h' && units_is_none(dim))
+                dim = want;
             if (!ok || !(v > 0) || !units_equal(dim, want))
                 rc = sim_usage_error(prog, a[2] == 'h' ? "option '--h' needs a positive time"
                                                        : "option needs a positive number", a);
@@ -148,5 +150,5 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", prog, msg[0] ? msg : jnt_status_message(st));
     }
     jnt_data_free(d);
-    return st == JNT_OK ? 0 : 1;
+    return st == JNT_OK ? 0 : st == JNT_ERR_USAGE ? 2 : 1;
 }

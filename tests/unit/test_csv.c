@@ -23,8 +23,44 @@ static const char *slurp(const char *path)
     return buf;
 }
 
+/* csv_format against printf's %.15g: the same text for all but rare halfway
+ * cases, and always the value back to 1e-14 relative. */
+static void check_format(void)
+{
+    static const double fixed[] = {0.0, -0.0, 1.0, -1.0, 0.1, 1e-5, 9.99999999999999e-6, 1e-6,
+                                   123456789012345.0, 1e15, 1e16, 5.886, 1.1654e-6, 2.5e-300,
+                                   -7.5e+200, 3.0 / 7.0, 1e22, 1e-22, 0.30000000000000004};
+    char a[64], b[64];
+    int same = 0, total = 0, close = 1;
+    unsigned long long r = 88172645463325252ULL;
+    for (int i = 0; i < 200000 + (int)(sizeof fixed / sizeof *fixed); i++) {
+        double x;
+        if (i < (int)(sizeof fixed / sizeof *fixed)) {
+            x = fixed[i];
+        } else { /* xorshift: mantissa and exponent over 1e-40 .. 1e40 */
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            x = ((double)(r >> 11) / 9007199254740992.0 + 0.1) * pow(10, (int)(r % 81) - 40);
+            if (r & 1)
+                x = -x;
+        }
+        csv_format(a, x);
+        snprintf(b, sizeof b, "%.15g", x);
+        same += strcmp(a, b) == 0;
+        total++;
+        double back = strtod(a, NULL);
+        if (!(back == x || fabs(back - x) <= 1e-14 * fabs(x))) {
+            if (close)
+                printf("INFO: csv_format(%.17g) = %s\n", x, a);
+            close = 0;
+        }
+    }
+    CHECK(close, "csv_format: every value reads back within 1e-14 relative");
+    CHECK(same >= total - total / 10000, "csv_format = %%.15g text for %d of %d values", same, total);
+}
+
 int main(void)
 {
+    check_format();
     char err[256] = "";
     const char *path = test_out("csv_basic.csv");
     char part[600];
