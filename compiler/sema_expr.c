@@ -310,12 +310,8 @@ static sval eval_call(sema *S, const scope *sc, const ast *n)
     ex_pool *P = S->pool;
     ex_kind k = b->kind;
     jnt_dim none = units_none;
-    if (k == EX_POW) {
-        ast fake = *n;
-        ast *kids[2] = {n->kids[0], n->kids[1]};
-        fake.kids = kids;
-        return eval_pow(S, &fake, a[0], a[1]);
-    }
+    if (k == EX_POW) /* the call's kids are the base and the exponent, as for '^' */
+        return eval_pow(S, n, a[0], a[1]);
     if (k == EX_SQRT) {
         jnt_dim d;
         if (units_pow(a[0].dim, 1, 2, &d) != 0) {
