@@ -101,9 +101,11 @@ int csv_format(char *s, double x)
     if (x == 0)
         return signbit(x) ? (memcpy(s, "-0", 3), 2) : (memcpy(s, "0", 2), 1);
     double a = fabs(x);
+    if (!isfinite(x) || a < 1e-300) /* inf, nan, subnormal: rare, leave them to printf */
+        return snprintf(s, CSV_CELL, "%.15g", x);
     int e = (int)floor(log10(a));
     int k = 14 - e;
-    if (!isfinite(x) || k > 22 || k < -22)
+    if (k > 22 || k < -22)
         return snprintf(s, CSV_CELL, "%.15g", x);
     /* 15 significant digits: one scaling by an exact power, in extended
      * precision so that the rounding to an integer sees the true fraction */

@@ -29,7 +29,8 @@ static void check_format(void)
 {
     static const double fixed[] = {0.0, -0.0, 1.0, -1.0, 0.1, 1e-5, 9.99999999999999e-6, 1e-6,
                                    123456789012345.0, 1e15, 1e16, 5.886, 1.1654e-6, 2.5e-300,
-                                   -7.5e+200, 3.0 / 7.0, 1e22, 1e-22, 0.30000000000000004};
+                                   -7.5e+200, 3.0 / 7.0, 1e22, 1e-22, 0.30000000000000004,
+                                   INFINITY, -INFINITY, 5e-320};
     char a[64], b[64];
     int same = 0, total = 0, close = 1;
     unsigned long long r = 88172645463325252ULL;
