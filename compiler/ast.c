@@ -122,7 +122,7 @@ static const char *const kind_names[] = {
     [AST_SETTING] = "setting", [AST_LAW] = "law",         [AST_LPARAM] = "lparam",
     [AST_STATE] = "state",     [AST_DEREQ] = "dereq",     [AST_UPDATE] = "update",
     [AST_RESULT] = "result",   [AST_INIT] = "init",       [AST_SIMULATE] = "simulate",
-    [AST_OUTPUT] = "output",   [AST_OUTCOL] = "outcol",
+    [AST_OUTPUT] = "output",   [AST_OUTCOL] = "outcol",   [AST_MOTION] = "motion",
 };
 
 /* Spelling of an operator (AST_UNARY, AST_BINARY). */

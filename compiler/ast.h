@@ -54,8 +54,10 @@ typedef enum ast_kind {
     AST_INIT,    /* init kids[0] = kids[1]   (kids[0] a reference: block.x or block.x.v) */
     AST_SIMULATE,/* kids = AST_SETTING (integrator = rk4(h = ...), until = expr, ...) */
     AST_OUTPUT,  /* str = file; kids[0] = interval expression; kids[1..] = AST_OUTCOL */
-    AST_OUTCOL   /* name (column name, NULL when not given); kids[0] = expression;
+    AST_OUTCOL,  /* name (column name, NULL when not given); kids[0] = expression;
                     str = source text of the expression (for a default column name) */
+    AST_MOTION   /* name, iter; kids[0] = DOF reference; kids[1] = its prescribed position,
+                    an expression of t and parameters */
 } ast_kind;
 
 /* Binary operators (AST_BINARY op). */

@@ -28,16 +28,11 @@ int comp_to_c(diag_ctx *dc, int file, char **csrc)
     if (model) {
         ir_model m;
         if (sema_lower(dc, arena, model, file, &m) == 0 && !diag_errors(dc)) {
-            if (m.y.n == 0) {
-                diag_error(dc, (jnt_loc){file, 0}, "the model has no states (declare a body with "
-                                                   "a 'dof', or a law with a 'state')");
-            } else {
-                size_t len;
-                FILE *out = open_memstream(csrc, &len);
-                if (out) {
-                    gen_model(&m, dc, out);
-                    rc = fclose(out) == 0 ? 0 : -1;
-                }
+            size_t len;
+            FILE *out = open_memstream(csrc, &len);
+            if (out) {
+                gen_model(&m, dc, out);
+                rc = fclose(out) == 0 ? 0 : -1;
             }
         }
         ir_free(&m);

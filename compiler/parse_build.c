@@ -275,11 +275,11 @@ ast *parse_element(parse_ctx *pc, const lex_token *kw, const lex_token *name, as
     return n;
 }
 
-/* force name iter on target = value. */
+/* force name iter on target = value, and motion likewise. */
 ast *parse_force(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *iter,
                  ast *target, ast *value)
 {
-    ast *n = parse_binding(pc, AST_FORCE, kw, name, target);
+    ast *n = parse_binding(pc, kw->code == TK_MOTION ? AST_MOTION : AST_FORCE, kw, name, target);
     n->iter = iter;
     n->end = value->end;
     ast_add(pc->arena, n, value);

@@ -188,7 +188,7 @@ static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc
             *out = sval_err; /* its declaration failed */
         } else if (s->kind == SYM_BODY) {
             *out = (sval){V_BODY, -1, units_none, s->inst[0], 0};
-        } else if (S->elems[s->inst[0]].kind == ELEM_FORCEDEF) {
+        } else if (S->elems[s->inst[0]].kind >= ELEM_FORCEDEF) {
             sema_eval_elem(S, s->inst[0]);
             *out = S->elems[s->inst[0]].force;
         } else {
@@ -396,7 +396,8 @@ static void register_decls(sema *S, const ast *model, int file)
         case AST_LAW: declare(S, SYM_LAW, d); break;
         case AST_BODY: declare(S, SYM_BODY, d); break;
         case AST_ELEMENT:
-        case AST_FORCE: declare(S, SYM_ELEM, d); break;
+        case AST_FORCE:
+        case AST_MOTION: declare(S, SYM_ELEM, d); break;
         case AST_PARAM:
             if ((s = declare(S, SYM_PARAM, d)))
                 s->pidx = ir_add(&S->m->p, xstrdup(d->name), -1, -1, units_none, d->loc);
@@ -436,7 +437,8 @@ static void declare_body(sema *S, sym *s)
             XGROW(S->dofs, S->capdof, S->ndof);
             dof *f = &S->dofs[S->ndof++];
             *f = (dof){.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-                       .body = S->nbody, .force = ex_const(S->pool, 0), .acc = -1};
+                       .body = S->nbody, .force = ex_const(S->pool, 0), .acc = -1,
+                       .motion = -1};
             f->y = ir_add(&S->m->y, xstrdup(f->name), -1, ex_const(S->pool, 0),
                           (jnt_dim){{0, 6, 0, 0, 0}}, q->loc);
             ir_add(&S->m->y, xasprintf("%s.v", f->name), -1, ex_const(S->pool, 0),
@@ -498,6 +500,16 @@ static void assemble(sema *S)
         if (el->force.k != V_NUM)
             continue;
         ex_set_loc(P, el->decl->loc);
+        if (el->kind == ELEM_MOTION) {
+            dof *f = &S->dofs[el->a];
+            if (f->motion >= 0) {
+                diag_error(S->dc, el->decl->loc, "'%s' already has a prescribed motion", f->name);
+                diag_note(S->dc, f->motion_loc, "the first one is here");
+            }
+            f->motion = el->force.e;
+            f->motion_loc = el->decl->loc;
+            continue;
+        }
         if (el->kind == ELEM_FORCEDEF) {
             S->dofs[el->a].force = ex_op2(P, EX_ADD, S->dofs[el->a].force, el->force.e);
             continue;
@@ -514,7 +526,10 @@ static void assemble(sema *S)
         body *b = &S->bodies[f->body];
         ex_set_loc(P, b->decl->loc);
         S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
-        f->acc = b->mass.k == V_NUM ? ex_op2(P, EX_DIV, f->force, b->mass.e) : ex_const(P, 0);
+        if (f->motion >= 0) /* prescribed: its acceleration is the motion's second derivative */
+            f->acc = ex_diff(P, ex_diff(P, f->motion, EX_T, 0), EX_T, 0);
+        else
+            f->acc = b->mass.k == V_NUM ? ex_op2(P, EX_DIV, f->force, b->mass.e) : ex_const(P, 0);
         S->m->y.v[f->y + 1].rhs = f->acc;
     }
     S->assembled = 1;
@@ -548,6 +563,12 @@ static void eval_init(sema *S, const ast *d, unsigned char *seen)
     }
     if (tgt.k == V_ERR)
         return;
+    for (int i = 0; yi >= 0 && i < S->ndof; i++)
+        if (S->dofs[i].motion >= 0 && (S->dofs[i].y == yi || S->dofs[i].y + 1 == yi)) {
+            diag_error(S->dc, d->loc, "'%s' has a prescribed motion and cannot be initialised",
+                       S->dofs[i].name);
+            return;
+        }
     if (yi < 0 && di < 0) {
         diag_error(S->dc, d->kids[0]->loc, "'init' needs a state: a degree of freedom, its "
                                            "velocity (block.x.v) or a law state (slide.z)");
@@ -731,6 +752,46 @@ static void eval_output(sema *S, const ast *d)
     }
 }
 
+/* Replace the states of prescribed dofs by their motion (position) and its
+ * time derivative (velocity) everywhere, and renumber the other states. */
+static void eliminate_prescribed(sema *S)
+{
+    ir_model *m = S->m;
+    ex_pool *P = S->pool;
+    int ny = m->y.n, k = 0;
+    ex_id *repl = xmalloc(((size_t)ny + 1) * sizeof *repl);
+    unsigned char *gone = xcalloc((size_t)ny + 1, 1);
+    for (int i = 0; i < S->ndof; i++) {
+        dof *f = &S->dofs[i];
+        if (f->motion < 0)
+            continue;
+        ex_set_loc(P, f->motion_loc);
+        repl[f->y] = f->motion;
+        repl[f->y + 1] = ex_diff(P, f->motion, EX_T, 0);
+        gone[f->y] = gone[f->y + 1] = 1;
+    }
+    for (int i = 0; i < ny; i++)
+        if (!gone[i])
+            repl[i] = ex_var(P, EX_Y, k++);
+    if (k < ny) {
+        ir_vars *lists[3] = {&m->y, &m->d, &m->out};
+        for (int l = 0; l < 3; l++)
+            for (int i = 0; i < lists[l]->n; i++)
+                if (lists[l]->v[i].rhs >= 0)
+                    lists[l]->v[i].rhs = ex_subst(P, lists[l]->v[i].rhs, EX_Y, repl);
+        k = 0;
+        for (int i = 0; i < ny; i++) {
+            if (gone[i])
+                free(m->y.v[i].name);
+            else
+                m->y.v[k++] = m->y.v[i];
+        }
+        m->y.n = k;
+    }
+    free(repl);
+    free(gone);
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 
 static char *model_name(const ast *model, const char *path)
@@ -807,9 +868,11 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         }
     }
     free(seen);
+    if (!diag_errors(dc))
+        eliminate_prescribed(&S);
     /* every value that failed must have said why: never drop a force silently */
     for (int i = 0; i < S.nelem && !diag_errors(dc); i++)
-        if (S.elems[i].force.k != V_NUM)
+        if (S.elems[i].force.k != V_NUM && S.elems[i].kind != ELEM_MOTION)
             diag_error(dc, S.elems[i].decl->loc, "internal error: '%s' has no force and no "
                                                  "diagnostic said why (please report)", S.elems[i].name);
     for (int i = 0; i < out->y.n && !diag_errors(dc); i++)

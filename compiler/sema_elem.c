@@ -41,14 +41,18 @@ typedef struct local {
     int var;           /* state index in y or d */
 } local;
 
+/* Inputs an element hands its law: s, v, N, area, p (friction); gap, gapv
+ * (contact). */
+#define LAW_MAX_INPUTS 8
+
 typedef struct lawctx {
     const ast *law;
     elem *el;
     int np, nbound; /* parameters, and how many are bound so far */
     const ast **pdecl;
     sval *pval;
-    const char *in_name[4];
-    sval in_val[4];
+    const char *in_name[LAW_MAX_INPUTS];
+    sval in_val[LAW_MAX_INPUTS];
     int nin;
     local *loc;
     int nloc;
@@ -343,7 +347,7 @@ static sval instantiate(sema *S, const scope *sc, elem *el, const ast *call, int
     /* laws see their own names, their inputs and the global constants */
     L->frame = (scope){.up = &S->consts, .lookup = law_lookup, .names = law_names,
                        .der = law_der, .ctx = L};
-    for (int i = 0; i < el->nq; i++) {
+    for (int i = 0; i < el->nq && L->nin < LAW_MAX_INPUTS; i++) {
         L->in_name[L->nin] = el->q[i].name;
         L->in_val[L->nin++] = el->q[i].val;
     }
@@ -442,7 +446,8 @@ typedef struct setting_spec {
 
 static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M}, {"law", NULL}, {0, 0}};
 static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {0, 0}};
-static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {0, 0}};
+static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
+                                           {0, 0}};
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M}, {0, 0}};
 
 /* Collect an element's settings by name; unknown and repeated ones are errors. */
@@ -571,12 +576,23 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         }
         add_qty(el, "s", s);
         add_qty(el, "v", v);
-        /* without 'normal', a law that uses N fails with an unknown name */
+        /* without 'normal', a law that uses N fails with an unknown name; with an
+         * 'area' too, a law may use the contact pressure p = N / area */
         if (found[0]) {
             sval N = sema_num_dim(S, sc, found[0]->kids[0], DIM_N, "the normal force");
             if (N.k == V_ERR)
                 return;
             add_qty(el, "N", N);
+            if (found[2]) {
+                sval A = sema_num_dim(S, sc, found[2]->kids[0], DIM_M2, "the area");
+                if (A.k == V_ERR)
+                    return;
+                add_qty(el, "area", A);
+                add_qty(el, "p", sval_num(ex_op2(P, EX_DIV, N.e, A.e), DIM_PA));
+            }
+        } else if (found[2]) {
+            diag_error(S->dc, found[2]->loc, "'area' needs 'normal' (p = normal / area)");
+            return;
         }
         f = law_force(S, sc, el, found[1], LAW_FRICTION);
     } else {
@@ -626,18 +642,26 @@ void sema_eval_elem(sema *S, int ei)
     el->force = sval_err;
     scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival};
     const scope *sc = el->iname ? &isc : &S->global;
-    if (el->kind == ELEM_FORCEDEF) {
+    if (el->kind == ELEM_FORCEDEF || el->kind == ELEM_MOTION) {
+        int motion = el->kind == ELEM_MOTION;
+        const char *what = motion ? "a motion" : "a force";
         sval tgt = sema_eval(S, sc, el->decl->kids[0]);
         if (tgt.k == V_BODY && S->bodies[tgt.id].ndof == 1)
             tgt = (sval){V_DOF, -1, units_none, S->bodies[tgt.id].dof0, 0};
         if (tgt.k == V_DOF) {
             el->a = tgt.id;
-            el->force = sema_num_dim(S, sc, el->decl->kids[1], DIM_N, "a force");
+            el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M : DIM_N, what);
+            if (motion && el->force.k == V_NUM && sema_is_dynamic(S, el->force.e) &&
+                !sema_is_time_only(S, el->force.e)) {
+                diag_error(S->dc, el->decl->kids[1]->loc,
+                           "a motion may use time and parameters only, not states");
+                el->force = sval_err;
+            }
             if (el->force.k != V_ERR)
-                add_qty(el, "force", el->force);
+                add_qty(el, motion ? "x" : "force", el->force);
         } else if (tgt.k != V_ERR) {
             diag_error(S->dc, el->decl->kids[0]->loc,
-                       "a force acts on a degree of freedom (like 'block.x'), but this is %s",
+                       "%s acts on a degree of freedom (like 'block.x'), but this is %s", what,
                        sema_kind_name(S, tgt));
         }
     } else {
@@ -685,7 +709,7 @@ void sema_declare_elem(sema *S, sym *s)
         elem *el = &S->elems[S->nelem];
         *el = (elem){0};
         el->decl = d;
-        el->kind = d->kind == AST_FORCE ? ELEM_FORCEDEF : d->op;
+        el->kind = d->kind == AST_FORCE ? ELEM_FORCEDEF : d->kind == AST_MOTION ? ELEM_MOTION : d->op;
         el->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         el->iname = d->iter ? d->iter->name : NULL;
         el->ival = d->iter ? vals[k] : 0;

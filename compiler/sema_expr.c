@@ -37,6 +37,18 @@ const char *sema_kind_name(sema *S, sval v)
     }
 }
 
+/* Does e depend on no state (y, d)? Time and parameters are allowed. */
+int sema_is_time_only(sema *S, ex_id e)
+{
+    for (int i = 0; i < S->m->y.n; i++)
+        if (ex_depends(S->pool, e, EX_Y, i))
+            return 0;
+    for (int i = 0; i < S->m->d.n; i++)
+        if (ex_depends(S->pool, e, EX_D, i))
+            return 0;
+    return 1;
+}
+
 /* Does e depend on states (y, d) or time? */
 int sema_is_dynamic(sema *S, ex_id e)
 {
@@ -461,7 +473,7 @@ static sval eval_index(sema *S, const scope *sc, const ast *n)
         if (s->kind == SYM_BODY)
             return (sval){V_BODY, -1, units_none, s->inst[k], 0};
         elem *el = &S->elems[s->inst[k]];
-        if (el->kind == ELEM_FORCEDEF) {
+        if (el->kind >= ELEM_FORCEDEF) {
             sema_eval_elem(S, s->inst[k]);
             return el->force;
         }

@@ -71,6 +71,8 @@ typedef struct dof {
     int y;        /* position state; velocity is y + 1 */
     ex_id force;  /* sum of applied forces */
     ex_id acc;    /* acceleration, after assembly */
+    ex_id motion; /* prescribed position (a function of t and parameters), or -1 */
+    jnt_loc motion_loc;
 } dof;
 
 typedef struct scope scope;
@@ -88,7 +90,8 @@ typedef struct elem {
     int nq, capq;
 } elem;
 
-#define ELEM_FORCEDEF 16
+#define ELEM_FORCEDEF 16 /* force NAME on DOF = expr */
+#define ELEM_MOTION 17   /* motion NAME on DOF = expr: a prescribed position */
 
 /* Name lookup frames: iterator bindings, law scopes, the global scope. */
 struct scope {
@@ -155,6 +158,8 @@ int sema_unit(sema *S, const ast *n, jnt_dim *out);
 int sema_int_const(sema *S, const scope *sc, const ast *n, long *out);
 /* Does e depend on states (y, d) or time? */
 int sema_is_dynamic(sema *S, ex_id e);
+/* Does e depend on no state (time and parameters are allowed)? */
+int sema_is_time_only(sema *S, ex_id e);
 sval sval_num(ex_id e, jnt_dim dim);
 extern const sval sval_err;
 const char *sema_kind_name(sema *S, sval v);

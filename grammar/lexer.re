@@ -45,6 +45,7 @@ static const struct keyword {
     {"friction", TK_FRICTION}, {"ground", TK_GROUND}, {"if", TK_IF},
     {"import", TK_IMPORT},   {"in", TK_IN},           {"init", TK_INIT},
     {"law", TK_LAW},         {"let", TK_LET},         {"model", TK_MODEL},
+    {"motion", TK_MOTION},
     {"not", TK_NOT},         {"on", TK_ON},           {"or", TK_OR},
     {"output", TK_OUTPUT},   {"param", TK_PARAM},     {"simulate", TK_SIMULATE},
     {"spring", TK_SPRING},   {"state", TK_STATE},     {"then", TK_THEN},

@@ -47,7 +47,7 @@
 
 /* Token codes, in the order messages list them. */
 %token MODEL IMPORT CONST PARAM LET GROUND BODY DOF SPRING DAMPER FRICTION CONTACT
-       FORCE LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
+       FORCE MOTION LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
        BETWEEN AND ON IN IF THEN ELSE OR NOT.
 %token ID NUM STRING UNIT.
 %token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI COLON DOT DOTDOT
@@ -55,7 +55,7 @@
 
 /* Keywords that are names wherever the keyword is not expected: `law = ...`,
  * `force = ...` in laws, `slide.force`, `between x and ground`, `import friction`. */
-%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE LAW STATE
+%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION LAW STATE
              DISCRETE UPDATE INIT OUTPUT EVERY.
 
 %type elemkind {const lex_token *}
@@ -81,6 +81,8 @@ decl(A) ::= BODY(K) ID(N) iter_opt(I) COLON ID(T) LPAREN args_opt(G) RPAREN
 decl(A) ::= elemkind(K) ID(N) iter_opt(I) BETWEEN postfix(X) AND postfix(Y)
             LBRACE settings(S) RBRACE(R).          { A = parse_element(pc, K, N, I, X, Y, S, R); }
 decl(A) ::= FORCE(K) ID(N) iter_opt(I) ON expr(T) ASSIGN expr(V).
+                                                   { A = parse_force(pc, K, N, I, T, V); }
+decl(A) ::= MOTION(K) ID(N) iter_opt(I) ON expr(T) ASSIGN expr(V).
                                                    { A = parse_force(pc, K, N, I, T, V); }
 decl(A) ::= LAW(K) lawkind(W) ID(N) LPAREN lparams_opt(P) RPAREN
             LBRACE lawstmts(S) RBRACE(R).          { A = parse_law(pc, K, W, N, P, S, R); }

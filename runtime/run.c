@@ -60,6 +60,10 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     /* the integrator: the caller's choice or the model's; its arena */
     const char *iname = opts && opts->integrator ? opts->integrator : a->integrator;
     d->integ = integ_find(iname);
+    /* without continuous states, time advances in fixed steps h (the discrete
+     * updates, once per step, define the model): no method has work to do */
+    if (d->integ && a->ny == 0)
+        d->integ = integ_find("rk4");
     if (!d->integ)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
                           "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal)",
@@ -83,6 +87,9 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         s.rtol = opts->rtol;
     if (opts && opts->atol > 0)
         s.atol = opts->atol;
+    if (a->ny == 0 && !(s.h > 0))
+        return data_error(d, JNT_ERR_PARAM, "a model without continuous states advances in fixed "
+                                            "steps: give the integrator a step h (or --h)");
     if ((rc = check_settings(d, &s, d->integ)) != JNT_OK)
         return rc;
     rc = a->init(d->p, d->y, d->d);

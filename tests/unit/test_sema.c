@@ -1,0 +1,111 @@
+/*
+ * test_sema.c: semantics that need a running model to observe: prescribed
+ * motions (position, and its symbolic first and second time derivatives),
+ * the contact pressure input p = N / area of friction laws, parameter
+ * defaults that follow the parameters they use, array elements with their
+ * iterator, and the force balance of springs and dampers (analytic).
+ */
+#include <math.h>
+
+#include "check.h"
+#include "jnt/jnt.h"
+
+static jnt_model *compile(const char *name, const char *text)
+{
+    jnt_model *m = NULL;
+    CHECK(jnt_compile_string(name, text, NULL, &m) == JNT_OK, "compile %s", name);
+    return m;
+}
+
+static double out(jnt_model *m, jnt_data *d, const char *col)
+{
+    return jnt_output(m, d, jnt_output_index(m, col));
+}
+
+int main(void)
+{
+    jnt_run_opts none = {.csv_path = ""};
+
+    /* motion: s = A sin(w t), v = A w cos(w t), a = -A w^2 sin(w t), exactly */
+    jnt_model *m = compile("motion", "param A = 2 mm\n"
+                                     "param T = 0.8 s\n"
+                                     "body b : point(mass = 1 kg) { dof x }\n"
+                                     "motion drive on b.x = A * sin(2 * pi * t / T)\n"
+                                     "simulate { integrator = rk4(h = 1 ms)  until = 0.3 s }\n"
+                                     "output \"-\" every 1 ms { t, s = b.x, v = b.x.v, a = b.x.a, "
+                                     "d = drive }\n");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        CHECK(jnt_run(m, d, &none) == JNT_OK, "motion: runs without continuous states");
+        double w = 2 * 3.14159265358979323846 / 0.8, t = jnt_time(d);
+        CHECK_NEAR(out(m, d, "s"), 2e-3 * sin(w * t), 1e-15, "motion: position");
+        CHECK_NEAR(out(m, d, "v"), 2e-3 * w * cos(w * t), 1e-14, "motion: velocity = d/dt");
+        CHECK_NEAR(out(m, d, "a"), -2e-3 * w * w * sin(w * t), 1e-13, "motion: acceleration");
+        CHECK_NEAR(out(m, d, "d"), out(m, d, "s"), 0, "motion: its name reads the position");
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+
+    /* a spring-mass pulled by a prescribed support: x'' = k (u - x) / m with
+     * u = U t; the analytic solution x = U (t - sin(w t) / w), w = sqrt(k/m) */
+    m = compile("support", "body s : point(mass = 1 kg) { dof x }\n"
+                           "body b : point(mass = 2 kg) { dof x }\n"
+                           "motion pull on s.x = 0.1 m/s * t\n"
+                           "spring k between b.x and s.x { stiffness = 8 N/m }\n"
+                           "simulate { integrator = dopri5(rtol = 1e-10, atol = 1e-12)  until = 3 s }\n"
+                           "output \"-\" every 0 s { t, x = b.x }\n");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        CHECK(jnt_run(m, d, &none) == JNT_OK, "support: runs");
+        CHECK(jnt_model_abi(m)->ny == 2, "support: the prescribed dof has no states (ny = %d)",
+              jnt_model_abi(m)->ny);
+        double w = 2, t = 3;
+        CHECK_NEAR(out(m, d, "x"), 0.1 * (t - sin(w * t) / w), 1e-9,
+                   "support: x = U (t - sin(w t)/w) (analytic)");
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+
+    /* friction with normal and area: the law sees p = N / area and area */
+    m = compile("pressure", "law friction stress(tau_max: Pa) {\n"
+                            "  force = min(tau_max, p) * area\n"
+                            "}\n"
+                            "body b : point(mass = 1 kg) { dof x }\n"
+                            "motion go on b.x = 1 mm/s * t\n"
+                            "friction f between b.x and ground { normal = 30 N  area = 2 cm^2\n"
+                            "  law = stress(tau_max = 1e6 Pa) }\n"
+                            "simulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n"
+                            "output \"-\" every 1 ms { t, F = f.force, p = f.p }\n");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        CHECK(jnt_run(m, d, &none) == JNT_OK, "pressure: runs");
+        CHECK_NEAR(out(m, d, "p"), 30 / 2e-4, 1e-6, "pressure: p = N / area");
+        CHECK_NEAR(out(m, d, "F"), 30, 1e-12, "pressure: p * area = N");
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+
+    /* parameter defaults follow -D of the parameters they use; arrays of
+     * elements with their iterator: n springs k_i = i * 10 N/m in parallel */
+    m = compile("params", "const n = 4\n"
+                          "param k0 = 10 N/m\n"
+                          "param F = 2 * k0 * 1 mm\n"
+                          "body b : point(mass = 1 kg) { dof x }\n"
+                          "spring k[i in 1..n] between b.x and ground { stiffness = i * k0 }\n"
+                          "damper c between b.x and ground { damping = 5 N*s/m }\n"
+                          "force push on b.x = F\n"
+                          "simulate { integrator = bdf(rtol = 1e-10, atol = 1e-14)  until = 20 s }\n"
+                          "output \"-\" every 0 s { t, x = b.x }\n");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        CHECK(jnt_set_param_text(m, d, "k0=20") == JNT_OK, "params: -D k0=20");
+        CHECK(jnt_run(m, d, &none) == JNT_OK, "params: runs");
+        /* static equilibrium: F / sum(k_i) = 2 k0 1 mm / (10 k0) = 0.2 mm, whatever k0 */
+        CHECK_NEAR(out(m, d, "x"), 2e-4, 1e-9, "params: x = F / sum(i k0) with F following k0");
+        CHECK_NEAR(jnt_get_param(m, d, jnt_param_index(m, "F")), 2 * 20 * 1e-3, 1e-15,
+                   "params: the default of F is recomputed from k0");
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+    return check_done();
+}
