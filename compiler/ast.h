@@ -56,8 +56,9 @@ typedef enum ast_kind {
     AST_OUTPUT,  /* str = file; kids[0] = interval expression; kids[1..] = AST_OUTCOL */
     AST_OUTCOL,  /* name (column name, NULL when not given); kids[0] = expression;
                     str = source text of the expression (for a default column name) */
-    AST_MOTION   /* name, iter; kids[0] = DOF reference; kids[1] = its prescribed position,
+    AST_MOTION,  /* name, iter; kids[0] = DOF reference; kids[1] = its prescribed position,
                     an expression of t and parameters */
+    AST_INTEGRAL /* name = kids[0]: a state whose derivative is kids[0], starting at 0 */
 } ast_kind;
 
 /* Binary operators (AST_BINARY op). */

@@ -134,6 +134,13 @@ void sema_eval_sym(sema *S, sym *s, jnt_loc use)
         p->rhs = v.k == V_NUM ? v.e : ex_const(S->pool, 0);
         p->dim = v.dim;
         s->val = v.k == V_NUM ? sval_num(ex_var(S->pool, EX_P, s->pidx), v.dim) : v;
+    } else if (s->kind == SYM_INTEGRAL) {
+        /* integral W = f: W' = f, W(t0) = 0; W is in the unit of f times s */
+        sval f = sema_num(S, &S->global, e, "an integrand");
+        ir_var *y = &S->m->y.v[s->pidx];
+        y->rhs = f.k == V_NUM ? f.e : ex_const(S->pool, 0);
+        y->dim = units_mul(f.dim, DIM_S);
+        s->val = f.k == V_NUM ? sval_num(ex_var(S->pool, EX_Y, s->pidx), y->dim) : f;
     } else {
         s->val = sema_num(S, &S->global, e, "a 'let'");
     }
@@ -171,6 +178,7 @@ static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc
     case SYM_CONST:
     case SYM_PARAM:
     case SYM_LET:
+    case SYM_INTEGRAL:
         sema_eval_sym(S, s, loc);
         *out = s->val;
         return 1;
@@ -392,6 +400,11 @@ static void register_decls(sema *S, const ast *model, int file)
         case AST_IMPORT: do_import(S, d, file); break;
         case AST_CONST: declare(S, SYM_CONST, d); break;
         case AST_LET: declare(S, SYM_LET, d); break;
+        case AST_INTEGRAL:
+            if ((s = declare(S, SYM_INTEGRAL, d)))
+                s->pidx = ir_add(&S->m->y, xstrdup(d->name), -1, ex_const(S->pool, 0),
+                                 units_none, d->loc);
+            break;
         case AST_GROUND: declare(S, SYM_GROUND, d); break;
         case AST_LAW: declare(S, SYM_LAW, d); break;
         case AST_BODY: declare(S, SYM_BODY, d); break;
@@ -491,44 +504,119 @@ static void eval_body_mass(sema *S, body *b)
 
 /* ---- assembly ------------------------------------------------------------------------ */
 
+/* The force an evaluated element applies to dof di (signed), or -1 when it
+ * applies none (or failed). */
+static ex_id contribution(sema *S, const elem *el, int di)
+{
+    if (el->force.k != V_NUM || el->kind == ELEM_MOTION)
+        return -1;
+    if (el->kind == ELEM_FORCEDEF)
+        return el->a == di ? el->force.e : -1;
+    if (el->a == di)
+        return ex_op1(S->pool, EX_NEG, el->force.e);
+    return el->b == di ? el->force.e : -1;
+}
+
+/* The sum of the forces on dof di from every element but `skip`. */
+static ex_id other_forces(sema *S, int di, int skip)
+{
+    ex_id sum = ex_const(S->pool, 0);
+    for (int i = 0; i < S->nelem; i++) {
+        elem *el = &S->elems[i];
+        if (i == skip || (el->a != di && el->b != di))
+            continue;
+        sema_eval_elem(S, i);
+        ex_id c = contribution(S, el, di);
+        if (c >= 0)
+            sum = ex_op2(S->pool, EX_ADD, sum, c);
+    }
+    return sum;
+}
+
+/* F_eq of element ei: the force it must exert so that its two dofs have the
+ * same acceleration under all the other forces (the equivalent sticking force
+ * of the switching stick algorithm, seed 001 Sect. 2.9). With a = the first
+ * dof and b the second: a' = (Fa - F)/ma, b' = (Fb + F)/mb. */
+int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
+{
+    ex_pool *P = S->pool;
+    const elem *el = &S->elems[ei];
+    int side[2] = {el->a, el->b};
+    ex_id F[2], m[2], acc[2]; /* acc >= 0: a known acceleration (ground, motion) */
+    for (int k = 0; k < 2; k++) {
+        int di = side[k];
+        acc[k] = -1;
+        if (di < 0) {
+            acc[k] = ex_const(P, 0);
+        } else if (S->dofs[di].motion >= 0) {
+            acc[k] = S->dofs[di].acc;
+        } else {
+            body *b = &S->bodies[S->dofs[di].body];
+            if (b->mass.k != V_NUM)
+                return -1;
+            m[k] = b->mass.e;
+            F[k] = other_forces(S, di, ei);
+        }
+    }
+    ex_id f;
+    if (acc[0] >= 0 && acc[1] >= 0) {
+        diag_error(S->dc, loc, "F_eq of '%s' is undefined: neither of its dofs is free", el->name);
+        return -1;
+    } else if (acc[1] >= 0) { /* F = Fa - ma b' */
+        f = ex_op2(P, EX_SUB, F[0], ex_op2(P, EX_MUL, m[0], acc[1]));
+    } else if (acc[0] >= 0) { /* F = mb a' - Fb */
+        f = ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, m[1], acc[0]), F[1]);
+    } else { /* F = (Fa/ma - Fb/mb) / (1/ma + 1/mb) = (mb Fa - ma Fb) / (ma + mb) */
+        f = ex_op2(P, EX_DIV,
+                   ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, m[1], F[0]), ex_op2(P, EX_MUL, m[0], F[1])),
+                   ex_op2(P, EX_ADD, m[0], m[1]));
+    }
+    *out = sval_num(f, (jnt_dim){{6, 6, -12, 0, 0}});
+    return 0;
+}
+
+/* Masses, prescribed motions, then every element; m a = sum of forces per dof. */
 static void assemble(sema *S)
 {
     ex_pool *P = S->pool;
+    for (int i = 0; i < S->nbody; i++)
+        eval_body_mass(S, &S->bodies[i]);
+    for (int i = 0; i < S->nelem; i++) {
+        elem *el = &S->elems[i];
+        if (el->kind != ELEM_MOTION)
+            continue;
+        sema_eval_elem(S, i);
+        if (el->force.k != V_NUM)
+            continue;
+        dof *f = &S->dofs[el->a];
+        if (f->motion >= 0) {
+            diag_error(S->dc, el->decl->loc, "'%s' already has a prescribed motion", f->name);
+            diag_note(S->dc, f->motion_loc, "the first one is here");
+            continue;
+        }
+        ex_set_loc(P, el->decl->loc);
+        f->motion = el->force.e;
+        f->motion_loc = el->decl->loc;
+        /* its acceleration is the motion's second derivative */
+        f->acc = ex_diff(P, ex_diff(P, f->motion, EX_T, 0), EX_T, 0);
+    }
     for (int i = 0; i < S->nelem; i++) {
         sema_eval_elem(S, i);
         elem *el = &S->elems[i];
-        if (el->force.k != V_NUM)
-            continue;
         ex_set_loc(P, el->decl->loc);
-        if (el->kind == ELEM_MOTION) {
-            dof *f = &S->dofs[el->a];
-            if (f->motion >= 0) {
-                diag_error(S->dc, el->decl->loc, "'%s' already has a prescribed motion", f->name);
-                diag_note(S->dc, f->motion_loc, "the first one is here");
-            }
-            f->motion = el->force.e;
-            f->motion_loc = el->decl->loc;
-            continue;
+        for (int k = 0; k < 2; k++) {
+            int di = k ? el->b : el->a;
+            ex_id c = di >= 0 ? contribution(S, el, di) : -1;
+            if (c >= 0)
+                S->dofs[di].force = ex_op2(P, EX_ADD, S->dofs[di].force, c);
         }
-        if (el->kind == ELEM_FORCEDEF) {
-            S->dofs[el->a].force = ex_op2(P, EX_ADD, S->dofs[el->a].force, el->force.e);
-            continue;
-        }
-        if (el->a >= 0)
-            S->dofs[el->a].force = ex_op2(P, EX_SUB, S->dofs[el->a].force, el->force.e);
-        if (el->b >= 0)
-            S->dofs[el->b].force = ex_op2(P, EX_ADD, S->dofs[el->b].force, el->force.e);
     }
-    for (int i = 0; i < S->nbody; i++)
-        eval_body_mass(S, &S->bodies[i]);
     for (int i = 0; i < S->ndof; i++) {
         dof *f = &S->dofs[i];
         body *b = &S->bodies[f->body];
         ex_set_loc(P, b->decl->loc);
         S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
-        if (f->motion >= 0) /* prescribed: its acceleration is the motion's second derivative */
-            f->acc = ex_diff(P, ex_diff(P, f->motion, EX_T, 0), EX_T, 0);
-        else
+        if (f->motion < 0)
             f->acc = b->mass.k == V_NUM ? ex_op2(P, EX_DIV, f->force, b->mass.e) : ex_const(P, 0);
         S->m->y.v[f->y + 1].rhs = f->acc;
     }
@@ -861,7 +949,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
             eval_simulate(&S, d);
         else if (d->kind == AST_OUTPUT)
             eval_output(&S, d);
-        else if (d->kind == AST_LET) {
+        else if (d->kind == AST_LET || d->kind == AST_INTEGRAL) {
             sym *s = sema_find(&S, d->name);
             if (s && s->decl == d)
                 sema_eval_sym(&S, s, d->loc);

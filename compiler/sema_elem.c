@@ -56,6 +56,8 @@ typedef struct lawctx {
     int nin;
     local *loc;
     int nloc;
+    sval feq; /* F_eq, computed on first use */
+    int have_feq;
     scope frame;
 } lawctx;
 
@@ -108,6 +110,18 @@ static int law_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc, s
             *out = L->in_val[i];
             return 1;
         }
+    /* computed on demand: it needs every other force on the element's dofs */
+    if (L->law->op == LAW_FRICTION && strcmp(name, "F_eq") == 0) {
+        if (!L->have_feq) {
+            L->have_feq = 1;
+            if (sema_equiv_force(S, (int)(L->el - S->elems), loc, &L->feq) != 0)
+                L->feq = sval_err;
+            else
+                add_qty(L->el, "F_eq", L->feq);
+        }
+        *out = L->feq;
+        return 1;
+    }
     return 0;
 }
 

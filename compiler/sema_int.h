@@ -35,7 +35,8 @@ typedef struct sval {
     int zero_lit; /* a plain literal 0: adopts the dimension it meets */
 } sval;
 
-enum sym_kind { SYM_CONST, SYM_PARAM, SYM_LET, SYM_GROUND, SYM_BODY, SYM_ELEM, SYM_LAW };
+enum sym_kind { SYM_CONST, SYM_PARAM, SYM_LET, SYM_GROUND, SYM_BODY, SYM_ELEM, SYM_LAW,
+                SYM_INTEGRAL };
 
 typedef struct sym {
     enum sym_kind kind;
@@ -43,7 +44,7 @@ typedef struct sym {
     const ast *decl;
     int busy, done; /* lazy evaluation and cycle detection */
     sval val;       /* SYM_CONST, SYM_LET: the value; SYM_PARAM: p[pidx] */
-    int pidx;
+    int pidx;       /* SYM_PARAM: p index; SYM_INTEGRAL: y index */
     int *inst;      /* SYM_BODY, SYM_ELEM: instance (body/elem index) per array index */
     long *idx;      /* the array indices (NULL for a scalar) */
     int ninst;
@@ -144,6 +145,9 @@ sym *sema_find(sema *S, const char *name);
 void sema_suggest(sema *S, const scope *sc, const char *name, char *buf, size_t n);
 void sema_eval_sym(sema *S, sym *s, jnt_loc use);
 int sema_dof_accel(sema *S, int dof, jnt_loc loc, sval *out);
+/* F_eq of element ei (the force that keeps its relative acceleration zero):
+ * 0 and *out, or -1 after an error. */
+int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out);
 
 /* sema_expr.c */
 sval sema_eval(sema *S, const scope *sc, const ast *n);
