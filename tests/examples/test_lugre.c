@@ -137,6 +137,25 @@ int main(void)
     } else {
         CHECK(rc == JNT_ERR_NONFINITE, "rk4 h = 7.07e-4 s diverges in slip (%s)", err);
     }
+    /* stick eigenvalues at rest (digest E3, claim 10): 0 and -111.94 +/- 193.57i
+     * in time nondimensionalised by omega_n = sqrt(K/M); our time is in s */
+    jnt_data *d = jnt_data_new(mod);
+    double re[3], im[3], wn = sqrt(2.0);
+    if (jnt_init_state(mod, d) == JNT_OK && jnt_eigenvalues(mod, d, re, im) == JNT_OK) {
+        int iz = 0, ic = 0;
+        for (int i = 0; i < 3; i++) {
+            if (fabs(re[i]) + fabs(im[i]) < fabs(re[iz]) + fabs(im[iz]))
+                iz = i;
+            if (im[i] > 0)
+                ic = i;
+        }
+        CHECK_NEAR(re[iz] / wn + fabs(im[iz]) / wn, 0, 1e-9, "stick eigenvalue 0 (seed 001 E3)");
+        CHECK_REL(re[ic] / wn, -111.94, 5e-4, "stick eigenvalue real part (seed 001 E3)");
+        CHECK_REL(im[ic] / wn, 193.57, 5e-4, "stick eigenvalue imaginary part (seed 001 E3)");
+    } else {
+        CHECK(0, "eigenvalues at rest: %s", jnt_data_error(d));
+    }
+    jnt_data_free(d);
     csv_free(&ref);
     jnt_model_free(mod);
     return check_done();

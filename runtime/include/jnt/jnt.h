@@ -113,6 +113,16 @@ double jnt_get_param(const jnt_model *m, jnt_data *d, int index);
  * full message (time, offending state). */
 int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts);
 
+/* Set d to the initial state (parameter defaults, t0, initial values)
+ * without integrating, for jnt_eigenvalues or jnt_state at t0. */
+int jnt_init_state(const jnt_model *m, jnt_data *d);
+
+/* Eigenvalues (re[i], im[i], i < ny) of the Jacobian d(ydot)/dy at the
+ * state held by d: the last state of jnt_run, or the initial state after
+ * jnt_init_state. For a mechanical system, eigenvalues -zeta w +/- i w
+ * sqrt(1 - zeta^2) give its natural frequencies w and damping ratios zeta. */
+int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im);
+
 /* Last state and outputs of a run. */
 double jnt_time(const jnt_data *d);
 double jnt_state(const jnt_model *m, const jnt_data *d, int index);
