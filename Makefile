@@ -99,7 +99,7 @@ $(B)/jnt: $(B)/obj/compiler/main.o $(B)/libjnt.a
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
 # ---- tests ------------------------------------------------------------------
-$(B)/tests/%: tests/unit/%.c tests/unit/check.h $(B)/libjnt.a
+$(B)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/csvread.h $(B)/libjnt.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libjnt.a $(LDLIBS)
 

@@ -58,7 +58,8 @@ typedef enum ast_kind {
                     str = source text of the expression (for a default column name) */
     AST_MOTION,  /* name, iter; kids[0] = DOF reference; kids[1] = its prescribed position,
                     an expression of t and parameters */
-    AST_INTEGRAL /* name = kids[0]: a state whose derivative is kids[0], starting at 0 */
+    AST_INTEGRAL,/* name = kids[0]: a state whose derivative is kids[0], starting at 0 */
+    AST_ANALYSIS /* analysis name : str ( kids... ): kids are AST_ARG or expressions */
 } ast_kind;
 
 /* Binary operators (AST_BINARY op). */

@@ -31,6 +31,14 @@ void ir_free(ir_model *m)
     vars_free(&m->d);
     vars_free(&m->p);
     vars_free(&m->out);
+    for (int i = 0; i < m->nan; i++) {
+        free(m->an[i].name);
+        if (m->an[i].sub) {
+            ir_free(m->an[i].sub);
+            free(m->an[i].sub);
+        }
+    }
+    free(m->an);
     ex_pool_free(m->pool);
     free(m->name);
     free(m->source);

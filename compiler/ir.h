@@ -27,14 +27,25 @@ typedef struct ir_vars {
     int n, cap;
 } ir_vars;
 
+struct ir_model;
+
+typedef struct ir_analysis {
+    char *name;            /* owned */
+    int kind;              /* JNT_ANALYSIS_* */
+    struct ir_model *sub;  /* hysteresis: its own model (owned); NULL otherwise */
+    ex_id v[2];            /* expressions of p: at, or period and cycles */
+} ir_analysis;
+
 typedef struct ir_model {
     char *name;            /* model name (owned) */
     char *source;          /* the .jnt path (owned) */
     ex_pool *pool;         /* every expression (owned) */
     ir_vars y, d, p, out;
-    const char *integrator;/* "rk4", "dopri5", "bdf", "radau", "trapezoidal" */
+    const char *integrator;/* "rk4", "dopri5", "bdf", "radau", "trapezoidal"; NULL: none */
     ex_id t0, t_end, h, rtol, atol, out_every, h_max; /* expressions of p */
     char *output_file;     /* default CSV path (owned), or NULL */
+    ir_analysis *an;       /* analyses (owned) */
+    int nan;
 } ir_model;
 
 /* Append a variable; returns its index. Takes ownership of name. */

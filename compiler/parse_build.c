@@ -286,6 +286,18 @@ ast *parse_force(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast 
     return n;
 }
 
+/* analysis name : kind ( args ). */
+ast *parse_analysis(parse_ctx *pc, const lex_token *kw, const lex_token *name,
+                    const lex_token *kind, ast *args, const lex_token *rp)
+{
+    ast *n = node(pc, AST_ANALYSIS, kw->off, at(pc, rp->end));
+    n->name = text(pc, name);
+    n->aux = at(pc, name->off);
+    n->str = text(pc, kind);
+    adopt(pc, n, args);
+    return n;
+}
+
 /* law kind name ( params ) { statements }. */
 ast *parse_law(parse_ctx *pc, const lex_token *kw, const lex_token *kind,
                const lex_token *name, ast *params, ast *stmts, const lex_token *rb)

@@ -880,6 +880,212 @@ static void eliminate_prescribed(sema *S)
     free(gone);
 }
 
+/* ---- analyses ------------------------------------------------------------------------- */
+
+/* Synthetic nodes of an analysis's own model, located at the analysis. */
+static ast *syn(sema *S, ast_kind k, const ast *at, const char *name)
+{
+    ast *n = ast_new(S->arena, k, at->loc);
+    n->end = at->end;
+    n->aux = at->loc;
+    n->name = name ? ast_strdup(S->arena, name, strlen(name)) : NULL;
+    return n;
+}
+
+static ast *syn_num(sema *S, const ast *at, double v, const char *unit)
+{
+    ast *n = syn(S, AST_NUM, at, NULL);
+    n->num = v;
+    n->str = unit ? ast_strdup(S->arena, unit, strlen(unit)) : NULL;
+    return n;
+}
+
+static ast *syn_bin(sema *S, const ast *at, int op, ast *a, ast *b)
+{
+    ast *n = syn(S, AST_BINARY, at, NULL);
+    n->op = op;
+    ast_add(S->arena, n, a);
+    ast_add(S->arena, n, b);
+    return n;
+}
+
+static ast *syn_member(sema *S, const ast *at, const char *base, const char *member)
+{
+    ast *n = syn(S, AST_MEMBER, at, member);
+    ast_add(S->arena, n, syn(S, AST_NAME, at, base));
+    return n;
+}
+
+static ast *syn_setting(sema *S, const ast *at, const char *name, ast *value)
+{
+    ast *n = syn(S, AST_SETTING, at, name);
+    ast_add(S->arena, n, value);
+    return n;
+}
+
+/* The named arguments of an analysis; unknown, repeated and positional ones
+ * are errors. */
+static int analysis_args(sema *S, const ast *d, const char *const *names, int n, const ast **found)
+{
+    int err = 0;
+    for (int i = 0; i < d->nkids; i++) {
+        const ast *a = d->kids[i];
+        int k = -1;
+        for (int j = 0; a->kind == AST_ARG && j < n; j++)
+            if (strcmp(names[j], a->name) == 0)
+                k = j;
+        if (a->kind != AST_ARG) {
+            diag_error(S->dc, a->loc, "analysis '%s' takes named arguments (%s = ...)", d->str,
+                       names[0]);
+            err = 1;
+        } else if (k < 0) {
+            const char *best = diag_closest(a->name, names, n);
+            diag_error(S->dc, a->loc, "unknown argument '%s' of analysis '%s'%s%s%s", a->name,
+                       d->str, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            err = 1;
+        } else if (found[k]) {
+            diag_error(S->dc, a->loc, "argument '%s' is given twice", a->name);
+            err = 1;
+        } else {
+            found[k] = a->kids[0];
+        }
+    }
+    return err ? -1 : 0;
+}
+
+/* hysteresis(law = L(...), slip = s(t), normal, area, period, cycles, points):
+ * its own model, with the main model's imports, constants, parameters and
+ * laws: a slider whose position follows the slip, a friction element with
+ * the law, and the work done on it. */
+static ir_model *hysteresis_model(sema *S, const ast *d, const ast *model, int file,
+                                  const ast **arg)
+{
+    enum { LAW, SLIP, NORMAL, AREA, PERIOD, CYCLES, POINTS };
+    ast *m = syn(S, AST_MODEL, d, d->name);
+    for (int i = 0; i < model->nkids; i++) {
+        ast_kind k = model->kids[i]->kind;
+        if (k == AST_IMPORT || k == AST_CONST || k == AST_PARAM || k == AST_LAW)
+            ast_add(S->arena, m, model->kids[i]);
+    }
+    /* body _slider : point(mass = 1 kg) { dof x } */
+    ast *b = syn(S, AST_BODY, d, "_slider");
+    b->str = "point";
+    ast *mass = syn(S, AST_ARG, d, "mass");
+    ast_add(S->arena, mass, syn_num(S, d, 1, "kg"));
+    ast_add(S->arena, b, mass);
+    ast_add(S->arena, b, syn(S, AST_DOF, d, "x"));
+    ast_add(S->arena, m, b);
+    /* motion _drive on _slider.x = slip */
+    ast *mo = syn(S, AST_MOTION, d, "_drive");
+    ast_add(S->arena, mo, syn_member(S, d, "_slider", "x"));
+    ast_add(S->arena, mo, (ast *)arg[SLIP]);
+    ast_add(S->arena, m, mo);
+    /* friction NAME between _slider.x and ground { law, normal, area } */
+    ast *el = syn(S, AST_ELEMENT, d, d->name);
+    el->op = ELEM_FRICTION;
+    ast_add(S->arena, el, syn_member(S, d, "_slider", "x"));
+    ast_add(S->arena, el, syn(S, AST_NAME, d, "ground"));
+    ast_add(S->arena, el, syn_setting(S, d, "law", (ast *)arg[LAW]));
+    if (arg[NORMAL])
+        ast_add(S->arena, el, syn_setting(S, d, "normal", (ast *)arg[NORMAL]));
+    if (arg[AREA])
+        ast_add(S->arena, el, syn_setting(S, d, "area", (ast *)arg[AREA]));
+    ast_add(S->arena, m, el);
+    /* integral _work = NAME.force * NAME.v */
+    ast *w = syn(S, AST_INTEGRAL, d, "_work");
+    ast_add(S->arena, w, syn_bin(S, d, OP_MUL, syn_member(S, d, d->name, "force"),
+                                 syn_member(S, d, d->name, "v")));
+    ast_add(S->arena, m, w);
+    /* simulate { integrator = rk4(h = period / points)  until = cycles * period } */
+    ast *points = arg[POINTS] ? (ast *)arg[POINTS] : syn_num(S, d, 1000, NULL);
+    ast *cycles = arg[CYCLES] ? (ast *)arg[CYCLES] : syn_num(S, d, 3, NULL);
+    ast *h = syn_bin(S, d, OP_DIV, (ast *)arg[PERIOD], points);
+    ast *integ = syn(S, AST_CALL, d, "rk4");
+    ast *harg = syn(S, AST_ARG, d, "h");
+    ast_add(S->arena, harg, h);
+    ast_add(S->arena, integ, harg);
+    ast *sim = syn(S, AST_SIMULATE, d, NULL);
+    ast_add(S->arena, sim, syn_setting(S, d, "integrator", integ));
+    ast_add(S->arena, sim, syn_setting(S, d, "until", syn_bin(S, d, OP_MUL, cycles,
+                                                              (ast *)arg[PERIOD])));
+    ast_add(S->arena, m, sim);
+    /* output "NAME.csv" every h { t, s, v, F, W } */
+    ast *out = syn(S, AST_OUTPUT, d, NULL);
+    char *file_name = xasprintf("%s.csv", d->name);
+    out->str = ast_strdup(S->arena, file_name, strlen(file_name));
+    free(file_name);
+    ast_add(S->arena, out, h);
+    static const char *const cols[][2] = {{"s", "s"}, {"v", "v"}, {"F", "force"}};
+    ast *tc = syn(S, AST_OUTCOL, d, "t");
+    ast_add(S->arena, tc, syn(S, AST_NAME, d, "t"));
+    ast_add(S->arena, out, tc);
+    for (int i = 0; i < 3; i++) {
+        ast *c = syn(S, AST_OUTCOL, d, cols[i][0]);
+        ast_add(S->arena, c, syn_member(S, d, d->name, cols[i][1]));
+        ast_add(S->arena, out, c);
+    }
+    ast *wc = syn(S, AST_OUTCOL, d, "W");
+    ast_add(S->arena, wc, syn(S, AST_NAME, d, "_work"));
+    ast_add(S->arena, out, wc);
+    ast_add(S->arena, m, out);
+
+    ir_model *sub = xcalloc(1, sizeof *sub);
+    if (sema_lower(S->dc, S->arena, m, file, sub) != 0) {
+        ir_free(sub);
+        free(sub);
+        return NULL;
+    }
+    return sub;
+}
+
+static void eval_analysis(sema *S, const ast *d, const ast *model, int file)
+{
+    ir_model *m = S->m;
+    ir_analysis an = {.name = NULL, .v = {-1, -1}};
+    S->have_an++;
+    if (strcmp(d->str, "linear") == 0) {
+        static const char *const names[] = {"at"};
+        const ast *arg[1] = {0};
+        if (analysis_args(S, d, names, 1, arg) != 0)
+            return;
+        an.kind = JNT_ANALYSIS_LINEAR;
+        an.v[0] = arg[0] ? setting_expr(S, arg[0], DIM_S, "'at'") : m->t0;
+        if (an.v[0] < 0)
+            return;
+    } else if (strcmp(d->str, "hysteresis") == 0) {
+        static const char *const names[] = {"law", "slip", "normal", "area", "period",
+                                            "cycles", "points"};
+        const ast *arg[7] = {0};
+        if (analysis_args(S, d, names, 7, arg) != 0)
+            return;
+        if (!arg[0] || !arg[1] || !arg[4]) {
+            diag_error(S->dc, d->loc, "analysis 'hysteresis' needs law = ..., slip = ... and "
+                                      "period = ...");
+            return;
+        }
+        an.kind = JNT_ANALYSIS_HYSTERESIS;
+        an.v[0] = setting_expr(S, arg[4], DIM_S, "'period'");
+        an.v[1] = arg[5] ? setting_expr(S, arg[5], units_none, "'cycles'") : ex_const(S->pool, 3);
+        if (an.v[0] < 0 || an.v[1] < 0 || !(an.sub = hysteresis_model(S, d, model, file, arg)))
+            return;
+    } else {
+        static const char *const kinds[] = {"linear", "hysteresis"};
+        const char *best = diag_closest(d->str, kinds, 2);
+        diag_error(S->dc, d->loc, "unknown analysis '%s'%s%s%s (there are 'linear' and "
+                                  "'hysteresis')", d->str, best ? "; did you mean '" : "",
+                   best ? best : "", best ? "'?" : "");
+        return;
+    }
+    for (int i = 0; i < m->nan; i++)
+        if (strcmp(m->an[i].name, d->name) == 0) {
+            diag_error(S->dc, d->aux, "there is already an analysis '%s'", d->name);
+            return;
+        }
+    an.name = xstrdup(d->name);
+    m->an = xrealloc(m->an, (size_t)(m->nan + 1) * sizeof *m->an);
+    m->an[m->nan++] = an;
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 
 static char *model_name(const ast *model, const char *path)
@@ -949,6 +1155,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
             eval_simulate(&S, d);
         else if (d->kind == AST_OUTPUT)
             eval_output(&S, d);
+        else if (d->kind == AST_ANALYSIS)
+            eval_analysis(&S, d, model, file);
         else if (d->kind == AST_LET || d->kind == AST_INTEGRAL) {
             sym *s = sema_find(&S, d->name);
             if (s && s->decl == d)
@@ -967,8 +1175,10 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         if (out->y.v[i].rhs < 0)
             diag_error(dc, out->y.v[i].loc, "internal error: state '%s' has no equation "
                                             "(please report)", out->y.v[i].name);
-    if (!S.have_sim)
+    if (!S.have_sim && !S.have_an)
         diag_error(dc, (jnt_loc){file, 0}, "the model has no 'simulate { ... }' block");
+    if (!S.have_sim)
+        out->integrator = NULL; /* analyses only */
     if (!S.have_out) {
         /* default output: t and every state */
         out->output_file = xasprintf("%s.csv", out->name);

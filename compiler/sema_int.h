@@ -127,7 +127,7 @@ struct sema {
     int assembled;    /* dof accelerations are known */
     scope global;     /* every declared name */
     scope consts;     /* what a law body sees: constants and built-ins */
-    int have_sim, have_out;
+    int have_sim, have_out, have_an;
     char **stack;     /* real paths of the files being imported (cycle detection) */
     int *stack_file;  /* their source indices */
     int nstack, capstack;

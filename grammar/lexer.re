@@ -38,7 +38,7 @@ static const struct keyword {
     const char *s;
     int code;
 } keywords[] = {
-    {"and", TK_AND},         {"between", TK_BETWEEN}, {"body", TK_BODY},
+    {"analysis", TK_ANALYSIS}, {"and", TK_AND},         {"between", TK_BETWEEN}, {"body", TK_BODY},
     {"const", TK_CONST},     {"contact", TK_CONTACT}, {"damper", TK_DAMPER},
     {"der", TK_DER},         {"discrete", TK_DISCRETE}, {"dof", TK_DOF},
     {"else", TK_ELSE},       {"every", TK_EVERY},     {"force", TK_FORCE},

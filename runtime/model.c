@@ -13,7 +13,7 @@ static int abi_valid(const jnt_abi_model *a)
         return 0;
     if (a->ny < 0 || a->nd < 0 || a->np < 0 || a->nout < 0 || a->jac_nnz < 0)
         return 0;
-    if (!a->integrator || !a->params || !a->settings || !a->init || !a->rhs || !a->output)
+    if ((!a->integrator && a->nanalyses == 0) || !a->params || !a->settings || !a->init || !a->rhs || !a->output)
         return 0;
     if (a->nd > 0 && !a->update)
         return 0;

@@ -59,6 +59,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     d->err[0] = '\0';
     /* the integrator: the caller's choice or the model's; its arena */
     const char *iname = opts && opts->integrator ? opts->integrator : a->integrator;
+    if (!iname)
+        return data_error(d, JNT_ERR_MODEL, "the model has no 'simulate' block (only analyses)");
     d->integ = integ_find(iname);
     /* without continuous states, time advances in fixed steps h (the discrete
      * updates, once per step, define the model): no method has work to do */
@@ -83,6 +85,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         return data_error(d, JNT_ERR_KERNEL, "the settings kernel failed (status %d)", rc);
     if (opts && opts->h > 0)
         s.h = opts->h;
+    if (opts && opts->t_end != 0)
+        s.t_end = opts->t_end;
     if (opts && opts->rtol > 0)
         s.rtol = opts->rtol;
     if (opts && opts->atol > 0)

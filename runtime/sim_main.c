@@ -136,7 +136,10 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
     }
     o.csv_path = out;
     o.progress = progress ? 1 : (isatty(STDERR_FILENO) ? 2 : 0);
-    int st = jnt_run(m, d, &o);
+    /* the simulation (if the model has one), then its analyses */
+    int st = m->abi->integrator ? jnt_run(m, d, &o) : JNT_OK;
+    if (st == JNT_OK && m->abi->nanalyses > 0)
+        st = jnt_run_analyses(m, d, NULL);
     if (stats) {
         const jnt_stats *s = jnt_data_stats(d);
         fprintf(stderr,

@@ -17,19 +17,19 @@ __attribute__((unused)) static inline double jnt_max(double a, double b)
 { return a > b ? a : b; }
 #endif
 
-static const char *const y_names[] = {
+static const char *const m_y_names[] = {
     "block.x", "block.x.v", "slide.z", "slide.zd",
 };
-#define d_names ((const char *const *)0)
-static const char *const p_names[] = {
+#define m_d_names ((const char *const *)0)
+static const char *const m_p_names[] = {
     "m", "g", "ratio", "tE",
     "t_end", "dt_out",
 };
-static const char *const out_names[] = {
+static const char *const m_out_names[] = {
     "t", "u", "v", "F",
     "F_R",
 };
-static const signed char p_dims[] = {
+static const signed char m_p_dims[] = {
     6, 0, 0, 0, 0,
     0, 6, -12, 0, 0,
     0, 0, 0, 0, 0,
@@ -37,15 +37,15 @@ static const signed char p_dims[] = {
     0, 0, 6, 0, 0,
     0, 0, 6, 0, 0,
 };
-static const int jac_colptr[] = {
+static const int m_jac_colptr[] = {
     0, 0, 3, 5, 8,
 };
-static const int jac_rowind[] = {
+static const int m_jac_rowind[] = {
     0, 1, 3, 1, 3, 1, 2, 3,
 };
 
 #line 1 "<jnt>"
-static int k_params(double *p, const unsigned char *set)
+static int m_params(double *p, const unsigned char *set)
 {
     if (!set[0]) {
     #line 12 "examples/frdyn2_bench.jnt"
@@ -75,7 +75,7 @@ static int k_params(double *p, const unsigned char *set)
 }
 
 #line 1 "<jnt>"
-static int k_settings(const double *p, jnt_settings *s)
+static int m_settings(const double *p, jnt_settings *s)
 {
     (void)p;
     s->t0 = 0.0;
@@ -92,7 +92,7 @@ static int k_settings(const double *p, jnt_settings *s)
 }
 
 #line 1 "<jnt>"
-static int k_init(const double *p, double *y, double *d)
+static int m_init(const double *p, double *y, double *d)
 {
     (void)p;
     (void)y;
@@ -105,7 +105,7 @@ static int k_init(const double *p, double *y, double *d)
 }
 
 #line 1 "<jnt>"
-static int k_rhs(double t, const double *y, const double *d, const double *p, double *ydot)
+static int m_rhs(double t, const double *y, const double *d, const double *p, double *ydot)
 {
     (void)t;
     (void)y;
@@ -141,7 +141,7 @@ static int k_rhs(double t, const double *y, const double *d, const double *p, do
 }
 
 #line 1 "<jnt>"
-static int k_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int m_jac(double t, const double *y, const double *d, const double *p, double *jv)
 {
     (void)t;
     (void)y;
@@ -225,7 +225,7 @@ static int k_jac(double t, const double *y, const double *d, const double *p, do
 }
 
 #line 1 "<jnt>"
-static int k_output(double t, const double *y, const double *d, const double *p, double *out)
+static int m_output(double t, const double *y, const double *d, const double *p, double *out)
 {
     (void)t;
     (void)y;
@@ -266,9 +266,10 @@ const jnt_abi_model jnt_generated_model = {
     "bdf",
     "frdyn2_bench.csv",
     4, 0, 6, 5,
-    y_names, d_names, p_names, out_names, p_dims,
-    8, jac_colptr, jac_rowind,
-    k_params, k_settings, k_init, k_rhs, k_jac, 0, k_output,
+    m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
+    8, m_jac_colptr, m_jac_rowind,
+    m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
+    0, 0,
 };
 
 #ifdef JNT_STANDALONE

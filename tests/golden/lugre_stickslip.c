@@ -17,34 +17,34 @@ __attribute__((unused)) static inline double jnt_max(double a, double b)
 { return a > b ? a : b; }
 #endif
 
-static const char *const y_names[] = {
+static const char *const m_y_names[] = {
     "block.x", "block.x.v", "floor.z",
 };
-#define d_names ((const char *const *)0)
-static const char *const p_names[] = {
+#define m_d_names ((const char *const *)0)
+static const char *const m_p_names[] = {
     "M", "K", "R", "t_end",
     "dt_out",
 };
-static const char *const out_names[] = {
+static const char *const m_out_names[] = {
     "t", "x", "v", "z",
     "F_L",
 };
-static const signed char p_dims[] = {
+static const signed char m_p_dims[] = {
     6, 0, 0, 0, 0,
     6, 0, -12, 0, 0,
     0, 6, -6, 0, 0,
     0, 0, 6, 0, 0,
     0, 0, 6, 0, 0,
 };
-static const int jac_colptr[] = {
+static const int m_jac_colptr[] = {
     0, 1, 4, 6,
 };
-static const int jac_rowind[] = {
+static const int m_jac_rowind[] = {
     1, 0, 1, 2, 1, 2,
 };
 
 #line 1 "<jnt>"
-static int k_params(double *p, const unsigned char *set)
+static int m_params(double *p, const unsigned char *set)
 {
     if (!set[0]) {
     #line 9 "examples/lugre_stickslip.jnt"
@@ -70,7 +70,7 @@ static int k_params(double *p, const unsigned char *set)
 }
 
 #line 1 "<jnt>"
-static int k_settings(const double *p, jnt_settings *s)
+static int m_settings(const double *p, jnt_settings *s)
 {
     (void)p;
     s->t0 = 0.0;
@@ -87,7 +87,7 @@ static int k_settings(const double *p, jnt_settings *s)
 }
 
 #line 1 "<jnt>"
-static int k_init(const double *p, double *y, double *d)
+static int m_init(const double *p, double *y, double *d)
 {
     (void)p;
     (void)y;
@@ -99,7 +99,7 @@ static int k_init(const double *p, double *y, double *d)
 }
 
 #line 1 "<jnt>"
-static int k_rhs(double t, const double *y, const double *d, const double *p, double *ydot)
+static int m_rhs(double t, const double *y, const double *d, const double *p, double *ydot)
 {
     (void)t;
     (void)y;
@@ -118,7 +118,7 @@ static int k_rhs(double t, const double *y, const double *d, const double *p, do
 }
 
 #line 1 "<jnt>"
-static int k_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int m_jac(double t, const double *y, const double *d, const double *p, double *jv)
 {
     (void)t;
     (void)y;
@@ -148,7 +148,7 @@ static int k_jac(double t, const double *y, const double *d, const double *p, do
 }
 
 #line 1 "<jnt>"
-static int k_output(double t, const double *y, const double *d, const double *p, double *out)
+static int m_output(double t, const double *y, const double *d, const double *p, double *out)
 {
     (void)t;
     (void)y;
@@ -176,9 +176,10 @@ const jnt_abi_model jnt_generated_model = {
     "bdf",
     "lugre_stickslip.csv",
     3, 0, 5, 5,
-    y_names, d_names, p_names, out_names, p_dims,
-    6, jac_colptr, jac_rowind,
-    k_params, k_settings, k_init, k_rhs, k_jac, 0, k_output,
+    m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
+    6, m_jac_colptr, m_jac_rowind,
+    m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
+    0, 0,
 };
 
 #ifdef JNT_STANDALONE

@@ -7,7 +7,10 @@
  */
 #include <math.h>
 
+#include <string.h>
+
 #include "check.h"
+#include "csvread.h"
 #include "jnt/jnt.h"
 
 static jnt_model *compile(const char *name, const char *text)
@@ -104,6 +107,47 @@ int main(void)
         CHECK_NEAR(out(m, d, "x"), 2e-4, 1e-9, "params: x = F / sum(i k0) with F following k0");
         CHECK_NEAR(jnt_get_param(m, d, jnt_param_index(m, "F")), 2 * 20 * 1e-3, 1e-15,
                    "params: the default of F is recomputed from k0");
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+    /* analyses: the eigenvalues of a damped oscillator (analytic: -c/2m +/- i
+     * sqrt(k/m - (c/2m)^2)) and the loop energy of regularised Coulomb friction
+     * (4 mu N A per cycle, minus the regularisation's share, here below 1e-3) */
+    m = compile("analyses", "import friction\n"
+                            "body b : point(mass = 2 kg) { dof x }\n"
+                            "spring k between b.x and ground { stiffness = 8 N/m }\n"
+                            "damper c between b.x and ground { damping = 0.4 N*s/m }\n"
+                            "analysis modes : linear(at = 0 s)\n"
+                            "analysis loop : hysteresis(law = coulomb_tanh(mu = 0.3, v_reg = "
+                            "0.01 mm/s),\n"
+                            "  slip = 1 mm * sin(2 * pi * t / 0.5 s), normal = 10 N, period = 0.5 s,"
+                            " cycles = 2)\n");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        char dir[512];
+        snprintf(dir, sizeof dir, "%s", test_out(""));
+        dir[strlen(dir) - 1] = 0;
+        CHECK(jnt_run_analyses(m, d, dir) == JNT_OK, "analyses run: %s", jnt_data_error(d));
+        csv_table t;
+        if (csv_load(test_out("modes.csv"), &t) == 0 && t.nrow == 2) {
+            CHECK_NEAR(csv_col(&t, "re")[0], -0.1, 1e-12, "linear: real part -c/2m");
+            CHECK_NEAR(fabs(csv_col(&t, "im")[0]), sqrt(4 - 0.01), 1e-12,
+                       "linear: imaginary part sqrt(k/m - (c/2m)^2)");
+            CHECK_NEAR(csv_col(&t, "zeta")[1], 0.1 / 2, 1e-12, "linear: damping ratio");
+            csv_free(&t);
+        } else {
+            CHECK(0, "linear: modes.csv has two eigenvalues");
+        }
+        if (csv_load(test_out("loop_cycles.csv"), &t) == 0 && t.nrow == 2) {
+            CHECK_REL(csv_col(&t, "energy_J")[1], 4 * 0.3 * 10 * 1e-3, 1e-3,
+                      "hysteresis: energy per cycle 4 mu N A (Coulomb)");
+            csv_free(&t);
+        } else {
+            CHECK(0, "hysteresis: loop_cycles.csv has two cycles");
+        }
+        CHECK(csv_load(test_out("loop.csv"), &t) == 0 && t.nrow == 2001 && csv_col(&t, "F"),
+              "hysteresis: loop.csv has the loop (t, s, v, F, W), 1000 points per cycle, 2 cycles");
+        csv_free(&t);
         jnt_data_free(d);
         jnt_model_free(m);
     }

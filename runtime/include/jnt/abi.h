@@ -15,7 +15,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 1
+#define JNT_ABI_VERSION 2
 
 /* Number of base dimensions: kg, m, s, A, K (in that order). Exponents are
  * stored as multiples of 1/JNT_DIM_DEN so that N/m^1.5 is representable. */
@@ -50,11 +50,28 @@ typedef int (*jnt_params_fn)(double *p, const unsigned char *set);
 typedef int (*jnt_init_fn)(const double *p, double *y, double *d);
 typedef int (*jnt_settings_fn)(const double *p, jnt_settings *s);
 
+struct jnt_abi_model;
+
+/* Analyses a model declares (`analysis NAME : KIND(...)`), run after its
+ * simulation by jnt_run_analyses. */
+enum { JNT_ANALYSIS_LINEAR = 1, JNT_ANALYSIS_HYSTERESIS = 2 };
+
+typedef struct jnt_abi_analysis {
+    const char *name;                  /* writes NAME.csv (hysteresis: also NAME_cycles.csv) */
+    int kind;                          /* JNT_ANALYSIS_* */
+    const struct jnt_abi_model *model; /* hysteresis: the model it runs (same parameters as
+                                          the main model, in the same order); linear: NULL */
+    /* v[0] = the time of the linearisation (linear) or the period (hysteresis);
+     * v[1] = the number of cycles (hysteresis) */
+    int (*values)(const double *p, double *v);
+} jnt_abi_analysis;
+
 typedef struct jnt_abi_model {
     int abi_version;            /* JNT_ABI_VERSION */
     const char *name;           /* model name */
     const char *source;         /* the .jnt file it came from */
-    const char *integrator;     /* "rk4", "dopri5", "bdf", "radau", "trapezoidal" */
+    const char *integrator;     /* "rk4", "dopri5", "bdf", "radau", "trapezoidal"; NULL: the
+                                   model has no simulation (analyses only) */
     const char *output_file;    /* default CSV path, or NULL */
     int ny, nd, np, nout;
     const char *const *y_names;
@@ -72,6 +89,8 @@ typedef struct jnt_abi_model {
     jnt_jac_fn jac;
     jnt_update_fn update;       /* NULL when nd == 0 */
     jnt_output_fn output;
+    int nanalyses;
+    const jnt_abi_analysis *analyses;
 } jnt_abi_model;
 
 #endif

@@ -64,6 +64,7 @@ typedef struct jnt_run_opts {
     const char *integrator; /* NULL: the model's; else "rk4", "dopri5", "bdf", "radau",
                                "trapezoidal" (overrides simulate { integrator = ... }) */
     double h, rtol, atol; /* > 0: override the model's step size / tolerances */
+    double t_end;         /* != 0: stop at this time instead of the model's t_end */
 } jnt_run_opts;
 
 /* Name ("JNT_ERR_HMIN") and message ("step size underflow") of a status code. */
@@ -122,6 +123,15 @@ int jnt_init_state(const jnt_model *m, jnt_data *d);
  * jnt_init_state. For a mechanical system, eigenvalues -zeta w +/- i w
  * sqrt(1 - zeta^2) give its natural frequencies w and damping ratios zeta. */
 int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im);
+
+/* Run the analyses the model declares (`analysis NAME : linear(at = T)`,
+ * `analysis NAME : hysteresis(...)`) with d's parameters, writing NAME.csv
+ * (and NAME_cycles.csv for a hysteresis loop) into directory `dir` (NULL:
+ * the current one). linear: the Jacobian's eigenvalues at time T of the
+ * model's own simulation, with natural frequency and damping ratio;
+ * hysteresis: the force-slip loop and the energy dissipated per cycle.
+ * Returns JNT_OK or the first error (message in jnt_data_error(d)). */
+int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir);
 
 /* Last state and outputs of a run. */
 double jnt_time(const jnt_data *d);
