@@ -5,6 +5,7 @@
 #   make test        install what is missing, build, run the whole test suite
 #   make check-asan  the whole test suite under AddressSanitizer + UBSan
 #   make bench       side-by-side benchmarks (not part of make test)
+#   make docs        regenerate the plots of docs/ (docs/img/*.png) with jnt and gnuplot
 #
 # Missing Debian packages are installed with apt-get (as root, or via sudo).
 
@@ -33,7 +34,7 @@ EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC)) \
                 $(patsubst tests/examples/%.c,$(B)/tests/%,$(EXAMPLE_TEST))
 
-.PHONY: all deps deps-bench demo test check-asan bench clean
+.PHONY: all deps deps-bench demo test check-asan bench docs clean
 .SUFFIXES:
 
 all: $(B)/jnt $(B)/libjnt.a $(B)/libjnt.so
@@ -132,6 +133,10 @@ demo: deps
 bench: deps-bench
 	@$(MAKE) --no-print-directory all
 	@B=$(B) LDLIBS="$(LDLIBS)" sh bench/run.sh
+
+docs: deps
+	@$(MAKE) --no-print-directory all
+	@B=$(B) sh docs/plots.sh
 
 clean:
 	rm -rf build

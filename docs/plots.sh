@@ -1,0 +1,61 @@
+#!/bin/sh
+# make docs: the plots of docs/laws.md, made by jnt itself. Contact laws:
+# pressure against gap, swept by a prescribed motion (Table 7 parameters of
+# seed 000). Friction laws: force-slip loops from 'analysis hysteresis'.
+# Writes docs/img/*.png. Run from the repository root with B set.
+set -e
+B=${B:-build}
+J=$PWD/$B/jnt
+W=$B/docs
+mkdir -p "$W" docs/img
+HI=""
+[ -f stdlib/hysteresis.jnt ] && HI="import hysteresis"
+
+# one PNG from columns x:y of a CSV
+plot() { # csv png title xlabel ylabel xcol ycol
+    gnuplot -e "set terminal pngcairo size 640,420 noenhanced; set output '$2';
+      set datafile separator ','; set grid; set title '$3'; set xlabel '$4'; set ylabel '$5';
+      plot '$1' using $6:$7 with lines lw 2 notitle"
+}
+
+# contact: gap from +1 um to -4 um (the element's gap is -s)
+contact() { # name law
+    cat > "$W/c_$1.jnt" <<JNT
+import contact
+body p : point(mass = 1 kg) { dof x }
+motion sweep on p.x = -1 um + 5 um * t / 1 s
+contact c between p.x and ground { law = $2  area = 1 mm^2 }
+simulate { integrator = rk4(h = 1 ms)  until = 1 s }
+output "c.csv" every 1 ms { t, gap_um = c.gap / 1 um, F_N = c.force }
+JNT
+    (cd "$W" && "$J" run "c_$1.jnt" -o "c_$1.csv")
+    plot "$W/c_$1.csv" "docs/img/contact_$1.png" "$1 (seed 000 Table 7 parameters)" 'gap (um)' 'force on 1 mm^2 (N)' 2 3
+}
+contact penalty "penalty(eps_N = 400 N/mm^3)"
+contact penalty2 "penalty2(eps_N0 = 133 N/mm^3, eps_N1 = 667 N/mm^3, g0 = 0 um, g1 = -1.25 um)"
+contact penalty_power "penalty_power(eps_N = 0.16 N/mm^2, m = 2, g_ref = 1 um)"
+contact penalty_quadlin "penalty_quadlin(eps_N = 0.57 N/mm^2/um, g0 = 0 um, g1 = -1.5 um)"
+contact penalty_exp "penalty_exp(p0 = 1.23e-4 N/mm^2, g0 = 0.4 um)"
+contact penalty_jointexp "penalty_jointexp(eps_N = 617 N/mm^3, lambda_N = 200 /mm, g0 = 0 um)"
+contact hertz "hertz(K = 5 N / (2.5 um)^1.5)"
+
+# friction: three cycles of 1 mm slip amplitude (1 s period) under N = 10 N
+loop() { # name law [slip amplitude]
+    amp=${3:-1 mm}
+    cat > "$W/f_$1.jnt" <<JNT
+import friction
+$HI
+analysis loop_$1 : hysteresis(law = $2, slip = $amp * sin(2 * pi * t / 1 s), normal = 10 N,
+                              period = 1 s, cycles = 2, points = 2000)
+JNT
+    (cd "$W" && "$J" run "f_$1.jnt")
+    plot "$W/loop_$1.csv" "docs/img/loop_$1.png" "$1, N = 10 N" 'slip s (m)' 'friction force (N)' 2 4
+}
+loop coulomb_tanh "coulomb_tanh(mu = 0.3, v_reg = 0.1 mm/s)"
+loop stribeck_rill "stribeck_rill(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s)"
+loop lugre "lugre(sigma0 = 1e4 /m, sigma1 = 30 s/m, mu_s = 0.6, mu_k = 0.4, v_s = 1 mm/s)"
+loop frdyn2 "frdyn2(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s, sigma0 = 5e6 N/m, sigma1 = 3192.75 N*s/m)" "20 um"
+if [ -f stdlib/hysteresis.jnt ] && [ -f docs/plots_hysteresis.sh ]; then
+    . docs/plots_hysteresis.sh
+fi
+echo "plots: docs/img/*.png"
