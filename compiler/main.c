@@ -39,7 +39,7 @@ static const char usage_text[] =
     "  -o FILE          write the CSV to FILE ('-' for stdout) instead of the model's file\n"
     "  --stats          print steps, rejected steps, evaluations and CPU time on stderr\n"
     "  --progress       print a progress line on stderr (automatic on a terminal)\n"
-    "  --integrator NAME  rk4, dopri5, bdf, radau or trapezoidal instead of the model's\n"
+    "  --integrator NAME  rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the model's\n"
     "  --h STEP         step size (fixed-step methods) or initial step, in s or with a unit\n"
     "  --rtol X, --atol X  tolerances (dopri5, bdf, and the Newton iterations)\n"
     "\n"

@@ -688,6 +688,7 @@ typedef struct integ_spec {
 static const integ_spec integ_specs[] = {
     {"rk4", {"h"}, {NAN}},
     {"trapezoidal", {"h"}, {NAN}},
+    {"midpoint", {"h"}, {NAN}},
     {"radau", {"h"}, {NAN}},
     {"dopri5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
@@ -724,7 +725,7 @@ static void eval_integrator(sema *S, const ast *e)
             diag_error(S->dc, e->loc, "unknown integrator '%s'; did you mean '%s'?", name, best);
         else
             diag_error(S->dc, e->loc, "expected an integrator: rk4(h), dopri5(rtol, atol), "
-                                      "bdf(rtol, atol), radau(h) or trapezoidal(h)");
+                                      "bdf(rtol, atol), radau(h), trapezoidal(h) or midpoint(h)");
         return;
     }
     m->integrator = sp->name;

@@ -127,5 +127,6 @@ extern const integ_type integ_dopri5;
 extern const integ_type integ_bdf;
 extern const integ_type integ_radau;
 extern const integ_type integ_trap;
+extern const integ_type integ_midpoint;
 
 #endif

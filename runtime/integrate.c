@@ -16,7 +16,7 @@
 #include "model.h"
 
 static const integ_type *const integ_table[] = {
-    &integ_rk4, &integ_dopri5, &integ_bdf, &integ_radau, &integ_trap,
+    &integ_rk4, &integ_dopri5, &integ_bdf, &integ_radau, &integ_trap, &integ_midpoint,
 };
 
 /* See integ.h. */

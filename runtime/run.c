@@ -68,7 +68,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         d->integ = integ_find("rk4");
     if (!d->integ)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
-                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal)",
+                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal, midpoint)",
                           iname ? iname : "");
     size_t nw, ni;
     integ_arena_size(d->integ, a, &nw, &ni);

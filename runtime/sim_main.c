@@ -23,7 +23,7 @@ static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f
             "  -o FILE         write the CSV to FILE ('-' = standard output%s%s%s)\n"
             "  --stats         print run statistics on standard error\n"
             "  --progress      show a progress line on standard error\n"
-            "  --integrator NAME  use rk4, dopri5, bdf, radau or trapezoidal instead of the\n"
+            "  --integrator NAME  use rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the\n"
             "                  model's integrator\n"
             "  --h STEP        step size (fixed-step methods) or initial step, e.g. 1e-4 or 0.1ms\n"
             "  --rtol X, --atol X  tolerances of dopri5 and bdf (and of the Newton iterations)\n"
