@@ -54,12 +54,46 @@ static const struct {
                "  law = frdyn2(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s,\n"
                "               sigma0 = 5e6 N/m, sigma1 = 3192.75 N*s/m) }\n"
                "simulate { integrator = bdf  until = 2 s }\n"},
+    {"penalty_ec", "import contact\n"
+                   "body b : point(mass = 1 kg) { dof x }\n"
+                   "init b.x.v = 1 m/s\n"
+                   "contact wall between b.x and ground { law = penalty_ec(eps_N = 1e9 Pa/m)\n"
+                   "  area = 1 cm^2  gap0 = 1 mm }\n"
+                   "simulate { integrator = midpoint(h = 10 us)  until = 20 ms }\n"},
     {"penalty", "import contact\n"
                 "body b : point(mass = 1 kg) { dof x }\n"
                 "init b.x.v = 1 m/s\n"
                 "contact wall between b.x and ground { law = penalty(eps_N = 1e9 Pa/m)\n"
                 "  area = 1 cm^2  gap0 = 1 mm }\n"
                 "simulate { integrator = bdf  until = 20 ms }\n"},
+    {"dahl", "import hysteresis\n"
+             "body b : point(mass = 1 kg) { dof x }\n"
+             "spring k between b.x and ground { stiffness = 100 N/m }\n"
+             "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+             "friction fr between b.x and ground { normal = 10 N * (1.2 + sin(3 * t / 1 s))\n"
+             "  area = 1 cm^2  law = dahl(sigma0 = 1e8 Pa/m, c2 = 1e7 Pa/m, mu = 0.5, alpha = 2) }\n"
+             "simulate { integrator = bdf  until = 2 s }\n"},
+    {"valanis", "import hysteresis\n"
+                "body b : point(mass = 1 kg) { dof x }\n"
+                "spring k between b.x and ground { stiffness = 100 N/m }\n"
+                "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                "friction fr between b.x and ground { normal = 10 N * (1.2 + sin(3 * t / 1 s))\n"
+                "  area = 1 cm^2  law = valanis(E0 = 1.1e8 Pa/m, Et = 1e7 Pa/m, kappa = 0.5, mu = 0.5) }\n"
+                "simulate { integrator = bdf  until = 2 s }\n"},
+    {"bouc_wen", "import hysteresis\n"
+                 "body b : point(mass = 1 kg) { dof x }\n"
+                 "spring k between b.x and ground { stiffness = 100 N/m }\n"
+                 "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                 "friction fr between b.x and ground { normal = 10 N * (1.2 + sin(3 * t / 1 s))\n"
+                 "  area = 1 cm^2  law = bouc_wen(A = 1e8 Pa/m, c2 = 1e7 Pa/m, mu = 0.5, n = 2) }\n"
+                 "simulate { integrator = bdf  until = 2 s }\n"},
+    {"viscous", "import hysteresis\n"
+                "body b : point(mass = 1 kg) { dof x }\n"
+                "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                "spring kv between b.x and ground { law = kelvin_voigt(k = 100 N/m, d = 2 N*s/m) }\n"
+                "spring mx between b.x and ground { law = maxwell(k = 300 N/m, d = 20 N*s/m) }\n"
+                "spring zn between b.x and ground { law = zener(c1 = 300 N/m, c2 = 50 N/m, d = 20 N*s/m) }\n"
+                "simulate { integrator = bdf  until = 2 s }\n"},
 };
 
 static const char *const examples[] = {"examples/frdyn2_bench.jnt",
