@@ -16,7 +16,8 @@ typedef enum ast_kind {
     AST_NAME,    /* name */
     AST_MEMBER,  /* kids[0] . name            (block.x, slide.force) */
     AST_INDEX,   /* kids[0] [ kids[1] ]       (mass[i]) */
-    AST_CALL,    /* name ( kids... )          kids are expressions or AST_ARG */
+    AST_CALL,    /* name ( kids... )          kids are expressions or AST_ARG; with iter:
+                    a reduction name(i in domain, kids[0]) (sum, min, max) */
     AST_ARG,     /* name = kids[0]            (named argument) */
     AST_UNARY,   /* op kids[0]                op: '-', '+', OP_NOT */
     AST_BINARY,  /* kids[0] op kids[1]        op: see ast_op */

@@ -194,6 +194,18 @@ ast *parse_set(parse_ctx *pc, const lex_token *lb, ast *items, const lex_token *
 }
 
 /* [ name in dom ] or [ dom ] (name NULL). */
+/* f(name in domain, x): a reduction (sum, min, max) over an index domain: an
+ * AST_CALL whose iter binds the name and whose only kid is x. */
+ast *parse_reduce(parse_ctx *pc, const lex_token *f, const lex_token *lp, const lex_token *name,
+                  ast *dom, ast *x, const lex_token *rp)
+{
+    ast *n = node(pc, AST_CALL, f->off, at(pc, rp->end));
+    n->name = text(pc, f);
+    n->iter = parse_iter(pc, lp, name, dom, rp);
+    ast_add(pc->arena, n, x);
+    return n;
+}
+
 ast *parse_iter(parse_ctx *pc, const lex_token *lb, const lex_token *name, ast *dom,
                 const lex_token *rb)
 {

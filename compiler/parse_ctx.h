@@ -65,6 +65,8 @@ ast *parse_index(parse_ctx *pc, ast *x, ast *i, const lex_token *rb);
 ast *parse_unit(parse_ctx *pc, ast *x, const lex_token *unit);
 ast *parse_range(parse_ctx *pc, ast *lo, ast *hi);
 ast *parse_set(parse_ctx *pc, const lex_token *lb, ast *items, const lex_token *rb);
+ast *parse_reduce(parse_ctx *pc, const lex_token *f, const lex_token *lp, const lex_token *name,
+                  ast *dom, ast *x, const lex_token *rp);
 ast *parse_iter(parse_ctx *pc, const lex_token *lb, const lex_token *name, ast *dom,
                 const lex_token *rb);
 void parse_model_name(parse_ctx *pc, const lex_token *kw, const lex_token *name);

@@ -255,13 +255,19 @@ void sema_suggest(sema *S, const scope *sc, const char *name, char *buf, size_t 
 /* The values of an index domain: their count, or -1 on error. */
 int sema_domain(sema *S, const ast *iter, long **vals)
 {
+    return sema_domain_in(S, &S->global, iter, vals);
+}
+
+/* The same, with the bounds evaluated in scope sc. */
+int sema_domain_in(sema *S, const scope *sc, const ast *iter, long **vals)
+{
     const ast *dom = iter->kids[0];
     long *v = NULL;
     int n = 0, cap = 0;
     if (dom->kind == AST_RANGE) {
         long lo, hi;
-        if (sema_int_const(S, &S->global, dom->kids[0], &lo) ||
-            sema_int_const(S, &S->global, dom->kids[1], &hi))
+        if (sema_int_const(S, sc, dom->kids[0], &lo) ||
+            sema_int_const(S, sc, dom->kids[1], &hi))
             return -1;
         if (hi < lo || hi - lo > 10000000) {
             diag_error(S->dc, dom->loc, "empty or too large index range %ld..%ld", lo, hi);
@@ -274,7 +280,7 @@ int sema_domain(sema *S, const ast *iter, long **vals)
     } else {
         for (int k = 0; k < dom->nkids; k++) {
             long x;
-            if (sema_int_const(S, &S->global, dom->kids[k], &x)) {
+            if (sema_int_const(S, sc, dom->kids[k], &x)) {
                 free(v);
                 return -1;
             }

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sema_int.h"
@@ -290,8 +291,50 @@ static ex_id make_step3(ex_pool *P, ex_id x, ex_id x0, ex_id x1, ex_id f0, ex_id
     return ex_if(P, ex_op2(P, EX_LE, x, x0), f0, ex_if(P, ex_op2(P, EX_GE, x, x1), f1, mid));
 }
 
+/* sum / min / max (i in domain, x): x for each index, folded. */
+static sval eval_reduce(sema *S, const scope *sc, const ast *n)
+{
+    ex_kind k = !strcmp(n->name, "sum") ? EX_ADD : !strcmp(n->name, "min") ? EX_MIN
+              : !strcmp(n->name, "max") ? EX_MAX : EX_NKINDS;
+    if (k == EX_NKINDS) {
+        diag_error(S->dc, n->loc, "'%s(i in ..., x)' is not a reduction (there are sum, min, max)",
+                   n->name);
+        return sval_err;
+    }
+    long *vals = NULL;
+    int cnt = sema_domain_in(S, sc, n->iter, &vals);
+    if (cnt <= 0) {
+        free(vals);
+        return sval_err;
+    }
+    sval acc = sval_err;
+    for (int i = 0; i < cnt; i++) {
+        scope frame = {.up = sc, .iname = n->iter->name, .ival = vals[i]};
+        sval v = sema_num(S, &frame, n->kids[0], "a term");
+        if (v.k == V_ERR) {
+            acc = sval_err;
+            break;
+        }
+        if (i == 0) {
+            acc = v;
+        } else if (!units_equal(acc.dim, v.dim)) {
+            char a[64], b[64];
+            diag_error(S->dc, n->kids[0]->loc, "the terms of '%s' differ in dimension: %s and %s",
+                       n->name, dimstr(acc.dim, a), dimstr(v.dim, b));
+            acc = sval_err;
+            break;
+        } else {
+            acc = sval_num(ex_op2(S->pool, k, acc.e, v.e), acc.dim);
+        }
+    }
+    free(vals);
+    return acc;
+}
+
 static sval eval_call(sema *S, const scope *sc, const ast *n)
 {
+    if (n->iter)
+        return eval_reduce(S, sc, n);
     const builtin *b = find_builtin(n->name);
     if (!b) {
         sym *s = sema_find(S, n->name);

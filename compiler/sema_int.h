@@ -138,6 +138,7 @@ struct sema {
 /* sema.c */
 /* The values of an index domain (AST_ITER): their count, or -1 on error. */
 int sema_domain(sema *S, const ast *iter, long **vals);
+int sema_domain_in(sema *S, const scope *sc, const ast *iter, long **vals);
 /* Size a declaration's instance table (s->inst, s->idx, s->ninst): the count
  * of instances, 0 on error; *vals = the array indices (NULL for a scalar). */
 int sema_instances(sema *S, sym *s, long **vals);

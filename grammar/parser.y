@@ -203,6 +203,8 @@ primary(A) ::= ID(T).                              { A = parse_leaf(pc, AST_NAME
 primary(A) ::= STRING(T).                          { A = parse_string(pc, T); }
 primary(A) ::= LPAREN(L) expr(X) RPAREN(R).        { A = parse_paren(pc, L, X, R); }
 primary(A) ::= ID(N) LPAREN args_opt(G) RPAREN(R). { A = parse_call(pc, N, G, R); }
+primary(A) ::= ID(F) LPAREN(L) ID(N) IN domain(D) COMMA expr(X) RPAREN(R).
+                                                   { A = parse_reduce(pc, F, L, N, D, X, R); }
 primary(A) ::= DER(K) LPAREN expr(X) RPAREN(R).    { A = parse_der(pc, K, X, R); }
 
 %code {
