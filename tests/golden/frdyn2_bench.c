@@ -116,27 +116,29 @@ static int m_rhs(double t, const double *y, const double *d, const double *p, do
     const double w1 = (t / p[3]);
     #line 24 "examples/frdyn2_bench.jnt"
     const double w2 = (p[0] * p[1]);
-    #line 59 "<stdlib>/friction.jnt"
+    #line 61 "<stdlib>/friction.jnt"
     const double w3 = (5000000.0 * y[2]);
     const double w4 = (w3 + (y[1] * 3192.75));
-    #line 60 "<stdlib>/friction.jnt"
-    const double w5 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w4)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w4) / (w2 * 0.6))))))));
     #line 62 "<stdlib>/friction.jnt"
-    const double w6 = fabs(w5);
-    #line 63 "<stdlib>/friction.jnt"
-    const double w7 = (w6 / 0.001);
+    const double w5 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w4)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w4) / jnt_max((w2 * 0.6), 1e-300))))))));
     #line 64 "<stdlib>/friction.jnt"
+    const double w6 = fabs(w5);
+    #line 65 "<stdlib>/friction.jnt"
+    const double w7 = (w6 / 0.001);
+    #line 66 "<stdlib>/friction.jnt"
     const double w8 = ((w6 - 0.001) / 0.009000000000000001);
-    #line 68 "<stdlib>/friction.jnt"
+    #line 70 "<stdlib>/friction.jnt"
     const double w9 = (w2 * (jnt_sign(w5) * ((w6 <= 0.001) ? (0.6 * (w7 * (2.0 - w7))) : ((w6 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w8 * w8) * (3.0 - (2.0 * w8)))))) : 0.3))));
+    #line 71 "<stdlib>/friction.jnt"
+    const double w10 = ((w2 > 0.0) ? 1.0 : 0.0);
     #line 23 "examples/frdyn2_bench.jnt"
     ydot[0] = y[1];
     #line 21 "examples/frdyn2_bench.jnt"
     ydot[1] = ((((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1))))) - w9) / p[0]);
-    #line 26 "examples/frdyn2_bench.jnt"
-    ydot[2] = y[3];
-    #line 70 "<stdlib>/friction.jnt"
-    ydot[3] = ((5000000.0 * ((w9 - (w3 + (3192.75 * y[3]))) * 4.0)) / 10193652.5625);
+    #line 71 "<stdlib>/friction.jnt"
+    ydot[2] = ((w10 != 0.0) ? y[3] : 0.0);
+    #line 73 "<stdlib>/friction.jnt"
+    ydot[3] = ((w10 != 0.0) ? ((5000000.0 * ((w9 - (w3 + (3192.75 * y[3]))) * 4.0)) / 10193652.5625) : 0.0);
     return 0;
 }
 
@@ -149,78 +151,78 @@ static int m_jac(double t, const double *y, const double *d, const double *p, do
     (void)p;
     #line 24 "examples/frdyn2_bench.jnt"
     const double w0 = (p[0] * p[1]);
-    #line 59 "<stdlib>/friction.jnt"
+    #line 61 "<stdlib>/friction.jnt"
     const double w1 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
     const double w2 = jnt_sign(w1);
-    #line 60 "<stdlib>/friction.jnt"
+    #line 62 "<stdlib>/friction.jnt"
     const double w3 = (0.001 * w2);
-    #line 58 "<stdlib>/friction.jnt"
-    const double w4 = (w0 * 0.6);
+    const double w4 = jnt_max((w0 * 0.6), 1e-300);
     const double w5 = (1.0 - (fabs(w1) / w4));
-    #line 60 "<stdlib>/friction.jnt"
     const double w6 = sqrt(jnt_max(0.0, w5));
     const double w7 = ((y[1] - y[3]) + (w3 * (1.0 - w6)));
     const double w8 = jnt_sign(w7);
-    #line 62 "<stdlib>/friction.jnt"
+    #line 64 "<stdlib>/friction.jnt"
     const double w9 = fabs(w7);
-    #line 65 "<stdlib>/friction.jnt"
+    #line 67 "<stdlib>/friction.jnt"
     const double w10 = ((w9 <= 0.001) ? 1.0 : 0.0);
-    #line 63 "<stdlib>/friction.jnt"
+    #line 65 "<stdlib>/friction.jnt"
     const double w11 = (w9 / 0.001);
-    #line 60 "<stdlib>/friction.jnt"
+    #line 62 "<stdlib>/friction.jnt"
     const double w12 = ((0.0 > w5) ? 1.0 : 0.0);
     const double w13 = (w6 * 2.0);
-    #line 62 "<stdlib>/friction.jnt"
+    #line 64 "<stdlib>/friction.jnt"
     const double w14 = (w8 * (1.0 + ((w12 != 0.0) ? 0.0 : (w3 * (-((-((3192.75 * w2) / w4)) / w13))))));
-    #line 63 "<stdlib>/friction.jnt"
-    const double w15 = (w14 / 0.001);
     #line 65 "<stdlib>/friction.jnt"
+    const double w15 = (w14 / 0.001);
+    #line 67 "<stdlib>/friction.jnt"
     const double w16 = (2.0 - w11);
-    #line 66 "<stdlib>/friction.jnt"
+    #line 68 "<stdlib>/friction.jnt"
     const double w17 = ((w9 < 0.01) ? 1.0 : 0.0);
-    #line 64 "<stdlib>/friction.jnt"
+    #line 66 "<stdlib>/friction.jnt"
     const double w18 = ((w9 - 0.001) / 0.009000000000000001);
-    #line 66 "<stdlib>/friction.jnt"
+    #line 68 "<stdlib>/friction.jnt"
     const double w19 = (w18 * w18);
-    #line 64 "<stdlib>/friction.jnt"
-    const double w20 = (w14 / 0.009000000000000001);
     #line 66 "<stdlib>/friction.jnt"
+    const double w20 = (w14 / 0.009000000000000001);
+    #line 68 "<stdlib>/friction.jnt"
     const double w21 = (2.0 * w18);
     const double w22 = (3.0 - w21);
-    #line 68 "<stdlib>/friction.jnt"
+    #line 70 "<stdlib>/friction.jnt"
     const double w23 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * ((w11 * (-w15)) + (w16 * w15))) : ((w17 != 0.0) ? (0.3 * (-((w19 * (-(2.0 * w20))) + (w22 * (w21 * w20))))) : 0.0))));
-    #line 62 "<stdlib>/friction.jnt"
-    const double w24 = (w8 * (w3 * (-((-((5000000.0 * w2) / w4)) / w13))));
-    #line 63 "<stdlib>/friction.jnt"
-    const double w25 = (w24 / 0.001);
+    #line 71 "<stdlib>/friction.jnt"
+    const double w24 = ((w0 > 0.0) ? 1.0 : 0.0);
     #line 64 "<stdlib>/friction.jnt"
-    const double w26 = (w24 / 0.009000000000000001);
-    #line 68 "<stdlib>/friction.jnt"
-    const double w27 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * (((w12 != 0.0) ? 0.0 : (w11 * (-w25))) + ((w12 != 0.0) ? 0.0 : (w16 * w25)))) : ((w17 != 0.0) ? (0.3 * (-(((w12 != 0.0) ? 0.0 : (w19 * (-(2.0 * w26)))) + ((w12 != 0.0) ? 0.0 : (w22 * (w21 * w26)))))) : 0.0))));
-    #line 62 "<stdlib>/friction.jnt"
-    const double w28 = (-w8);
-    #line 63 "<stdlib>/friction.jnt"
-    const double w29 = (w28 / 0.001);
+    const double w25 = (w8 * (w3 * (-((-((5000000.0 * w2) / w4)) / w13))));
+    #line 65 "<stdlib>/friction.jnt"
+    const double w26 = (w25 / 0.001);
+    #line 66 "<stdlib>/friction.jnt"
+    const double w27 = (w25 / 0.009000000000000001);
+    #line 70 "<stdlib>/friction.jnt"
+    const double w28 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * (((w12 != 0.0) ? 0.0 : (w11 * (-w26))) + ((w12 != 0.0) ? 0.0 : (w16 * w26)))) : ((w17 != 0.0) ? (0.3 * (-(((w12 != 0.0) ? 0.0 : (w19 * (-(2.0 * w27)))) + ((w12 != 0.0) ? 0.0 : (w22 * (w21 * w27)))))) : 0.0))));
     #line 64 "<stdlib>/friction.jnt"
-    const double w30 = (w28 / 0.009000000000000001);
-    #line 68 "<stdlib>/friction.jnt"
-    const double w31 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * ((w11 * (-w29)) + (w16 * w29))) : ((w17 != 0.0) ? (0.3 * (-((w19 * (-(2.0 * w30))) + (w22 * (w21 * w30))))) : 0.0))));
+    const double w29 = (-w8);
+    #line 65 "<stdlib>/friction.jnt"
+    const double w30 = (w29 / 0.001);
+    #line 66 "<stdlib>/friction.jnt"
+    const double w31 = (w29 / 0.009000000000000001);
+    #line 70 "<stdlib>/friction.jnt"
+    const double w32 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * ((w11 * (-w30)) + (w16 * w30))) : ((w17 != 0.0) ? (0.3 * (-((w19 * (-(2.0 * w31))) + (w22 * (w21 * w31))))) : 0.0))));
     #line 12 "examples/frdyn2_bench.jnt"
     jv[0] = 1.0;
     #line 21 "examples/frdyn2_bench.jnt"
     jv[1] = ((-w23) / p[0]);
-    #line 70 "<stdlib>/friction.jnt"
-    jv[2] = ((5000000.0 * (4.0 * w23)) / 10193652.5625);
+    #line 73 "<stdlib>/friction.jnt"
+    jv[2] = ((w24 != 0.0) ? ((5000000.0 * (4.0 * w23)) / 10193652.5625) : 0.0);
     #line 21 "examples/frdyn2_bench.jnt"
-    jv[3] = ((-w27) / p[0]);
-    #line 70 "<stdlib>/friction.jnt"
-    jv[4] = ((5000000.0 * (4.0 * (w27 - 5000000.0))) / 10193652.5625);
+    jv[3] = ((-w28) / p[0]);
+    #line 73 "<stdlib>/friction.jnt"
+    jv[4] = ((w24 != 0.0) ? ((5000000.0 * (4.0 * (w28 - 5000000.0))) / 10193652.5625) : 0.0);
     #line 21 "examples/frdyn2_bench.jnt"
-    jv[5] = ((-w31) / p[0]);
-    #line 12 "examples/frdyn2_bench.jnt"
-    jv[6] = 1.0;
-    #line 70 "<stdlib>/friction.jnt"
-    jv[7] = ((5000000.0 * (4.0 * (w31 - 3192.75))) / 10193652.5625);
+    jv[5] = ((-w32) / p[0]);
+    #line 71 "<stdlib>/friction.jnt"
+    jv[6] = ((w24 != 0.0) ? 1.0 : 0.0);
+    #line 73 "<stdlib>/friction.jnt"
+    jv[7] = ((w24 != 0.0) ? ((5000000.0 * (4.0 * (w32 - 3192.75))) / 10193652.5625) : 0.0);
     return 0;
 }
 
@@ -236,15 +238,15 @@ static int m_output(double t, const double *y, const double *d, const double *p,
     const double w1 = (t / p[3]);
     #line 24 "examples/frdyn2_bench.jnt"
     const double w2 = (p[0] * p[1]);
-    #line 59 "<stdlib>/friction.jnt"
+    #line 61 "<stdlib>/friction.jnt"
     const double w3 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
-    #line 60 "<stdlib>/friction.jnt"
-    const double w4 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w3)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w3) / (w2 * 0.6))))))));
     #line 62 "<stdlib>/friction.jnt"
-    const double w5 = fabs(w4);
-    #line 63 "<stdlib>/friction.jnt"
-    const double w6 = (w5 / 0.001);
+    const double w4 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w3)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w3) / jnt_max((w2 * 0.6), 1e-300))))))));
     #line 64 "<stdlib>/friction.jnt"
+    const double w5 = fabs(w4);
+    #line 65 "<stdlib>/friction.jnt"
+    const double w6 = (w5 / 0.001);
+    #line 66 "<stdlib>/friction.jnt"
     const double w7 = ((w5 - 0.001) / 0.009000000000000001);
     #line 29 "examples/frdyn2_bench.jnt"
     out[0] = t;
@@ -253,7 +255,7 @@ static int m_output(double t, const double *y, const double *d, const double *p,
     out[2] = y[1];
     #line 18 "examples/frdyn2_bench.jnt"
     out[3] = ((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1)))));
-    #line 68 "<stdlib>/friction.jnt"
+    #line 70 "<stdlib>/friction.jnt"
     out[4] = (w2 * (jnt_sign(w4) * ((w5 <= 0.001) ? (0.6 * (w6 * (2.0 - w6))) : ((w5 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w7 * w7) * (3.0 - (2.0 * w7)))))) : 0.3))));
     return 0;
 }

@@ -105,14 +105,14 @@ static int m_rhs(double t, const double *y, const double *d, const double *p, do
     (void)y;
     (void)d;
     (void)p;
-    #line 43 "<stdlib>/friction.jnt"
+    #line 44 "<stdlib>/friction.jnt"
     const double w0 = (y[1] / 0.001);
     const double w1 = (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0)));
     #line 20 "examples/lugre_stickslip.jnt"
     ydot[0] = y[1];
     #line 15 "examples/lugre_stickslip.jnt"
     ydot[1] = (((p[1] * ((p[2] * t) - y[0])) - (((100000.0 * y[2]) + (316.22776601683796 * w1)) + (y[1] * 0.4))) / p[0]);
-    #line 43 "<stdlib>/friction.jnt"
+    #line 44 "<stdlib>/friction.jnt"
     ydot[2] = w1;
     return 0;
 }
@@ -124,9 +124,9 @@ static int m_jac(double t, const double *y, const double *d, const double *p, do
     (void)y;
     (void)d;
     (void)p;
-    #line 44 "<stdlib>/friction.jnt"
+    #line 45 "<stdlib>/friction.jnt"
     const double w0 = fabs(y[1]);
-    #line 43 "<stdlib>/friction.jnt"
+    #line 44 "<stdlib>/friction.jnt"
     const double w1 = (y[1] / 0.001);
     const double w2 = exp((-(w1 * w1)));
     const double w3 = ((1.0 + (0.5 * w2)) / 100000.0);
@@ -138,11 +138,11 @@ static int m_jac(double t, const double *y, const double *d, const double *p, do
     jv[1] = 1.0;
     #line 15 "examples/lugre_stickslip.jnt"
     jv[2] = ((-(0.4 + (316.22776601683796 * w4))) / p[0]);
-    #line 43 "<stdlib>/friction.jnt"
+    #line 44 "<stdlib>/friction.jnt"
     jv[3] = w4;
     #line 15 "examples/lugre_stickslip.jnt"
     jv[4] = ((-(100000.0 + (316.22776601683796 * w5))) / p[0]);
-    #line 43 "<stdlib>/friction.jnt"
+    #line 44 "<stdlib>/friction.jnt"
     jv[5] = w5;
     return 0;
 }
@@ -154,7 +154,7 @@ static int m_output(double t, const double *y, const double *d, const double *p,
     (void)y;
     (void)d;
     (void)p;
-    #line 43 "<stdlib>/friction.jnt"
+    #line 44 "<stdlib>/friction.jnt"
     const double w0 = (y[1] / 0.001);
     #line 18 "examples/lugre_stickslip.jnt"
     out[0] = t;
@@ -163,7 +163,7 @@ static int m_output(double t, const double *y, const double *d, const double *p,
     out[2] = y[1];
     #line 22 "examples/lugre_stickslip.jnt"
     out[3] = y[2];
-    #line 45 "<stdlib>/friction.jnt"
+    #line 46 "<stdlib>/friction.jnt"
     out[4] = (((100000.0 * y[2]) + (316.22776601683796 * (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0))))) + (y[1] * 0.4));
     return 0;
 }
