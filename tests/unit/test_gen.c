@@ -66,6 +66,13 @@ static const struct {
                 "contact wall between b.x and ground { law = penalty(eps_N = 1e9 Pa/m)\n"
                 "  area = 1 cm^2  gap0 = 1 mm }\n"
                 "simulate { integrator = bdf  until = 20 ms }\n"},
+    {"coulomb_switch", "import friction\n"
+                       "body b : point(mass = 1 kg) { dof x }\n"
+                       "spring k between b.x and ground { stiffness = 100 N/m }\n"
+                       "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                       "friction fr between b.x and ground { normal = 10 N\n"
+                       "  law = coulomb_switch(mu_s = 0.6, mu_k = 0.4) }\n"
+                       "simulate { integrator = rk4(h = 1 ms)  until = 2 s }\n"},
     {"coulomb3", "import hysteresis\n"
                  "body b : point(mass = 1 kg) { dof x }\n"
                  "spring k between b.x and ground { stiffness = 100 N/m }\n"

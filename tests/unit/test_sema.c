@@ -110,6 +110,29 @@ int main(void)
         jnt_data_free(d);
         jnt_model_free(m);
     }
+    /* exact Coulomb with mu_s != mu_k (switching stick algorithm): a block at
+     * rest pushed by F = 10 N/s t sticks (v = 0 exactly) until F = mu_s N =
+     * 5 N at t = 0.5 s, then slides against mu_k N = 3 N: a = 10 t - 3, so
+     * v(1 s) = 5 (1 - 0.25) - 3 (1 - 0.5) = 2.25 m/s (analytic) */
+    m = compile("coulomb_switch", "import friction\n"
+                                  "body b : point(mass = 1 kg) { dof x }\n"
+                                  "force push on b.x = 10 N/s * t\n"
+                                  "friction f between b.x and ground { normal = 10 N\n"
+                                  "  law = coulomb_switch(mu_s = 0.5, mu_k = 0.3) }\n"
+                                  "simulate { integrator = rk4(h = 0.1 ms)  until = 1 s }\n"
+                                  "output \"-\" every 1 ms { t, v = b.x.v }\n");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        jnt_run_opts at = {.csv_path = "", .t_end = 0.49};
+        CHECK(jnt_run(m, d, &at) == JNT_OK && out(m, d, "v") == 0,
+              "coulomb_switch: sticks exactly while F < mu_s N (v(0.49 s) = %g)", out(m, d, "v"));
+        CHECK(jnt_run(m, d, &none) == JNT_OK, "coulomb_switch: runs");
+        CHECK_NEAR(out(m, d, "v"), 2.25, 1e-3, "coulomb_switch: v(1 s) after break-away at mu_s N, "
+                                               "sliding at mu_k N (analytic)");
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+
     /* analyses: the eigenvalues of a damped oscillator (analytic: -c/2m +/- i
      * sqrt(k/m - (c/2m)^2)) and the loop energy of regularised Coulomb friction
      * (4 mu N A per cycle, minus the regularisation's share, here below 1e-3) */
