@@ -40,12 +40,13 @@ contact penalty_jointexp "penalty_jointexp(eps_N = 617 N/mm^3, lambda_N = 200 /m
 contact hertz "hertz(K = 5 N / (2.5 um)^1.5)"
 
 # friction: three cycles of 1 mm slip amplitude (1 s period) under N = 10 N
-loop() { # name law [slip amplitude]
+loop() { # name law [slip amplitude] [area]
     amp=${3:-1 mm}
+    area=${4:+, area = $4}
     cat > "$W/f_$1.jnt" <<JNT
 import friction
 $HI
-analysis loop_$1 : hysteresis(law = $2, slip = $amp * sin(2 * pi * t / 1 s), normal = 10 N,
+analysis loop_$1 : hysteresis(law = $2, slip = $amp * sin(2 * pi * t / 1 s), normal = 10 N$area,
                               period = 1 s, cycles = 2, points = 2000)
 JNT
     (cd "$W" && "$J" run "f_$1.jnt")
@@ -55,7 +56,11 @@ loop coulomb_tanh "coulomb_tanh(mu = 0.3, v_reg = 0.1 mm/s)"
 loop stribeck_rill "stribeck_rill(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s)"
 loop lugre "lugre(sigma0 = 1e4 /m, sigma1 = 30 s/m, mu_s = 0.6, mu_k = 0.4, v_s = 1 mm/s)"
 loop frdyn2 "frdyn2(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s, sigma0 = 5e6 N/m, sigma1 = 3192.75 N*s/m)" "20 um"
-if [ -f stdlib/hysteresis.jnt ] && [ -f docs/plots_hysteresis.sh ]; then
-    . docs/plots_hysteresis.sh
-fi
+# seed 000's stress laws on 1 cm^2 (p = 1e5 Pa, R_G = mu p), 50 um slip amplitude
+S="50 um"
+loop coulomb3 "coulomb3(c1 = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3)" "$S" "1 cm^2"
+loop dahl "dahl(sigma0 = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3)" "$S" "1 cm^2"
+loop valanis "valanis(E0 = 1.1e10 Pa/m, Et = 1e9 Pa/m, kappa = 0.9, mu = 0.3)" "$S" "1 cm^2"
+loop bouc_wen "bouc_wen(A = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3, n = 2)" "$S" "1 cm^2"
+loop jenkins "jenkins(k = 1e6 N/m, F_s = 3 N)" "$S"
 echo "plots: docs/img/*.png"
