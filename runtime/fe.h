@@ -1,0 +1,113 @@
+/*
+ * fe.h: finite-element structures of substructures: sparse matrices, the
+ * node table, Matrix Market and CSV import/export, mesh generators and
+ * boundary conditions. Used by the reduction routines (red.h) at model
+ * setup, never in the step loop. Functions return 0 on success or a
+ * negative jnt status, with a message (file and line where it applies) in
+ * err[errn].
+ */
+#ifndef JNT_FE_H
+#define JNT_FE_H
+
+#include <stddef.h>
+
+/* A square sparse matrix in compressed sparse column form, both triangles
+ * stored (a symmetric file is expanded on reading), rows sorted per column. */
+typedef struct fe_sparse {
+    int n, nnz;
+    int *colptr; /* n + 1 */
+    int *rowind; /* nnz */
+    double *val; /* nnz */
+} fe_sparse;
+
+/* Degrees of freedom per node, in this order; -1 where the node has none. */
+enum { FE_UX, FE_UY, FE_UZ, FE_RX, FE_RY, FE_RZ, FE_NDOF_NODE };
+
+typedef struct fe_node {
+    int id;                   /* the user's node id */
+    double x[3];              /* coordinates (m) */
+    int dof[FE_NDOF_NODE];    /* global DOF index of each component, -1 if none */
+    int master;               /* -1, or a node this point is rigidly attached to (beam
+                                 surface points): u = u_master + rot_master x off */
+    double off[3];            /* offset from the master node (m) */
+} fe_node;
+
+/* A named set of nodes ("left", "top", "tip", "joint", ...). */
+typedef struct fe_set {
+    char name[64];
+    int n;
+    int *node; /* indices into fe_model.node */
+} fe_set;
+
+/* A finite-element model: ndof DOFs, M and K (C optional: n == 0 when
+ * absent), the nodes and named node sets. */
+typedef struct fe_model {
+    int ndof;
+    fe_sparse M, K, C;
+    int nnode;
+    fe_node *node;
+    int nset;
+    fe_set *set;
+} fe_model;
+
+void fe_sparse_free(fe_sparse *a);
+void fe_free(fe_model *m);
+
+/* y = A x (n-vectors). */
+void fe_sparse_mul(const fe_sparse *a, const double *x, double *y);
+/* Dense copy (n x n, column-major, caller frees), NULL when out of memory. */
+double *fe_sparse_dense(const fe_sparse *a);
+/* From triplets (duplicates summed); 0 or a negative status. */
+int fe_sparse_from_triplets(int n, int nt, const int *row, const int *col, const double *val,
+                            fe_sparse *out);
+
+/* Matrix Market: coordinate and array formats, real, general or symmetric. */
+int fe_read_mtx(const char *path, fe_sparse *out, char *err, size_t errn);
+int fe_write_mtx(const char *path, const fe_sparse *a, int symmetric, char *err, size_t errn);
+
+/* Node table CSV with a header line: id,x,y,z,ux,uy,uz[,rx,ry,rz] where the
+ * u and r columns are 0-based DOF indices or -1. An optional column "set"
+ * names a set the node belongs to (several sets: separated by ';'). */
+int fe_read_nodes(const char *path, fe_model *m, char *err, size_t errn);
+
+/* Import M, K (and C if path non-NULL) and the node table; checks sizes,
+ * symmetry of M and K, and that M is positive definite (Cholesky). */
+int fe_import(fe_model *m, const char *mass, const char *stiffness, const char *damping,
+              const char *nodes, char *err, size_t errn);
+
+/* Generators. beam2d: Euler-Bernoulli frame elements along x with DOFs
+ * (ux, uy, rz) per node, consistent mass; nodes on the axis plus surface
+ * points at y = +/- h/2 attached to their axis node (master, off = (0, +/-h/2);
+ * their own dof[] are -1; fe_point_dofs gives their motion).
+ * Sets: "left", "right", "tip" (= right), "axis", "top", "bottom".
+ * plate2d: plane-stress bilinear quadrilaterals (4-node, 2x2 Gauss) on an
+ * nx x ny structured mesh of lx x ly, thickness t; DOFs (ux, uy) per node;
+ * sets "left", "right", "top", "bottom", corners "bottom_left",
+ * "bottom_right", "top_left", "top_right". chain: n masses m on a line joined
+ * by springs k (DOF ux), sets "first", "last", "all". */
+int fe_beam2d(fe_model *m, double length, double height, double width, double E, double nu,
+              double rho, int elements, char *err, size_t errn);
+int fe_plate2d(fe_model *m, double lx, double ly, double thickness, double E, double nu,
+               double rho, int nx, int ny, char *err, size_t errn);
+int fe_chain(fe_model *m, int n, double k, double mass, char *err, size_t errn);
+
+/* The displacement of component comp (FE_UX ...) of node `node` as a
+ * combination of DOFs: up to 4 (dof, coefficient) pairs in dof[], c[];
+ * returns their count (0 when the component has no DOF, e.g. fixed). For a
+ * plain node it is its DOF with coefficient 1; for a point attached to a
+ * master node, the master's translation plus the rotation times the offset
+ * (2D: ux = ux_m - rz_m off_y, uy = uy_m + rz_m off_x). */
+int fe_point_dofs(const fe_model *m, int node, int comp, int dof[4], double c[4]);
+
+/* Find a set by name: its index or -1. */
+int fe_find_set(const fe_model *m, const char *name);
+
+/* Remove the DOFs of the nodes of set `set` (all their components):
+ * M, K, C shrink and the remaining DOFs are renumbered; removed node DOFs
+ * become -1. */
+int fe_fix(fe_model *m, int set, char *err, size_t errn);
+
+/* Rayleigh damping C = alpha M + beta K (replaces C). */
+int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn);
+
+#endif
