@@ -17,10 +17,11 @@ CFLAGS   := -std=c11 -Wall -Wextra -Werror $(OPT) -g -fPIC -D_POSIX_C_SOURCE=200
 CPPFLAGS := -Iruntime/include -Iruntime -Icompiler -I$(B)/gen \
             -DJNT_SOURCE_DIR='"$(CURDIR)"'
 LDLIBS   := -ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
-            -lsundials_sunlinsoldense -llapacke -lopenblas -lm -ldl -lpthread
+            -lsundials_sunlinsoldense -lcholmod -larpack -llapacke -lopenblas -lm -ldl -lpthread
 
 # Debian packages the build, the tests and the benchmarks need.
-DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev
+DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
+             libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox
 DEB_BENCH := python3-scipy octave
 

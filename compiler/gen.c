@@ -260,6 +260,29 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         fputs("};\n", out);
     }
 
+    /* linear blocks (reduced substructures): their matrices */
+    for (int b = 0; b < m->nblocks; b++) {
+        const ir_block *k = &m->blocks[b];
+        const double *mats[3] = {k->minv, k->minv_k, k->minv_c};
+        static const char *const mname[3] = {"minv", "minv_k", "minv_c"};
+        for (int j = 0; j < 3; j++) {
+            fprintf(out, "static const double %s_b%d_%s[] = {", px, b, mname[j]);
+            for (int i = 0; i < k->r * k->r; i++)
+                fprintf(out, "%s%.17g,", i % 4 ? " " : "\n    ", mats[j][i]);
+            fputs("\n};\n", out);
+        }
+    }
+    if (m->nblocks) {
+        fprintf(out, "static const jnt_abi_block %s[] = {\n", NAME("blocks"));
+        for (int b = 0; b < m->nblocks; b++) {
+            fputs("    {", out);
+            put_str(out, m->blocks[b].name);
+            fprintf(out, ", %d, %d, %s_b%d_minv, %s_b%d_minv_k, %s_b%d_minv_c},\n",
+                    m->blocks[b].q0, m->blocks[b].r, px, b, px, b, px, b);
+        }
+        fputs("};\n", out);
+    }
+
     fprintf(out, "\n#line 1 \"<jnt>\"\n%sconst jnt_abi_model %s = {\n", exported ? "" : "static ",
             abi_name);
     fprintf(out, "    JNT_ABI_VERSION,\n    ");
@@ -287,9 +310,13 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         fputs("0, ", out);
     fprintf(out, "%s_output,\n    %d, ", px, m->nan);
     if (m->nan)
-        fprintf(out, "%s_analyses,\n};\n", px);
+        fprintf(out, "%s_analyses,\n", px);
     else
-        fputs("0,\n};\n", out);
+        fputs("0,\n", out);
+    if (m->nblocks)
+        fprintf(out, "    %d, %s_blocks,\n};\n", m->nblocks, px);
+    else
+        fputs("    0, 0,\n};\n", out);
 #undef NAME
 #undef SIG
     free(J.colptr);

@@ -39,6 +39,13 @@ void ir_free(ir_model *m)
         }
     }
     free(m->an);
+    for (int i = 0; i < m->nblocks; i++) {
+        free(m->blocks[i].name);
+        free(m->blocks[i].minv);
+        free(m->blocks[i].minv_k);
+        free(m->blocks[i].minv_c);
+    }
+    free(m->blocks);
     ex_pool_free(m->pool);
     free(m->name);
     free(m->source);

@@ -36,6 +36,14 @@ typedef struct ir_analysis {
     ex_id v[2];            /* expressions of p: at, or period and cycles */
 } ir_analysis;
 
+/* A linear block: a reduced substructure's coordinates y[q0 .. q0 + 2r) and
+ * its matrices (r x r, column-major, owned): see jnt_abi_block. */
+typedef struct ir_block {
+    char *name;
+    int q0, r;
+    double *minv, *minv_k, *minv_c;
+} ir_block;
+
 typedef struct ir_model {
     char *name;            /* model name (owned) */
     char *source;          /* the .jnt path (owned) */
@@ -46,6 +54,8 @@ typedef struct ir_model {
     char *output_file;     /* default CSV path (owned), or NULL */
     ir_analysis *an;       /* analyses (owned) */
     int nan;
+    ir_block *blocks;      /* linear blocks (owned) */
+    int nblocks;
 } ir_model;
 
 /* Append a variable; returns its index. Takes ownership of name. */

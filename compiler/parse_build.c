@@ -298,6 +298,19 @@ ast *parse_force(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast 
     return n;
 }
 
+/* substructure name : type ( args ) { settings }. */
+ast *parse_substructure(parse_ctx *pc, const lex_token *kw, const lex_token *name,
+                        const lex_token *type, ast *args, ast *settings, const lex_token *rb)
+{
+    ast *n = node(pc, AST_SUBSTRUCTURE, kw->off, at(pc, rb->end));
+    n->name = text(pc, name);
+    n->aux = at(pc, name->off);
+    n->str = text(pc, type);
+    adopt(pc, n, args);
+    adopt(pc, n, settings);
+    return n;
+}
+
 /* analysis name : kind ( args ). */
 ast *parse_analysis(parse_ctx *pc, const lex_token *kw, const lex_token *name,
                     const lex_token *kind, ast *args, const lex_token *rp)

@@ -161,7 +161,7 @@ static int builtin_name(sema *S, const char *name, sval *out)
         return 1;
     }
     if (strcmp(name, "ground") == 0) {
-        *out = (sval){V_GROUND, -1, units_none, -1, 0};
+        *out = (sval){V_GROUND, -1, units_none, -1, 0, 0};
         return 1;
     }
     return 0;
@@ -183,24 +183,27 @@ static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc
         *out = s->val;
         return 1;
     case SYM_GROUND:
-        *out = (sval){V_GROUND, -1, units_none, -1, 0};
+        *out = (sval){V_GROUND, -1, units_none, -1, 0, 0};
         return 1;
     case SYM_LAW:
-        *out = (sval){V_LAW, -1, units_none, si, 0};
+        *out = (sval){V_LAW, -1, units_none, si, 0, 0};
+        return 1;
+    case SYM_SUB:
+        *out = (sval){V_SUB, -1, units_none, s->inst[0], 0, 0};
         return 1;
     case SYM_BODY:
     case SYM_ELEM:
         if (s->decl->iter) {
-            *out = (sval){V_ARRAY, -1, units_none, si, 0};
+            *out = (sval){V_ARRAY, -1, units_none, si, 0, 0};
         } else if (s->ninst != 1) {
             *out = sval_err; /* its declaration failed */
         } else if (s->kind == SYM_BODY) {
-            *out = (sval){V_BODY, -1, units_none, s->inst[0], 0};
+            *out = (sval){V_BODY, -1, units_none, s->inst[0], 0, 0};
         } else if (S->elems[s->inst[0]].kind >= ELEM_FORCEDEF) {
             sema_eval_elem(S, s->inst[0]);
             *out = S->elems[s->inst[0]].force;
         } else {
-            *out = (sval){V_ELEM, -1, units_none, s->inst[0], 0};
+            *out = (sval){V_ELEM, -1, units_none, s->inst[0], 0, 0};
         }
         return 1;
     }
@@ -417,6 +420,7 @@ static void register_decls(sema *S, const ast *model, int file)
         case AST_ELEMENT:
         case AST_FORCE:
         case AST_MOTION: declare(S, SYM_ELEM, d); break;
+        case AST_SUBSTRUCTURE: declare(S, SYM_SUB, d); break;
         case AST_PARAM:
             if ((s = declare(S, SYM_PARAM, d)))
                 s->pidx = ir_add(&S->m->p, xstrdup(d->name), -1, -1, units_none, d->loc);
@@ -460,6 +464,9 @@ static void declare_body(sema *S, sym *s)
                        .motion = -1};
             f->y = ir_add(&S->m->y, xstrdup(f->name), -1, ex_const(S->pool, 0),
                           (jnt_dim){{0, 6, 0, 0, 0}}, q->loc);
+            f->pos = ex_var(S->pool, EX_Y, f->y);
+            f->vel = ex_var(S->pool, EX_Y, f->y + 1);
+            f->sub = -1;
             ir_add(&S->m->y, xasprintf("%s.v", f->name), -1, ex_const(S->pool, 0),
                    (jnt_dim){{0, 6, -6, 0, 0}}, q->loc);
         next:;
@@ -556,6 +563,10 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
             acc[k] = ex_const(P, 0);
         } else if (S->dofs[di].motion >= 0) {
             acc[k] = S->dofs[di].acc;
+        } else if (S->dofs[di].sub >= 0) {
+            diag_error(S->dc, loc, "F_eq of '%s' needs point masses: '%s' is a substructure point",
+                       el->name, S->dofs[di].name);
+            return -1;
         } else {
             body *b = &S->bodies[S->dofs[di].body];
             if (b->mass.k != V_NUM)
@@ -617,8 +628,11 @@ static void assemble(sema *S)
                 S->dofs[di].force = ex_op2(P, EX_ADD, S->dofs[di].force, c);
         }
     }
+    sema_sub_assemble(S);
     for (int i = 0; i < S->ndof; i++) {
         dof *f = &S->dofs[i];
+        if (f->sub >= 0)
+            continue;
         body *b = &S->bodies[f->body];
         ex_set_loc(P, b->decl->loc);
         S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
@@ -646,6 +660,11 @@ static void eval_init(sema *S, const ast *d, unsigned char *seen)
 {
     sval tgt = sema_eval(S, &S->global, d->kids[0]);
     int yi = -1, di = -1;
+    if (tgt.k == V_DOF && S->dofs[tgt.id].sub >= 0) {
+        diag_error(S->dc, d->kids[0]->loc, "a point of a substructure cannot be initialised (its "
+                                           "generalized coordinates start at rest)");
+        return;
+    }
     if (tgt.k == V_DOF) {
         yi = S->dofs[tgt.id].y;
     } else if (tgt.k == V_NUM) {
@@ -869,6 +888,8 @@ static void eliminate_prescribed(sema *S)
         if (!gone[i])
             repl[i] = ex_var(P, EX_Y, k++);
     if (k < ny) {
+        for (int b = 0; b < m->nblocks; b++) /* blocks are kept whole: map their first state */
+            m->blocks[b].q0 = ex_get(P, repl[m->blocks[b].q0])->a;
         ir_vars *lists[3] = {&m->y, &m->d, &m->out};
         for (int l = 0; l < 3; l++)
             for (int i = 0; i < lists[l]->n; i++)
@@ -1141,6 +1162,11 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     }
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
+        if (s->kind == SYM_SUB)
+            sema_declare_sub(&S, s);
+    }
+    for (int i = 0; i < S.nsym; i++) {
+        sym *s = &S.syms[i];
         if (s->kind == SYM_ELEM)
             sema_declare_elem(&S, s);
     }
@@ -1213,8 +1239,11 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     }
     for (int i = 0; i < S.nbody; i++)
         free(S.bodies[i].name);
-    for (int i = 0; i < S.ndof; i++)
+    for (int i = 0; i < S.ndof; i++) {
         free(S.dofs[i].name);
+        free(S.dofs[i].coef);
+    }
+    sema_sub_free(&S);
     for (int i = 0; i < S.nelem; i++) {
         free(S.elems[i].name);
         free(S.elems[i].q);

@@ -545,10 +545,10 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         return;
     }
     ex_pool *P = S->pool;
-    ex_id xa = el->a >= 0 ? ex_var(P, EX_Y, S->dofs[el->a].y) : ex_const(P, 0);
-    ex_id xb = el->b >= 0 ? ex_var(P, EX_Y, S->dofs[el->b].y) : ex_const(P, 0);
-    ex_id va = el->a >= 0 ? ex_var(P, EX_Y, S->dofs[el->a].y + 1) : ex_const(P, 0);
-    ex_id vb = el->b >= 0 ? ex_var(P, EX_Y, S->dofs[el->b].y + 1) : ex_const(P, 0);
+    ex_id xa = el->a >= 0 ? S->dofs[el->a].pos : ex_const(P, 0);
+    ex_id xb = el->b >= 0 ? S->dofs[el->b].pos : ex_const(P, 0);
+    ex_id va = el->a >= 0 ? S->dofs[el->a].vel : ex_const(P, 0);
+    ex_id vb = el->b >= 0 ? S->dofs[el->b].vel : ex_const(P, 0);
     ex_set_loc(P, decl->loc);
     sval s = sval_num(ex_op2(P, EX_SUB, xa, xb), DIM_M);
     sval v = sval_num(ex_op2(P, EX_SUB, va, vb), DIM_MS);
@@ -661,7 +661,7 @@ void sema_eval_elem(sema *S, int ei)
         const char *what = motion ? "a motion" : "a force";
         sval tgt = sema_eval(S, sc, el->decl->kids[0]);
         if (tgt.k == V_BODY && S->bodies[tgt.id].ndof == 1)
-            tgt = (sval){V_DOF, -1, units_none, S->bodies[tgt.id].dof0, 0};
+            tgt = (sval){V_DOF, -1, units_none, S->bodies[tgt.id].dof0, 0, 0};
         if (tgt.k == V_DOF) {
             el->a = tgt.id;
             el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M : DIM_N, what);

@@ -10,12 +10,12 @@
 #include "sema_int.h"
 #include "util.h"
 
-const sval sval_err = {V_ERR, -1, {{0}}, -1, 0};
+const sval sval_err = {V_ERR, -1, {{0}}, -1, 0, 0};
 
 /* A number value. */
 sval sval_num(ex_id e, jnt_dim dim)
 {
-    return (sval){V_NUM, e, dim, -1, 0};
+    return (sval){V_NUM, e, dim, -1, 0, 0};
 }
 
 static const char *dimstr(jnt_dim d, char *buf)
@@ -34,6 +34,9 @@ const char *sema_kind_name(sema *S, sval v)
     case V_GROUND: return "the ground";
     case V_ARRAY: return "an array";
     case V_LAW: return "a law";
+    case V_SUB: return "a substructure";
+    case V_SUBSET: return "a node set";
+    case V_SUBNODE: return "a node";
     default: return "an invalid value";
     }
 }
@@ -149,7 +152,7 @@ int sema_unit(sema *S, const ast *n, jnt_dim *out)
 static sval as_num(sema *S, sval v)
 {
     if (v.k == V_DOF)
-        return sval_num(ex_var(S->pool, EX_Y, S->dofs[v.id].y), (jnt_dim){{0, 6, 0, 0, 0}});
+        return sval_num(S->dofs[v.id].pos, (jnt_dim){{0, 6, 0, 0, 0}});
     return v;
 }
 
@@ -447,7 +450,11 @@ static sval dof_member(sema *S, int di, const ast *n)
 {
     dof *d = &S->dofs[di];
     if (strcmp(n->name, "v") == 0)
-        return sval_num(ex_var(S->pool, EX_Y, d->y + 1), (jnt_dim){{0, 6, -6, 0, 0}});
+        return sval_num(d->vel, (jnt_dim){{0, 6, -6, 0, 0}});
+    if (strcmp(n->name, "a") == 0 && d->sub >= 0) {
+        diag_error(S->dc, n->loc, "the acceleration of a substructure point is not available");
+        return sval_err;
+    }
     if (strcmp(n->name, "a") == 0) {
         sval v;
         if (sema_dof_accel(S, di, n->loc, &v) != 0)
@@ -471,7 +478,7 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
         body *b = &S->bodies[base.id];
         for (int i = 0; i < b->ndof; i++)
             if (strcmp(S->dofs[b->dof0 + i].short_name, n->name) == 0)
-                return (sval){V_DOF, -1, units_none, b->dof0 + i, 0};
+                return (sval){V_DOF, -1, units_none, b->dof0 + i, 0, 0};
         /* a body with one degree of freedom: body.v, body.a */
         if (b->ndof == 1 && (strcmp(n->name, "v") == 0 || strcmp(n->name, "a") == 0))
             return dof_member(S, b->dof0, n);
@@ -490,6 +497,12 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
             return sval_err;
         return v;
     }
+    case V_SUB:
+    case V_SUBSET:
+    case V_SUBNODE: {
+        sval v;
+        return sema_sub_member(S, base, n->name, n->loc, &v) == 0 ? v : sval_err;
+    }
     default:
         diag_error(S->dc, n->loc, "%s has no members", sema_kind_name(S, base));
         return sval_err;
@@ -501,6 +514,14 @@ static sval eval_index(sema *S, const scope *sc, const ast *n)
     sval base = sema_eval(S, sc, n->kids[0]);
     if (base.k == V_ERR)
         return base;
+    if (base.k == V_SUBSET) {
+        long i;
+        sval v;
+        if (sema_int_const(S, sc, n->kids[1], &i) != 0 ||
+            sema_sub_index(S, base, i, n->kids[1]->loc, &v) != 0)
+            return sval_err;
+        return v;
+    }
     if (base.k != V_ARRAY) {
         diag_error(S->dc, n->loc, "only arrays can be indexed, but this is %s",
                    sema_kind_name(S, base));
@@ -514,13 +535,13 @@ static sval eval_index(sema *S, const scope *sc, const ast *n)
         if (s->idx[k] != i)
             continue;
         if (s->kind == SYM_BODY)
-            return (sval){V_BODY, -1, units_none, s->inst[k], 0};
+            return (sval){V_BODY, -1, units_none, s->inst[k], 0, 0};
         elem *el = &S->elems[s->inst[k]];
         if (el->kind >= ELEM_FORCEDEF) {
             sema_eval_elem(S, s->inst[k]);
             return el->force;
         }
-        return (sval){V_ELEM, -1, units_none, s->inst[k], 0};
+        return (sval){V_ELEM, -1, units_none, s->inst[k], 0, 0};
     }
     diag_error(S->dc, n->kids[1]->loc, "index %ld is not an index of '%s'", i, s->name);
     return sval_err;

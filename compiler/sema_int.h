@@ -24,7 +24,10 @@ typedef enum vkind {
     V_ELEM,   /* id = element index */
     V_GROUND, /* the ground */
     V_ARRAY,  /* id = symbol index of an array declaration */
-    V_LAW     /* id = symbol index of a law */
+    V_LAW,    /* id = symbol index of a law */
+    V_SUB,    /* id = substructure index */
+    V_SUBSET, /* id = substructure index, aux = node set index */
+    V_SUBNODE /* id = substructure index, aux = node index */
 } vkind;
 
 typedef struct sval {
@@ -33,10 +36,11 @@ typedef struct sval {
     jnt_dim dim;
     int id;
     int zero_lit; /* a plain literal 0: adopts the dimension it meets */
+    int aux;      /* V_SUBSET: the set; V_SUBNODE: the node */
 } sval;
 
 enum sym_kind { SYM_CONST, SYM_PARAM, SYM_LET, SYM_GROUND, SYM_BODY, SYM_ELEM, SYM_LAW,
-                SYM_INTEGRAL };
+                SYM_INTEGRAL, SYM_SUB };
 
 typedef struct sym {
     enum sym_kind kind;
@@ -66,15 +70,30 @@ typedef struct body {
 } body;
 
 typedef struct dof {
-    char *name;   /* "block.x" */
+    char *name;   /* "block.x", "beam.tip.uy" */
     const char *short_name;
-    int body;
-    int y;        /* position state; velocity is y + 1 */
+    int body;     /* point-mass body, or -1 for a substructure point */
+    int y;        /* position state (velocity y + 1); -1 for a substructure point */
+    ex_id pos, vel; /* its position and velocity as expressions */
+    int sub;      /* substructure, or -1 */
+    double *coef; /* substructure point: u = sum_k coef[k] q_k (r entries, owned) */
     ex_id force;  /* sum of applied forces */
     ex_id acc;    /* acceleration, after assembly */
     ex_id motion; /* prescribed position (a function of t and parameters), or -1 */
     jnt_loc motion_loc;
 } dof;
+
+/* A substructure, reduced at compile time (runtime/fe.h, runtime/red.h). */
+typedef struct subst {
+    char *name;
+    const ast *decl;
+    struct fe_model *fe;  /* its finite-element model (owned) */
+    double *phi;          /* ndof x r basis, column-major (owned) */
+    int ndof, r;
+    int q0;               /* y index of q_1 (velocities at q0 + r) */
+    double *minv, *minv_k, *minv_c; /* r x r (owned; handed to the IR) */
+    ex_id *g;             /* generalized forces, r */
+} subst;
 
 typedef struct scope scope;
 
@@ -123,6 +142,8 @@ struct sema {
     int ndof, capdof;
     elem *elems;
     int nelem, capelem;
+    subst *subs;
+    int nsub, capsub;
     int in_output;    /* evaluating an output column: accelerations allowed */
     int assembled;    /* dof accelerations are known */
     scope global;     /* every declared name */
@@ -168,6 +189,15 @@ int sema_is_time_only(sema *S, ex_id e);
 sval sval_num(ex_id e, jnt_dim dim);
 extern const sval sval_err;
 const char *sema_kind_name(sema *S, sval v);
+
+/* sema_sub.c */
+void sema_declare_sub(sema *S, sym *s);
+/* Members of a substructure (sets, nodes, components): 0 and *out, or -1. */
+int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out);
+int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out);
+/* Add the generalized forces of the substructure points' forces. */
+void sema_sub_assemble(sema *S);
+void sema_sub_free(sema *S);
 
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);

@@ -48,7 +48,7 @@ static const struct keyword {
     {"motion", TK_MOTION},
     {"not", TK_NOT},         {"on", TK_ON},           {"or", TK_OR},
     {"output", TK_OUTPUT},   {"param", TK_PARAM},     {"simulate", TK_SIMULATE},
-    {"spring", TK_SPRING},   {"state", TK_STATE},     {"then", TK_THEN},
+    {"spring", TK_SPRING},   {"substructure", TK_SUBSTRUCTURE},   {"state", TK_STATE},     {"then", TK_THEN},
     {"update", TK_UPDATE},
 };
 

@@ -47,7 +47,7 @@
 
 /* Token codes, in the order messages list them. */
 %token MODEL IMPORT CONST PARAM LET GROUND BODY DOF SPRING DAMPER FRICTION CONTACT
-       FORCE MOTION INTEGRAL ANALYSIS LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
+       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
        BETWEEN AND ON IN IF THEN ELSE OR NOT.
 %token ID NUM STRING UNIT.
 %token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI COLON DOT DOTDOT
@@ -55,7 +55,7 @@
 
 /* Keywords that are names wherever the keyword is not expected: `law = ...`,
  * `force = ...` in laws, `slide.force`, `between x and ground`, `import friction`. */
-%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS LAW STATE
+%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE LAW STATE
              DISCRETE UPDATE INIT OUTPUT EVERY.
 
 %type elemkind {const lex_token *}
@@ -76,6 +76,8 @@ decl(A) ::= CONST(K) ID(N) ASSIGN expr(E).         { A = parse_binding(pc, AST_C
 decl(A) ::= PARAM(K) ID(N) ASSIGN expr(E).         { A = parse_binding(pc, AST_PARAM, K, N, E); }
 decl(A) ::= LET(K) ID(N) ASSIGN expr(E).           { A = parse_binding(pc, AST_LET, K, N, E); }
 decl(A) ::= INTEGRAL(K) ID(N) ASSIGN expr(E).      { A = parse_binding(pc, AST_INTEGRAL, K, N, E); }
+decl(A) ::= SUBSTRUCTURE(K) ID(N) COLON ID(T) LPAREN args_opt(G) RPAREN
+            LBRACE settings(S) RBRACE(R).          { A = parse_substructure(pc, K, N, T, G, S, R); }
 decl(A) ::= ANALYSIS(K) ID(N) COLON ID(T) LPAREN args_opt(G) RPAREN(R).
                                                    { A = parse_analysis(pc, K, N, T, G, R); }
 decl(A) ::= GROUND(K) ID(N).                       { A = parse_binding(pc, AST_GROUND, K, N, NULL); }

@@ -67,8 +67,24 @@ int fe_write_mtx(const char *path, const fe_sparse *a, int symmetric, char *err,
 
 /* Node table CSV with a header line: id,x,y,z,ux,uy,uz[,rx,ry,rz] where the
  * u and r columns are 0-based DOF indices or -1. An optional column "set"
- * names a set the node belongs to (several sets: separated by ';'). */
+ * names a set the node belongs to (several sets: separated by ';').
+ * Columns go by their header names, in any order; optional columns
+ * "master" (a node id), "ox", "oy", "oz" attach a point to a node (the
+ * beam2d surface points). fe_write_nodes writes all columns. */
 int fe_read_nodes(const char *path, fe_model *m, char *err, size_t errn);
+int fe_write_nodes(const char *path, const fe_model *m, char *err, size_t errn);
+
+/* Write M and K (symmetric coordinate files), C (general; when damping is
+ * non-NULL and the model has a C) and the node table (when nodes is
+ * non-NULL). */
+int fe_write_model(const fe_model *m, const char *mass, const char *stiffness,
+                   const char *damping, const char *nodes, char *err, size_t errn);
+
+/* Benchmark models: a plate2d (aluminium, 1 m x 0.25 m x 10 mm, nx = 4 ny)
+ * of about ndof DOFs (5000, 20000, 50000 give 5252, 20502, 50720) written
+ * to <prefix>_M.mtx, <prefix>_K.mtx, <prefix>_nodes.csv; the exact DOF
+ * count in *ndof_out (may be NULL). */
+int fe_export_plate2d(const char *prefix, int ndof, int *ndof_out, char *err, size_t errn);
 
 /* Import M, K (and C if path non-NULL) and the node table; checks sizes,
  * symmetry of M and K, and that M is positive definite (Cholesky). */

@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "data.h"
+#include "blocks.h"
 #include "integ.h"
 #include "model.h"
 
@@ -113,6 +114,8 @@ int integ_rhs(integ_run *r, double t, const double *y, double *ydot)
         r->cause_t = t;
         return 1;
     }
+    if (r->abi->nblocks)
+        block_rhs(r->abi, y, ydot);
     for (int i = 0; i < r->abi->ny; i++) {
         if (!isfinite(ydot[i])) {
             r->cause = INTEG_CAUSE_NONFINITE;
@@ -169,6 +172,8 @@ int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, d
             J[(size_t)j * n + a->jac_rowind[k]] = r->jv[k];
         }
     }
+    if (a->nblocks)
+        block_jac(a, J);
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "data.h"
 #include "model.h"
 
@@ -53,6 +54,8 @@ int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im)
     for (int j = 0; j < n; j++)
         for (int k = a->jac_colptr[j]; k < a->jac_colptr[j + 1]; k++)
             J[(size_t)j * (size_t)n + (size_t)a->jac_rowind[k]] = jv[k];
+    if (a->nblocks)
+        block_jac(a, J);
     lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', n, J, n, re, im, NULL, 1, NULL, 1);
     free(J);
     free(jv);

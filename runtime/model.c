@@ -17,6 +17,12 @@ static int abi_valid(const jnt_abi_model *a)
         return 0;
     if (a->nd > 0 && !a->update)
         return 0;
+    for (int b = 0; b < a->nblocks; b++) {
+        const jnt_abi_block *k = &a->blocks[b];
+        if (k->r < 1 || k->r > JNT_MAX_BLOCK || k->q0 < 0 || k->q0 + 2 * k->r > a->ny ||
+            !k->minv || !k->minv_k || !k->minv_c)
+            return 0;
+    }
     if ((a->ny > 0 && !a->y_names) || (a->nd > 0 && !a->d_names) ||
         (a->np > 0 && (!a->p_names || !a->p_dims)) || (a->nout > 0 && !a->out_names))
         return 0;

@@ -131,7 +131,6 @@ static int m_rhs(double t, const double *y, const double *d, const double *p, do
     const double w9 = (w2 * (jnt_sign(w5) * ((w6 <= 0.001) ? (0.6 * (w7 * (2.0 - w7))) : ((w6 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w8 * w8) * (3.0 - (2.0 * w8)))))) : 0.3))));
     #line 71 "<stdlib>/friction.jnt"
     const double w10 = ((w2 > 0.0) ? 1.0 : 0.0);
-    #line 23 "examples/frdyn2_bench.jnt"
     ydot[0] = y[1];
     #line 21 "examples/frdyn2_bench.jnt"
     ydot[1] = ((((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1))))) - w9) / p[0]);
@@ -250,7 +249,6 @@ static int m_output(double t, const double *y, const double *d, const double *p,
     const double w7 = ((w5 - 0.001) / 0.009000000000000001);
     #line 29 "examples/frdyn2_bench.jnt"
     out[0] = t;
-    #line 23 "examples/frdyn2_bench.jnt"
     out[1] = y[0];
     out[2] = y[1];
     #line 18 "examples/frdyn2_bench.jnt"
@@ -271,6 +269,7 @@ const jnt_abi_model jnt_generated_model = {
     m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
     8, m_jac_colptr, m_jac_rowind,
     m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
+    0, 0,
     0, 0,
 };
 

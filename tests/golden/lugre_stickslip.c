@@ -108,7 +108,6 @@ static int m_rhs(double t, const double *y, const double *d, const double *p, do
     #line 44 "<stdlib>/friction.jnt"
     const double w0 = (y[1] / 0.001);
     const double w1 = (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0)));
-    #line 20 "examples/lugre_stickslip.jnt"
     ydot[0] = y[1];
     #line 15 "examples/lugre_stickslip.jnt"
     ydot[1] = (((p[1] * ((p[2] * t) - y[0])) - (((100000.0 * y[2]) + (316.22776601683796 * w1)) + (y[1] * 0.4))) / p[0]);
@@ -159,7 +158,6 @@ static int m_output(double t, const double *y, const double *d, const double *p,
     #line 18 "examples/lugre_stickslip.jnt"
     out[0] = t;
     out[1] = y[0];
-    #line 20 "examples/lugre_stickslip.jnt"
     out[2] = y[1];
     #line 22 "examples/lugre_stickslip.jnt"
     out[3] = y[2];
@@ -179,6 +177,7 @@ const jnt_abi_model jnt_generated_model = {
     m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
     6, m_jac_colptr, m_jac_rowind,
     m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
+    0, 0,
     0, 0,
 };
 

@@ -15,7 +15,10 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 2
+#define JNT_ABI_VERSION 3
+
+/* The largest linear block (reduced substructure) the runtime handles. */
+#define JNT_MAX_BLOCK 1024
 
 /* Number of base dimensions: kg, m, s, A, K (in that order). Exponents are
  * stored as multiples of 1/JNT_DIM_DEN so that N/m^1.5 is representable. */
@@ -66,6 +69,18 @@ typedef struct jnt_abi_analysis {
     int (*values)(const double *p, double *v);
 } jnt_abi_analysis;
 
+/* A linear block (a reduced substructure): generalized coordinates
+ * q = y[q0 .. q0 + r) and their velocities qd = y[q0 + r .. q0 + 2r) with
+ *   Mr qd' + Cr qd + Kr q = g(t, y).
+ * The generated rhs returns g in ydot[q0 + r ..] (and 0 in ydot[q0 ..]), and
+ * the Jacobian kernel dg/dy in those rows; the runtime completes both with
+ * the matrices below (r x r, column-major): Minv = Mr^-1, Minv Kr, Minv Cr. */
+typedef struct jnt_abi_block {
+    const char *name;
+    int q0, r;
+    const double *minv, *minv_k, *minv_c;
+} jnt_abi_block;
+
 typedef struct jnt_abi_model {
     int abi_version;            /* JNT_ABI_VERSION */
     const char *name;           /* model name */
@@ -91,6 +106,8 @@ typedef struct jnt_abi_model {
     jnt_output_fn output;
     int nanalyses;
     const jnt_abi_analysis *analyses;
+    int nblocks;
+    const jnt_abi_block *blocks;
 } jnt_abi_model;
 
 #endif

@@ -1,0 +1,590 @@
+/*
+ * sema_sub.c: substructures. A substructure is a finite-element model
+ * (generated: beam2d, plate2d, chain; or imported: fe) with boundary
+ * conditions, damping and a reduction basis Phi, reduced at compile time:
+ * its states are the generalized coordinates q (and velocities) of
+ *   Mr q'' + Cr q' + Kr q = Phi^T f,   Mr = Phi^T M Phi, ...   (seed 000 eq. 4)
+ * which the runtime integrates as a linear block (jnt_abi_block). A point of
+ * the substructure (NAME.SET.ux, NAME.SET[k].uy) is a dof whose motion is a
+ * row of Phi times q; forces on it add Phi_row^T F to the generalized forces.
+ *
+ * The type arguments must be compile-time constants (literals or consts):
+ * the mesh and its reduction are fixed when the model is compiled.
+ */
+#include <lapacke.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe.h"
+#include "red.h"
+#include "sema_int.h"
+#include "util.h"
+
+static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+static const jnt_dim DIM_KG = {{6, 0, 0, 0, 0}};
+static const jnt_dim DIM_PA = {{6, -6, -12, 0, 0}};
+static const jnt_dim DIM_NM = {{6, 0, -12, 0, 0}};
+static const jnt_dim DIM_KGM3 = {{6, -18, 0, 0, 0}};
+static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
+static const jnt_dim DIM_1S = {{0, 0, -6, 0, 0}};
+
+/* One argument of a substructure type or reduction: name, dimension,
+ * default (NAN: required), or a string (dim NULL). */
+typedef struct arg_spec {
+    const char *name;
+    const jnt_dim *dim;
+    double def;
+} arg_spec;
+
+/* Bind named/positional arguments to specs; values in v[], strings in str[].
+ * Every value must be a compile-time constant. */
+static int bind_args(sema *S, const ast *call, int first, int last, const arg_spec *spec, int n,
+                     const char *what, double *v, const char **str)
+{
+    const ast *given[16] = {0};
+    int pos = 0, err = 0;
+    for (int i = first; i < last; i++) {
+        const ast *a = call->kids[i];
+        int k = -1;
+        if (a->kind == AST_ARG) {
+            for (int j = 0; j < n; j++)
+                if (!strcmp(spec[j].name, a->name))
+                    k = j;
+            if (k < 0) {
+                const char *c[16];
+                for (int j = 0; j < n; j++)
+                    c[j] = spec[j].name;
+                const char *best = diag_closest(a->name, c, n);
+                diag_error(S->dc, a->loc, "unknown argument '%s' of %s%s%s%s", a->name, what,
+                           best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+                err = 1;
+                continue;
+            }
+        } else {
+            k = pos < n ? pos++ : -1;
+            if (k < 0) {
+                diag_error(S->dc, a->loc, "too many arguments for %s", what);
+                err = 1;
+                continue;
+            }
+        }
+        given[k] = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    for (int k = 0; k < n; k++) {
+        if (str)
+            str[k] = NULL;
+        if (!given[k]) {
+            if (isnan(spec[k].def) && spec[k].dim) {
+                diag_error(S->dc, call->loc, "%s needs '%s'", what, spec[k].name);
+                err = 1;
+            }
+            v[k] = spec[k].def;
+            continue;
+        }
+        if (!spec[k].dim) { /* a string (a file) */
+            if (given[k]->kind != AST_STRING) {
+                diag_error(S->dc, given[k]->loc, "'%s' of %s is a file name in quotes",
+                           spec[k].name, what);
+                err = 1;
+            } else {
+                str[k] = given[k]->str;
+            }
+            continue;
+        }
+        char w[128];
+        snprintf(w, sizeof w, "'%s' of %s", spec[k].name, what);
+        sval x = sema_num_dim(S, &S->consts, given[k], *spec[k].dim, w);
+        if (x.k != V_NUM) {
+            err = 1;
+            continue;
+        }
+        if (!ex_is_const(S->pool, x.e, &v[k])) {
+            diag_error(S->dc, given[k]->loc, "%s must be a compile-time constant (the mesh and its "
+                                             "reduction are built when the model is compiled)", w);
+            err = 1;
+        }
+    }
+    return err ? -1 : 0;
+}
+
+static const arg_spec beam2d_args[] = {
+    {"length", &DIM_M, NAN},  {"height", &DIM_M, NAN}, {"width", &DIM_M, NAN},
+    {"E", &DIM_PA, NAN},      {"nu", &units_none, 0.3}, {"rho", &DIM_KGM3, NAN},
+    {"elements", &units_none, 20},
+};
+static const arg_spec plate2d_args[] = {
+    {"lx", &DIM_M, NAN}, {"ly", &DIM_M, NAN}, {"thickness", &DIM_M, NAN}, {"E", &DIM_PA, NAN},
+    {"nu", &units_none, 0.3}, {"rho", &DIM_KGM3, NAN}, {"nx", &units_none, 20},
+    {"ny", &units_none, 4},
+};
+static const arg_spec chain_args[] = {
+    {"n", &units_none, NAN}, {"k", &DIM_NM, NAN}, {"mass", &DIM_KG, NAN},
+};
+static const arg_spec fe_args[] = {
+    {"mass", NULL, NAN}, {"stiffness", NULL, NAN}, {"damping", NULL, NAN}, {"nodes", NULL, NAN},
+};
+
+/* A path relative to the file that declares the substructure. */
+static char *rel_path(sema *S, const ast *at, const char *p)
+{
+    if (!p || p[0] == '/')
+        return p ? xstrdup(p) : NULL;
+    char *dir = xstrdup(S->dc->srcs[at->loc.file].path);
+    char *r = xasprintf("%s/%s", dirname(dir), p);
+    free(dir);
+    return r;
+}
+
+/* Build the FE model of declaration d; 0 or -1 (errors reported). */
+static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
+{
+    char err[512] = "";
+    double v[16];
+    const char *str[16];
+    int rc = -1;
+    char what[128];
+    snprintf(what, sizeof what, "'%s'", d->str);
+    if (!strcmp(d->str, "beam2d")) {
+        if (bind_args(S, d, 0, nargs, beam2d_args, 7, what, v, NULL) == 0)
+            rc = fe_beam2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], err, sizeof err);
+    } else if (!strcmp(d->str, "plate2d")) {
+        if (bind_args(S, d, 0, nargs, plate2d_args, 8, what, v, NULL) == 0)
+            rc = fe_plate2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], (int)v[7], err,
+                            sizeof err);
+    } else if (!strcmp(d->str, "chain")) {
+        if (bind_args(S, d, 0, nargs, chain_args, 3, what, v, NULL) == 0)
+            rc = fe_chain(fe, (int)v[0], v[1], v[2], err, sizeof err);
+    } else if (!strcmp(d->str, "fe")) {
+        if (bind_args(S, d, 0, nargs, fe_args, 4, what, v, str) == 0) {
+            if (!str[0] || !str[1] || !str[3]) {
+                diag_error(S->dc, d->loc, "'fe' needs mass = \"M.mtx\", stiffness = \"K.mtx\" and "
+                                          "nodes = \"nodes.csv\"");
+                return -1;
+            }
+            char *p[4];
+            for (int i = 0; i < 4; i++)
+                p[i] = rel_path(S, d, str[i]);
+            rc = fe_import(fe, p[0], p[1], p[2], p[3], err, sizeof err);
+            for (int i = 0; i < 4; i++)
+                free(p[i]);
+        }
+    } else {
+        diag_error(S->dc, d->loc, "unknown substructure type '%s' (there are beam2d, plate2d, "
+                                  "chain and fe)", d->str);
+        return -1;
+    }
+    if (rc != 0 && err[0])
+        diag_error(S->dc, d->loc, "%s", err);
+    return rc == 0 ? 0 : -1;
+}
+
+/* The names in a setting value: NAME or {NAME, ...}. */
+static int set_names(sema *S, const ast *e, const fe_model *fe, int *sets, int max)
+{
+    const ast *const *items = &e;
+    int n = 1;
+    if (e->kind == AST_SET) {
+        items = (const ast *const *)e->kids;
+        n = e->nkids;
+    }
+    for (int i = 0; i < n && i < max; i++) {
+        const ast *x = items[i];
+        if (x->kind != AST_NAME) {
+            diag_error(S->dc, x->loc, "expected the name of a node set");
+            return -1;
+        }
+        sets[i] = fe_find_set(fe, x->name);
+        if (sets[i] < 0) {
+            const char *c[64];
+            int nc = 0;
+            for (int j = 0; j < fe->nset && nc < 64; j++)
+                c[nc++] = fe->set[j].name;
+            const char *best = diag_closest(x->name, c, nc);
+            diag_error(S->dc, x->loc, "no node set '%s'%s%s%s", x->name,
+                       best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            return -1;
+        }
+    }
+    return n;
+}
+
+/* Every DOF of the nodes of a set. */
+static int set_dofs(const fe_model *fe, int set, int **out)
+{
+    int n = 0, cap = 0, *d = NULL;
+    const fe_set *s = &fe->set[set];
+    for (int i = 0; i < s->n; i++)
+        for (int c = 0; c < FE_NDOF_NODE; c++) {
+            int k = fe->node[s->node[i]].dof[c];
+            if (k >= 0) {
+                XGROW(d, cap, n);
+                d[n++] = k;
+            }
+        }
+    *out = d;
+    return n;
+}
+
+/* The basis from `reduce = modal(...) + static(...) + craig_bampton(...)`. */
+static int build_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
+{
+    char err[512] = "";
+    if (e->kind == AST_BINARY && e->op == OP_ADD) {
+        red_basis b = {0};
+        if (build_basis(S, e->kids[0], fe, out) || build_basis(S, e->kids[1], fe, &b))
+            return -1;
+        int rc = red_basis_append(out, &b, err, sizeof err);
+        red_basis_free(&b);
+        if (rc)
+            diag_error(S->dc, e->loc, "%s", err);
+        return rc ? -1 : 0;
+    }
+    if (e->kind != AST_CALL) {
+        diag_error(S->dc, e->loc, "expected a reduction: modal(modes = n), static(at = SET), "
+                                  "craig_bampton(modes = n, keep = SET), or their sum");
+        return -1;
+    }
+    static const arg_spec modal_args[] = {{"modes", &units_none, NAN}};
+    double v[2];
+    int rc = -1;
+    if (!strcmp(e->name, "modal")) {
+        if (bind_args(S, e, 0, e->nkids, modal_args, 1, "'modal'", v, NULL))
+            return -1;
+        rc = red_modal(fe, (int)v[0], 0, out, NULL, err, sizeof err);
+    } else if (!strcmp(e->name, "static") || !strcmp(e->name, "craig_bampton")) {
+        int cb = e->name[0] == 'c';
+        const ast *set = NULL;
+        int modes = 0;
+        for (int i = 0; i < e->nkids; i++) {
+            const ast *a = e->kids[i];
+            if (a->kind == AST_ARG && !strcmp(a->name, cb ? "keep" : "at")) {
+                set = a->kids[0];
+            } else if (cb && a->kind == AST_ARG && !strcmp(a->name, "modes")) {
+                sval x = sema_num(S, &S->consts, a->kids[0], "'modes'");
+                double m;
+                if (x.k != V_NUM || !ex_is_const(S->pool, x.e, &m))
+                    return -1;
+                modes = (int)m;
+            } else {
+                diag_error(S->dc, a->loc, cb ? "'craig_bampton' takes modes = n and keep = SET"
+                                             : "'static' takes at = SET");
+                return -1;
+            }
+        }
+        int sets[32], nset = set ? set_names(S, set, fe, sets, 32) : -1;
+        if (nset <= 0) {
+            if (!set)
+                diag_error(S->dc, e->loc, "'%s' needs %s = SET", e->name, cb ? "keep" : "at");
+            return -1;
+        }
+        int *dofs = NULL, nd = 0;
+        for (int i = 0; i < nset; i++) {
+            int *d, n = set_dofs(fe, sets[i], &d);
+            dofs = xrealloc(dofs, (size_t)(nd + n + 1) * sizeof *dofs);
+            memcpy(dofs + nd, d, (size_t)n * sizeof *d);
+            nd += n;
+            free(d);
+        }
+        rc = cb ? red_craig_bampton(fe, dofs, nd, modes, out, err, sizeof err)
+                : red_static(fe, dofs, nd, out, err, sizeof err);
+        free(dofs);
+    } else {
+        diag_error(S->dc, e->loc, "unknown reduction '%s' (there are modal, static and "
+                                  "craig_bampton)", e->name);
+        return -1;
+    }
+    if (rc)
+        diag_error(S->dc, e->loc, "%s", err[0] ? err : "the reduction failed");
+    return rc ? -1 : 0;
+}
+
+/* Reduced matrices and their products with Mr^-1 (r x r, column-major). */
+static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
+{
+    int r = basis->r;
+    char err[512] = "";
+    double *Mr = xcalloc((size_t)r * r, sizeof *Mr), *Kr = xcalloc((size_t)r * r, sizeof *Kr);
+    double *Cr = xcalloc((size_t)r * r, sizeof *Cr);
+    if (red_project(b->fe, basis, Mr, Kr, Cr, err, sizeof err)) {
+        diag_error(S->dc, d->loc, "%s", err);
+        free(Mr), free(Kr), free(Cr);
+        return -1;
+    }
+    /* Minv by Cholesky of Mr (symmetric positive definite) */
+    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, Mr, r);
+    if (info == 0)
+        info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', r, Mr, r);
+    if (info != 0) {
+        diag_error(S->dc, d->loc, "the reduced mass matrix of '%s' is singular (basis vectors are "
+                                  "dependent?)", b->name);
+        free(Mr), free(Kr), free(Cr);
+        return -1;
+    }
+    for (int j = 0; j < r; j++) /* complete the upper triangle */
+        for (int i = 0; i < j; i++)
+            Mr[(size_t)j * r + i] = Mr[(size_t)i * r + j];
+    b->minv = Mr;
+    b->minv_k = xcalloc((size_t)r * r, sizeof(double));
+    b->minv_c = xcalloc((size_t)r * r, sizeof(double));
+    for (int j = 0; j < r; j++)
+        for (int k = 0; k < r; k++) {
+            double kk = Kr[(size_t)j * r + k], cc = Cr[(size_t)j * r + k];
+            for (int i = 0; i < r; i++) {
+                b->minv_k[(size_t)j * r + i] += Mr[(size_t)k * r + i] * kk;
+                b->minv_c[(size_t)j * r + i] += Mr[(size_t)k * r + i] * cc;
+            }
+        }
+    free(Kr);
+    free(Cr);
+    return 0;
+}
+
+/* Declare substructure s: build, constrain, damp, reduce; create its states. */
+void sema_declare_sub(sema *S, sym *s)
+{
+    const ast *d = s->decl;
+    int nargs = 0;
+    while (nargs < d->nkids && d->kids[nargs]->kind != AST_SETTING)
+        nargs++;
+    XGROW(S->subs, S->capsub, S->nsub);
+    subst *b = &S->subs[S->nsub];
+    *b = (subst){.name = xstrdup(d->name), .decl = d, .q0 = -1};
+    b->fe = xcalloc(1, sizeof *b->fe);
+    s->inst = xcalloc(1, sizeof *s->inst);
+    s->inst[0] = S->nsub++;
+    s->ninst = 1;
+    if (build_fe(S, d, nargs, b->fe) != 0)
+        return;
+    const ast *reduce_e = NULL;
+    char err[512] = "";
+    for (int i = nargs; i < d->nkids; i++) {
+        const ast *st = d->kids[i];
+        if (!strcmp(st->name, "fix")) {
+            int sets[32], n = set_names(S, st->kids[0], b->fe, sets, 32);
+            for (int k = 0; k < n; k++)
+                if (fe_fix(b->fe, sets[k], err, sizeof err)) {
+                    diag_error(S->dc, st->loc, "%s", err);
+                    return;
+                }
+            if (n < 0)
+                return;
+        } else if (!strcmp(st->name, "damping")) {
+            const ast *c = st->kids[0];
+            static const arg_spec rayleigh[] = {{"alpha", &DIM_1S, 0}, {"beta", &DIM_S, 0}};
+            double v[2];
+            if (c->kind != AST_CALL || strcmp(c->name, "rayleigh")) {
+                diag_error(S->dc, c->loc, "expected damping = rayleigh(alpha = .. /s, beta = .. s)");
+                return;
+            }
+            if (bind_args(S, c, 0, c->nkids, rayleigh, 2, "'rayleigh'", v, NULL) ||
+                fe_rayleigh(b->fe, v[0], v[1], err, sizeof err)) {
+                if (err[0])
+                    diag_error(S->dc, st->loc, "%s", err);
+                return;
+            }
+        } else if (!strcmp(st->name, "reduce")) {
+            reduce_e = st->kids[0];
+        } else {
+            static const char *const known[] = {"fix", "damping", "reduce"};
+            const char *best = diag_closest(st->name, known, 3);
+            diag_error(S->dc, st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
+                       best ? "; did you mean '" : " (it has fix, damping, reduce)",
+                       best ? best : "", best ? "'?" : "");
+            return;
+        }
+    }
+    /* the basis: the reduction, or every DOF (no reduction) */
+    red_basis basis = {0};
+    int n = b->fe->ndof;
+    if (reduce_e) {
+        if (build_basis(S, reduce_e, b->fe, &basis))
+            return;
+    } else {
+        basis.n = basis.r = n;
+        basis.phi = xcalloc((size_t)n * n + 1, sizeof(double));
+        for (int i = 0; i < n; i++)
+            basis.phi[(size_t)i * n + i] = 1;
+    }
+    if (basis.r < 1 || basis.r > JNT_MAX_BLOCK) {
+        diag_error(S->dc, d->loc, "'%s' has %d generalized coordinates; between 1 and %d are "
+                                  "supported (reduce it)", b->name, basis.r, JNT_MAX_BLOCK);
+        red_basis_free(&basis);
+        return;
+    }
+    if (reduce(S, d, b, &basis)) {
+        red_basis_free(&basis);
+        return;
+    }
+    b->ndof = n;
+    b->r = basis.r;
+    b->phi = basis.phi;
+    /* states: q_k then their velocities */
+    for (int k = 0; k < b->r; k++) {
+        int yi = ir_add(&S->m->y, xasprintf("%s.q%d", b->name, k + 1), ex_const(S->pool, 0),
+                        ex_const(S->pool, 0), units_none, d->loc);
+        if (k == 0)
+            b->q0 = yi;
+    }
+    for (int k = 0; k < b->r; k++)
+        ir_add(&S->m->y, xasprintf("%s.qd%d", b->name, k + 1), -1, ex_const(S->pool, 0),
+               units_none, d->loc);
+    b->g = xmalloc((size_t)b->r * sizeof *b->g);
+    for (int k = 0; k < b->r; k++)
+        b->g[k] = ex_const(S->pool, 0);
+}
+
+/* A dof for component comp of node `node`: created once, then reused. */
+static int sub_dof(sema *S, int si, int node, int comp, jnt_loc loc)
+{
+    subst *b = &S->subs[si];
+    static const char *const comps[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
+    char *name = xasprintf("%s.node%d.%s", b->name, b->fe->node[node].id, comps[comp]);
+    for (int i = 0; i < S->ndof; i++)
+        if (S->dofs[i].sub == si && !strcmp(S->dofs[i].name, name)) {
+            free(name);
+            return i;
+        }
+    int rows[4];
+    double c[4];
+    int nt = fe_point_dofs(b->fe, node, comp, rows, c);
+    if (nt <= 0) {
+        diag_error(S->dc, loc, "%s has no degree of freedom here (fixed, or not a component of "
+                               "this element type)", name);
+        free(name);
+        return -1;
+    }
+    XGROW(S->dofs, S->capdof, S->ndof);
+    dof *f = &S->dofs[S->ndof];
+    *f = (dof){.name = name, .short_name = comps[comp], .body = -1, .y = -1, .sub = si,
+               .force = ex_const(S->pool, 0), .acc = -1, .motion = -1};
+    f->coef = xcalloc((size_t)b->r, sizeof *f->coef);
+    for (int t = 0; t < nt; t++)
+        for (int k = 0; k < b->r; k++)
+            f->coef[k] += c[t] * b->phi[(size_t)k * b->ndof + rows[t]];
+    /* u = sum_k coef_k q_k, v = sum_k coef_k qd_k */
+    ex_pool *P = S->pool;
+    f->pos = f->vel = ex_const(P, 0);
+    for (int k = 0; k < b->r; k++) {
+        if (f->coef[k] == 0)
+            continue;
+        ex_id ck = ex_const(P, f->coef[k]);
+        f->pos = ex_op2(P, EX_ADD, f->pos, ex_op2(P, EX_MUL, ck, ex_var(P, EX_Y, b->q0 + k)));
+        f->vel = ex_op2(P, EX_ADD, f->vel,
+                        ex_op2(P, EX_MUL, ck, ex_var(P, EX_Y, b->q0 + b->r + k)));
+    }
+    return S->ndof++;
+}
+
+static int comp_index(const char *name)
+{
+    static const char *const comps[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
+    for (int c = 0; c < FE_NDOF_NODE; c++)
+        if (!strcmp(comps[c], name))
+            return c;
+    return -1;
+}
+
+/* See sema_int.h. */
+int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
+{
+    subst *b = &S->subs[base.id];
+    if (!b->phi) /* its errors were reported */
+        return -1;
+    if (base.k == V_SUB) {
+        int set = fe_find_set(b->fe, name);
+        if (set < 0) {
+            const char *c[64];
+            int nc = 0;
+            for (int j = 0; j < b->fe->nset && nc < 64; j++)
+                c[nc++] = b->fe->set[j].name;
+            const char *best = diag_closest(name, c, nc);
+            diag_error(S->dc, loc, "substructure '%s' has no node set '%s'%s%s%s", b->name, name,
+                       best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            return -1;
+        }
+        *out = (sval){V_SUBSET, -1, units_none, base.id, 0, set};
+        return 0;
+    }
+    int comp = comp_index(name), node;
+    if (comp < 0) {
+        diag_error(S->dc, loc, "a node has components ux, uy, uz, rx, ry, rz, not '%s'", name);
+        return -1;
+    }
+    if (base.k == V_SUBSET) {
+        const fe_set *set = &b->fe->set[base.aux];
+        if (set->n != 1) {
+            diag_error(S->dc, loc, "node set '%s' has %d nodes: pick one, as %s.%s[1].%s",
+                       set->name, set->n, b->name, set->name, name);
+            return -1;
+        }
+        node = set->node[0];
+    } else {
+        node = base.aux;
+    }
+    int di = sub_dof(S, base.id, node, comp, loc);
+    if (di < 0)
+        return -1;
+    *out = (sval){V_DOF, -1, units_none, di, 0, 0};
+    return 0;
+}
+
+/* See sema_int.h: SET[i], 1-based. */
+int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out)
+{
+    const fe_set *set = &S->subs[base.id].fe->set[base.aux];
+    if (i < 1 || i > set->n) {
+        diag_error(S->dc, loc, "index %ld is outside node set '%s' (1..%d)", i, set->name, set->n);
+        return -1;
+    }
+    *out = (sval){V_SUBNODE, -1, units_none, base.id, 0, set->node[i - 1]};
+    return 0;
+}
+
+/* See sema_int.h: g_k = sum over the substructure's points of coef_k F. */
+void sema_sub_assemble(sema *S)
+{
+    ex_pool *P = S->pool;
+    for (int i = 0; i < S->ndof; i++) {
+        dof *f = &S->dofs[i];
+        if (f->sub < 0)
+            continue;
+        subst *b = &S->subs[f->sub];
+        for (int k = 0; k < b->r; k++)
+            if (f->coef[k] != 0)
+                b->g[k] = ex_op2(P, EX_ADD, b->g[k],
+                                 ex_op2(P, EX_MUL, ex_const(P, f->coef[k]), f->force));
+    }
+    for (int s = 0; s < S->nsub; s++) {
+        subst *b = &S->subs[s];
+        if (!b->phi)
+            continue;
+        for (int k = 0; k < b->r; k++)
+            S->m->y.v[b->q0 + b->r + k].rhs = b->g[k];
+        /* hand the matrices to the IR */
+        ir_model *m = S->m;
+        m->blocks = xrealloc(m->blocks, (size_t)(m->nblocks + 1) * sizeof *m->blocks);
+        m->blocks[m->nblocks++] = (ir_block){xstrdup(b->name), b->q0, b->r, b->minv, b->minv_k,
+                                             b->minv_c};
+        b->minv = b->minv_k = b->minv_c = NULL;
+    }
+}
+
+/* See sema_int.h. */
+void sema_sub_free(sema *S)
+{
+    for (int s = 0; s < S->nsub; s++) {
+        subst *b = &S->subs[s];
+        fe_free(b->fe);
+        free(b->fe);
+        free(b->name);
+        free(b->phi);
+        free(b->minv);
+        free(b->minv_k);
+        free(b->minv_c);
+        free(b->g);
+    }
+    free(S->subs);
+}

@@ -1,0 +1,179 @@
+/*
+ * fe_bc.c: the model side of a finite-element model (fe.h): freeing it,
+ * named node sets, the DOFs of a point, boundary conditions (fix: the DOFs
+ * are removed and the rest renumbered) and Rayleigh damping.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe_priv.h"
+
+/* Free everything m owns and zero it. */
+void fe_free(fe_model *m)
+{
+    if (!m)
+        return;
+    fe_sparse_free(&m->M);
+    fe_sparse_free(&m->K);
+    fe_sparse_free(&m->C);
+    free(m->node);
+    for (int s = 0; s < m->nset; s++)
+        free(m->set[s].node);
+    free(m->set);
+    memset(m, 0, sizeof *m);
+}
+
+/* Index of the set `name` of m, or -1. */
+int fe_find_set(const fe_model *m, const char *name)
+{
+    for (int s = 0; s < m->nset; s++)
+        if (strcmp(m->set[s].name, name) == 0)
+            return s;
+    return -1;
+}
+
+/* See fe_priv.h. The capacity is the next power of two of n. */
+int fe_set_push(fe_set *s, int node)
+{
+    if ((s->n & (s->n - 1)) == 0) {
+        int *p = realloc(s->node, (size_t)(s->n ? 2 * s->n : 1) * sizeof *p);
+        if (!p)
+            return JNT_ERR_NOMEM;
+        s->node = p;
+    }
+    s->node[s->n++] = node;
+    return JNT_OK;
+}
+
+/* See fe_priv.h. */
+int fe_set_get(fe_model *m, const char *name)
+{
+    int s = fe_find_set(m, name);
+    if (s >= 0)
+        return s;
+    fe_set *p = realloc(m->set, (size_t)(m->nset + 1) * sizeof *p);
+    if (!p)
+        return JNT_ERR_NOMEM;
+    m->set = p;
+    memset(&p[m->nset], 0, sizeof p[m->nset]);
+    snprintf(p[m->nset].name, sizeof p[m->nset].name, "%s", name);
+    return m->nset++;
+}
+
+/* The (dof, coefficient) pairs of component comp of node `node`: see fe.h.
+ * An attached point moves with its master: u = u_m + theta_m x off, so
+ * ux = ux_m + ry_m oz - rz_m oy, uy = uy_m + rz_m ox - rx_m oz,
+ * uz = uz_m + rx_m oy - ry_m ox, and its rotations are the master's. Pairs
+ * whose DOF is absent (fixed) or whose coefficient is 0 are left out. */
+int fe_point_dofs(const fe_model *m, int node, int comp, int dof[4], double c[4])
+{
+    if (node < 0 || node >= m->nnode || comp < 0 || comp >= FE_NDOF_NODE)
+        return 0;
+    const fe_node *p = &m->node[node];
+    int k = 0;
+    if (p->master < 0 || p->master >= m->nnode) {
+        if (p->dof[comp] >= 0)
+            dof[k] = p->dof[comp], c[k++] = 1.0;
+        return k;
+    }
+    const fe_node *q = &m->node[p->master];
+    const double *o = p->off;
+    /* terms[comp]: (component of the master, coefficient) */
+    int rc[3] = {-1, -1, -1};
+    double cc[3] = {0, 0, 0};
+    switch (comp) {
+    case FE_UX:
+        rc[0] = FE_RY, cc[0] = o[2], rc[1] = FE_RZ, cc[1] = -o[1];
+        break;
+    case FE_UY:
+        rc[0] = FE_RZ, cc[0] = o[0], rc[1] = FE_RX, cc[1] = -o[2];
+        break;
+    case FE_UZ:
+        rc[0] = FE_RX, cc[0] = o[1], rc[1] = FE_RY, cc[1] = -o[0];
+        break;
+    default:
+        break;
+    }
+    if (q->dof[comp] >= 0)
+        dof[k] = q->dof[comp], c[k++] = 1.0;
+    for (int t = 0; t < 3; t++)
+        if (rc[t] >= 0 && cc[t] != 0.0 && q->dof[rc[t]] >= 0)
+            dof[k] = q->dof[rc[t]], c[k++] = cc[t];
+    return k;
+}
+
+/* Remove the DOFs of the nodes of set `set` (of an attached point: those of
+ * its master). M, K and C shrink to the remaining DOFs, renumbered in their
+ * old order; the removed node DOFs become -1. Returns 0, JNT_ERR_USAGE (no
+ * such set) or JNT_ERR_NOMEM (m unchanged). */
+int fe_fix(fe_model *m, int set, char *err, size_t errn)
+{
+    if (set < 0 || set >= m->nset)
+        return fe_fail(err, errn, JNT_ERR_USAGE, "fix: no node set number %d", set);
+    int *map = malloc(((size_t)m->ndof + 1) * sizeof *map);
+    if (!map)
+        return fe_fail(err, errn, JNT_ERR_NOMEM, "fix: out of memory");
+    for (int i = 0; i < m->ndof; i++)
+        map[i] = 0;
+    const fe_set *s = &m->set[set];
+    for (int k = 0; k < s->n; k++) {
+        const fe_node *p = &m->node[s->node[k]];
+        if (p->master >= 0)
+            p = &m->node[p->master];
+        for (int c = 0; c < FE_NDOF_NODE; c++)
+            if (p->dof[c] >= 0 && p->dof[c] < m->ndof)
+                map[p->dof[c]] = -1;
+    }
+    int nnew = 0;
+    for (int i = 0; i < m->ndof; i++)
+        if (map[i] == 0)
+            map[i] = nnew++;
+    fe_sparse M, K, C;
+    memset(&C, 0, sizeof C);
+    int rc = fe_sparse_sub(&m->M, map, nnew, &M);
+    if (rc == JNT_OK) {
+        rc = fe_sparse_sub(&m->K, map, nnew, &K);
+        if (rc != JNT_OK)
+            fe_sparse_free(&M);
+    }
+    if (rc == JNT_OK && m->C.n > 0) {
+        rc = fe_sparse_sub(&m->C, map, nnew, &C);
+        if (rc != JNT_OK)
+            fe_sparse_free(&M), fe_sparse_free(&K);
+    }
+    if (rc != JNT_OK) {
+        free(map);
+        return fe_fail(err, errn, rc, "fix: out of memory");
+    }
+    fe_sparse_free(&m->M), fe_sparse_free(&m->K), fe_sparse_free(&m->C);
+    m->M = M, m->K = K, m->C = C;
+    for (int n = 0; n < m->nnode; n++)
+        for (int c = 0; c < FE_NDOF_NODE; c++) {
+            int d = m->node[n].dof[c];
+            if (d >= 0)
+                m->node[n].dof[c] = d < m->ndof ? map[d] : -1;
+        }
+    m->ndof = nnew;
+    free(map);
+    return JNT_OK;
+}
+
+/* C = alpha M + beta K, replacing C (Rayleigh damping: the modal damping
+ * ratio of a mode of circular frequency w is alpha / (2 w) + beta w / 2).
+ * Returns 0, JNT_ERR_PARAM (a negative coefficient) or JNT_ERR_NOMEM. */
+int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn)
+{
+    if (!(alpha >= 0.0) || !(beta >= 0.0))
+        return fe_fail(err, errn, JNT_ERR_PARAM,
+                       "rayleigh damping: alpha = %g and beta = %g must not be negative", alpha,
+                       beta);
+    fe_sparse C;
+    int rc = fe_sparse_axpby(alpha, &m->M, beta, &m->K, &C);
+    if (rc != JNT_OK)
+        return fe_fail(err, errn, rc, "rayleigh damping: %s",
+                       rc == JNT_ERR_NOMEM ? "out of memory" : "M and K differ in size");
+    fe_sparse_free(&m->C);
+    m->C = C;
+    return JNT_OK;
+}

@@ -1,0 +1,342 @@
+/*
+ * fe_gen.c: mesh generators, so that models need no external mesher (fe.h):
+ * beam2d (Euler-Bernoulli frame elements, consistent mass), plate2d
+ * (plane-stress bilinear quadrilaterals, consistent mass) and chain
+ * (spring-mass chain, lumped mass). Each assembles triplets and converts
+ * them once (fe_sparse_from_triplets).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe_priv.h"
+
+/* Triplets of M and K being assembled. */
+typedef struct gen_asm {
+    int nt, cap;
+    int *r, *c;
+    double *m, *k; /* the same pattern for both */
+} gen_asm;
+
+static int gen_asm_init(gen_asm *a, int cap)
+{
+    memset(a, 0, sizeof *a);
+    a->cap = cap;
+    a->r = malloc(((size_t)cap + 1) * sizeof *a->r);
+    a->c = malloc(((size_t)cap + 1) * sizeof *a->c);
+    a->m = malloc(((size_t)cap + 1) * sizeof *a->m);
+    a->k = malloc(((size_t)cap + 1) * sizeof *a->k);
+    return a->r && a->c && a->m && a->k ? JNT_OK : JNT_ERR_NOMEM;
+}
+
+static void gen_asm_free(gen_asm *a)
+{
+    free(a->r), free(a->c), free(a->m), free(a->k);
+}
+
+/* Add the ne x ne element matrices me, ke (column-major) at DOFs dof[]. */
+static void gen_asm_add(gen_asm *a, int ne, const int *dof, const double *me, const double *ke)
+{
+    for (int j = 0; j < ne; j++)
+        for (int i = 0; i < ne; i++) {
+            a->r[a->nt] = dof[i], a->c[a->nt] = dof[j];
+            a->m[a->nt] = me[i + j * ne], a->k[a->nt++] = ke[i + j * ne];
+        }
+}
+
+/* Drop the entries that are exactly 0 (M and K share the triplet pattern,
+ * so each holds the other's zeros, e.g. the chain's lumped M). */
+static void gen_prune(fe_sparse *s)
+{
+    int w = 0;
+    for (int j = 0; j < s->n; j++) {
+        int p0 = s->colptr[j], p1 = s->colptr[j + 1];
+        s->colptr[j] = w;
+        for (int p = p0; p < p1; p++)
+            if (s->val[p] != 0.0)
+                s->rowind[w] = s->rowind[p], s->val[w++] = s->val[p];
+    }
+    s->colptr[s->n] = s->nnz = w;
+}
+
+/* M and K of m from the triplets; frees them. 0 or JNT_ERR_NOMEM. */
+static int gen_asm_finish(gen_asm *a, fe_model *m)
+{
+    int rc = fe_sparse_from_triplets(m->ndof, a->nt, a->r, a->c, a->m, &m->M);
+    if (rc == JNT_OK)
+        rc = fe_sparse_from_triplets(m->ndof, a->nt, a->r, a->c, a->k, &m->K);
+    gen_asm_free(a);
+    if (rc == JNT_OK)
+        gen_prune(&m->M), gen_prune(&m->K);
+    return rc;
+}
+
+/* A model with nnode nodes (dof[] = -1, master = -1, id = index + 1). */
+static int gen_nodes(fe_model *m, int nnode)
+{
+    memset(m, 0, sizeof *m);
+    m->node = calloc((size_t)nnode, sizeof *m->node);
+    if (!m->node)
+        return JNT_ERR_NOMEM;
+    m->nnode = nnode;
+    for (int i = 0; i < nnode; i++) {
+        m->node[i].id = i + 1;
+        m->node[i].master = -1;
+        for (int c = 0; c < FE_NDOF_NODE; c++)
+            m->node[i].dof[c] = -1;
+    }
+    return JNT_OK;
+}
+
+/* Add node `node` to the set `name` (created when missing). */
+static int gen_set(fe_model *m, const char *name, int node)
+{
+    int s = fe_set_get(m, name);
+    return s < 0 ? s : fe_set_push(&m->set[s], node);
+}
+
+/* The end of a generator: out of memory, or done. */
+static int gen_done(fe_model *m, int rc, const char *what, char *err, size_t errn)
+{
+    if (rc == JNT_OK)
+        return JNT_OK;
+    fe_free(m);
+    return fe_fail(err, errn, rc, "%s: out of memory", what);
+}
+
+/* Euler-Bernoulli frame along x: `elements` elements of length
+ * le = length / elements, rectangular section A = width height,
+ * I = width height^3 / 12 (nu is not used: no shear deformation). Axis
+ * node i (index i, id i + 1) at x = i le has DOFs (ux, uy, rz) = 3i, 3i+1,
+ * 3i+2; surface points, indices e+1+i (top, y = +h/2) and 2(e+1)+i (bottom,
+ * y = -h/2), are attached to axis node i. Element matrices, DOFs
+ * (u1, v1, th1, u2, v2, th2): axial EA/le [1 -1; -1 1] and rho A le/6
+ * [2 1; 1 2]; bending EI/le^3 [12 6le -12 6le; 6le 4le^2 -6le 2le^2; ...]
+ * and the consistent mass rho A le/420 [156 22le 54 -13le; 22le 4le^2 13le
+ * -3le^2; ...] (the standard frame element, e.g. Przemieniecki, Theory of
+ * Matrix Structural Analysis, 1968). m is overwritten. */
+int fe_beam2d(fe_model *m, double length, double height, double width, double E, double nu,
+              double rho, int elements, char *err, size_t errn)
+{
+    memset(m, 0, sizeof *m);
+    if (!(length > 0) || !(height > 0) || !(width > 0) || !(E > 0) || !(rho > 0))
+        return fe_fail(err, errn, JNT_ERR_PARAM,
+                       "beam2d: length, height, width, E and rho must be positive");
+    if (!(nu > -1.0 && nu < 0.5))
+        return fe_fail(err, errn, JNT_ERR_PARAM, "beam2d: nu = %g is not in (-1, 0.5)", nu);
+    if (elements < 1 || elements > 10000000)
+        return fe_fail(err, errn, JNT_ERR_PARAM, "beam2d: elements = %d is not in 1..10000000",
+                       elements);
+    int ne = elements, na = ne + 1;
+    double le = length / ne, A = width * height, I = width * height * height * height / 12.0;
+    double ea = E * A / le, ei = E * I / (le * le * le), ma = rho * A * le / 6.0,
+           mb = rho * A * le / 420.0, L = le, L2 = le * le;
+    /* element matrices, column-major 6 x 6 (symmetric) */
+    double ke[36] = {0}, me[36] = {0};
+    const double kb[16] = {12, 6 * L, -12, 6 * L, 6 * L, 4 * L2, -6 * L, 2 * L2,
+                           -12, -6 * L, 12, -6 * L, 6 * L, 2 * L2, -6 * L, 4 * L2};
+    const double mbm[16] = {156, 22 * L, 54, -13 * L, 22 * L, 4 * L2, 13 * L, -3 * L2,
+                            54, 13 * L, 156, -22 * L, -13 * L, -3 * L2, -22 * L, 4 * L2};
+    const int ax[2] = {0, 3}, bd[4] = {1, 2, 4, 5};
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 2; i++) {
+            ke[ax[i] + 6 * ax[j]] = ea * (i == j ? 1.0 : -1.0);
+            me[ax[i] + 6 * ax[j]] = ma * (i == j ? 2.0 : 1.0);
+        }
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) {
+            ke[bd[i] + 6 * bd[j]] = ei * kb[i + 4 * j];
+            me[bd[i] + 6 * bd[j]] = mb * mbm[i + 4 * j];
+        }
+    int rc = gen_nodes(m, 3 * na);
+    gen_asm a = {0};
+    if (rc == JNT_OK)
+        rc = gen_asm_init(&a, 36 * ne);
+    if (rc != JNT_OK) {
+        gen_asm_free(&a);
+        return gen_done(m, rc, "beam2d", err, errn);
+    }
+    m->ndof = 3 * na;
+    for (int i = 0; i < na; i++) {
+        fe_node *p = &m->node[i], *top = &m->node[na + i], *bot = &m->node[2 * na + i];
+        p->x[0] = top->x[0] = bot->x[0] = i * le;
+        p->dof[FE_UX] = 3 * i, p->dof[FE_UY] = 3 * i + 1, p->dof[FE_RZ] = 3 * i + 2;
+        top->x[1] = top->off[1] = 0.5 * height;
+        bot->x[1] = bot->off[1] = -0.5 * height;
+        top->master = bot->master = i;
+    }
+    for (int e = 0; e < ne; e++) {
+        int dof[6];
+        for (int k = 0; k < 6; k++)
+            dof[k] = 3 * e + k;
+        gen_asm_add(&a, 6, dof, me, ke);
+    }
+    rc = gen_asm_finish(&a, m);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "left", 0);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "right", ne);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "tip", ne);
+    for (int i = 0; i < na && rc == JNT_OK; i++)
+        rc = gen_set(m, "axis", i);
+    for (int i = 0; i < na && rc == JNT_OK; i++)
+        rc = gen_set(m, "top", na + i);
+    for (int i = 0; i < na && rc == JNT_OK; i++)
+        rc = gen_set(m, "bottom", 2 * na + i);
+    return gen_done(m, rc, "beam2d", err, errn);
+}
+
+/* Plane-stress bilinear quadrilateral of a x b, thickness t: stiffness
+ * t int B^T D B dA and consistent mass rho t int N^T N dA by 2 x 2 Gauss
+ * quadrature, D = E/(1 - nu^2) [1 nu 0; nu 1 0; 0 0 (1 - nu)/2]. Nodes
+ * counter-clockwise from (0, 0); DOFs (u1, v1, ..., u4, v4); 8 x 8
+ * column-major (e.g. Cook et al., Concepts and Applications of Finite
+ * Element Analysis, 4th ed., 2002). */
+static void gen_quad(double a, double b, double t, double E, double nu, double rho, double *ke,
+                     double *me)
+{
+    static const double xi[4] = {-1, 1, 1, -1}, eta[4] = {-1, -1, 1, 1};
+    const double g = 1.0 / sqrt(3.0), d0 = E / (1.0 - nu * nu);
+    const double D[3][3] = {{d0, d0 * nu, 0}, {d0 * nu, d0, 0}, {0, 0, d0 * (1.0 - nu) / 2.0}};
+    const double detJ = a * b / 4.0;
+    memset(ke, 0, 64 * sizeof *ke);
+    memset(me, 0, 64 * sizeof *me);
+    for (int q = 0; q < 4; q++) {
+        double s = xi[q] * g, r = eta[q] * g, N[4], B[3][8] = {{0}};
+        for (int k = 0; k < 4; k++) {
+            N[k] = 0.25 * (1 + xi[k] * s) * (1 + eta[k] * r);
+            double dx = 0.25 * xi[k] * (1 + eta[k] * r) * 2.0 / a;
+            double dy = 0.25 * eta[k] * (1 + xi[k] * s) * 2.0 / b;
+            B[0][2 * k] = dx;
+            B[1][2 * k + 1] = dy;
+            B[2][2 * k] = dy;
+            B[2][2 * k + 1] = dx;
+        }
+        /* the upper triangles; mirrored below so that they are exactly symmetric */
+        for (int j = 0; j < 8; j++)
+            for (int i = 0; i <= j; i++) {
+                double sum = 0;
+                for (int p = 0; p < 3; p++)
+                    for (int u = 0; u < 3; u++)
+                        sum += B[p][i] * D[p][u] * B[u][j];
+                ke[i + 8 * j] += t * detJ * sum;
+            }
+        for (int j = 0; j < 4; j++)
+            for (int i = 0; i <= j; i++) {
+                double v = rho * t * detJ * N[i] * N[j];
+                me[2 * i + 16 * j] += v;
+                me[2 * i + 1 + 8 * (2 * j + 1)] += v;
+            }
+    }
+    for (int j = 0; j < 8; j++)
+        for (int i = j + 1; i < 8; i++)
+            ke[i + 8 * j] = ke[j + 8 * i], me[i + 8 * j] = me[j + 8 * i];
+}
+
+/* Plane-stress plate lx x ly on an nx x ny mesh of equal rectangles: node
+ * (i, j) at (i lx/nx, j ly/ny), numbered along the shorter side first
+ * (index i (ny+1) + j when nx >= ny, else j (nx+1) + i: the smaller
+ * bandwidth), id = index + 1, DOFs (ux, uy) = (2 index, 2 index + 1).
+ * Sets: left (i = 0), right (i = nx), bottom (j = 0), top (j = ny) and the
+ * four corners. m is overwritten. */
+int fe_plate2d(fe_model *m, double lx, double ly, double thickness, double E, double nu,
+               double rho, int nx, int ny, char *err, size_t errn)
+{
+    memset(m, 0, sizeof *m);
+    if (!(lx > 0) || !(ly > 0) || !(thickness > 0) || !(E > 0) || !(rho > 0))
+        return fe_fail(err, errn, JNT_ERR_PARAM,
+                       "plate2d: lx, ly, thickness, E and rho must be positive");
+    if (!(nu > -1.0 && nu < 0.5))
+        return fe_fail(err, errn, JNT_ERR_PARAM, "plate2d: nu = %g is not in (-1, 0.5)", nu);
+    if (nx < 1 || ny < 1 || (double)(nx + 1) * (ny + 1) > 1e8)
+        return fe_fail(err, errn, JNT_ERR_PARAM, "plate2d: a mesh of %d x %d elements is out of "
+                       "range", nx, ny);
+    double ke[64], me[64], dx = lx / nx, dy = ly / ny;
+    gen_quad(dx, dy, thickness, E, nu, rho, ke, me);
+    int nn = (nx + 1) * (ny + 1);
+    int rc = gen_nodes(m, nn);
+    gen_asm a = {0};
+    if (rc == JNT_OK)
+        rc = gen_asm_init(&a, 64 * nx * ny);
+    if (rc != JNT_OK) {
+        gen_asm_free(&a);
+        return gen_done(m, rc, "plate2d", err, errn);
+    }
+    m->ndof = 2 * nn;
+#define IDX(i, j) (nx >= ny ? (i) * (ny + 1) + (j) : (j) * (nx + 1) + (i))
+    for (int i = 0; i <= nx; i++)
+        for (int j = 0; j <= ny; j++) {
+            fe_node *p = &m->node[IDX(i, j)];
+            p->x[0] = i * dx, p->x[1] = j * dy;
+            p->dof[FE_UX] = 2 * IDX(i, j), p->dof[FE_UY] = 2 * IDX(i, j) + 1;
+        }
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++) {
+            int n4[4] = {IDX(i, j), IDX(i + 1, j), IDX(i + 1, j + 1), IDX(i, j + 1)}, dof[8];
+            for (int k = 0; k < 4; k++)
+                dof[2 * k] = 2 * n4[k], dof[2 * k + 1] = 2 * n4[k] + 1;
+            gen_asm_add(&a, 8, dof, me, ke);
+        }
+    rc = gen_asm_finish(&a, m);
+    for (int j = 0; j <= ny && rc == JNT_OK; j++)
+        rc = gen_set(m, "left", IDX(0, j));
+    for (int j = 0; j <= ny && rc == JNT_OK; j++)
+        rc = gen_set(m, "right", IDX(nx, j));
+    for (int i = 0; i <= nx && rc == JNT_OK; i++)
+        rc = gen_set(m, "bottom", IDX(i, 0));
+    for (int i = 0; i <= nx && rc == JNT_OK; i++)
+        rc = gen_set(m, "top", IDX(i, ny));
+    if (rc == JNT_OK)
+        rc = gen_set(m, "bottom_left", IDX(0, 0));
+    if (rc == JNT_OK)
+        rc = gen_set(m, "bottom_right", IDX(nx, 0));
+    if (rc == JNT_OK)
+        rc = gen_set(m, "top_left", IDX(0, ny));
+    if (rc == JNT_OK)
+        rc = gen_set(m, "top_right", IDX(nx, ny));
+#undef IDX
+    return gen_done(m, rc, "plate2d", err, errn);
+}
+
+/* Spring-mass chain: n masses `mass` (lumped, DOF ux = i of node i at
+ * x = i m) joined by n - 1 springs k; free-free (fix "first" to ground it).
+ * Sets: first, last, all. m is overwritten. */
+int fe_chain(fe_model *m, int n, double k, double mass, char *err, size_t errn)
+{
+    memset(m, 0, sizeof *m);
+    if (n < 1 || n > 100000000)
+        return fe_fail(err, errn, JNT_ERR_PARAM, "chain: n = %d is not in 1..100000000", n);
+    if (!(k > 0) || !(mass > 0))
+        return fe_fail(err, errn, JNT_ERR_PARAM, "chain: k and mass must be positive");
+    int rc = gen_nodes(m, n);
+    gen_asm a = {0};
+    if (rc == JNT_OK)
+        rc = gen_asm_init(&a, 5 * n);
+    if (rc != JNT_OK) {
+        gen_asm_free(&a);
+        return gen_done(m, rc, "chain", err, errn);
+    }
+    m->ndof = n;
+    for (int i = 0; i < n; i++) {
+        m->node[i].x[0] = i;
+        m->node[i].dof[FE_UX] = i;
+        /* the mass, and the spring to the next mass */
+        int d1[1] = {i};
+        double m1[1] = {mass}, k1[1] = {0};
+        gen_asm_add(&a, 1, d1, m1, k1);
+        if (i + 1 < n) {
+            int d2[2] = {i, i + 1};
+            double m2[4] = {0}, k2[4] = {k, -k, -k, k};
+            gen_asm_add(&a, 2, d2, m2, k2);
+        }
+    }
+    rc = gen_asm_finish(&a, m);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "first", 0);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "last", n - 1);
+    for (int i = 0; i < n && rc == JNT_OK; i++)
+        rc = gen_set(m, "all", i);
+    return gen_done(m, rc, "chain", err, errn);
+}

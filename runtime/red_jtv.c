@@ -1,0 +1,363 @@
+/*
+ * red_jtv.c: joint trial vectors (seed 000 Sect. 3). The first-order trial
+ * vector derivatives (TVDs) of eq. 7, d phi_i / d q_j = K^-1 (dK/dq_j)
+ * phi_i, for a joint whose contact pairs c (DOFs a_c, b_c, gap change
+ * g_c = b_c^T Phi q with b_c = e_a - e_b) have a state-dependent stiffness
+ * K_joint(q) = sum_c k_c(g_c) b_c b_c^T, so that
+ *
+ *   dK/dq_j = sum_c dk_c/dg (b_c^T phi_j) b_c b_c^T,
+ *   d_ij = K^-1 B c_ij,  c_ij[c] = dk_c/dg (b_c^T phi_i)(b_c^T phi_j),
+ *
+ * B = [b_1 ... b_np]. Every TVD lies in the span of the np static responses
+ * K^-1 b_c to pair loads, and d_ij = d_ji. Then the weighted POD of eq. 9,
+ * Phi_TVD^T K Phi_TVD phi_k = lambda_k phi_k, keeps the t largest lambda_k
+ * and phi_T,k = Phi_TVD phi_k / sqrt(lambda_k) (K-orthonormal).
+ *
+ * Weights (seed 000 defers them to its ref. [8]): the base vectors are
+ * first scaled to unit M-norm, so the POD does not depend on their arbitrary
+ * scaling (a static shape carries the unit of its load), and each TVD d_ij
+ * is weighted by w_ij = omega_1^2 / (omega_i omega_j), omega_i the generating
+ * frequency of phi_i (its Rayleigh quotient, exact for a normal mode) and
+ * omega_1 the lowest: the weighting factor of Idelsohn and Cardona (1985)
+ * for modal derivatives. The derivatives of the low-frequency vectors, which
+ * carry most of the response, dominate the POD. Phi_TVD is the full set of
+ * (i, j) pairs; each d_ij with i < j appears twice, which is weighted here
+ * by sqrt(2) on a single column (the same Phi_TVD^T K Phi_TVD spectrum).
+ *
+ * The eigenproblem of eq. 9 is N x N, N = r (r + 1) / 2. When the joint has
+ * fewer pairs than that (np <= N) the same nonzero eigenpairs come from the
+ * np x np problem H = L^T (C C^T) L, G = B^T K^-1 B = L L^T: phi_k =
+ * C^T L u_k / sqrt(lambda_k), phi_T,k = Z C C^T L u_k / lambda_k with
+ * Z = K^-1 B; only np solves with K are needed. Else the N TVDs are solved
+ * for (D = K^-1 B C) and S = D^T K D = C^T B^T D is decomposed directly.
+ */
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jnt/jnt.h"
+#include "red_impl.h"
+
+/* Relative size below which a POD eigenvalue is round-off (the TVDs span
+ * fewer directions than asked for). */
+#define JTV_RANK_TOL 1e-10
+
+typedef struct jtv_work {
+    int n, r, np, ntvd;
+    const red_joint *jt;
+    red_fact *kf;  /* K */
+    double *c;     /* np x ntvd coefficients (weighted for red_jtv) */
+    double *x;     /* n x np (Z) or n x ntvd (D) */
+} jtv_work;
+
+static void work_free(jtv_work *w)
+{
+    red_fact_free(w->kf);
+    free(w->c);
+    free(w->x);
+}
+
+/* Index of the pair (i, j), i <= j, in the packed TVD list. */
+static size_t tvd_index(int i, int j)
+{
+    return (size_t)i + (size_t)j * (size_t)(j + 1) / 2;
+}
+
+/* Validate, factorise K and fill the TVD coefficients c. With `weighted`,
+ * the base vectors are scaled to unit M-norm and the weights of the file
+ * comment applied; else the base is used as given, unweighted (eq. 7). */
+static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt, int weighted,
+                   jtv_work *w, char *err, size_t errn)
+{
+    memset(w, 0, sizeof *w);
+    if (!m || !base || !jt || base->n != m->ndof || base->r < 1 || !base->phi)
+        return red_error(err, errn, JNT_ERR_USAGE,
+                         "jtv: the base is empty or does not match the model");
+    if (jt->npair < 1 || !jt->dof_a || !jt->dof_b || !jt->dkdg)
+        return red_error(err, errn, JNT_ERR_PARAM, "jtv: the joint has no contact pairs");
+    int n = m->ndof, r = base->r, np = jt->npair;
+    for (int c = 0; c < np; c++)
+        if (jt->dof_a[c] < 0 || jt->dof_a[c] >= n || jt->dof_b[c] < 0 || jt->dof_b[c] >= n ||
+            jt->dof_a[c] == jt->dof_b[c])
+            return red_error(err, errn, JNT_ERR_PARAM,
+                             "jtv: contact pair %d has bad DOFs (%d, %d) of %d", c, jt->dof_a[c],
+                             jt->dof_b[c], n);
+    w->n = n;
+    w->r = r;
+    w->np = np;
+    w->ntvd = r * (r + 1) / 2;
+    w->jt = jt;
+    int rc = red_fact_new(&m->K, NULL, 0, &w->kf, err, errn);
+    if (rc == 1)
+        return red_error(err, errn, JNT_ERR_MODEL,
+                         "jtv: the stiffness matrix is singular or not positive definite (eq. 7 "
+                         "needs K^-1: fix the substructure or keep boundary DOFs)");
+    if (rc != JNT_OK)
+        return rc;
+    double *scale = malloc((size_t)r * sizeof *scale), *om = malloc((size_t)r * sizeof *om);
+    double *tmp = malloc((size_t)n * sizeof *tmp), *p = malloc((size_t)np * (size_t)r * sizeof *p);
+    w->c = malloc((size_t)np * (size_t)w->ntvd * sizeof *w->c);
+    if (!scale || !om || !tmp || !p || !w->c) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w->ntvd);
+        goto done;
+    }
+    /* Unit M-norm scale and generating frequency of each base vector. */
+    double ommin = HUGE_VAL;
+    for (int i = 0; i < r; i++) {
+        const double *phi = base->phi + (size_t)n * (size_t)i;
+        double mm = 0, kk = 0;
+        fe_sparse_mul(&m->M, phi, tmp);
+        for (int k = 0; k < n; k++)
+            mm += phi[k] * tmp[k];
+        fe_sparse_mul(&m->K, phi, tmp);
+        for (int k = 0; k < n; k++)
+            kk += phi[k] * tmp[k];
+        if (!(mm > 0) || !(kk > 0)) {
+            rc = red_error(err, errn, JNT_ERR_MODEL,
+                           "jtv: base vector %d has no mass or no strain energy", i + 1);
+            goto done;
+        }
+        scale[i] = weighted ? 1.0 / sqrt(mm) : 1.0;
+        om[i] = sqrt(kk / mm);
+        ommin = om[i] < ommin ? om[i] : ommin;
+    }
+    /* P[c, i] = b_c^T phi_i (scaled). */
+    for (int i = 0; i < r; i++) {
+        const double *phi = base->phi + (size_t)n * (size_t)i;
+        for (int c = 0; c < np; c++)
+            p[c + (size_t)np * (size_t)i] = scale[i] * (phi[jt->dof_a[c]] - phi[jt->dof_b[c]]);
+    }
+    /* c_ij[c] = w_ij dk_c/dg P[c, i] P[c, j]. */
+    for (int j = 0; j < r; j++)
+        for (int i = 0; i <= j; i++) {
+            double wij = 1.0;
+            if (weighted)
+                wij = ommin * ommin / (om[i] * om[j]) * (i < j ? sqrt(2.0) : 1.0);
+            double *col = w->c + (size_t)np * tvd_index(i, j);
+            for (int c = 0; c < np; c++)
+                col[c] = wij * jt->dkdg[c] * p[c + (size_t)np * (size_t)i] *
+                         p[c + (size_t)np * (size_t)j];
+        }
+done:
+    free(scale);
+    free(om);
+    free(tmp);
+    free(p);
+    return rc;
+}
+
+/* x = n x ncol solves K^-1 B y_k for the columns y_k (np each) of y, or
+ * K^-1 B itself when y is NULL (ncol = np). */
+static int solve_pair_loads(jtv_work *w, const double *y, int ncol, char *err, size_t errn)
+{
+    size_t n = (size_t)w->n;
+    w->x = calloc(n * (size_t)ncol, sizeof *w->x);
+    if (!w->x)
+        return red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
+    for (int k = 0; k < ncol; k++)
+        for (int c = 0; c < w->np; c++) {
+            double v = y ? y[c + (size_t)w->np * (size_t)k] : (c == k);
+            w->x[n * (size_t)k + (size_t)w->jt->dof_a[c]] += v;
+            w->x[n * (size_t)k + (size_t)w->jt->dof_b[c]] -= v;
+        }
+    return red_fact_solve(w->kf, w->x, ncol, err, errn);
+}
+
+/* bx = B^T x (np x ncol) for the n x ncol x. */
+static void pair_rows(const jtv_work *w, const double *x, int ncol, double *bx)
+{
+    for (int k = 0; k < ncol; k++)
+        for (int c = 0; c < w->np; c++) {
+            const double *col = x + (size_t)w->n * (size_t)k;
+            bx[c + (size_t)w->np * (size_t)k] = col[w->jt->dof_a[c]] - col[w->jt->dof_b[c]];
+        }
+}
+
+/* Symmetrise and decompose the s x s matrix a (eigenvectors replace it,
+ * eigenvalues ascending in d). */
+static int sym_eig(int s, double *a, double *d, char *err, size_t errn)
+{
+    for (int j = 0; j < s; j++)
+        for (int i = 0; i < j; i++)
+            a[i + (size_t)s * j] = a[j + (size_t)s * i] =
+                0.5 * (a[i + (size_t)s * j] + a[j + (size_t)s * i]);
+    if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', s, a, s, d) != 0)
+        return red_error(err, errn, JNT_ERR_SOLVER, "jtv: the eigensolver (dsyevd) failed");
+    return JNT_OK;
+}
+
+/* See red_impl.h. */
+int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, red_basis *out,
+            char *err, size_t errn)
+{
+    jtv_work w;
+    if (out)
+        memset(out, 0, sizeof *out);
+    int rc = prepare(m, base, joint, 0, &w, err, errn);
+    if (rc == JNT_OK && !out)
+        rc = red_error(err, errn, JNT_ERR_USAGE, "red_tvd: no output");
+    if (rc != JNT_OK) {
+        work_free(&w);
+        return rc;
+    }
+    double *d = NULL;
+    if (w.np <= w.ntvd) { /* D = Z C */
+        d = malloc((size_t)w.n * (size_t)w.ntvd * sizeof *d);
+        if (!d)
+            rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w.ntvd);
+        if (rc == JNT_OK && (rc = solve_pair_loads(&w, NULL, w.np, err, errn)) == JNT_OK)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w.n, w.ntvd, w.np, 1.0, w.x,
+                        w.n, w.c, w.np, 0.0, d, w.n);
+    } else if ((rc = solve_pair_loads(&w, w.c, w.ntvd, err, errn)) == JNT_OK) {
+        d = w.x; /* D = K^-1 (B C) */
+        w.x = NULL;
+    }
+    if (rc == JNT_OK) {
+        out->n = w.n;
+        out->r = w.ntvd;
+        out->phi = d;
+    } else {
+        free(d);
+    }
+    work_free(&w);
+    return rc;
+}
+
+/* np <= N: the dual np x np problem (file comment). vec gets the top t. */
+static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t errn)
+{
+    int np = w->np, rc;
+    size_t pp = (size_t)np * (size_t)np;
+    double *g = malloc(pp * sizeof *g), *l = malloc(pp * sizeof *l), *a = malloc(pp * sizeof *a);
+    double *h = malloc(pp * sizeof *h), *d = malloc((size_t)np * sizeof *d);
+    double *y = malloc(pp * sizeof *y);
+    if (!g || !l || !a || !h || !d || !y) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d pairs", np);
+        goto done;
+    }
+    if ((rc = solve_pair_loads(w, NULL, np, err, errn)) != JNT_OK)
+        goto done;
+    /* G = B^T Z = L L^T, L = V D^1/2 (G is semidefinite: pairs may share DOFs). */
+    pair_rows(w, w->x, np, g);
+    if ((rc = sym_eig(np, g, d, err, errn)) != JNT_OK)
+        goto done;
+    for (int k = 0; k < np; k++) {
+        double s = d[k] > 0 ? sqrt(d[k]) : 0.0;
+        for (int i = 0; i < np; i++)
+            l[i + (size_t)np * k] = g[i + (size_t)np * k] * s;
+    }
+    /* A = C C^T, H = L^T A L. */
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, np, np, w->ntvd, 1.0, w->c, np, w->c, np,
+                0.0, a, np);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, np, np, np, 1.0, a, np, l, np, 0.0, g,
+                np);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, np, np, np, 1.0, l, np, g, np, 0.0, h,
+                np);
+    if ((rc = sym_eig(np, h, d, err, errn)) != JNT_OK)
+        goto done;
+    /* y_k = A L u_k / lambda_k for the largest; phi_T,k = Z y_k. */
+    int t = 0;
+    while (t < count && t < np && d[np - 1 - t] > JTV_RANK_TOL * d[np - 1] && d[np - 1] > 0)
+        t++;
+    if (t == 0) {
+        rc = red_error(err, errn, JNT_ERR_MODEL,
+                       "jtv: all trial vector derivatives are zero (dk/dg is zero at every pair, "
+                       "or the base does not move the joint)");
+        goto done;
+    }
+    for (int k = 0; k < t; k++) {
+        int e = np - 1 - k;
+        cblas_dgemv(CblasColMajor, CblasNoTrans, np, np, 1.0 / d[e], g, np, h + (size_t)np * e, 1,
+                    0.0, y + (size_t)np * k, 1);
+    }
+    out->phi = malloc((size_t)w->n * (size_t)t * sizeof *out->phi);
+    if (!out->phi) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
+        goto done;
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w->n, t, np, 1.0, w->x, w->n, y, np,
+                0.0, out->phi, w->n);
+    out->n = w->n;
+    out->r = t;
+done:
+    free(g);
+    free(l);
+    free(a);
+    free(h);
+    free(d);
+    free(y);
+    return rc;
+}
+
+/* np > N: solve for the N TVDs and decompose S = D^T K D = C^T B^T D. */
+static int pod_primal(jtv_work *w, int count, red_basis *out, char *err, size_t errn)
+{
+    int nt = w->ntvd, np = w->np, rc;
+    double *bd = malloc((size_t)np * (size_t)nt * sizeof *bd);
+    double *s = malloc((size_t)nt * (size_t)nt * sizeof *s), *d = malloc((size_t)nt * sizeof *d);
+    if (!bd || !s || !d) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", nt);
+        goto done;
+    }
+    if ((rc = solve_pair_loads(w, w->c, nt, err, errn)) != JNT_OK)
+        goto done;
+    pair_rows(w, w->x, nt, bd);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, nt, nt, np, 1.0, w->c, np, bd, np, 0.0, s,
+                nt);
+    if ((rc = sym_eig(nt, s, d, err, errn)) != JNT_OK)
+        goto done;
+    int t = 0;
+    while (t < count && t < nt && d[nt - 1 - t] > JTV_RANK_TOL * d[nt - 1] && d[nt - 1] > 0)
+        t++;
+    if (t == 0) {
+        rc = red_error(err, errn, JNT_ERR_MODEL,
+                       "jtv: all trial vector derivatives are zero (dk/dg is zero at every pair, "
+                       "or the base does not move the joint)");
+        goto done;
+    }
+    /* phi_T,k = D s_k / sqrt(lambda_k) (eq. 9): scale the eigenvectors, largest first. */
+    for (int k = 0; k < t; k++) {
+        int e = nt - 1 - k;
+        for (int i = 0; i < nt; i++)
+            bd[i + (size_t)nt * k] = s[i + (size_t)nt * e] / sqrt(d[e]);
+    }
+    out->phi = malloc((size_t)w->n * (size_t)t * sizeof *out->phi);
+    if (!out->phi) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
+        goto done;
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w->n, t, nt, 1.0, w->x, w->n, bd, nt,
+                0.0, out->phi, w->n);
+    out->n = w->n;
+    out->r = t;
+done:
+    free(bd);
+    free(s);
+    free(d);
+    return rc;
+}
+
+/* See red.h. Fewer than `count` vectors (out->r) when the TVDs span fewer
+ * directions: at most the number of contact pairs and of (i, j) pairs. */
+int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, int count,
+            red_basis *out, char *err, size_t errn)
+{
+    if (!out)
+        return red_error(err, errn, JNT_ERR_USAGE, "red_jtv: no output");
+    memset(out, 0, sizeof *out);
+    if (count < 1)
+        return red_error(err, errn, JNT_ERR_PARAM, "jtv: count = %d, must be at least 1", count);
+    jtv_work w;
+    int rc = prepare(m, base, joint, 1, &w, err, errn);
+    if (rc == JNT_OK)
+        rc = w.np <= w.ntvd ? pod_dual(&w, count, out, err, errn)
+                            : pod_primal(&w, count, out, err, errn);
+    work_free(&w);
+    if (rc == JNT_OK)
+        red_fix_signs(out->n, out->r, out->phi);
+    else
+        red_basis_free(out);
+    return rc;
+}

@@ -1,0 +1,176 @@
+/*
+ * red_static.c: static reductions. Static deformation shapes K^-1 e_j
+ * (Guyan's static modes, seed 000 eq. 5's Phi_S) and Craig-Bampton's
+ * basis: constraint modes of the boundary DOFs followed by fixed-interface
+ * normal modes. The solves go through CHOLMOD (red_solve.c); the
+ * fixed-interface eigenproblem through red_eig (dense or ARPACK).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jnt/jnt.h"
+#include "red_impl.h"
+
+/* Check a DOF list: in range, no repeats. mark (n ints) is scratch, left 0. */
+static int check_dofs(const char *what, int n, const int *dofs, int ndofs, int *mark, char *err,
+                      size_t errn)
+{
+    int rc = JNT_OK;
+    if (ndofs < 1 || !dofs)
+        return red_error(err, errn, JNT_ERR_PARAM, "%s: no DOFs given", what);
+    for (int i = 0; i < ndofs && rc == JNT_OK; i++) {
+        if (dofs[i] < 0 || dofs[i] >= n)
+            rc = red_error(err, errn, JNT_ERR_PARAM, "%s: DOF %d is out of range (0..%d)", what,
+                           dofs[i], n - 1);
+        else if (mark[dofs[i]]++)
+            rc = red_error(err, errn, JNT_ERR_PARAM, "%s: DOF %d is given twice", what, dofs[i]);
+    }
+    for (int i = 0; i < ndofs; i++)
+        if (dofs[i] >= 0 && dofs[i] < n)
+            mark[dofs[i]] = 0;
+    return rc;
+}
+
+/* The message for a K that does not factorise. */
+static int singular(const char *what, char *err, size_t errn)
+{
+    return red_error(err, errn, JNT_ERR_MODEL,
+                     "%s: the stiffness matrix is singular or not positive definite (a free or "
+                     "under-constrained structure? fix a set first)", what);
+}
+
+/* See red.h. Column j is the static deflection under a unit load at dofs[j]. */
+int red_static(const fe_model *m, const int *dofs, int ndofs, red_basis *out, char *err,
+               size_t errn)
+{
+    if (!m || !out)
+        return red_error(err, errn, JNT_ERR_USAGE, "red_static: bad arguments");
+    memset(out, 0, sizeof *out);
+    int n = m->ndof;
+    int *mark = calloc((size_t)n + 1, sizeof *mark);
+    if (!mark)
+        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory");
+    int rc = check_dofs("static", n, dofs, ndofs, mark, err, errn);
+    free(mark);
+    if (rc != JNT_OK)
+        return rc;
+    double *phi = calloc((size_t)n * (size_t)ndofs, sizeof *phi);
+    if (!phi)
+        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory for %d static shapes of %d DOFs",
+                         ndofs, n);
+    for (int j = 0; j < ndofs; j++)
+        phi[(size_t)n * (size_t)j + (size_t)dofs[j]] = 1.0;
+    red_fact *f = NULL;
+    rc = red_fact_new(&m->K, NULL, 0, &f, err, errn);
+    if (rc == 1)
+        rc = singular("static", err, errn);
+    if (rc == JNT_OK)
+        rc = red_fact_solve(f, phi, ndofs, err, errn);
+    red_fact_free(f);
+    if (rc != JNT_OK) {
+        free(phi);
+        return rc;
+    }
+    out->n = n;
+    out->r = ndofs;
+    out->phi = phi;
+    return JNT_OK;
+}
+
+/*
+ * See red.h. With the interior DOFs i and the boundary DOFs b (= keep):
+ * constraint mode j has u_b = e_j and u_i = -K_ii^-1 K_ib e_j (interior in
+ * static equilibrium, no interior load), so K psi_j is zero on the interior;
+ * fixed-interface mode k is the k-th eigenvector of (K_ii, M_ii),
+ * M_ii-normalised, zero on the boundary.
+ */
+int red_craig_bampton(const fe_model *m, const int *keep, int nkeep, int modes, red_basis *out,
+                      char *err, size_t errn)
+{
+    if (!m || !out)
+        return red_error(err, errn, JNT_ERR_USAGE, "red_craig_bampton: bad arguments");
+    memset(out, 0, sizeof *out);
+    int n = m->ndof, rc;
+    int *map = calloc((size_t)n + 1, sizeof *map);
+    if (!map)
+        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory");
+    if ((rc = check_dofs("craig_bampton", n, keep, nkeep, map, err, errn)) != JNT_OK) {
+        free(map);
+        return rc;
+    }
+    int ni = n - nkeep;
+    if (modes < 0 || modes > ni) {
+        free(map);
+        return red_error(err, errn, JNT_ERR_PARAM,
+                         "craig_bampton: modes = %d, the interior has %d DOFs", modes, ni);
+    }
+    /* map: interior DOF -> its interior index, boundary DOF -> -1. */
+    for (int j = 0; j < nkeep; j++)
+        map[keep[j]] = -1;
+    for (int i = 0, k = 0; i < n; i++)
+        if (map[i] == 0)
+            map[i] = k++;
+    int r = nkeep + modes;
+    double *phi = calloc((size_t)n * (size_t)r, sizeof *phi);
+    double *rhs = calloc((size_t)(ni > 0 ? ni : 1) * (size_t)(r > 0 ? r : 1), sizeof *rhs);
+    double *lambda = malloc((size_t)(modes > 0 ? modes : 1) * sizeof *lambda);
+    fe_sparse kii = {0}, mii = {0};
+    red_fact *f = NULL;
+    if (!phi || !rhs || !lambda) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory for a Craig-Bampton basis of %d "
+                       "vectors of %d DOFs", r, n);
+        goto done;
+    }
+    if (ni == 0) { /* everything kept: the identity */
+        for (int j = 0; j < nkeep; j++)
+            phi[(size_t)n * (size_t)j + (size_t)keep[j]] = 1.0;
+        goto finish;
+    }
+    if (red_sparse_sub(&m->K, map, ni, &kii) != JNT_OK ||
+        red_sparse_sub(&m->M, map, ni, &mii) != JNT_OK) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
+        goto done;
+    }
+    /* Constraint modes: rhs_j = -K_ib e_j (column keep[j] of K, interior rows). */
+    for (int j = 0; j < nkeep; j++) {
+        int c = keep[j];
+        for (int p = m->K.colptr[c]; p < m->K.colptr[c + 1]; p++)
+            if (map[m->K.rowind[p]] >= 0)
+                rhs[(size_t)ni * (size_t)j + (size_t)map[m->K.rowind[p]]] = -m->K.val[p];
+    }
+    rc = red_fact_new(&kii, NULL, 0, &f, err, errn);
+    if (rc == 1)
+        rc = singular("craig_bampton (the interior with the boundary fixed)", err, errn);
+    if (rc != JNT_OK || (rc = red_fact_solve(f, rhs, nkeep, err, errn)) != JNT_OK)
+        goto done;
+    /* Fixed-interface modes into rhs columns nkeep.. */
+    if (modes > 0 &&
+        (rc = red_eig(&kii, &mii, modes, RED_SPARSE_DEFAULT, rhs + (size_t)ni * (size_t)nkeep,
+                      lambda, err, errn)) != JNT_OK)
+        goto done;
+    /* Scatter: interior rows from rhs, boundary rows e_j (constraint modes) or 0. */
+    for (int j = 0; j < r; j++) {
+        double *col = phi + (size_t)n * (size_t)j;
+        const double *src = rhs + (size_t)ni * (size_t)j;
+        for (int i = 0; i < n; i++)
+            if (map[i] >= 0)
+                col[i] = src[map[i]];
+        if (j < nkeep)
+            col[keep[j]] = 1.0;
+    }
+finish:
+    out->n = n;
+    out->r = r;
+    out->phi = phi;
+    phi = NULL;
+    rc = JNT_OK;
+done:
+    red_fact_free(f);
+    fe_sparse_free(&kii);
+    fe_sparse_free(&mii);
+    free(map);
+    free(phi);
+    free(rhs);
+    free(lambda);
+    return rc;
+}
