@@ -29,7 +29,10 @@ int red_basis_append(red_basis *a, const red_basis *b, char *err, size_t errn);
 int red_modal(const fe_model *m, int modes, int sparse_from, red_basis *out, double *omega,
               char *err, size_t errn);
 
-/* Static deformation shapes (Guyan): K^-1 e_j for each DOF j of `dofs`. */
+/* Static deformation shapes (Guyan): K^-1 e_j for each DOF j of `dofs`.
+ * When K is singular (a free substructure), the Guyan constraint modes of
+ * `dofs` instead (as red_craig_bampton with modes = 0): the same span when
+ * K is regular; they contain rigid-body motion (red_orthogonalize). */
 int red_static(const fe_model *m, const int *dofs, int ndofs, red_basis *out, char *err,
                size_t errn);
 
@@ -52,7 +55,11 @@ typedef struct red_joint {
 /* Joint trial vectors (seed 000 Sect. 3): the first-order trial vector
  * derivatives d phi_i / d q_j = K^-1 (dK/dq_j) phi_i (eq. 7) of the basis
  * `base` for the joint, then the weighted POD of eq. 9 to keep `count`
- * vectors, scaled by 1/sqrt(lambda). */
+ * vectors, scaled by 1/sqrt(lambda). out->r < count when the derivatives
+ * span fewer directions (at most npair). K may be singular (a free
+ * substructure) when the pairs join the same component of coincident nodes
+ * (self-equilibrated pair loads); the result then has rigid-body content
+ * at round-off level (red_orthogonalize). */
 int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, int count,
             red_basis *out, char *err, size_t errn);
 

@@ -44,6 +44,11 @@ int red_fact_new(const fe_sparse *a, const fe_sparse *b, double beta, red_fact *
 int red_fact_solve(red_fact *f, double *x, int nrhs, char *err, size_t errn);
 void red_fact_free(red_fact *f);
 
+/* min_j K_jj / M_jj over the DOFs where both are positive (1 if none): of
+ * the order of the largest eigenvalues of (K, M); shifts for a singular K
+ * are small multiples of it. */
+double red_shift_scale(const fe_sparse *k, const fe_sparse *m);
+
 /* The `nev` lowest eigenpairs of K phi = lambda M phi: lambda ascending,
  * phi (n x nev) M-orthonormal with red_fix_signs. Dense (dsygvx/dsygvd)
  * when n < sparse_from, else CHOLMOD shift-invert + ARPACK Lanczos. */

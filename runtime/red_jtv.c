@@ -46,7 +46,9 @@
 
 typedef struct jtv_work {
     int n, r, np, ntvd;
+    const fe_model *m;
     const red_joint *jt;
+    double shift;  /* 0, or K is singular and kf factorises K + shift M */
     red_fact *kf;  /* K */
     double *c;     /* np x ntvd coefficients (weighted for red_jtv) */
     double *x;     /* n x np (Z) or n x ntvd (D) */
@@ -88,12 +90,16 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
     w->r = r;
     w->np = np;
     w->ntvd = r * (r + 1) / 2;
+    w->m = m;
     w->jt = jt;
     int rc = red_fact_new(&m->K, NULL, 0, &w->kf, err, errn);
+    if (rc == 1) { /* free structure: see solve_pair_loads */
+        w->shift = 1e-8 * red_shift_scale(&m->K, &m->M);
+        rc = red_fact_new(&m->K, &m->M, w->shift, &w->kf, err, errn);
+    }
     if (rc == 1)
         return red_error(err, errn, JNT_ERR_MODEL,
-                         "jtv: the stiffness matrix is singular or not positive definite (eq. 7 "
-                         "needs K^-1: fix the substructure or keep boundary DOFs)");
+                         "jtv: the stiffness matrix is not positive semidefinite");
     if (rc != JNT_OK)
         return rc;
     double *scale = malloc((size_t)r * sizeof *scale), *om = malloc((size_t)r * sizeof *om);
@@ -103,8 +109,8 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
         rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w->ntvd);
         goto done;
     }
-    /* Unit M-norm scale and generating frequency of each base vector. */
-    double ommin = HUGE_VAL;
+    /* Unit M-norm scale and squared generating frequency of each base vector. */
+    double om2max = 0, ommin = HUGE_VAL;
     for (int i = 0; i < r; i++) {
         const double *phi = base->phi + (size_t)n * (size_t)i;
         double mm = 0, kk = 0;
@@ -114,14 +120,20 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
         fe_sparse_mul(&m->K, phi, tmp);
         for (int k = 0; k < n; k++)
             kk += phi[k] * tmp[k];
-        if (!(mm > 0) || !(kk > 0)) {
-            rc = red_error(err, errn, JNT_ERR_MODEL,
-                           "jtv: base vector %d has no mass or no strain energy", i + 1);
+        if (!(mm > 0)) {
+            rc = red_error(err, errn, JNT_ERR_MODEL, "jtv: base vector %d has no mass", i + 1);
             goto done;
         }
         scale[i] = weighted ? 1.0 / sqrt(mm) : 1.0;
-        om[i] = sqrt(kk / mm);
-        ommin = om[i] < ommin ? om[i] : ommin;
+        om[i] = kk / mm;
+        om2max = fmax(om2max, om[i]);
+    }
+    /* Rigid-body vectors (no strain energy, e.g. the zero modes of a free
+     * structure) change no gap: their TVDs vanish, weight 0. */
+    for (int i = 0; i < r; i++) {
+        om[i] = om[i] > 1e-12 * om2max ? sqrt(om[i]) : 0.0;
+        if (om[i] > 0)
+            ommin = fmin(ommin, om[i]);
     }
     /* P[c, i] = b_c^T phi_i (scaled). */
     for (int i = 0; i < r; i++) {
@@ -134,7 +146,9 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
         for (int i = 0; i <= j; i++) {
             double wij = 1.0;
             if (weighted)
-                wij = ommin * ommin / (om[i] * om[j]) * (i < j ? sqrt(2.0) : 1.0);
+                wij = om[i] > 0 && om[j] > 0
+                          ? ommin * ommin / (om[i] * om[j]) * (i < j ? sqrt(2.0) : 1.0)
+                          : 0.0;
             double *col = w->c + (size_t)np * tvd_index(i, j);
             for (int c = 0; c < np; c++)
                 col[c] = wij * jt->dkdg[c] * p[c + (size_t)np * (size_t)i] *
@@ -145,6 +159,63 @@ done:
     free(om);
     free(tmp);
     free(p);
+    return rc;
+}
+
+/*
+ * Solve K x = f for the n x ncol f in place. A free structure's K is
+ * singular, but the loads of eq. 7 are pair loads b_c, self-equilibrated
+ * when a_c and b_c are the same component at coincident points (a contact
+ * pair), so K x = f has solutions, unique up to rigid-body motion: iterative
+ * refinement x += (K + s M)^-1 (f - K x) converges on the elastic modes
+ * (factor s / (omega^2 + s) per step, s = 1e-8 of the largest eigenvalue
+ * scale) and leaves the rigid part at the round-off of the first solve; the
+ * orthogonalisation (eqs. 10-11) removes it later. Loads that are not
+ * self-equilibrated do not converge: an error.
+ */
+static int solve_k(jtv_work *w, double *x, int ncol, char *err, size_t errn)
+{
+    size_t n = (size_t)w->n, size = n * (size_t)ncol;
+    if (w->shift == 0)
+        return red_fact_solve(w->kf, x, ncol, err, errn);
+    double *f = malloc(size * sizeof *f), *r = malloc(size * sizeof *r);
+    int rc = JNT_OK;
+    if (!f || !r) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
+        goto done;
+    }
+    memcpy(f, x, size * sizeof *f);
+    if ((rc = red_fact_solve(w->kf, x, ncol, err, errn)) != JNT_OK)
+        goto done;
+    for (int it = 0;; it++) {
+        double worst = 0;
+        for (int k = 0; k < ncol; k++) {
+            double *rk = r + n * (size_t)k, *fk = f + n * (size_t)k, rmax = 0, fmax_ = 0;
+            fe_sparse_mul(&w->m->K, x + n * (size_t)k, rk);
+            for (size_t i = 0; i < n; i++) {
+                rk[i] = fk[i] - rk[i];
+                rmax = fmax(rmax, fabs(rk[i]));
+                fmax_ = fmax(fmax_, fabs(fk[i]));
+            }
+            worst = fmax(worst, fmax_ > 0 ? rmax / fmax_ : 0);
+        }
+        if (worst <= 1e-12)
+            break;
+        if (it == 50) {
+            rc = red_error(err, errn, JNT_ERR_MODEL,
+                           "jtv: the stiffness matrix is singular (a free structure) and the "
+                           "contact pair loads are not self-equilibrated (residual %.2g): pair "
+                           "the same component of coincident nodes, or fix the structure", worst);
+            goto done;
+        }
+        if ((rc = red_fact_solve(w->kf, r, ncol, err, errn)) != JNT_OK)
+            goto done;
+        for (size_t i = 0; i < size; i++)
+            x[i] += r[i];
+    }
+done:
+    free(f);
+    free(r);
     return rc;
 }
 
@@ -162,7 +233,7 @@ static int solve_pair_loads(jtv_work *w, const double *y, int ncol, char *err, s
             w->x[n * (size_t)k + (size_t)w->jt->dof_a[c]] += v;
             w->x[n * (size_t)k + (size_t)w->jt->dof_b[c]] -= v;
         }
-    return red_fact_solve(w->kf, w->x, ncol, err, errn);
+    return solve_k(w, w->x, ncol, err, errn);
 }
 
 /* bx = B^T x (np x ncol) for the n x ncol x. */

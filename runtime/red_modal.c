@@ -72,27 +72,6 @@ done:
     return rc;
 }
 
-/* A small negative shift for a singular K (free-free structure): sigma =
- * -1e-6 min_j K_jj / M_jj, the diagonal ratio being of the order of the
- * largest eigenvalues; any sigma below the lowest eigenvalue is correct,
- * a small |sigma| converges fastest. */
-static double negative_shift(const fe_sparse *k, const fe_sparse *m)
-{
-    double s = HUGE_VAL;
-    for (int j = 0; j < k->n; j++) {
-        double kj = 0, mj = 0;
-        for (int p = k->colptr[j]; p < k->colptr[j + 1]; p++)
-            if (k->rowind[p] == j)
-                kj = k->val[p];
-        for (int p = m->colptr[j]; p < m->colptr[j + 1]; p++)
-            if (m->rowind[p] == j)
-                mj = m->val[p];
-        if (kj > 0 && mj > 0 && kj / mj < s)
-            s = kj / mj;
-    }
-    return s < HUGE_VAL ? -1e-6 * s : -1.0;
-}
-
 /* Sparse: ARPACK shift-invert Lanczos around sigma (0, or negative when K is
  * singular), the nev eigenvalues nearest sigma, i.e. the lowest. */
 static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, double *phi, double *lambda,
@@ -102,7 +81,9 @@ static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, double *p
     double sigma = 0;
     red_fact *f = NULL;
     if ((rc = red_fact_new(k, m, -sigma, &f, err, errn)) == 1) {
-        sigma = negative_shift(k, m);
+        /* K singular (free-free): any sigma below the lowest eigenvalue is
+         * correct, a small |sigma| converges fastest. */
+        sigma = -1e-6 * red_shift_scale(k, m);
         rc = red_fact_new(k, m, -sigma, &f, err, errn);
     }
     if (rc == 1)

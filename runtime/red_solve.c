@@ -6,6 +6,7 @@
  * vector derivatives and the shift-invert Lanczos of red_modal.c, at every
  * model size: CHOLMOD is as exact as a dense Cholesky on small matrices.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,24 @@ int red_fact_solve(red_fact *f, double *x, int nrhs, char *err, size_t errn)
                          "the sparse triangular solves (CHOLMOD) failed (status %d)", f->c.status);
     memcpy(x, f->x->x, (size_t)f->n * (size_t)nrhs * sizeof *x);
     return JNT_OK;
+}
+
+/* See red_impl.h. */
+double red_shift_scale(const fe_sparse *k, const fe_sparse *m)
+{
+    double s = HUGE_VAL;
+    for (int j = 0; j < k->n; j++) {
+        double kj = 0, mj = 0;
+        for (int p = k->colptr[j]; p < k->colptr[j + 1]; p++)
+            if (k->rowind[p] == j)
+                kj = k->val[p];
+        for (int p = m->colptr[j]; p < m->colptr[j + 1]; p++)
+            if (m->rowind[p] == j)
+                mj = m->val[p];
+        if (kj > 0 && mj > 0 && kj / mj < s)
+            s = kj / mj;
+    }
+    return s < HUGE_VAL ? s : 1.0;
 }
 
 /* See red_impl.h. */

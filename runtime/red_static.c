@@ -31,15 +31,22 @@ static int check_dofs(const char *what, int n, const int *dofs, int ndofs, int *
     return rc;
 }
 
-/* The message for a K that does not factorise. */
+/* The message for a K_ii (boundary DOFs fixed) that does not factorise. */
 static int singular(const char *what, char *err, size_t errn)
 {
     return red_error(err, errn, JNT_ERR_MODEL,
-                     "%s: the stiffness matrix is singular or not positive definite (a free or "
-                     "under-constrained structure? fix a set first)", what);
+                     "%s: the stiffness matrix with the given DOFs fixed is singular or not "
+                     "positive definite (they do not hold the structure: fix a set, or give "
+                     "DOFs that stop its rigid-body motion)", what);
 }
 
-/* See red.h. Column j is the static deflection under a unit load at dofs[j]. */
+static int cb_basis(const char *what, const fe_model *m, const int *keep, int nkeep, int modes,
+                    red_basis *out, char *err, size_t errn);
+
+/* See red.h. Column j is the static deflection under a unit load at dofs[j];
+ * for a singular K, the Guyan constraint modes of dofs (red_craig_bampton
+ * without normal modes): when K is regular both span the static responses
+ * to loads at dofs (interior unloaded, so in static equilibrium). */
 int red_static(const fe_model *m, const int *dofs, int ndofs, red_basis *out, char *err,
                size_t errn)
 {
@@ -62,8 +69,10 @@ int red_static(const fe_model *m, const int *dofs, int ndofs, red_basis *out, ch
         phi[(size_t)n * (size_t)j + (size_t)dofs[j]] = 1.0;
     red_fact *f = NULL;
     rc = red_fact_new(&m->K, NULL, 0, &f, err, errn);
-    if (rc == 1)
-        rc = singular("static", err, errn);
+    if (rc == 1) {
+        free(phi);
+        return cb_basis("static", m, dofs, ndofs, 0, out, err, errn);
+    }
     if (rc == JNT_OK)
         rc = red_fact_solve(f, phi, ndofs, err, errn);
     red_fact_free(f);
@@ -89,12 +98,19 @@ int red_craig_bampton(const fe_model *m, const int *keep, int nkeep, int modes, 
 {
     if (!m || !out)
         return red_error(err, errn, JNT_ERR_USAGE, "red_craig_bampton: bad arguments");
+    return cb_basis("craig_bampton", m, keep, nkeep, modes, out, err, errn);
+}
+
+/* Craig-Bampton's basis; `what` names the caller in messages. */
+static int cb_basis(const char *what, const fe_model *m, const int *keep, int nkeep, int modes,
+                    red_basis *out, char *err, size_t errn)
+{
     memset(out, 0, sizeof *out);
     int n = m->ndof, rc;
     int *map = calloc((size_t)n + 1, sizeof *map);
     if (!map)
         return red_error(err, errn, JNT_ERR_NOMEM, "out of memory");
-    if ((rc = check_dofs("craig_bampton", n, keep, nkeep, map, err, errn)) != JNT_OK) {
+    if ((rc = check_dofs(what, n, keep, nkeep, map, err, errn)) != JNT_OK) {
         free(map);
         return rc;
     }
@@ -102,7 +118,7 @@ int red_craig_bampton(const fe_model *m, const int *keep, int nkeep, int modes, 
     if (modes < 0 || modes > ni) {
         free(map);
         return red_error(err, errn, JNT_ERR_PARAM,
-                         "craig_bampton: modes = %d, the interior has %d DOFs", modes, ni);
+                         "%s: modes = %d, the interior has %d DOFs", what, modes, ni);
     }
     /* map: interior DOF -> its interior index, boundary DOF -> -1. */
     for (int j = 0; j < nkeep; j++)
@@ -140,7 +156,7 @@ int red_craig_bampton(const fe_model *m, const int *keep, int nkeep, int modes, 
     }
     rc = red_fact_new(&kii, NULL, 0, &f, err, errn);
     if (rc == 1)
-        rc = singular("craig_bampton (the interior with the boundary fixed)", err, errn);
+        rc = singular(what, err, errn);
     if (rc != JNT_OK || (rc = red_fact_solve(f, rhs, nkeep, err, errn)) != JNT_OK)
         goto done;
     /* Fixed-interface modes into rhs columns nkeep.. */

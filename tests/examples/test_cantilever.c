@@ -1,0 +1,89 @@
+/*
+ * test_cantilever.c: examples/cantilever_modes.jnt against seed 001 E5
+ * (digest E5: 13.71, 85.93, 240.6 rad/s) and Euler-Bernoulli theory
+ * ((beta L)^2 sqrt(EI / (rho A L^4)), beta L = 1.8751, 4.6941, 7.8548): the
+ * beam2d substructure unreduced, reduced to modes, and the same beam read
+ * back from Matrix Market files.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "csvread.h"
+#include "fe.h"
+#include "jnt/jnt.h"
+
+static const double paper[3] = {13.71, 85.93, 240.6};
+
+/* The three lowest positive imaginary parts of the model's eigenvalues. */
+static int frequencies(const char *name, const char *text, double w[3])
+{
+    jnt_model *m;
+    int ok = text ? jnt_compile_string(name, text, NULL, &m) == JNT_OK
+                  : jnt_compile_file(name, NULL, &m) == JNT_OK;
+    if (!ok)
+        return -1;
+    const jnt_abi_model *a = jnt_model_abi(m);
+    double *re = malloc((size_t)a->ny * sizeof *re), *im = malloc((size_t)a->ny * sizeof *im);
+    jnt_data *d = jnt_data_new(m);
+    int rc = jnt_init_state(m, d) == JNT_OK && jnt_eigenvalues(m, d, re, im) == JNT_OK ? 0 : -1;
+    for (int k = 0; k < 3; k++) {
+        double best = INFINITY;
+        for (int i = 0; i < a->ny; i++)
+            if (im[i] > 1e-9 && im[i] < best && (k == 0 || im[i] > w[k - 1] * (1 + 1e-9)))
+                best = im[i];
+        w[k] = best;
+    }
+    free(re);
+    free(im);
+    jnt_data_free(d);
+    jnt_model_free(m);
+    return rc;
+}
+
+static void check(const char *what, const double w[3])
+{
+    static const double bl[3] = {1.87510407, 4.69409113, 7.85475744};
+    double EI = 7.3e10 * 1.325e-10, rhoA = 0.636;
+    for (int k = 0; k < 3; k++) {
+        double eb = bl[k] * bl[k] * sqrt(EI / rhoA);
+        CHECK(fabs(w[k] - paper[k]) <= 5e-3 * paper[k],
+              "%s: mode %d = %.4f rad/s vs seed 001 E5 %.2f (0.5 %%)", what, k + 1, w[k], paper[k]);
+        CHECK(fabs(w[k] - eb) <= 1e-3 * eb, "%s: mode %d = %.4f rad/s vs Euler-Bernoulli %.4f "
+                                            "(0.1 %%)", what, k + 1, w[k], eb);
+    }
+}
+
+int main(void)
+{
+    double w[3];
+    CHECK(frequencies("examples/cantilever_modes.jnt", NULL, w) == 0, "the example runs");
+    check("beam2d, 8 modes", w);
+
+    const char *full = "const w = 20 mm\nconst h = (12 * 1.325e-10 m^4 / w)^(1/3)\n"
+                       "substructure beam : beam2d(length = 1 m, height = h, width = w,\n"
+                       "  E = 7.3e10 Pa, rho = 0.636 kg/m / (w * h), elements = 24) { fix = left }\n"
+                       "analysis modes : linear(at = 0 s)\n";
+    CHECK(frequencies("full", full, w) == 0, "the unreduced beam runs");
+    check("beam2d, unreduced", w);
+
+    /* the same beam exported to Matrix Market and imported with 'fe' */
+    fe_model fe;
+    char err[256];
+    double wd = 0.02, h = cbrt(12 * 1.325e-10 / wd);
+    int rc = fe_beam2d(&fe, 1, h, wd, 7.3e10, 0.3, 0.636 / (wd * h), 24, err, sizeof err);
+    if (rc == 0)
+        rc = fe_write_model(&fe, test_out("cant_M.mtx"), test_out("cant_K.mtx"), NULL,
+                            test_out("cant_nodes.csv"), err, sizeof err);
+    CHECK(rc == 0, "export the beam to Matrix Market: %s", rc ? err : "ok");
+    fe_free(&fe);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "substructure beam : fe(mass = \"%s\", stiffness = \"%s\", nodes = \"%s\") {\n"
+             "  fix = left\n  reduce = modal(modes = 8)\n}\n"
+             "analysis modes : linear(at = 0 s)\n",
+             test_out("cant_M.mtx"), test_out("cant_K.mtx"), test_out("cant_nodes.csv"));
+    CHECK(frequencies("imported", text, w) == 0, "the imported beam runs");
+    check("fe import, 8 modes", w);
+    return check_done();
+}
