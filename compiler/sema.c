@@ -531,7 +531,7 @@ static ex_id contribution(sema *S, const elem *el, int di)
 }
 
 /* The sum of the forces on dof di from every element but `skip`. */
-static ex_id other_forces(sema *S, int di, int skip)
+ex_id sema_other_forces(sema *S, int di, int skip)
 {
     ex_id sum = ex_const(S->pool, 0);
     for (int i = 0; i < S->nelem; i++) {
@@ -548,47 +548,44 @@ static ex_id other_forces(sema *S, int di, int skip)
 
 /* F_eq of element ei: the force it must exert so that its two dofs have the
  * same acceleration under all the other forces (the equivalent sticking force
- * of the switching stick algorithm, seed 001 Sect. 2.9). With a = the first
- * dof and b the second: a' = (Fa - F)/ma, b' = (Fb + F)/mb. */
+ * of the switching stick algorithm, seed 001 Sect. 2.9). Each side's
+ * acceleration is affine in the element's force F (-F on a, +F on b):
+ *   a_a = a0_a - alpha_a F,   a_b = a0_b + alpha_b F
+ * (point mass: a0 = other forces / m, alpha = 1/m; ground or motion: alpha = 0;
+ * substructure point: a0 = c^T Mr^-1 (g_o - Kr q - Cr qd), alpha = c^T Mr^-1 c),
+ * so F_eq = (a0_a - a0_b) / (alpha_a + alpha_b). */
 int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
 {
     ex_pool *P = S->pool;
     const elem *el = &S->elems[ei];
     int side[2] = {el->a, el->b};
-    ex_id F[2], m[2], acc[2]; /* acc >= 0: a known acceleration (ground, motion) */
+    ex_id a0[2], alpha[2];
     for (int k = 0; k < 2; k++) {
         int di = side[k];
-        acc[k] = -1;
         if (di < 0) {
-            acc[k] = ex_const(P, 0);
+            a0[k] = alpha[k] = ex_const(P, 0);
         } else if (S->dofs[di].motion >= 0) {
-            acc[k] = S->dofs[di].acc;
+            a0[k] = S->dofs[di].acc;
+            alpha[k] = ex_const(P, 0);
         } else if (S->dofs[di].sub >= 0) {
-            diag_error(S->dc, loc, "F_eq of '%s' needs point masses: '%s' is a substructure point",
-                       el->name, S->dofs[di].name);
-            return -1;
+            if (sema_sub_accel(S, di, ei, &a0[k], &alpha[k]) != 0)
+                return -1;
         } else {
             body *b = &S->bodies[S->dofs[di].body];
             if (b->mass.k != V_NUM)
                 return -1;
-            m[k] = b->mass.e;
-            F[k] = other_forces(S, di, ei);
+            a0[k] = ex_op2(P, EX_DIV, sema_other_forces(S, di, ei), b->mass.e);
+            alpha[k] = ex_op2(P, EX_DIV, ex_const(P, 1), b->mass.e);
         }
     }
-    ex_id f;
-    if (acc[0] >= 0 && acc[1] >= 0) {
+    ex_id den = ex_op2(P, EX_ADD, alpha[0], alpha[1]);
+    double c;
+    if (ex_is_const(P, den, &c) && c == 0) {
         diag_error(S->dc, loc, "F_eq of '%s' is undefined: neither of its dofs is free", el->name);
         return -1;
-    } else if (acc[1] >= 0) { /* F = Fa - ma b' */
-        f = ex_op2(P, EX_SUB, F[0], ex_op2(P, EX_MUL, m[0], acc[1]));
-    } else if (acc[0] >= 0) { /* F = mb a' - Fb */
-        f = ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, m[1], acc[0]), F[1]);
-    } else { /* F = (Fa/ma - Fb/mb) / (1/ma + 1/mb) = (mb Fa - ma Fb) / (ma + mb) */
-        f = ex_op2(P, EX_DIV,
-                   ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, m[1], F[0]), ex_op2(P, EX_MUL, m[0], F[1])),
-                   ex_op2(P, EX_ADD, m[0], m[1]));
     }
-    *out = sval_num(f, (jnt_dim){{6, 6, -12, 0, 0}});
+    *out = sval_num(ex_op2(P, EX_DIV, ex_op2(P, EX_SUB, a0[0], a0[1]), den),
+                    (jnt_dim){{6, 6, -12, 0, 0}});
     return 0;
 }
 

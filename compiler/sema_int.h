@@ -92,6 +92,7 @@ typedef struct subst {
     int ndof, r;
     int q0;               /* y index of q_1 (velocities at q0 + r) */
     double *minv, *minv_k, *minv_c; /* r x r (owned; handed to the IR) */
+    double zeta;          /* modal damping ratio, or -1 */
     ex_id *g;             /* generalized forces, r */
 } subst;
 
@@ -170,6 +171,8 @@ int sema_dof_accel(sema *S, int dof, jnt_loc loc, sval *out);
 /* F_eq of element ei (the force that keeps its relative acceleration zero):
  * 0 and *out, or -1 after an error. */
 int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out);
+/* The sum of the forces on dof di from every element but `skip`. */
+ex_id sema_other_forces(sema *S, int di, int skip);
 
 /* sema_expr.c */
 sval sema_eval(sema *S, const scope *sc, const ast *n);
@@ -197,6 +200,9 @@ int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out
 int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out);
 /* Add the generalized forces of the substructure points' forces. */
 void sema_sub_assemble(sema *S);
+/* The acceleration of substructure point di as a0 + alpha F, F the force of
+ * element `skip` on it (excluded from a0): 0, or -1 after an error. */
+int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha);
 void sema_sub_free(sema *S);
 
 /* sema_elem.c */

@@ -301,6 +301,32 @@ static int build_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out
     return rc ? -1 : 0;
 }
 
+/* Modal damping in the reduced space: with Kr Y = Mr Y diag(w^2), Y^T Mr Y = I,
+ * add Cr += (Mr Y) diag(2 zeta w) (Mr Y)^T, which gives every mode of the
+ * reduced model the damping ratio zeta. */
+static int modal_damping(int r, const double *Mr, const double *Kr, double zeta, double *Cr)
+{
+    double *A = xmalloc((size_t)r * r * sizeof *A), *B = xmalloc((size_t)r * r * sizeof *B);
+    double *lam = xmalloc((size_t)r * sizeof *lam), *T = xcalloc((size_t)r * r, sizeof *T);
+    memcpy(A, Kr, (size_t)r * r * sizeof *A);
+    memcpy(B, Mr, (size_t)r * r * sizeof *B);
+    lapack_int info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'V', 'L', r, A, r, B, r, lam);
+    if (info == 0) {
+        for (int j = 0; j < r; j++) /* T = Mr Y */
+            for (int k = 0; k < r; k++)
+                for (int i = 0; i < r; i++)
+                    T[(size_t)j * r + i] += Mr[(size_t)k * r + i] * A[(size_t)j * r + k];
+        for (int m = 0; m < r; m++) {
+            double dm = 2 * zeta * sqrt(fmax(lam[m], 0));
+            for (int j = 0; j < r; j++)
+                for (int i = 0; i < r; i++)
+                    Cr[(size_t)j * r + i] += dm * T[(size_t)m * r + i] * T[(size_t)m * r + j];
+        }
+    }
+    free(A), free(B), free(lam), free(T);
+    return info == 0 ? 0 : -1;
+}
+
 /* Reduced matrices and their products with Mr^-1 (r x r, column-major). */
 static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
 {
@@ -310,6 +336,11 @@ static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
     double *Cr = xcalloc((size_t)r * r, sizeof *Cr);
     if (red_project(b->fe, basis, Mr, Kr, Cr, err, sizeof err)) {
         diag_error(S->dc, d->loc, "%s", err);
+        free(Mr), free(Kr), free(Cr);
+        return -1;
+    }
+    if (b->zeta >= 0 && modal_damping(r, Mr, Kr, b->zeta, Cr) != 0) {
+        diag_error(S->dc, d->loc, "the modes of the reduced '%s' could not be computed", b->name);
         free(Mr), free(Kr), free(Cr);
         return -1;
     }
@@ -351,7 +382,7 @@ void sema_declare_sub(sema *S, sym *s)
         nargs++;
     XGROW(S->subs, S->capsub, S->nsub);
     subst *b = &S->subs[S->nsub];
-    *b = (subst){.name = xstrdup(d->name), .decl = d, .q0 = -1};
+    *b = (subst){.name = xstrdup(d->name), .decl = d, .q0 = -1, .zeta = -1};
     b->fe = xcalloc(1, sizeof *b->fe);
     s->inst = xcalloc(1, sizeof *s->inst);
     s->inst[0] = S->nsub++;
@@ -374,9 +405,17 @@ void sema_declare_sub(sema *S, sym *s)
         } else if (!strcmp(st->name, "damping")) {
             const ast *c = st->kids[0];
             static const arg_spec rayleigh[] = {{"alpha", &DIM_1S, 0}, {"beta", &DIM_S, 0}};
+            static const arg_spec modal[] = {{"zeta", &units_none, NAN}};
             double v[2];
+            if (c->kind == AST_CALL && !strcmp(c->name, "modal")) {
+                if (bind_args(S, c, 0, c->nkids, modal, 1, "'modal'", v, NULL))
+                    return;
+                b->zeta = v[0];
+                continue;
+            }
             if (c->kind != AST_CALL || strcmp(c->name, "rayleigh")) {
-                diag_error(S->dc, c->loc, "expected damping = rayleigh(alpha = .. /s, beta = .. s)");
+                diag_error(S->dc, c->loc, "expected damping = rayleigh(alpha = .. /s, beta = .. s) "
+                                          "or modal(zeta = ..)");
                 return;
             }
             if (bind_args(S, c, 0, c->nkids, rayleigh, 2, "'rayleigh'", v, NULL) ||
@@ -540,6 +579,57 @@ int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out)
         return -1;
     }
     *out = (sval){V_SUBNODE, -1, units_none, base.id, 0, set->node[i - 1]};
+    return 0;
+}
+
+/* See sema_int.h. With w = Mr^-1 c (Mr^-1 symmetric), the point's
+ * acceleration c^T q'' = w . (g - Kr q - Cr qd) and g = g_o + c F. */
+int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha)
+{
+    ex_pool *P = S->pool;
+    const dof *f = &S->dofs[di];
+    subst *b = &S->subs[f->sub];
+    int r = b->r;
+    double *w = xcalloc((size_t)r, sizeof *w), al = 0;
+    for (int j = 0; j < r; j++)
+        for (int i = 0; i < r; i++)
+            w[i] += b->minv[(size_t)j * r + i] * f->coef[j];
+    for (int i = 0; i < r; i++)
+        al += f->coef[i] * w[i];
+    /* g_o: the other forces on every point of the substructure (first make
+     * sure every element has created the points it uses) */
+    for (int i = 0; i < S->nelem; i++)
+        if (i != skip)
+            sema_eval_elem(S, i);
+    f = &S->dofs[di]; /* the dof table may have grown */
+    ex_id acc = ex_const(P, 0);
+    for (int p = 0; p < S->ndof; p++) {
+        if (S->dofs[p].sub != f->sub)
+            continue;
+        double wc = 0;
+        for (int k = 0; k < r; k++)
+            wc += w[k] * S->dofs[p].coef[k];
+        if (wc != 0)
+            acc = ex_op2(P, EX_ADD, acc,
+                         ex_op2(P, EX_MUL, ex_const(P, wc), sema_other_forces(S, p, skip)));
+    }
+    /* - w . (Minv K q + Minv C qd) written as - (c^T Minv K) q - (c^T Minv C) qd */
+    for (int k = 0; k < r; k++) {
+        double ck = 0, cc = 0;
+        for (int i = 0; i < r; i++) {
+            ck += f->coef[i] * b->minv_k[(size_t)k * r + i];
+            cc += f->coef[i] * b->minv_c[(size_t)k * r + i];
+        }
+        if (ck != 0)
+            acc = ex_op2(P, EX_SUB, acc, ex_op2(P, EX_MUL, ex_const(P, ck),
+                                                ex_var(P, EX_Y, b->q0 + k)));
+        if (cc != 0)
+            acc = ex_op2(P, EX_SUB, acc, ex_op2(P, EX_MUL, ex_const(P, cc),
+                                                ex_var(P, EX_Y, b->q0 + r + k)));
+    }
+    free(w);
+    *a0 = acc;
+    *alpha = ex_const(P, al);
     return 0;
 }
 
