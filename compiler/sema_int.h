@@ -93,6 +93,7 @@ typedef struct subst {
     int q0;               /* y index of q_1 (velocities at q0 + r) */
     double *minv, *minv_k, *minv_c; /* r x r (owned; handed to the IR) */
     double zeta;          /* modal damping ratio, or -1 */
+    double *mr, *kr, *cr; /* the reduced matrices (r x r, owned), for energies */
     ex_id *g;             /* generalized forces, r */
 } subst;
 

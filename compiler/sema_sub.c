@@ -344,6 +344,8 @@ static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
         free(Mr), free(Kr), free(Cr);
         return -1;
     }
+    double *Mr0 = xmalloc((size_t)r * r * sizeof *Mr0);
+    memcpy(Mr0, Mr, (size_t)r * r * sizeof *Mr0);
     /* Minv by Cholesky of Mr (symmetric positive definite) */
     lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', r, Mr, r);
     if (info == 0)
@@ -351,12 +353,16 @@ static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
     if (info != 0) {
         diag_error(S->dc, d->loc, "the reduced mass matrix of '%s' is singular (basis vectors are "
                                   "dependent?)", b->name);
-        free(Mr), free(Kr), free(Cr);
+        free(Mr), free(Kr), free(Cr), free(Mr0);
         return -1;
     }
     for (int j = 0; j < r; j++) /* complete the upper triangle */
         for (int i = 0; i < j; i++)
             Mr[(size_t)j * r + i] = Mr[(size_t)i * r + j];
+    b->mr = xmalloc((size_t)r * r * sizeof *b->mr);
+    b->kr = Kr;
+    b->cr = Cr;
+    memcpy(b->mr, Mr0, (size_t)r * r * sizeof *b->mr);
     b->minv = Mr;
     b->minv_k = xcalloc((size_t)r * r, sizeof(double));
     b->minv_c = xcalloc((size_t)r * r, sizeof(double));
@@ -368,8 +374,7 @@ static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
                 b->minv_c[(size_t)j * r + i] += Mr[(size_t)k * r + i] * cc;
             }
         }
-    free(Kr);
-    free(Cr);
+    free(Mr0);
     return 0;
 }
 
@@ -526,12 +531,51 @@ static int comp_index(const char *name)
     return -1;
 }
 
+/* x^T A z / 2 over the coordinates at y[ya ..] and y[za ..] (A r x r). */
+static ex_id quad_form(sema *S, const subst *b, const double *A, int xa, int za, double scale)
+{
+    ex_pool *P = S->pool;
+    ex_id sum = ex_const(P, 0);
+    int r = b->r;
+    for (int j = 0; j < r; j++)
+        for (int i = 0; i < r; i++) {
+            double a = scale * A[(size_t)j * r + i];
+            if (a != 0)
+                sum = ex_op2(P, EX_ADD, sum,
+                             ex_op2(P, EX_MUL, ex_const(P, a),
+                                    ex_op2(P, EX_MUL, ex_var(P, EX_Y, xa + i),
+                                           ex_var(P, EX_Y, za + j))));
+        }
+    return sum;
+}
+
+/* NAME.kinetic, .strain, .energy (J) and .damping_power (W) of a substructure. */
+static int energy_member(sema *S, const subst *b, const char *name, sval *out)
+{
+    static const jnt_dim J = {{6, 12, -12, 0, 0}}, W = {{6, 12, -18, 0, 0}};
+    int q = b->q0, qd = b->q0 + b->r;
+    if (!strcmp(name, "kinetic"))
+        *out = sval_num(quad_form(S, b, b->mr, qd, qd, 0.5), J);
+    else if (!strcmp(name, "strain"))
+        *out = sval_num(quad_form(S, b, b->kr, q, q, 0.5), J);
+    else if (!strcmp(name, "energy"))
+        *out = sval_num(ex_op2(S->pool, EX_ADD, quad_form(S, b, b->mr, qd, qd, 0.5),
+                               quad_form(S, b, b->kr, q, q, 0.5)), J);
+    else if (!strcmp(name, "damping_power"))
+        *out = sval_num(quad_form(S, b, b->cr, qd, qd, 1.0), W);
+    else
+        return 0;
+    return 1;
+}
+
 /* See sema_int.h. */
 int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
     subst *b = &S->subs[base.id];
     if (!b->phi) /* its errors were reported */
         return -1;
+    if (base.k == V_SUB && energy_member(S, b, name, out))
+        return 0;
     if (base.k == V_SUB) {
         int set = fe_find_set(b->fe, name);
         if (set < 0) {
@@ -674,6 +718,9 @@ void sema_sub_free(sema *S)
         free(b->minv);
         free(b->minv_k);
         free(b->minv_c);
+        free(b->mr);
+        free(b->kr);
+        free(b->cr);
         free(b->g);
     }
     free(S->subs);
