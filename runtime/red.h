@@ -25,7 +25,7 @@ int red_basis_append(red_basis *a, const red_basis *b, char *err, size_t errn);
 /* The `modes` lowest normal modes of (K, M), mass-normalised
  * (phi^T M phi = I), and their circular frequencies omega (rad/s, ascending;
  * `omega` may be NULL). Dense (dsygvd) below `sparse_from` DOFs, sparse
- * shift-invert Lanczos above (0: a default of 3000). */
+ * shift-invert Lanczos above (0: a default of 500). */
 int red_modal(const fe_model *m, int modes, int sparse_from, red_basis *out, double *omega,
               char *err, size_t errn);
 

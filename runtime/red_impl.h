@@ -15,7 +15,7 @@
 
 /* DOF count from which eigenproblems go the sparse (ARPACK) way when the
  * caller does not say (red_modal's sparse_from = 0, Craig-Bampton). */
-#define RED_SPARSE_DEFAULT 3000
+#define RED_SPARSE_DEFAULT 500
 
 /* Write a message to err (may be NULL) and return code. */
 int red_error(char *err, size_t errn, int code, const char *fmt, ...)

@@ -410,6 +410,52 @@ done:
     return rc;
 }
 
+/*
+ * Eq. 9 makes the vectors K-orthonormal in exact arithmetic; the eigenvector
+ * of a small lambda carries a relative error of about eps lambda_max /
+ * lambda (up to 1e-6 at JTV_RANK_TOL), so restore V^T K V = I by Loewdin's
+ * symmetric orthonormalisation V := V G^-1/2, G = V^T K V = Q L Q^T, the
+ * smallest change of V that does it.
+ */
+static int k_orthonormalise(const fe_model *m, red_basis *v, char *err, size_t errn)
+{
+    int t = v->r, n = v->n, rc;
+    size_t tt = (size_t)t * (size_t)t;
+    double *g = malloc(tt * sizeof *g), *h = malloc(tt * sizeof *h);
+    double *l = malloc((size_t)t * sizeof *l);
+    double *out = malloc((size_t)n * (size_t)t * sizeof *out);
+    if (!g || !h || !l || !out) {
+        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
+        goto done;
+    }
+    if ((rc = red_project(m, v, NULL, g, NULL, err, errn)) != JNT_OK ||
+        (rc = sym_eig(t, g, l, err, errn)) != JNT_OK)
+        goto done;
+    if (!(l[0] > 0)) {
+        rc = red_error(err, errn, JNT_ERR_SOLVER, "jtv: the POD vectors are linearly dependent");
+        goto done;
+    }
+    /* h = Q L^-1/2 Q^T */
+    for (int j = 0; j < t; j++)
+        for (int i = 0; i < t; i++) {
+            double s = 0;
+            for (int k = 0; k < t; k++)
+                s += g[i + (size_t)t * k] * g[j + (size_t)t * k] / sqrt(l[k]);
+            h[i + (size_t)t * j] = s;
+        }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, t, t, 1.0, v->phi, n, h, t, 0.0, out,
+                n);
+    free(v->phi);
+    v->phi = out;
+    out = NULL;
+done:
+    free(g);
+    free(h);
+    free(l);
+    free(out);
+    return rc;
+}
+
 /* See red.h. Fewer than `count` vectors (out->r) when the TVDs span fewer
  * directions: at most the number of contact pairs and of (i, j) pairs. */
 int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, int count,
@@ -425,6 +471,8 @@ int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, in
     if (rc == JNT_OK)
         rc = w.np <= w.ntvd ? pod_dual(&w, count, out, err, errn)
                             : pod_primal(&w, count, out, err, errn);
+    if (rc == JNT_OK)
+        rc = k_orthonormalise(m, out, err, errn);
     work_free(&w);
     if (rc == JNT_OK)
         red_fix_signs(out->n, out->r, out->phi);
