@@ -239,10 +239,25 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         snprintf(sig, sizeof sig, "%s_an%d(const double *p, double *v)", px, i);
         open_fn(out, sig, "p");
         const ir_analysis *an = &m->an[i];
-        ex_id roots[2] = {an->v[0], an->v[1] >= 0 ? an->v[1] : ex_const(P, 0)};
+        ex_id roots[2] = {an->v[0] >= 0 ? an->v[0] : ex_const(P, 0),
+                          an->v[1] >= 0 ? an->v[1] : ex_const(P, 0)};
         static const char *const lhs[2] = {"v[0]", "v[1]"};
         ex_emit(P, out, 2, roots, lhs, dc, "    ", "w");
         close_fn(out);
+    }
+    for (int i = 0; i < m->nan; i++) { /* tables the compiler computed */
+        const ir_analysis *an = &m->an[i];
+        if (an->kind != JNT_ANALYSIS_TABLE)
+            continue;
+        fprintf(out, "static const char *const %s_an%d_cols[] = {", px, i);
+        for (int c = 0; c < an->ncol; c++) {
+            put_str(out, an->cols[c]);
+            fputs(", ", out);
+        }
+        fprintf(out, "};\nstatic const double %s_an%d_table[] = {", px, i);
+        for (int k = 0; k < an->ncol * an->nrow; k++)
+            fprintf(out, "%s%.17g,", k % 4 ? " " : "\n    ", an->table[k]);
+        fputs("\n};\n", out);
     }
     if (m->nan) {
         fprintf(out, "\n#line 1 \"<jnt>\"\nstatic const jnt_abi_analysis %s[] = {\n",
@@ -255,7 +270,11 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
                 fprintf(out, "&%s_a%d_model", px, i);
             else
                 fputs("0", out);
-            fprintf(out, ", %s_an%d},\n", px, i);
+            if (m->an[i].kind == JNT_ANALYSIS_TABLE)
+                fprintf(out, ", %s_an%d, %d, %d, %s_an%d_cols, %s_an%d_table},\n", px, i,
+                        m->an[i].ncol, m->an[i].nrow, px, i, px, i);
+            else
+                fprintf(out, ", %s_an%d, 0, 0, 0, 0},\n", px, i);
         }
         fputs("};\n", out);
     }

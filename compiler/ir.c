@@ -33,6 +33,10 @@ void ir_free(ir_model *m)
     vars_free(&m->out);
     for (int i = 0; i < m->nan; i++) {
         free(m->an[i].name);
+        for (int c = 0; c < m->an[i].ncol; c++)
+            free(m->an[i].cols[c]);
+        free(m->an[i].cols);
+        free(m->an[i].table);
         if (m->an[i].sub) {
             ir_free(m->an[i].sub);
             free(m->an[i].sub);

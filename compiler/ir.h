@@ -34,6 +34,9 @@ typedef struct ir_analysis {
     int kind;              /* JNT_ANALYSIS_* */
     struct ir_model *sub;  /* hysteresis: its own model (owned); NULL otherwise */
     ex_id v[2];            /* expressions of p: at, or period and cycles */
+    int ncol, nrow;        /* JNT_ANALYSIS_TABLE: column names and values (owned) */
+    char **cols;
+    double *table;
 } ir_analysis;
 
 /* A linear block: a reduced substructure's coordinates y[q0 .. q0 + 2r) and

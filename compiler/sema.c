@@ -1093,11 +1093,36 @@ static void eval_analysis(sema *S, const ast *d, const ast *model, int file)
         an.v[1] = arg[5] ? setting_expr(S, arg[5], units_none, "'cycles'") : ex_const(S->pool, 3);
         if (an.v[0] < 0 || an.v[1] < 0 || !(an.sub = hysteresis_model(S, d, model, file, arg)))
             return;
+    } else if (strcmp(d->str, "modes") == 0) {
+        static const char *const names[] = {"of", "count"};
+        const ast *arg[2] = {0};
+        long count = 6;
+        if (analysis_args(S, d, names, 2, arg) != 0 ||
+            (arg[1] && sema_int_const(S, &S->consts, arg[1], &count) != 0))
+            return;
+        sym *s = arg[0] && arg[0]->kind == AST_NAME ? sema_find(S, arg[0]->name) : NULL;
+        if (!s || s->kind != SYM_SUB) {
+            diag_error(S->dc, arg[0] ? arg[0]->loc : d->loc,
+                       "analysis 'modes' needs of = <a substructure>");
+            return;
+        }
+        ir_analysis tabs[2];
+        if (count < 1 || sema_sub_modes(S, d, s->inst[0], (int)count, &tabs[0], &tabs[1]) != 0) {
+            if (count < 1)
+                diag_error(S->dc, arg[1]->loc, "'count' must be at least 1");
+            return;
+        }
+        tabs[0].name = xstrdup(d->name);
+        tabs[1].name = xasprintf("%s_shapes", d->name);
+        m->an = xrealloc(m->an, (size_t)(m->nan + 2) * sizeof *m->an);
+        m->an[m->nan++] = tabs[0];
+        m->an[m->nan++] = tabs[1];
+        return;
     } else {
-        static const char *const kinds[] = {"linear", "hysteresis"};
-        const char *best = diag_closest(d->str, kinds, 2);
-        diag_error(S->dc, d->loc, "unknown analysis '%s'%s%s%s (there are 'linear' and "
-                                  "'hysteresis')", d->str, best ? "; did you mean '" : "",
+        static const char *const kinds[] = {"linear", "hysteresis", "modes"};
+        const char *best = diag_closest(d->str, kinds, 3);
+        diag_error(S->dc, d->loc, "unknown analysis '%s'%s%s%s (there are 'linear', "
+                                  "'hysteresis' and 'modes')", d->str, best ? "; did you mean '" : "",
                    best ? best : "", best ? "'?" : "");
         return;
     }

@@ -205,6 +205,9 @@ void sema_sub_assemble(sema *S);
  * element `skip` on it (excluded from a0): 0, or -1 after an error. */
 int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha);
 void sema_sub_free(sema *S);
+/* `analysis NAME : modes(of = SUB, count = n)`: frequency and shape tables. */
+int sema_sub_modes(sema *S, const ast *at, int si, int count, struct ir_analysis *freq,
+                   struct ir_analysis *shapes);
 
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);

@@ -725,3 +725,98 @@ void sema_sub_free(sema *S)
     }
     free(S->subs);
 }
+
+/* See sema_int.h: the `count` lowest modes of the full and of the reduced
+ * substructure: a frequency table (k, w and f of both, relative error, MAC of
+ * the full mode with the reduced one expanded by Phi) and a shape table (per
+ * DOF: node id, component, the full and the expanded reduced shapes). */
+int sema_sub_modes(sema *S, const ast *at, int si, int count, ir_analysis *freq,
+                   ir_analysis *shapes)
+{
+    subst *b = &S->subs[si];
+    if (!b->phi)
+        return -1;
+    int n = b->ndof, r = b->r;
+    if (count > r)
+        count = r;
+    if (count > n)
+        count = n;
+    char err[512] = "";
+    red_basis full = {0};
+    double *wf = xmalloc((size_t)count * sizeof *wf);
+    if (red_modal(b->fe, count, 0, &full, wf, err, sizeof err)) {
+        diag_error(S->dc, at->loc, "%s", err);
+        free(wf);
+        return -1;
+    }
+    /* reduced: Kr y = w^2 Mr y */
+    double *A = xmalloc((size_t)r * r * sizeof *A), *B = xmalloc((size_t)r * r * sizeof *B);
+    double *lam = xmalloc((size_t)r * sizeof *lam);
+    memcpy(A, b->kr, (size_t)r * r * sizeof *A);
+    memcpy(B, b->mr, (size_t)r * r * sizeof *B);
+    lapack_int info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'V', 'L', r, A, r, B, r, lam);
+    if (info != 0) {
+        diag_error(S->dc, at->loc, "the modes of the reduced '%s' could not be computed", b->name);
+        free(A), free(B), free(lam), free(wf);
+        red_basis_free(&full);
+        return -1;
+    }
+    double *ex = xcalloc((size_t)n * count, sizeof *ex); /* Phi y_k */
+    for (int k = 0; k < count; k++)
+        for (int j = 0; j < r; j++)
+            for (int i = 0; i < n; i++)
+                ex[(size_t)k * n + i] += b->phi[(size_t)j * n + i] * A[(size_t)k * r + j];
+    static const char *const fcols[] = {"k", "w_full", "f_full_Hz", "w_reduced", "f_reduced_Hz",
+                                        "rel_error", "MAC"};
+    *freq = (ir_analysis){.kind = JNT_ANALYSIS_TABLE, .v = {-1, -1}, .ncol = 7, .nrow = count};
+    freq->cols = xmalloc(7 * sizeof *freq->cols);
+    for (int c = 0; c < 7; c++)
+        freq->cols[c] = xstrdup(fcols[c]);
+    freq->table = xmalloc((size_t)count * 7 * sizeof *freq->table);
+    for (int k = 0; k < count; k++) {
+        double wr = sqrt(fmax(lam[k], 0)), *row = freq->table + (size_t)k * 7;
+        row[0] = k + 1;
+        row[1] = wf[k];
+        row[2] = wf[k] / (2 * JNT_PI);
+        row[3] = wr;
+        row[4] = wr / (2 * JNT_PI);
+        row[5] = wf[k] > 0 ? (wr - wf[k]) / wf[k] : 0;
+        row[6] = red_mac(full.phi + (size_t)k * n, ex + (size_t)k * n, n);
+    }
+    /* shapes: one row per DOF */
+    int nc = 3 + 2 * count;
+    *shapes = (ir_analysis){.kind = JNT_ANALYSIS_TABLE, .v = {-1, -1}, .ncol = nc, .nrow = n};
+    shapes->cols = xmalloc((size_t)nc * sizeof *shapes->cols);
+    shapes->cols[0] = xstrdup("dof");
+    shapes->cols[1] = xstrdup("node");
+    shapes->cols[2] = xstrdup("component");
+    for (int k = 0; k < count; k++) {
+        shapes->cols[3 + k] = xasprintf("full%d", k + 1);
+        shapes->cols[3 + count + k] = xasprintf("reduced%d", k + 1);
+    }
+    shapes->table = xcalloc((size_t)n * nc, sizeof *shapes->table);
+    for (int i = 0; i < n; i++) {
+        double *row = shapes->table + (size_t)i * nc;
+        row[0] = i;
+        row[1] = row[2] = -1;
+        for (int k = 0; k < count; k++) {
+            row[3 + k] = full.phi[(size_t)k * n + i];
+            /* the same sign as the full mode */
+            double dot = 0;
+            for (int j = 0; j < n; j++)
+                dot += full.phi[(size_t)k * n + j] * ex[(size_t)k * n + j];
+            row[3 + count + k] = (dot < 0 ? -1 : 1) * ex[(size_t)k * n + i];
+        }
+    }
+    for (int p = 0; p < b->fe->nnode; p++)
+        for (int c = 0; c < FE_NDOF_NODE; c++) {
+            int k = b->fe->node[p].dof[c];
+            if (k >= 0) {
+                shapes->table[(size_t)k * nc + 1] = b->fe->node[p].id;
+                shapes->table[(size_t)k * nc + 2] = c;
+            }
+        }
+    free(A), free(B), free(lam), free(wf), free(ex);
+    red_basis_free(&full);
+    return 0;
+}

@@ -161,6 +161,8 @@ int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir)
             rc = run_linear(m, d, an, v, path);
         else if (an->kind == JNT_ANALYSIS_HYSTERESIS && an->model)
             rc = run_hysteresis(d, an, v, path, cpath);
+        else if (an->kind == JNT_ANALYSIS_TABLE && an->table)
+            rc = write_table(d, path, an->cols, an->ncol, an->table, an->nrow);
         else
             rc = data_error(d, JNT_ERR_MODEL, "analysis '%s' has an unknown kind", an->name);
         free(path);

@@ -57,7 +57,7 @@ struct jnt_abi_model;
 
 /* Analyses a model declares (`analysis NAME : KIND(...)`), run after its
  * simulation by jnt_run_analyses. */
-enum { JNT_ANALYSIS_LINEAR = 1, JNT_ANALYSIS_HYSTERESIS = 2 };
+enum { JNT_ANALYSIS_LINEAR = 1, JNT_ANALYSIS_HYSTERESIS = 2, JNT_ANALYSIS_TABLE = 3 };
 
 typedef struct jnt_abi_analysis {
     const char *name;                  /* writes NAME.csv (hysteresis: also NAME_cycles.csv) */
@@ -67,6 +67,11 @@ typedef struct jnt_abi_analysis {
     /* v[0] = the time of the linearisation (linear) or the period (hysteresis);
      * v[1] = the number of cycles (hysteresis) */
     int (*values)(const double *p, double *v);
+    /* JNT_ANALYSIS_TABLE: a table the compiler computed (modes of a
+     * substructure), written as NAME.csv: nrow x ncol values, row-major */
+    int ncol, nrow;
+    const char *const *cols;
+    const double *table;
 } jnt_abi_analysis;
 
 /* A linear block (a reduced substructure): generalized coordinates
