@@ -60,6 +60,12 @@ static const struct {
                    "contact wall between b.x and ground { law = penalty_ec(eps_N = 1e9 Pa/m)\n"
                    "  area = 1 cm^2  gap0 = 1 mm }\n"
                    "simulate { integrator = midpoint(h = 10 us)  until = 20 ms }\n"},
+    {"hertz_ec", "import contact\n"
+                 "body b : point(mass = 1 kg) { dof x }\n"
+                 "init b.x.v = 1 m/s\n"
+                 "contact wall between b.x and ground { law = hertz_ec(K = 1e9 N/m^1.5)\n"
+                 "  gap0 = 1 mm }\n"
+                 "simulate { integrator = midpoint(h = 10 us)  until = 20 ms }\n"},
     {"penalty", "import contact\n"
                 "body b : point(mass = 1 kg) { dof x }\n"
                 "init b.x.v = 1 m/s\n"
