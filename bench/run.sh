@@ -36,7 +36,7 @@ esac
 OUT=$B/bench
 PY=/usr/bin/python3
 OCT="octave-cli --no-gui -q --no-history"
-LDLIBS=${LDLIBS:--ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
+LDLIBS=${LDLIBS:--ltcc -lcholmod -larpack -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
 -lsundials_sunlinsoldense -llapacke -lopenblas -lm -ldl -lpthread}
 OPENBLAS_NUM_THREADS=1
 OMP_NUM_THREADS=1
@@ -332,3 +332,23 @@ echo
 echo "Raw lines of every tool: $RAW."
 } > "$RES"
 cat "$RES"
+
+# ---- 4. Craig-Bampton reduction of imported plates (issue 4) ----------------------
+# bench/bench_reduce.c: a plate2d of about N DOFs written to Matrix Market, imported
+# (with its checks), clamped on the left edge and reduced keeping the top edge plus 20
+# fixed-interface modes (CHOLMOD + ARPACK sparse path); peak resident memory of the process.
+gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Iruntime/include -Iruntime \
+    -o "$OUT/bench_reduce" bench/bench_reduce.c "$B/libjnt.a" $LDLIBS || exit 1
+{
+echo
+echo "## 4. Craig-Bampton reduction of an imported plate"
+echo
+echo "| DOFs (after clamping) | import (s) | reduction (s) | projection (s) | reduced size | peak memory (MB) |"
+echo "|---:|---:|---:|---:|---:|---:|"
+for n in 5000 20000 50000; do
+    line=$("$OUT/bench_reduce" $n "$OUT" 2>&1) || { echo "| $n | failed: $line | | | | |"; continue; }
+    echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        printf "| %s | %s | %s | %s | %s | %s |\n", v["ndof"], v["import_s"], v["reduce_s"], v["project_s"], v["r"], v["maxrss_mb"] }'
+    rm -f "$OUT"/plate_"$n"_*
+done
+} | tee -a "$RES"
