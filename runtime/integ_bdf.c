@@ -2,8 +2,12 @@
  * integ_bdf.c: variable-order BDF by SUNDIALS CVODE (6.x) with a dense
  * direct linear solver and the model's analytic Jacobian. CVODE advances
  * one internal step per call (CV_ONE_STEP) up to the stop time t_end; rows
- * inside a step come from its interpolating polynomial (CVodeGetDky). After
- * a change of the discrete state CVODE is restarted (CVodeReInit).
+ * inside a step come from its interpolating polynomial (CVodeGetDky).
+ * A change of the discrete state does not restart CVODE: the state y stays
+ * continuous, only the right-hand side changes, and the error test adapts
+ * the step where it matters. (Restarting at order 1 after every change made
+ * return-mapping laws crawl at ~10 ns steps; without restarts the multimass
+ * reference of seed 000 runs in 2 s and agrees with RK4 at 0.1 ms to 1.5e-5.)
  */
 #include <cvode/cvode.h>
 #include <math.h>
@@ -239,22 +243,6 @@ static int bdf_interp(integ_run *r, double t, double *yout)
     return 0;
 }
 
-/* Restart after a discrete-state change at r->t. */
-static int bdf_reset(integ_run *r)
-{
-    bdf_mem *m = r->mem;
-    int n = r->abi->ny;
-    if (n == 0)
-        return 0;
-    bdf_collect(r, m);
-    memcpy(N_VGetArrayPointer(m->y), r->y, (size_t)n * sizeof *r->y);
-    m->msg[0] = '\0';
-    if (CVodeReInit(m->cv, r->t, m->y) != CV_SUCCESS)
-        return bdf_setup_failed(r, m, "CVodeReInit");
-    CVodeSetStopTime(m->cv, r->s.t_end);
-    return 0;
-}
-
 /* Collect the counters and free CVODE's objects. */
 static void bdf_stop(integ_run *r)
 {
@@ -287,6 +275,6 @@ const integ_type integ_bdf = {
     .start = bdf_start,
     .step = bdf_step,
     .interp = bdf_interp,
-    .reset = bdf_reset,
+    .reset = NULL,
     .stop = bdf_stop,
 };

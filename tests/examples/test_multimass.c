@@ -10,8 +10,8 @@
  *      (a Markdown table in $JNT_TEST_OUT/multimass.md). By default the
  *      Fig. 12 case only; JNT_MULTIMASS_ALL=1 runs all eight cases (Table 4
  *      x all/ten masses excited, several minutes) and averages over them.
- *   3. The cost of CVODE restarts: coulomb3 with bdf up to just after the
- *      first plastic slip.
+ *   3. coulomb3 with bdf over the whole varying-R_G case: the plastic slips
+ *      change at every step without restarting CVODE.
  *
  * CPU times are clock() of this process. OpenBLAS (used by the fixed-step
  * implicit methods) would add its threads' time, so main() re-executes the
@@ -326,24 +326,16 @@ int main(int argc, char **argv)
           "Fig. 12: Dahl's x25 is the farthest from the reference (RMS %.2f %% vs %.2f %%, %.2f %%)",
           100 * dl[1].rms, 100 * dl[2].rms, 100 * dl[3].rms);
 
-    /* 3. coulomb3 with bdf: CVODE restarts at every change of a plastic
-     * slip. Up to the first slips (t = 0.208 s) the run is ordinary; from
-     * there on, some mass slips in every step, each step restarts CVODE at
-     * order 1 with its own initial step estimate, and needs a Jacobian.
-     * The first 50 us of it (4 s CPU) show the rate. */
-    const double t1 = 0.20805, t2 = 0.2081;
-    run b1 = run_law(&laws[0], 2, 1, "bdf", 0, t1, "");
-    run b2 = run_law(&laws[0], 2, 1, "bdf", 0, t2, "");
-    long ds = b2.st.steps - b1.st.steps, dj = b2.st.jac_evals - b1.st.jac_evals;
-    double hm = (t2 - t1) / (ds > 0 ? ds : 1);
-    printf("INFO: reference with bdf: to %g s %ld steps, %ld Jacobians, %.3f s CPU; to %g s "
-           "%ld steps, %ld Jacobians, %.2f s CPU: mean step %.2g s after the first slip\n",
-           t1, b1.st.steps, b1.st.jac_evals, b1.st.cpu_seconds, t2, b2.st.steps, b2.st.jac_evals,
-           b2.st.cpu_seconds, hm);
-    CHECK(b1.ok && b2.ok && ds > 1000 && dj > 0.95 * ds,
-          "reference with bdf: once masses slip, a Jacobian per step (%ld Jacobians in %ld steps over "
-          "%g us, a step of %.2g s): CVODE restarts after every change of a plastic slip", dj, ds,
-          (t2 - t1) * 1e6, hm);
+    /* 3. coulomb3 with bdf: the plastic slips (discrete states) change at
+     * every step while masses slip; CVODE is not restarted for that (a restart
+     * at order 1 after each change made it crawl at ~10 ns steps), so the
+     * whole case runs at an ordinary cost. */
+    run bf = run_law(&laws[0], 2, 1, "bdf", 0, 4.0, "");
+    printf("INFO: reference with bdf, the whole 4 s: %ld steps, %ld rejected, %ld Jacobians, "
+           "%.2f s CPU\n", bf.st.steps, bf.st.rejected, bf.st.jac_evals, bf.st.cpu_seconds);
+    CHECK(bf.ok && bf.st.steps < 20000,
+          "reference with bdf runs the varying-R_G case in %ld steps (no CVODE restart when a "
+          "plastic slip changes)", bf.st.steps);
 
     /* 2. Fig. 13: the table */
     row w[6] = {{.label = "reference `coulomb3`, rk4 h = 0.1 ms"},
@@ -356,6 +348,7 @@ int main(int argc, char **argv)
     add(&w[1], &r0, 2, 1);
     for (int i = 1; i < NLAW; i++)
         add(&w[i + 1], &rs[i], 2, 1);
+    add(&w[5], &bf, 2, 1);
     if (all) {
         for (int c = 1; c <= 4; c++)
             for (int ten = 1; ten >= 0; ten--) {
@@ -372,12 +365,8 @@ int main(int argc, char **argv)
                         printf("INFO: %s, case %d (%s), %s: %s\n", laws[i].id, c, case_name[c - 1],
                                ten ? "ten" : "all", a.err);
                 }
-                /* coulomb3 with bdf: only pure sticking, where no plastic
-                 * slip changes (the slip cases crawl, see 3.) */
-                if (c == 4) {
-                    a = run_law(&laws[0], c, ten, "bdf", 0, 0, "");
-                    add(&w[5], &a, c, ten);
-                }
+                a = run_law(&laws[0], c, ten, "bdf", 0, 0, "");
+                add(&w[5], &a, c, ten);
             }
     }
     FILE *md = fopen(test_out("multimass.md"), "w");
