@@ -229,12 +229,108 @@ static int set_dofs(const fe_model *fe, int set, int **out)
 }
 
 /* The basis from `reduce = modal(...) + static(...) + craig_bampton(...)`. */
+static int comp_index(const char *name)
+{
+    static const char *const comps[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
+    for (int c = 0; c < FE_NDOF_NODE; c++)
+        if (!strcmp(comps[c], name))
+            return c;
+    return -1;
+}
+
+static int is_call(const ast *e, const char *name)
+{
+    return e->kind == AST_CALL && !strcmp(e->name, name);
+}
+
+/* jtv(count = t, pairs = {SET_A, SET_B}, comp = uy, dkdg = ...): joint
+ * trial vectors (seed 000 Sect. 3) of the basis built so far, for contact
+ * pairs between the i-th nodes of two node sets along one component, with
+ * the derivative of the pair's contact stiffness with respect to the gap
+ * (dk/dg, N/m^2, e.g. area * d2p/dg2 of the contact law at the joint's state). */
+static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis *base,
+                     red_basis *out)
+{
+    static const jnt_dim DIM_NM2 = {{6, -6, -12, 0, 0}};
+    const ast *between = NULL, *comp = NULL;
+    double count = -1, dkdg = NAN;
+    for (int i = 0; i < e->nkids; i++) {
+        const ast *a = e->kids[i];
+        const char *nm = a->kind == AST_ARG ? a->name : "";
+        if (!strcmp(nm, "pairs")) {
+            between = a->kids[0];
+        } else if (!strcmp(nm, "comp")) {
+            comp = a->kids[0];
+        } else if (!strcmp(nm, "count") || !strcmp(nm, "dkdg")) {
+            int is_count = nm[0] == 'c';
+            sval v = sema_num_dim(S, &S->consts, a->kids[0], is_count ? units_none : DIM_NM2,
+                                  is_count ? "'count' of jtv" : "'dkdg' of jtv");
+            double x;
+            if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &x)) {
+                if (v.k == V_NUM)
+                    diag_error(S->dc, a->loc, "jtv's arguments must be compile-time constants");
+                return -1;
+            }
+            *(is_count ? &count : &dkdg) = x;
+        } else {
+            diag_error(S->dc, a->loc, "jtv takes count = t, pairs = {SET_A, SET_B}, comp = uy "
+                                      "and dkdg = .. N/m^2");
+            return -1;
+        }
+    }
+    int sets[2], c = comp && comp->kind == AST_NAME ? comp_index(comp->name) : -1;
+    if (!between || between->kind != AST_SET || between->nkids != 2 || c < 0 || count < 1 ||
+        isnan(dkdg)) {
+        diag_error(S->dc, e->loc, "jtv needs count = t, pairs = {SET_A, SET_B}, comp = ux|uy|.. "
+                                  "and dkdg = .. N/m^2");
+        return -1;
+    }
+    if (set_names(S, between, fe, sets, 2) != 2)
+        return -1;
+    const fe_set *A = &fe->set[sets[0]], *B = &fe->set[sets[1]];
+    if (A->n != B->n) {
+        diag_error(S->dc, between->loc, "jtv pairs the nodes of '%s' (%d) and '%s' (%d) in order: "
+                                        "they must have as many nodes", A->name, A->n, B->name, B->n);
+        return -1;
+    }
+    int *da = xmalloc((size_t)A->n * sizeof *da), *db = xmalloc((size_t)A->n * sizeof *db);
+    double *dk = xmalloc((size_t)A->n * sizeof *dk);
+    int np = 0, rc = -1;
+    for (int i = 0; i < A->n; i++) {
+        int ra[4], rb[4];
+        double ca[4], cb[4];
+        int na = fe_point_dofs(fe, A->node[i], c, ra, ca), nb = fe_point_dofs(fe, B->node[i], c, rb, cb);
+        if (na == 0 || nb == 0) /* a fixed node: the pair cannot open */
+            continue;
+        if (na != 1 || nb != 1 || ca[0] != 1 || cb[0] != 1) {
+            diag_error(S->dc, between->loc, "jtv needs plain DOFs at the joint's nodes (not points "
+                                            "attached to other nodes)");
+            goto done;
+        }
+        da[np] = ra[0], db[np] = rb[0], dk[np++] = dkdg;
+    }
+    red_joint joint = {np, da, db, dk};
+    char err[512] = "";
+    rc = red_jtv(fe, base, &joint, (int)count, out, err, sizeof err);
+    if (rc)
+        diag_error(S->dc, e->loc, "%s", err);
+    else if (out->r < (int)count)
+        diag_warning(S->dc, e->loc, "jtv gives %d vectors, not %d: the trial vector derivatives "
+                                    "span no more directions", out->r, (int)count);
+done:
+    free(da), free(db), free(dk);
+    return rc ? -1 : 0;
+}
+
 static int build_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
 {
     char err[512] = "";
     if (e->kind == AST_BINARY && e->op == OP_ADD) {
         red_basis b = {0};
-        if (build_basis(S, e->kids[0], fe, out) || build_basis(S, e->kids[1], fe, &b))
+        /* jtv extends the basis on its left */
+        if (build_basis(S, e->kids[0], fe, out) ||
+            (is_call(e->kids[1], "jtv") ? build_jtv(S, e->kids[1], fe, out, &b)
+                                        : build_basis(S, e->kids[1], fe, &b)))
             return -1;
         int rc = red_basis_append(out, &b, err, sizeof err);
         red_basis_free(&b);
@@ -242,9 +338,11 @@ static int build_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out
             diag_error(S->dc, e->loc, "%s", err);
         return rc ? -1 : 0;
     }
-    if (e->kind != AST_CALL) {
-        diag_error(S->dc, e->loc, "expected a reduction: modal(modes = n), static(at = SET), "
-                                  "craig_bampton(modes = n, keep = SET), or their sum");
+    if (e->kind != AST_CALL || is_call(e, "jtv")) {
+        diag_error(S->dc, e->loc, is_call(e, "jtv")
+                                      ? "jtv extends a basis: write it after one, as modal(...) + jtv(...)"
+                                      : "expected a reduction: modal(modes = n), static(at = SET), "
+                                        "craig_bampton(modes = n, keep = SET), jtv(...), or their sum");
         return -1;
     }
     static const arg_spec modal_args[] = {{"modes", &units_none, NAN}};
@@ -446,6 +544,14 @@ void sema_declare_sub(sema *S, sym *s)
     if (reduce_e) {
         if (build_basis(S, reduce_e, b->fe, &basis))
             return;
+        /* a sum with joint trial vectors or static shapes: mode-shape
+         * orthogonalisation (seed 000 eqs. 10-11) removes rigid-body content
+         * and dependent columns */
+        if (reduce_e->kind == AST_BINARY && red_orthogonalize(b->fe, &basis, 1e-10, err, sizeof err)) {
+            diag_error(S->dc, reduce_e->loc, "%s", err);
+            red_basis_free(&basis);
+            return;
+        }
     } else {
         basis.n = basis.r = n;
         basis.phi = xcalloc((size_t)n * n + 1, sizeof(double));
@@ -522,14 +628,6 @@ static int sub_dof(sema *S, int si, int node, int comp, jnt_loc loc)
     return S->ndof++;
 }
 
-static int comp_index(const char *name)
-{
-    static const char *const comps[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
-    for (int c = 0; c < FE_NDOF_NODE; c++)
-        if (!strcmp(comps[c], name))
-            return c;
-    return -1;
-}
 
 /* x^T A z / 2 over the coordinates at y[ya ..] and y[za ..] (A r x r). */
 static ex_id quad_form(sema *S, const subst *b, const double *A, int xa, int za, double scale)

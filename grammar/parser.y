@@ -208,6 +208,7 @@ primary(A) ::= ID(N) LPAREN args_opt(G) RPAREN(R). { A = parse_call(pc, N, G, R)
 primary(A) ::= ID(F) LPAREN(L) ID(N) IN domain(D) COMMA expr(X) RPAREN(R).
                                                    { A = parse_reduce(pc, F, L, N, D, X, R); }
 primary(A) ::= DER(K) LPAREN expr(X) RPAREN(R).    { A = parse_der(pc, K, X, R); }
+primary(A) ::= LBRACE(L) exprs(E) RBRACE(R).       { A = parse_set(pc, L, E, R); }
 
 %code {
 /* Copy the state numbers of parser p's stack into pc->snap (see parse_expected). */
