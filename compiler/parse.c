@@ -126,7 +126,7 @@ static void clear(unsigned char *ok, const int *group, int n)
 static int describe_expected(unsigned char *ok, int ntok, const char **items)
 {
     static const int expr_start[] = {TK_ID, TK_NUM, TK_STRING, TK_LPAREN, TK_MINUS,
-                                     TK_PLUS, TK_NOT, TK_IF, TK_DER};
+                                     TK_PLUS, TK_NOT, TK_IF, TK_DER, TK_LBRACE};
     static const int ops[] = {TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_CARET, TK_LT,
                               TK_LE, TK_GT, TK_GE, TK_EQ, TK_NE, TK_AND, TK_OR,
                               TK_DOT, TK_LBRACKET, TK_LPAREN, TK_UNIT};
