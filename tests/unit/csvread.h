@@ -74,4 +74,24 @@ __attribute__((unused)) static void csv_free(csv_table *t)
         free(t->col[c]);
 }
 
+/* The whole text of a file (malloc'd, NUL-terminated), or NULL. */
+__attribute__((unused)) static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
 #endif
