@@ -97,7 +97,7 @@ static sym *declare(sema *S, enum sym_kind kind, const ast *decl)
 }
 
 /* Evaluate a constant, parameter or let (lazily, once). */
-void sema_eval_sym(sema *S, sym *s, jnt_loc use)
+static void sema_eval_sym(sema *S, sym *s, jnt_loc use)
 {
     if (s->done)
         return;

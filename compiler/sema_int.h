@@ -167,7 +167,6 @@ int sema_domain_in(sema *S, const scope *sc, const ast *iter, long **vals);
 int sema_instances(sema *S, sym *s, long **vals);
 sym *sema_find(sema *S, const char *name);
 void sema_suggest(sema *S, const scope *sc, const char *name, char *buf, size_t n);
-void sema_eval_sym(sema *S, sym *s, jnt_loc use);
 int sema_dof_accel(sema *S, int dof, jnt_loc loc, sval *out);
 /* F_eq of element ei (the force that keeps its relative acceleration zero):
  * 0 and *out, or -1 after an error. */

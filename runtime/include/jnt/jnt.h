@@ -75,7 +75,6 @@ const char *jnt_status_message(int status);
 typedef struct jnt_compile_opts {
     FILE *diag;       /* where diagnostics go: NULL = stderr */
     int max_errors;   /* stop after this many errors: 0 = 20 */
-    int color;        /* reserved */
 } jnt_compile_opts;
 
 /* Compile a .jnt file (or a source string named `name`) and JIT it with
