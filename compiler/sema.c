@@ -97,7 +97,7 @@ static sym *declare(sema *S, enum sym_kind kind, const ast *decl)
 }
 
 /* Evaluate a constant, parameter or let (lazily, once). */
-static void sema_eval_sym(sema *S, sym *s, jnt_loc use)
+static void eval_sym(sema *S, sym *s, jnt_loc use)
 {
     if (s->done)
         return;
@@ -179,7 +179,7 @@ static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc
     case SYM_PARAM:
     case SYM_LET:
     case SYM_INTEGRAL:
-        sema_eval_sym(S, s, loc);
+        eval_sym(S, s, loc);
         *out = s->val;
         return 1;
     case SYM_GROUND:
@@ -1195,7 +1195,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
         if (s->kind == SYM_CONST || s->kind == SYM_PARAM)
-            sema_eval_sym(&S, s, s->decl->loc);
+            eval_sym(&S, s, s->decl->loc);
     }
     /* pass 3: elements and the equations of motion */
     assemble(&S);
@@ -1215,7 +1215,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         else if (d->kind == AST_LET || d->kind == AST_INTEGRAL) {
             sym *s = sema_find(&S, d->name);
             if (s && s->decl == d)
-                sema_eval_sym(&S, s, d->loc);
+                eval_sym(&S, s, d->loc);
         }
     }
     free(seen);
