@@ -330,8 +330,10 @@ static int build_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out
         /* jtv extends the basis on its left */
         if (build_basis(S, e->kids[0], fe, out) ||
             (is_call(e->kids[1], "jtv") ? build_jtv(S, e->kids[1], fe, out, &b)
-                                        : build_basis(S, e->kids[1], fe, &b)))
+                                        : build_basis(S, e->kids[1], fe, &b))) {
+            red_basis_free(&b);
             return -1;
+        }
         int rc = red_basis_append(out, &b, err, sizeof err);
         red_basis_free(&b);
         if (rc)
@@ -542,8 +544,10 @@ void sema_declare_sub(sema *S, sym *s)
     red_basis basis = {0};
     int n = b->fe->ndof;
     if (reduce_e) {
-        if (build_basis(S, reduce_e, b->fe, &basis))
+        if (build_basis(S, reduce_e, b->fe, &basis)) {
+            red_basis_free(&basis);
             return;
+        }
         /* a sum with joint trial vectors or static shapes: mode-shape
          * orthogonalisation (seed 000 eqs. 10-11) removes rigid-body content
          * and dependent columns */
