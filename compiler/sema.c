@@ -216,7 +216,13 @@ static int const_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc,
     sym *s = sema_find(S, name);
     if (s && s->kind == SYM_CONST)
         return global_lookup(S, sc, name, loc, out);
-    return !s && strcmp(name, "ground") != 0 && builtin_name(S, name, out);
+    if (s) { /* a model name where only constants are visible */
+        diag_error(S->dc, loc, "'%s' is not a constant: only consts, t and pi can be used here "
+                               "(in a law, or as a compile-time argument)", name);
+        *out = sval_err;
+        return 1;
+    }
+    return strcmp(name, "ground") != 0 && builtin_name(S, name, out);
 }
 
 static void global_names(sema *S, const scope *sc, const char ***list, int *n, int *cap)

@@ -296,6 +296,23 @@ int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, re
     return rc;
 }
 
+/* How many POD directions to keep: at most `count`, with eigenvalues d
+ * (ascending, n of them) above JTV_RANK_TOL of the largest. */
+static int pod_rank(const double *d, int n, int count)
+{
+    int t = 0;
+    while (t < count && t < n && d[n - 1 - t] > JTV_RANK_TOL * d[n - 1] && d[n - 1] > 0)
+        t++;
+    return t;
+}
+
+static int jtv_all_zero(char *err, size_t errn)
+{
+    return red_error(err, errn, JNT_ERR_MODEL,
+                     "jtv: all trial vector derivatives are zero (dk/dg is zero at every pair, "
+                     "or the base does not move the joint)");
+}
+
 /* np <= N: the dual np x np problem (file comment). vec gets the top t. */
 static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t errn)
 {
@@ -329,13 +346,9 @@ static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t er
     if ((rc = sym_eig(np, h, d, err, errn)) != JNT_OK)
         goto done;
     /* y_k = A L u_k / lambda_k for the largest; phi_T,k = Z y_k. */
-    int t = 0;
-    while (t < count && t < np && d[np - 1 - t] > JTV_RANK_TOL * d[np - 1] && d[np - 1] > 0)
-        t++;
+    int t = pod_rank(d, np, count);
     if (t == 0) {
-        rc = red_error(err, errn, JNT_ERR_MODEL,
-                       "jtv: all trial vector derivatives are zero (dk/dg is zero at every pair, "
-                       "or the base does not move the joint)");
+        rc = jtv_all_zero(err, errn);
         goto done;
     }
     for (int k = 0; k < t; k++) {
@@ -379,13 +392,9 @@ static int pod_primal(jtv_work *w, int count, red_basis *out, char *err, size_t 
                 nt);
     if ((rc = sym_eig(nt, s, d, err, errn)) != JNT_OK)
         goto done;
-    int t = 0;
-    while (t < count && t < nt && d[nt - 1 - t] > JTV_RANK_TOL * d[nt - 1] && d[nt - 1] > 0)
-        t++;
+    int t = pod_rank(d, nt, count);
     if (t == 0) {
-        rc = red_error(err, errn, JNT_ERR_MODEL,
-                       "jtv: all trial vector derivatives are zero (dk/dg is zero at every pair, "
-                       "or the base does not move the joint)");
+        rc = jtv_all_zero(err, errn);
         goto done;
     }
     /* phi_T,k = D s_k / sqrt(lambda_k) (eq. 9): scale the eigenvectors, largest first. */

@@ -28,30 +28,14 @@ static const double t_f = 4.6;
  * The caller frees it. */
 static char *model_text(int nm)
 {
-    FILE *f = fopen(model_path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *src = malloc((size_t)n + 1), *out = malloc((size_t)n + 16);
-    if (!src || !out || fread(src, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(src);
-        free(out);
-        return NULL;
-    }
-    fclose(f);
-    src[n] = 0;
+    char *src = read_text(model_path);
     static const char key[] = "const NM = 4";
-    char *a = strstr(src, key);
-    if (!a) {
-        free(src);
-        free(out);
-        return NULL;
+    char *a = src ? strstr(src, key) : NULL;
+    char *out = a ? malloc(strlen(src) + 16) : NULL;
+    if (out) {
+        *a = 0;
+        sprintf(out, "%sconst NM = %d%s", src, nm, a + strlen(key));
     }
-    *a = 0;
-    sprintf(out, "%sconst NM = %d%s", src, nm, a + strlen(key));
     free(src);
     return out;
 }
@@ -67,26 +51,6 @@ static jnt_model *compile(int nm)
     return m;
 }
 
-/* Run with overrides o and the -D assignments defs (NULL-terminated, may be
- * NULL) into csv and load it into *t (which csv_free can always release). */
-static int run(const jnt_model *mod, const char *csv, jnt_run_opts o, const char *const *defs,
-               csv_table *t)
-{
-    memset(t, 0, sizeof *t);
-    jnt_data *d = jnt_data_new(mod);
-    int rc = JNT_OK;
-    for (int i = 0; defs && defs[i] && rc == JNT_OK; i++)
-        rc = jnt_set_param_text(mod, d, defs[i]);
-    o.csv_path = csv;
-    if (rc == JNT_OK)
-        rc = jnt_run(mod, d, &o);
-    if (rc != JNT_OK)
-        printf("INFO: run %s: %s\n", csv, jnt_data_error(d));
-    jnt_data_free(d);
-    if (rc == JNT_OK && csv_load(csv, t) != 0)
-        rc = JNT_ERR_IO;
-    return rc;
-}
 
 /* Largest |E + D_b + W_fr + W_c2 - E0| / E0 over the rows (eqs. 4.25-4.28
  * with the dissipated works), and the largest |W_b - E_beam - D_b| / E0 (the
@@ -140,7 +104,7 @@ static result study(const jnt_model *mod, const char *tag, jnt_run_opts o,
     csv_table t;
     char csv[96];
     snprintf(csv, sizeof csv, "beam_mass_%s.csv", tag);
-    if (run(mod, test_out(csv), o, defs, &t) == JNT_OK) {
+    if (run_csv(mod, test_out(csv), o, defs, &t) == JNT_OK) {
         res.ok = 1;
         res.t_last = last_slip(&t, &res.nph);
         /* after the last slip: the largest |F| and the spread of v_rel (the

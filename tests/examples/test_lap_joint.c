@@ -122,21 +122,12 @@ done:
  * and the data directory by dir. The caller frees it. */
 static char *model_text(const char *reduce, const char *dir)
 {
-    FILE *f = fopen(model_path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *src = malloc((size_t)n + 1), *out = malloc((size_t)n + 4096);
-    if (!src || !out || fread(src, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
+    char *src = read_text(model_path);
+    char *out = src ? malloc(strlen(src) + 4096) : NULL;
+    if (!out) {
         free(src);
-        free(out);
         return NULL;
     }
-    fclose(f);
-    src[n] = 0;
     char *o = out;
     /* line by line: the REDUCE line and the data paths */
     for (char *line = src, *next; *line; line = next) {

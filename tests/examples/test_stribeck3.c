@@ -19,26 +19,6 @@ static const char *model_path = "examples/stribeck_3dof.jnt";
  * m1 = 100 kg gives the initial energy */
 static const double v_s = 1e-3, mu_star = 0.5, E0 = 200;
 
-/* Run with overrides o and the -D assignments defs (NULL-terminated, may be
- * NULL) into csv and load it into *t (which csv_free can always release). */
-static int run(const jnt_model *mod, const char *csv, jnt_run_opts o, const char *const *defs,
-               csv_table *t)
-{
-    memset(t, 0, sizeof *t);
-    jnt_data *d = jnt_data_new(mod);
-    int rc = JNT_OK;
-    for (int i = 0; defs && defs[i] && rc == JNT_OK; i++)
-        rc = jnt_set_param_text(mod, d, defs[i]);
-    o.csv_path = csv;
-    if (rc == JNT_OK)
-        rc = jnt_run(mod, d, &o);
-    if (rc != JNT_OK)
-        printf("INFO: run %s: %s\n", csv, jnt_data_error(d));
-    jnt_data_free(d);
-    if (rc == JNT_OK && csv_load(csv, t) != 0)
-        rc = JNT_ERR_IO;
-    return rc;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -196,11 +176,11 @@ static void check_free_response(const jnt_model *mod)
 
     /* reference: dopri5, rtol = atol = 1e-10; its switch times agree with
      * rk4 h = 5e-5 s and dopri5 at 1e-8 to 1 ms */
-    int ok = run(mod, test_out("stribeck3_ref.csv"), dopri, NULL, &ref) == JNT_OK;
+    int ok = run_csv(mod, test_out("stribeck3_ref.csv"), dopri, NULL, &ref) == JNT_OK;
     CHECK(ok, "free response, dopri5 rtol = atol = 1e-10");
-    int okr = run(mod, test_out("stribeck3_rk4.csv"), (jnt_run_opts){0}, NULL, &rk) == JNT_OK;
+    int okr = run_csv(mod, test_out("stribeck3_rk4.csv"), (jnt_run_opts){0}, NULL, &rk) == JNT_OK;
     CHECK(okr, "free response as written (rk4, h = 1 ms, the paper's)");
-    int okf = run(mod, test_out("stribeck3_rk4fine.csv"), rk4fine, NULL, &fine) == JNT_OK;
+    int okf = run_csv(mod, test_out("stribeck3_rk4fine.csv"), rk4fine, NULL, &fine) == JNT_OK;
     CHECK(okf, "free response, rk4 h = 50 us");
 
     if (ok) {
@@ -288,9 +268,9 @@ static void check_dissipation(const jnt_model *mod)
             csv_table t, tr;
             char csv[64];
             snprintf(csv, sizeof csv, "stribeck3_diss_%d_%d.csv", c, k);
-            int ok = run(mod, test_out(csv), (jnt_run_opts){0}, defs, &t) == JNT_OK;
+            int ok = run_csv(mod, test_out(csv), (jnt_run_opts){0}, defs, &t) == JNT_OK;
             snprintf(csv, sizeof csv, "stribeck3_dissref_%d_%d.csv", c, k);
-            ok = ok && run(mod, test_out(csv), ref, defs, &tr) == JNT_OK;
+            ok = ok && run_csv(mod, test_out(csv), ref, defs, &tr) == JNT_OK;
             CHECK(ok, "r = 1.1, %s, %s: runs to 15.1 s", Ns[k], c4name[c]);
             if (ok) {
                 int i = t.nrow - 1, j = tr.nrow - 1;

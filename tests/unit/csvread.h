@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jnt/jnt.h"
+
 typedef struct csv_table {
     int ncol, nrow;
     char names[32][32];
@@ -92,6 +94,28 @@ __attribute__((unused)) static char *read_text(const char *path)
         s[n] = '\0';
     fclose(f);
     return s;
+}
+
+/* Run with overrides o and the -D assignments defs (NULL-terminated, may be
+ * NULL) into csv and load it into *t (which csv_free can always release).
+ * Returns the run's status, or JNT_ERR_IO when the CSV cannot be read. */
+__attribute__((unused)) static int run_csv(const jnt_model *mod, const char *csv, jnt_run_opts o,
+                                           const char *const *defs, csv_table *t)
+{
+    memset(t, 0, sizeof *t);
+    jnt_data *d = jnt_data_new(mod);
+    int rc = JNT_OK;
+    for (int i = 0; defs && defs[i] && rc == JNT_OK; i++)
+        rc = jnt_set_param_text(mod, d, defs[i]);
+    o.csv_path = csv;
+    if (rc == JNT_OK)
+        rc = jnt_run(mod, d, &o);
+    if (rc != JNT_OK)
+        printf("INFO: run %s: %s\n", csv, jnt_data_error(d));
+    jnt_data_free(d);
+    if (rc == JNT_OK && csv_load(csv, t) != 0)
+        rc = JNT_ERR_IO;
+    return rc;
 }
 
 #endif
