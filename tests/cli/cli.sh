@@ -43,6 +43,13 @@ for tE in 0.1 1ms; do
     else fail "jnt build: ./sim -D tE=$tE differs from jnt run"; fi
 done
 
+# a standalone build of a model with a reduced substructure (linear block) gives the JIT's CSV
+"$J" build examples/beam_mass_friction.jnt -o "$T/bmf_sim" &&
+"$J" run examples/beam_mass_friction.jnt -D t_end=0.2 -o "$T/bmf_jit.csv" &&
+"$T/bmf_sim" -D t_end=0.2 -o "$T/bmf_gcc.csv" &&
+cmp -s "$T/bmf_jit.csv" "$T/bmf_gcc.csv" && pass "jnt build: a substructure model's simulator gives the JIT's CSV" ||
+fail "jnt build: a substructure model's simulator differs from jnt run"
+
 # a diverging run: exit 1, time and state named, the CSV written so far valid
 ( cd "$T" && "$OLDPWD/$J" run "$OLDPWD/tests/cli/diverge.jnt" > out.txt 2> err.txt ); rc=$?
 msg=$(cat "$T/err.txt")
