@@ -124,7 +124,7 @@ static const char *const kind_names[] = {
     [AST_RESULT] = "result",   [AST_INIT] = "init",       [AST_SIMULATE] = "simulate",
     [AST_OUTPUT] = "output",   [AST_OUTCOL] = "outcol",   [AST_MOTION] = "motion",
     [AST_INTEGRAL] = "integral", [AST_ANALYSIS] = "analysis",
-    [AST_SUBSTRUCTURE] = "substructure",
+    [AST_SUBSTRUCTURE] = "substructure", [AST_POINT] = "point",
 };
 
 /* Spelling of an operator (AST_UNARY, AST_BINARY). */

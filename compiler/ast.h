@@ -61,6 +61,7 @@ typedef enum ast_kind {
                     an expression of t and parameters */
     AST_INTEGRAL,/* name = kids[0]: a state whose derivative is kids[0], starting at 0 */
     AST_ANALYSIS,/* analysis name : str ( kids... ): kids are AST_ARG or expressions */
+    AST_POINT,   /* name, iter; kids[0] = its position, a linear combination of dofs */
     AST_SUBSTRUCTURE /* name, str = type ("beam2d", "fe", ...); kids = type arguments
                     (AST_ARG or expressions) followed by AST_SETTING (fix, damping, reduce) */
 } ast_kind;

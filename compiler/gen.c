@@ -221,6 +221,32 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         close_fn(out);
     }
 
+    /* inputs of the quasi-static chains: k, loads, slip strengths */
+    if (m->nchains) {
+        int nin = 0;
+        for (int c = 0; c < m->nchains; c++)
+            nin += 3 + m->chains[c].n;
+        ex_id *roots = xmalloc((size_t)nin * sizeof *roots);
+        nin = 0;
+        for (int c = 0; c < m->nchains; c++)
+            for (int i = 0; i < 3 + m->chains[c].n; i++)
+                roots[nin++] = m->chains[c].in[i];
+        open_fn(out, SIG("chain_in(double t, const double *y, const double *d, const double *p, double *in)"),
+                "tydp");
+        emit_block(P, out, dc, nin, roots, "in[%d]", NULL, "w");
+        close_fn(out);
+        free(roots);
+        fprintf(out, "static const jnt_abi_chain %s[] = {\n", NAME("chains"));
+        nin = 0;
+        for (int c = 0; c < m->nchains; c++) {
+            fputs("    {", out);
+            put_str(out, m->chains[c].name);
+            fprintf(out, ", %d, %d, %d},\n", m->chains[c].d0, m->chains[c].n, nin);
+            nin += 3 + m->chains[c].n;
+        }
+        fputs("};\n", out);
+    }
+
     /* outputs */
     open_fn(out, SIG("output(double t, const double *y, const double *d, const double *p, double *out)"),
             "tydp");
@@ -333,9 +359,13 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
     else
         fputs("0,\n", out);
     if (m->nblocks)
-        fprintf(out, "    %d, %s_blocks,\n};\n", m->nblocks, px);
+        fprintf(out, "    %d, %s_blocks,\n", m->nblocks, px);
     else
-        fputs("    0, 0,\n};\n", out);
+        fputs("    0, 0,\n", out);
+    if (m->nchains)
+        fprintf(out, "    %d, %s_chains, %s_chain_in,\n};\n", m->nchains, px, px);
+    else
+        fputs("    0, 0, 0,\n};\n", out);
 #undef NAME
 #undef SIG
     free(J.colptr);

@@ -50,6 +50,11 @@ void ir_free(ir_model *m)
         free(m->blocks[i].minv_c);
     }
     free(m->blocks);
+    for (int i = 0; i < m->nchains; i++) {
+        free(m->chains[i].name);
+        free(m->chains[i].in);
+    }
+    free(m->chains);
     ex_pool_free(m->pool);
     free(m->name);
     free(m->source);

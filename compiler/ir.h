@@ -47,6 +47,15 @@ typedef struct ir_block {
     double *minv, *minv_k, *minv_c;
 } ir_block;
 
+/* A quasi-static Iwan chain (jnt_abi_chain): its discrete states from d0
+ * on and its inputs, 3 + n expressions (owned): k, the left and right loads,
+ * the n slip strengths. */
+typedef struct ir_chain {
+    char *name;
+    int d0, n;
+    ex_id *in;
+} ir_chain;
+
 typedef struct ir_model {
     char *name;            /* model name (owned) */
     char *source;          /* the .jnt path (owned) */
@@ -59,6 +68,8 @@ typedef struct ir_model {
     int nan;
     ir_block *blocks;      /* linear blocks (owned) */
     int nblocks;
+    ir_chain *chains;      /* quasi-static chains (owned) */
+    int nchains;
 } ir_model;
 
 /* Append a variable; returns its index. Takes ownership of name. */

@@ -298,6 +298,14 @@ ast *parse_force(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast 
     return n;
 }
 
+/* point name iter = position. */
+ast *parse_point(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *iter, ast *value)
+{
+    ast *n = parse_binding(pc, AST_POINT, kw, name, value);
+    n->iter = iter;
+    return n;
+}
+
 /* substructure name : type ( args ) { settings }. */
 ast *parse_substructure(parse_ctx *pc, const lex_token *kw, const lex_token *name,
                         const lex_token *type, ast *args, ast *settings, const lex_token *rb)

@@ -191,6 +191,19 @@ static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc
     case SYM_SUB:
         *out = (sval){V_SUB, -1, units_none, s->inst[0], 0, 0};
         return 1;
+    case SYM_CHAIN:
+        *out = s->ninst == 1 ? (sval){V_CHAIN, -1, units_none, s->inst[0], 0, 0} : sval_err;
+        return 1;
+    case SYM_POINT:
+        if (!s->done) {
+            diag_error(S->dc, loc, "point '%s' is used before its declaration", name);
+            *out = sval_err;
+        } else if (s->decl->iter) {
+            *out = (sval){V_ARRAY, -1, units_none, si, 0, 0};
+        } else {
+            *out = s->inst[0] >= 0 ? (sval){V_DOF, -1, units_none, s->inst[0], 0, 0} : sval_err;
+        }
+        return 1;
     case SYM_BODY:
     case SYM_ELEM:
         if (s->decl->iter) {
@@ -426,7 +439,10 @@ static void register_decls(sema *S, const ast *model, int file)
         case AST_ELEMENT:
         case AST_FORCE:
         case AST_MOTION: declare(S, SYM_ELEM, d); break;
-        case AST_SUBSTRUCTURE: declare(S, SYM_SUB, d); break;
+        case AST_SUBSTRUCTURE:
+            declare(S, strcmp(d->str, "iwan_chain") ? SYM_SUB : SYM_CHAIN, d);
+            break;
+        case AST_POINT: declare(S, SYM_POINT, d); break;
         case AST_PARAM:
             if ((s = declare(S, SYM_PARAM, d)))
                 s->pidx = ir_add(&S->m->p, xstrdup(d->name), -1, -1, units_none, d->loc);
@@ -549,6 +565,12 @@ ex_id sema_other_forces(sema *S, int di, int skip)
         if (c >= 0)
             sum = ex_op2(S->pool, EX_ADD, sum, c);
     }
+    /* and its share of the forces on the points made of it */
+    for (int p = 0; p < S->ndof && S->dofs[di].body >= 0; p++)
+        for (int k = 0; k < S->dofs[p].nlin; k++)
+            if (S->dofs[p].lin_y[k] == S->dofs[di].y)
+                sum = ex_op2(S->pool, EX_ADD, sum, ex_op2(S->pool, EX_MUL, S->dofs[p].lin_c[k],
+                                                          sema_other_forces(S, p, skip)));
     return sum;
 }
 
@@ -573,6 +595,10 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
         } else if (S->dofs[di].motion >= 0) {
             a0[k] = S->dofs[di].acc;
             alpha[k] = ex_const(P, 0);
+        } else if (S->dofs[di].point) {
+            diag_error(S->dc, loc, "F_eq of '%s' is not available: '%s' is a point", el->name,
+                       S->dofs[di].name);
+            return -1;
         } else if (S->dofs[di].sub >= 0) {
             if (sema_sub_accel(S, di, ei, &a0[k], &alpha[k]) != 0)
                 return -1;
@@ -609,6 +635,11 @@ static void assemble(sema *S)
         if (el->force.k != V_NUM)
             continue;
         dof *f = &S->dofs[el->a];
+        if (f->body < 0) {
+            diag_error(S->dc, el->decl->loc, "a motion prescribes a body's dof, but '%s' is a %s",
+                       f->name, f->point ? "point" : "substructure point");
+            continue;
+        }
         if (f->motion >= 0) {
             diag_error(S->dc, el->decl->loc, "'%s' already has a prescribed motion", f->name);
             diag_note(S->dc, f->motion_loc, "the first one is here");
@@ -631,10 +662,11 @@ static void assemble(sema *S)
                 S->dofs[di].force = ex_op2(P, EX_ADD, S->dofs[di].force, c);
         }
     }
+    sema_point_assemble(S);
     sema_sub_assemble(S);
     for (int i = 0; i < S->ndof; i++) {
         dof *f = &S->dofs[i];
-        if (f->sub >= 0)
+        if (f->body < 0)
             continue;
         body *b = &S->bodies[f->body];
         ex_set_loc(P, b->decl->loc);
@@ -663,6 +695,11 @@ static void eval_init(sema *S, const ast *d, unsigned char *seen)
 {
     sval tgt = sema_eval(S, &S->global, d->kids[0]);
     int yi = -1, di = -1;
+    if (tgt.k == V_DOF && S->dofs[tgt.id].point) {
+        diag_error(S->dc, d->kids[0]->loc, "a point cannot be initialised: initialise the dofs it "
+                                           "is made of");
+        return;
+    }
     if (tgt.k == V_DOF && S->dofs[tgt.id].sub >= 0) {
         diag_error(S->dc, d->kids[0]->loc, "a point of a substructure cannot be initialised (its "
                                            "generalized coordinates start at rest)");
@@ -893,6 +930,9 @@ static void eliminate_prescribed(sema *S)
     if (k < ny) {
         for (int b = 0; b < m->nblocks; b++) /* blocks are kept whole: map their first state */
             m->blocks[b].q0 = ex_get(P, repl[m->blocks[b].q0])->a;
+        for (int c = 0; c < m->nchains; c++)
+            for (int i = 0; i < 3 + m->chains[c].n; i++)
+                m->chains[c].in[i] = ex_subst(P, m->chains[c].in[i], EX_Y, repl);
         ir_vars *lists[3] = {&m->y, &m->d, &m->out};
         for (int l = 0; l < 3; l++)
             for (int i = 0; i < lists[l]->n; i++)
@@ -1192,6 +1232,13 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         sym *s = &S.syms[i];
         if (s->kind == SYM_SUB)
             sema_declare_sub(&S, s);
+        else if (s->kind == SYM_CHAIN)
+            sema_declare_chain(&S, s);
+    }
+    for (int i = 0; i < S.nsym; i++) {
+        sym *s = &S.syms[i];
+        if (s->kind == SYM_POINT)
+            sema_declare_point(&S, s);
     }
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
@@ -1225,6 +1272,9 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         }
     }
     free(seen);
+    for (int i = 0; i < S.nsym; i++) /* every file's chains */
+        if (S.syms[i].kind == SYM_CHAIN)
+            sema_eval_chain(&S, &S.syms[i]);
     if (!diag_errors(dc))
         eliminate_prescribed(&S);
     /* every value that failed must have said why: never drop a force silently */
@@ -1270,6 +1320,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     for (int i = 0; i < S.ndof; i++) {
         free(S.dofs[i].name);
         free(S.dofs[i].coef);
+        free(S.dofs[i].lin_y);
+        free(S.dofs[i].lin_c);
     }
     sema_sub_free(&S);
     for (int i = 0; i < S.nelem; i++) {

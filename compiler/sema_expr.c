@@ -37,6 +37,7 @@ const char *sema_kind_name(sema *S, sval v)
     case V_SUB: return "a substructure";
     case V_SUBSET: return "a node set";
     case V_SUBNODE: return "a node";
+    case V_CHAIN: return "a chain";
     default: return "an invalid value";
     }
 }
@@ -451,8 +452,9 @@ static sval dof_member(sema *S, int di, const ast *n)
     dof *d = &S->dofs[di];
     if (strcmp(n->name, "v") == 0)
         return sval_num(d->vel, (jnt_dim){{0, 6, -6, 0, 0}});
-    if (strcmp(n->name, "a") == 0 && d->sub >= 0) {
-        diag_error(S->dc, n->loc, "the acceleration of a substructure point is not available");
+    if (strcmp(n->name, "a") == 0 && d->body < 0) {
+        diag_error(S->dc, n->loc, "the acceleration of a %s is not available",
+                   d->point ? "point" : "substructure point");
         return sval_err;
     }
     if (strcmp(n->name, "a") == 0) {
@@ -503,6 +505,10 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
         sval v;
         return sema_sub_member(S, base, n->name, n->loc, &v) == 0 ? v : sval_err;
     }
+    case V_CHAIN: {
+        sval v;
+        return sema_chain_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
+    }
     default:
         diag_error(S->dc, n->loc, "%s has no members", sema_kind_name(S, base));
         return sval_err;
@@ -536,6 +542,8 @@ static sval eval_index(sema *S, const scope *sc, const ast *n)
             continue;
         if (s->kind == SYM_BODY)
             return (sval){V_BODY, -1, units_none, s->inst[k], 0, 0};
+        if (s->kind == SYM_POINT)
+            return s->inst[k] >= 0 ? (sval){V_DOF, -1, units_none, s->inst[k], 0, 0} : sval_err;
         elem *el = &S->elems[s->inst[k]];
         if (el->kind >= ELEM_FORCEDEF) {
             sema_eval_elem(S, s->inst[k]);

@@ -27,7 +27,8 @@ typedef enum vkind {
     V_LAW,    /* id = symbol index of a law */
     V_SUB,    /* id = substructure index */
     V_SUBSET, /* id = substructure index, aux = node set index */
-    V_SUBNODE /* id = substructure index, aux = node index */
+    V_SUBNODE,/* id = substructure index, aux = node index */
+    V_CHAIN   /* id = quasi-static chain index (ir_model.chains) */
 } vkind;
 
 typedef struct sval {
@@ -40,7 +41,7 @@ typedef struct sval {
 } sval;
 
 enum sym_kind { SYM_CONST, SYM_PARAM, SYM_LET, SYM_GROUND, SYM_BODY, SYM_ELEM, SYM_LAW,
-                SYM_INTEGRAL, SYM_SUB };
+                SYM_INTEGRAL, SYM_SUB, SYM_CHAIN, SYM_POINT };
 
 typedef struct sym {
     enum sym_kind kind;
@@ -81,6 +82,10 @@ typedef struct dof {
     ex_id acc;    /* acceleration, after assembly */
     ex_id motion; /* prescribed position (a function of t and parameters), or -1 */
     jnt_loc motion_loc;
+    int point;    /* a `point`: pos = offset + sum lin_c[k] y[lin_y[k]] (owned) */
+    int *lin_y;
+    ex_id *lin_c;
+    int nlin, caplin;
 } dof;
 
 /* A substructure, reduced at compile time (runtime/fe.h, runtime/red.h). */
@@ -207,6 +212,18 @@ void sema_sub_free(sema *S);
 /* `analysis NAME : modes(of = SUB, count = n)`: frequency and shape tables. */
 int sema_sub_modes(sema *S, const ast *at, int si, int count, struct ir_analysis *freq,
                    struct ir_analysis *shapes);
+
+/* sema_chain.c: `substructure NAME : iwan_chain(...)` */
+void sema_declare_chain(sema *S, sym *s);
+/* Its stiffness, slip strength and loads (after assembly). */
+void sema_eval_chain(sema *S, const sym *s);
+int sema_chain_member(sema *S, int ci, const char *name, jnt_loc loc, sval *out);
+
+/* sema_point.c: `point NAME = linear combination of dof positions` */
+void sema_declare_point(sema *S, sym *s);
+/* Hand the forces on points to the dofs and generalized coordinates they
+ * are made of (before sema_sub_assemble). */
+void sema_point_assemble(sema *S);
 
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);

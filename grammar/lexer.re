@@ -47,7 +47,8 @@ static const struct keyword {
     {"law", TK_LAW},         {"let", TK_LET},         {"model", TK_MODEL},
     {"motion", TK_MOTION},
     {"not", TK_NOT},         {"on", TK_ON},           {"or", TK_OR},
-    {"output", TK_OUTPUT},   {"param", TK_PARAM},     {"simulate", TK_SIMULATE},
+    {"output", TK_OUTPUT},   {"param", TK_PARAM},     {"point", TK_POINT},
+    {"simulate", TK_SIMULATE},
     {"spring", TK_SPRING},   {"substructure", TK_SUBSTRUCTURE},   {"state", TK_STATE},     {"then", TK_THEN},
     {"update", TK_UPDATE},
 };

@@ -47,7 +47,7 @@
 
 /* Token codes, in the order messages list them. */
 %token MODEL IMPORT CONST PARAM LET GROUND BODY DOF SPRING DAMPER FRICTION CONTACT
-       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
+       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
        BETWEEN AND ON IN IF THEN ELSE OR NOT.
 %token ID NUM STRING UNIT.
 %token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI COLON DOT DOTDOT
@@ -55,7 +55,7 @@
 
 /* Keywords that are names wherever the keyword is not expected: `law = ...`,
  * `force = ...` in laws, `slide.force`, `between x and ground`, `import friction`. */
-%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE LAW STATE
+%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT LAW STATE
              DISCRETE UPDATE INIT OUTPUT EVERY.
 
 %type elemkind {const lex_token *}
@@ -87,6 +87,8 @@ decl(A) ::= elemkind(K) ID(N) iter_opt(I) BETWEEN postfix(X) AND postfix(Y)
             LBRACE settings(S) RBRACE(R).          { A = parse_element(pc, K, N, I, X, Y, S, R); }
 decl(A) ::= FORCE(K) ID(N) iter_opt(I) ON expr(T) ASSIGN expr(V).
                                                    { A = parse_force(pc, K, N, I, T, V); }
+decl(A) ::= POINT(K) ID(N) iter_opt(I) ASSIGN expr(V).
+                                                   { A = parse_point(pc, K, N, I, V); }
 decl(A) ::= MOTION(K) ID(N) iter_opt(I) ON expr(T) ASSIGN expr(V).
                                                    { A = parse_force(pc, K, N, I, T, V); }
 decl(A) ::= LAW(K) lawkind(W) ID(N) LPAREN lparams_opt(P) RPAREN

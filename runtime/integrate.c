@@ -13,6 +13,7 @@
 #include "csv.h"
 #include "data.h"
 #include "blocks.h"
+#include "chain.h"
 #include "integ.h"
 #include "model.h"
 
@@ -32,10 +33,22 @@ const integ_type *integ_find(const char *name)
 }
 
 /* Doubles the driver itself needs: y, y_new, f, f_new, interpolated y (ny
- * each), the old discrete state (nd) and Jacobian values (nnz). */
+ * each), the old discrete state (nd), Jacobian values (nnz) and the chains'
+ * scratch. */
 static size_t driver_work(const jnt_abi_model *a)
 {
-    return 5 * (size_t)a->ny + (size_t)a->nd + (size_t)a->jac_nnz;
+    return 5 * (size_t)a->ny + (size_t)a->nd + (size_t)a->jac_nnz + chain_work_size(a);
+}
+
+/* Bring the model's quasi-static chains to the loads at (t, y). */
+static int update_chains(integ_run *r, double t, const double *y, double *cw)
+{
+    const char *why = "";
+    int c = chain_update(r->abi, t, y, r->d, r->p, cw, r->st, &why);
+    if (c != 0)
+        return integ_fail(r, JNT_ERR_CHAIN, t, "chain '%s': %s", r->abi->chains[c - 1].name,
+                          why);
+    return 0;
 }
 
 /* See integ.h. */
@@ -330,6 +343,8 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
     double *d_old = w;
     w += nd;
     r.jv = w, w += a->jac_nnz;
+    double *cw = w;
+    w += chain_work_size(a);
     r.w = w;
     r.iw = dt->iwork;
     r.t = s->t0;
@@ -339,7 +354,9 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
         pg.start = pg.last = wall_seconds() - (pg.mode == 1 ? 1.0 : 0.0);
 
     long k_next = 1;
-    int rc = emit(&r, csv, r.t, r.y);
+    int rc = a->nchains ? update_chains(&r, r.t, r.y, cw) : 0;
+    if (rc == 0)
+        rc = emit(&r, csv, r.t, r.y);
     if (rc == 0 && ty->keeps_f) {
         rc = integ_rhs(&r, r.t, r.y, r.f);
         if (rc == 1)
@@ -378,6 +395,8 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
                                 urc);
                 break;
             }
+            if (a->nchains && (rc = update_chains(&r, r.t_new, r.y_new, cw)) != 0)
+                break;
             changed = memcmp(d_old, r.d, (size_t)nd * sizeof *d_old) != 0;
         }
         /* the step end becomes the next step start */

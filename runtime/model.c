@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "model.h"
 
 /* Structural checks of a generated model: sizes, name tables, kernels. */
@@ -21,6 +22,13 @@ static int abi_valid(const jnt_abi_model *a)
         const jnt_abi_block *k = &a->blocks[b];
         if (k->r < 1 || k->r > JNT_MAX_BLOCK || k->q0 < 0 || k->q0 + 2 * k->r > a->ny ||
             !k->minv || !k->minv_k || !k->minv_c)
+            return 0;
+    }
+    if (a->nchains < 0 || (a->nchains > 0 && (!a->chains || !a->chain_in)))
+        return 0;
+    for (int c = 0; c < a->nchains; c++) {
+        const jnt_abi_chain *k = &a->chains[c];
+        if (k->n < 2 || k->d0 < 0 || k->d0 + k->n + CHAIN_EXTRA > a->nd || k->in0 < 0)
             return 0;
     }
     if ((a->ny > 0 && !a->y_names) || (a->nd > 0 && !a->d_names) ||

@@ -142,11 +142,15 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         st = jnt_run_analyses(m, d, NULL);
     if (stats) {
         const jnt_stats *s = jnt_data_stats(d);
+        char chains[96] = "";
+        if (s->chain_iters)
+            snprintf(chains, sizeof chains, ", chain iterations %ld, halvings %ld", s->chain_iters,
+                     s->chain_halvings);
         fprintf(stderr,
                 "steps %ld, rejected %ld, rhs %ld, jac %ld, lu %ld, newton %ld, rows %ld, "
-                "cpu %.3g s\n",
+                "cpu %.3g s%s\n",
                 s->steps, s->rejected, s->rhs_evals, s->jac_evals, s->lu_decomps,
-                s->newton_iters, s->out_rows, s->cpu_seconds);
+                s->newton_iters, s->out_rows, s->cpu_seconds, chains);
     }
     if (st != JNT_OK) {
         const char *msg = jnt_data_error(d);

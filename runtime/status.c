@@ -22,6 +22,7 @@ static const status_info status_table[] = {
     {JNT_ERR_HMIN, "JNT_ERR_HMIN", "step size underflow"},
     {JNT_ERR_SOLVER, "JNT_ERR_SOLVER", "the ODE solver library reported an error"},
     {JNT_ERR_KERNEL, "JNT_ERR_KERNEL", "a model kernel reported a fatal error"},
+    {JNT_ERR_CHAIN, "JNT_ERR_CHAIN", "a quasi-static chain has no solution"},
 };
 
 static const status_info *status_find(int status)

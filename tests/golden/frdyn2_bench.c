@@ -271,6 +271,7 @@ const jnt_abi_model jnt_generated_model = {
     m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
     0, 0,
     0, 0,
+    0, 0, 0,
 };
 
 #ifdef JNT_STANDALONE

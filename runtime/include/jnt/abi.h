@@ -15,7 +15,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 3
+#define JNT_ABI_VERSION 4
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -86,6 +86,17 @@ typedef struct jnt_abi_block {
     const double *minv, *minv_k, *minv_c;
 } jnt_abi_block;
 
+/* A massless series-series Iwan chain solved quasi-statically after every
+ * accepted step (runtime/chain.c, seed 004 Sect. 3): n slider displacements
+ * in d[d0 .. d0 + n), then the dissipated energy, the number of slipping
+ * sliders and the loads of the last solution (left, right). The model's
+ * chain_in kernel writes the chain's inputs at in[in0 ..]: the stiffness k,
+ * the left and right loads, then the n slip strengths. */
+typedef struct jnt_abi_chain {
+    const char *name;
+    int d0, n, in0;
+} jnt_abi_chain;
+
 typedef struct jnt_abi_model {
     int abi_version;            /* JNT_ABI_VERSION */
     const char *name;           /* model name */
@@ -113,6 +124,9 @@ typedef struct jnt_abi_model {
     const jnt_abi_analysis *analyses;
     int nblocks;
     const jnt_abi_block *blocks;
+    int nchains;
+    const jnt_abi_chain *chains;
+    jnt_output_fn chain_in;     /* NULL when nchains == 0 */
 } jnt_abi_model;
 
 #endif

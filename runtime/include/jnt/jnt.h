@@ -38,7 +38,8 @@ enum {
     JNT_ERR_NEWTON = -8,    /* Newton iteration of an implicit step diverged */
     JNT_ERR_HMIN = -9,      /* the step size fell below its minimum */
     JNT_ERR_SOLVER = -10,   /* an error reported by the ODE solver library */
-    JNT_ERR_KERNEL = -11    /* a model kernel reported a fatal error */
+    JNT_ERR_KERNEL = -11,   /* a model kernel reported a fatal error */
+    JNT_ERR_CHAIN = -12     /* a quasi-static chain has no solution (macroslip) */
 };
 
 typedef struct jnt_model jnt_model;
@@ -53,6 +54,8 @@ typedef struct jnt_stats {
     long lu_decomps;    /* matrix factorizations */
     long newton_iters;  /* Newton iterations */
     long out_rows;      /* CSV rows written */
+    long chain_iters;   /* assumption arrays tried by the quasi-static chains */
+    long chain_halvings;/* load increments the chains split in two */
     double cpu_seconds; /* CPU time spent integrating */
 } jnt_stats;
 
