@@ -14,7 +14,7 @@
  *       compile + jnt_data_new + a run to t_end = 1e-9 s without CSV (model
  *       file to first result; the model's own t_end if it has no such
  *       parameter). Prints compile_s_min/med and first_s_min/med.
- *   bench_jnt run MODEL.jnt N [-D name=value]... [--rtol X] [--atol X]
+ *   bench_jnt run MODEL.jnt N [-D name=value]... [--rtol X] [--h S] [--atol X]
  *             [-o CSV] [--final NAME]
  *       compiles once, runs once untimed (warm-up), then N times jnt_run on
  *       one data object: CSV to the -o path; without -o no CSV is written,
@@ -129,7 +129,7 @@ static int bench_run(const char *path, int n, int argc, char **argv)
     if (!d)
         return 1;
     const char *csv = "", *final = NULL;
-    double rtol = 0, atol = 0;
+    double rtol = 0, atol = 0, h = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-D") && i + 1 < argc) {
             if (jnt_set_param_text(m, d, argv[++i]) != JNT_OK) {
@@ -142,6 +142,8 @@ static int bench_run(const char *path, int n, int argc, char **argv)
             rtol = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--atol") && i + 1 < argc) {
             atol = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--h") && i + 1 < argc) {
+            h = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--final") && i + 1 < argc) {
             final = argv[++i];
         } else {
@@ -152,7 +154,7 @@ static int bench_run(const char *path, int n, int argc, char **argv)
     double *tr = calloc((size_t)n, sizeof *tr);
     if (!tr)
         return 1;
-    jnt_run_opts o = {.csv_path = csv, .rtol = rtol, .atol = atol};
+    jnt_run_opts o = {.csv_path = csv, .rtol = rtol, .atol = atol, .h = h};
     /* one untimed run first: page faults, lazy binding, cold caches */
     int rc0 = jnt_run(m, d, &o);
     if (rc0 != JNT_OK) {
@@ -186,7 +188,7 @@ static int bench_run(const char *path, int n, int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 4 || atoi(argv[3]) < 1) {
-        fprintf(stderr, "usage: bench_jnt compile|run MODEL.jnt N [-D name=value]... [--rtol X] "
+        fprintf(stderr, "usage: bench_jnt compile|run MODEL.jnt N [-D name=value]... [--rtol X] [--h S] "
                         "[--atol X] [-o CSV] [--final NAME]\n");
         return 2;
     }

@@ -352,3 +352,37 @@ for n in 5000 20000 50000; do
     rm -f "$OUT"/plate_"$n"_*
 done
 } | tee -a "$RES"
+
+# ---- 5. seed 004's two-sided interface: full vs reduced (issue 4) ------------------
+# examples/iwan_interface/{full,rom}.jnt with n sliders (copies with `const n`
+# replaced), F0 = 0.3 N, three load cycles, no CSV; in-process runs (bench_jit:
+# compile once, then BENCH_N timed runs). The full model (dopri5) at the example's
+# tolerances (rtol 1e-8, atol 1e-12) and at rtol 1e-6, atol 1e-9 (D per cycle within
+# 4e-6 of the tighter run at n = 100); the reduced model (10 modes + the
+# complementarity chain, RK4) at the example's 20 ms and at 50 ms (the same D; Delta_1
+# within 7e-4 of the 20 ms run at n = 100). Seed 004 Fig. 10: the reduced model should
+# be at least 100x faster at n = 100.
+{
+echo
+echo "## 5. Seed 004's interface: full differential model vs reduced model"
+echo
+echo "| n | full, rtol 1e-8 (ms) | full, rtol 1e-6 (ms) | reduced, h 20 ms (ms) | reduced, h 50 ms (ms) | full 1e-8 / reduced 20 ms | full 1e-6 / reduced 50 ms | D over 3 cycles full / reduced (J) |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+for n in 10 20 40 100; do
+    dir="$OUT/iwan_n$n"
+    mkdir -p "$dir"
+    sed "s/^const n    = 40 /const n    = $n /" examples/iwan_interface/common.jnt > "$dir/common.jnt"
+    cp examples/iwan_interface/full.jnt examples/iwan_interface/rom.jnt "$dir/"
+    a=$("$OUT/bench_jit" run "$dir/full.jnt" "$N" --final W 2>&1 | tail -n 1)
+    a6=$("$OUT/bench_jit" run "$dir/full.jnt" "$N" --rtol 1e-6 --atol 1e-9 --final W 2>&1 | tail -n 1)
+    b=$("$OUT/bench_jit" run "$dir/rom.jnt" "$N" --final D 2>&1 | tail -n 1)
+    b5=$("$OUT/bench_jit" run "$dir/rom.jnt" "$N" --h 0.05 --final D 2>&1 | tail -n 1)
+    printf '%s\n' "iwan n=$n full: $a" "iwan n=$n full 1e-6: $a6" "iwan n=$n rom: $b" \
+        "iwan n=$n rom 50 ms: $b5" >> "$RAW"
+    ta=$(kv run_s_$STAT "$a") ta6=$(kv run_s_$STAT "$a6") tb=$(kv run_s_$STAT "$b")
+    tb5=$(kv run_s_$STAT "$b5")
+    echo "| $n | $(ms "$ta") | $(ms "$ta6") | $(ms "$tb") | $(ms "$tb5") | $(ratio "$ta" "$tb") | $(ratio "$ta6" "$tb5") | $(kv final "$a" | cut -c1-8) / $(kv final "$b" | cut -c1-8) |"
+done
+echo
+echo "Times are the $STAT_NAME of $N runs."
+} | tee -a "$RES"

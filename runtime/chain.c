@@ -104,32 +104,37 @@ static int increment(int n, double k, const double *fs, double l, double r, doub
 /* The increment from (l0, r0) to (l1, r1), split in halves where the
  * iteration does not settle. */
 static int advance(int n, double k, const double *fs, double l0, double r0, double l1, double r1,
-                   double *q, double *D, int *nslip, double *w, jnt_stats *cs, int depth)
+                   double *q, double *D, int *nslip, double *state, double *w, jnt_stats *cs,
+                   int depth)
 {
     double *st = w + 3 * n, *save = w + 4 * n;
-    /* first guess: the states a trial step with everything stuck gives */
+    /* first guess: where a trial step with everything stuck exceeds the
+     * limit, slip; elsewhere, what the slider did in the last increment (a
+     * slip zone keeps slipping while the load keeps its direction) */
     for (int i = 0; i < n; i++) {
         double f = kq(n, k, q, i) - (i == 0 ? l1 : 0) - (i == n - 1 ? r1 : 0);
-        st[i] = f < -fs[i] ? RIGHT : f > fs[i] ? LEFT : STICK;
+        st[i] = f < -fs[i] ? RIGHT : f > fs[i] ? LEFT : state[i];
     }
     memcpy(save, q, (size_t)n * sizeof *save);
     double d0 = *D;
-    if (increment(n, k, fs, l1, r1, q, D, nslip, st, w, cs) == 0)
+    if (increment(n, k, fs, l1, r1, q, D, nslip, st, w, cs) == 0) {
+        memcpy(state, st, (size_t)n * sizeof *state);
         return 0;
+    }
     memcpy(q, save, (size_t)n * sizeof *q);
     *D = d0;
     if (depth >= CHAIN_MAX_HALVINGS)
         return 1;
     cs->chain_halvings++;
     double lm = 0.5 * (l0 + l1), rm = 0.5 * (r0 + r1);
-    if (advance(n, k, fs, l0, r0, lm, rm, q, D, nslip, w, cs, depth + 1) != 0)
+    if (advance(n, k, fs, l0, r0, lm, rm, q, D, nslip, state, w, cs, depth + 1) != 0)
         return 1;
-    return advance(n, k, fs, lm, rm, l1, r1, q, D, nslip, w, cs, depth + 1);
+    return advance(n, k, fs, lm, rm, l1, r1, q, D, nslip, state, w, cs, depth + 1);
 }
 
 /* See chain.h. */
 int chain_solve(int n, double k, const double *fs, double l0, double r0, double l1, double r1,
-                double *q, double *D, int *nslip, double *work, jnt_stats *st,
+                double *q, double *D, int *nslip, double *state, double *work, jnt_stats *st,
                 const char **why)
 {
     jnt_stats dummy;
@@ -146,7 +151,7 @@ int chain_solve(int n, double k, const double *fs, double l0, double r0, double 
     *nslip = 0;
     if (l0 == l1 && r0 == r1)
         return 0;
-    if (advance(n, k, fs, l0, r0, l1, r1, q, D, nslip, work, st, 0) != 0) {
+    if (advance(n, k, fs, l0, r0, l1, r1, q, D, nslip, state, work, st, 0) != 0) {
         *why = "the complementarity iteration did not settle, even after 20 halvings of the "
                "load increment";
         return 1;
@@ -159,7 +164,7 @@ size_t chain_work_size(const jnt_abi_model *a)
 {
     size_t nin = 0, nmax = 0;
     for (int c = 0; c < a->nchains; c++) {
-        nin += (size_t)a->chains[c].n + 3;
+        nin += 2 * (size_t)a->chains[c].n + 3;
         if ((size_t)a->chains[c].n > nmax)
             nmax = (size_t)a->chains[c].n;
     }
@@ -168,17 +173,22 @@ size_t chain_work_size(const jnt_abi_model *a)
 
 /* See chain.h. */
 int chain_update(const jnt_abi_model *a, double t, const double *y, double *d, const double *p,
-                 double *work, jnt_stats *st, const char **why)
+                 int reset, double *work, jnt_stats *st, const char **why)
 {
+    /* work: the inputs, the slip states of every chain, the solver's scratch */
     double *in = work;
     if (a->chain_in(t, y, d, p, in) != 0) {
         *why = "the chain input kernel failed";
         return 1;
     }
-    size_t nin = 0;
-    for (int c = 0; c < a->nchains; c++)
+    size_t nin = 0, nst = 0;
+    for (int c = 0; c < a->nchains; c++) {
         nin += (size_t)a->chains[c].n + 3;
-    double *w = work + nin;
+        nst += (size_t)a->chains[c].n;
+    }
+    double *state = work + nin, *w = state + nst;
+    if (reset)
+        memset(state, 0, nst * sizeof *state);
     for (int c = 0; c < a->nchains; c++) {
         const jnt_abi_chain *ch = &a->chains[c];
         const double *v = in + ch->in0; /* k, L, R, fs_1 .. fs_n */
@@ -190,8 +200,9 @@ int chain_update(const jnt_abi_model *a, double t, const double *y, double *d, c
                 return c + 1;
             }
         if (chain_solve(ch->n, v[0], v + 3, x[CHAIN_LOAD_L], x[CHAIN_LOAD_R], v[1], v[2], q,
-                        &x[CHAIN_D], &nslip, w, st, why) != 0)
+                        &x[CHAIN_D], &nslip, state, w, st, why) != 0)
             return c + 1;
+        state += ch->n;
         x[CHAIN_NSLIP] = nslip;
         x[CHAIN_LOAD_L] = v[1];
         x[CHAIN_LOAD_R] = v[2];

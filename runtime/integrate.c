@@ -41,10 +41,10 @@ static size_t driver_work(const jnt_abi_model *a)
 }
 
 /* Bring the model's quasi-static chains to the loads at (t, y). */
-static int update_chains(integ_run *r, double t, const double *y, double *cw)
+static int update_chains(integ_run *r, double t, const double *y, int reset, double *cw)
 {
     const char *why = "";
-    int c = chain_update(r->abi, t, y, r->d, r->p, cw, r->st, &why);
+    int c = chain_update(r->abi, t, y, r->d, r->p, reset, cw, r->st, &why);
     if (c != 0)
         return integ_fail(r, JNT_ERR_CHAIN, t, "chain '%s': %s", r->abi->chains[c - 1].name,
                           why);
@@ -354,7 +354,7 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
         pg.start = pg.last = wall_seconds() - (pg.mode == 1 ? 1.0 : 0.0);
 
     long k_next = 1;
-    int rc = a->nchains ? update_chains(&r, r.t, r.y, cw) : 0;
+    int rc = a->nchains ? update_chains(&r, r.t, r.y, 1, cw) : 0;
     if (rc == 0)
         rc = emit(&r, csv, r.t, r.y);
     if (rc == 0 && ty->keeps_f) {
@@ -395,7 +395,7 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
                                 urc);
                 break;
             }
-            if (a->nchains && (rc = update_chains(&r, r.t_new, r.y_new, cw)) != 0)
+            if (a->nchains && (rc = update_chains(&r, r.t_new, r.y_new, 0, cw)) != 0)
                 break;
             changed = memcmp(d_old, r.d, (size_t)nd * sizeof *d_old) != 0;
         }
