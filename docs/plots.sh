@@ -63,4 +63,36 @@ loop dahl "dahl(sigma0 = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3)" "$S" "1 cm^2"
 loop valanis "valanis(E0 = 1.1e10 Pa/m, Et = 1e9 Pa/m, kappa = 0.9, mu = 0.3)" "$S" "1 cm^2"
 loop bouc_wen "bouc_wen(A = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3, n = 2)" "$S" "1 cm^2"
 loop jenkins "jenkins(k = 1e6 N/m, F_s = 3 N)" "$S"
+
+# seed 004's interface (docs/substructures.md): D per cycle (third cycle, 60 to 90 s)
+# against F0 for the full and the reduced model, and the reduced model's error in
+# Delta_1 against the number of modes of the elastic chain (n = 40, F0 = 0.3 N)
+I=$PWD/examples/iwan_interface
+cycle_d() { awk -F, '$1 == 60 { a = $4 } $1 == 90 { print $4 - a }' "$1"; }
+: > "$W/iwan_d.csv"
+for f in 0.075 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5; do
+    (cd "$W" && "$J" run "$I/full.jnt" -D F0=$f -o iwan_full.csv && "$J" run "$I/rom.jnt" -D F0=$f -o iwan_rom.csv)
+    echo "$f,$(cycle_d "$W/iwan_full.csv"),$(cycle_d "$W/iwan_rom.csv")" >> "$W/iwan_d.csv"
+done
+gnuplot -e "set terminal pngcairo size 640,420 noenhanced; set output 'docs/img/iwan_dissipation.png';
+  set datafile separator ','; set grid; set logscale xy; set key top left reverse Left; set xrange [0.06:0.6];
+  set title 'seed 004: dissipation per cycle, n = 40'; set xlabel 'F0 (N)'; set ylabel 'D (J)';
+  plot '$W/iwan_d.csv' using 1:2 with points pt 6 ps 1.5 title '(a) full, with masses',
+       '' using 1:3 with points pt 9 title '(b) 10 modes + complementarity',
+       [0.07:0.5] x**3/3 with lines title 'continuum F0^3/3 (this normalisation)'"
+mkdir -p "$W/modes" && cp "$I/common.jnt" "$I/full.jnt" "$W/modes/"
+(cd "$W/modes" && "$J" run full.jnt -o full.csv)
+: > "$W/iwan_modes.csv"
+for nm in 1 2 3 4 6 8 10 14 20 30 39; do
+    sed "s/^const NM = .*/const NM = $nm/" "$I/rom.jnt" > "$W/modes/rom.jnt"
+    (cd "$W/modes" && "$J" run rom.jnt -o rom.csv)
+    paste -d, "$W/modes/full.csv" "$W/modes/rom.csv" | awk -F, -v nm=$nm '
+      NR > 1 && $1 >= 60 { d = $5 - $11; if (d < 0) d = -d; if (d > m) m = d }
+      END { print nm "," m }' >> "$W/iwan_modes.csv"
+done
+gnuplot -e "set terminal pngcairo size 640,420 noenhanced; set output 'docs/img/iwan_modes.png';
+  set datafile separator ','; set grid; set logscale xy;
+  set title 'seed 004, n = 40, F0 = 0.3 N: elastic chain truncated to M modes';
+  set xlabel 'modes M'; set ylabel 'max |w_span(a) - w_span(b)| over a cycle (m)';
+  plot '$W/iwan_modes.csv' using 1:2 with linespoints lw 2 pt 7 notitle"
 echo "plots: docs/img/*.png"

@@ -121,6 +121,19 @@ static const struct {
                  "friction fr between b.x and ground { normal = 10 N * (1.2 + sin(3 * t / 1 s))\n"
                  "  area = 1 cm^2  law = bouc_wen(A = 1e8 Pa/m, c2 = 1e7 Pa/m, mu = 0.5, n = 2) }\n"
                  "simulate { integrator = bdf  until = 2 s }\n"},
+    {"points", "import hysteresis\n"
+               "substructure c : chain(n = 3, k = 200 N/m, mass = 0.5 kg) { reduce = modal(modes = 3) }\n"
+               "body a : point(mass = 1 kg) { dof x }\n"
+               "body b : point(mass = 1 kg) { dof x }\n"
+               "point mid = (a.x + b.x) / 2\n"
+               "point cb = 0.3 * c.last.ux + 0.7 * b.x + 1 mm * sin(t / 1 s)\n"
+               "friction j between mid and ground { law = jenkins(k = 100 N/m, F_s = 0.5 N) }\n"
+               "spring k between cb and a.x { stiffness = 80 N/m }\n"
+               "damper d between cb and ground { damping = 0.3 N*s/m }\n"
+               "spring ab between a.x and b.x { stiffness = 50 N/m }\n"
+               "force f on a.x = 2 N * sin(2 * pi * t / 1 s)\n"
+               "force g on c.first.ux = 1 N * sin(3 * t / 1 s)\n"
+               "simulate { integrator = bdf  until = 2 s }\n"},
     {"viscous", "import hysteresis\n"
                 "body b : point(mass = 1 kg) { dof x }\n"
                 "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
@@ -131,7 +144,8 @@ static const struct {
 };
 
 static const char *const examples[] = {"examples/frdyn2_bench.jnt",
-                                       "examples/lugre_stickslip.jnt"};
+                                       "examples/lugre_stickslip.jnt",
+                                       "examples/iwan_interface.jnt"};
 
 /* Compare the Jacobian with central differences at the state in d. */
 static void compare(const jnt_model *m, jnt_data *d, double t, int *n_ok, int *n_bad,

@@ -133,6 +133,32 @@ int main(void)
         jnt_model_free(m);
     }
 
+    /* the same through a point: the push acts on mid = (b.x + c.x) / 2, so half
+     * of it reaches b (virtual work) and F_eq of the friction on b must count
+     * that half: b sticks until 5 N/s t = 5 N at t = 1 s (analytic) */
+    m = compile("point_feq", "import friction\n"
+                             "body b : point(mass = 1 kg) { dof x }\n"
+                             "body c : point(mass = 1 kg) { dof x }\n"
+                             "point mid = (b.x + c.x) / 2\n"
+                             "force push on mid = 10 N/s * t\n"
+                             "spring k between c.x and ground { stiffness = 1e4 N/m }\n"
+                             "friction f between b.x and ground { normal = 10 N\n"
+                             "  law = coulomb_switch(mu_s = 0.5, mu_k = 0.3) }\n"
+                             "simulate { integrator = rk4(h = 0.1 ms)  until = 1.2 s }\n"
+                             "output \"-\" every 1 ms { t, v = b.x.v, F = f.force }\n");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        jnt_run_opts at = {.csv_path = "", .t_end = 0.99};
+        CHECK(jnt_run(m, d, &at) == JNT_OK && out(m, d, "v") == 0,
+              "a force on a point: F_eq counts its share, b sticks (v(0.99 s) = %g)", out(m, d, "v"));
+        CHECK_NEAR(out(m, d, "F"), 0.5 * 9.9, 1e-9, "a force on a point: the friction holds half "
+                                                    "the push at 0.99 s (virtual work)");
+        CHECK(jnt_run(m, d, &none) == JNT_OK && out(m, d, "v") > 0,
+              "a force on a point: b breaks away after 1 s (v(1.2 s) = %g)", out(m, d, "v"));
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+
     /* analyses: the eigenvalues of a damped oscillator (analytic: -c/2m +/- i
      * sqrt(k/m - (c/2m)^2)) and the loop energy of regularised Coulomb friction
      * (4 mu N A per cycle, minus the regularisation's share, here below 1e-3) */
