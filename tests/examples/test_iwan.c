@@ -189,7 +189,7 @@ static int copy_with_n(const char *dir, int n)
     static const char *const files[] = {"common.jnt", "full.jnt", "rom.jnt"};
     mkdir(dir, 0777);
     for (int i = 0; i < 3; i++) {
-        char src[256], dst[512];
+        char src[256], dst[1024];
         snprintf(src, sizeof src, "examples/iwan_interface/%s", files[i]);
         snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
         char *text = read_text(src);
