@@ -125,6 +125,7 @@ static const char *const kind_names[] = {
     [AST_OUTPUT] = "output",   [AST_OUTCOL] = "outcol",   [AST_MOTION] = "motion",
     [AST_INTEGRAL] = "integral", [AST_ANALYSIS] = "analysis",
     [AST_SUBSTRUCTURE] = "substructure", [AST_POINT] = "point",
+    [AST_INTERFACE] = "interface",
 };
 
 /* Spelling of an operator (AST_UNARY, AST_BINARY). */

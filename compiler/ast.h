@@ -62,6 +62,8 @@ typedef enum ast_kind {
     AST_INTEGRAL,/* name = kids[0]: a state whose derivative is kids[0], starting at 0 */
     AST_ANALYSIS,/* analysis name : str ( kids... ): kids are AST_ARG or expressions */
     AST_POINT,   /* name, iter; kids[0] = its position, a linear combination of dofs */
+    AST_INTERFACE, /* name, str = type ("sliding"); kids[0], kids[1] = the slave nodes and
+                    the master surface; kids[2..] = AST_SETTING */
     AST_SUBSTRUCTURE /* name, str = type ("beam2d", "fe", ...); kids = type arguments
                     (AST_ARG or expressions) followed by AST_SETTING (fix, damping, reduce) */
 } ast_kind;

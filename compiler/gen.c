@@ -247,6 +247,40 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         fputs("};\n", out);
     }
 
+    /* sliding interfaces: node coordinates and rows, friction coefficients */
+    for (int f = 0; f < m->nifaces; f++) {
+        const ir_iface *fc = &m->ifaces[f];
+        int rs = m->blocks[fc->slave].r, rm = m->blocks[fc->master].r;
+        size_t nrow = 2 * ((size_t)fc->nslave * rs + (size_t)fc->nmaster * rm);
+        size_t nx = 2 * ((size_t)fc->nslave + fc->nmaster);
+        fprintf(out, "static const double %s_f%d_x[] = {", px, f);
+        for (size_t i = 0; i < nx; i++)
+            fprintf(out, "%s%.17g,", i % 4 ? " " : "\n    ", fc->x[i]);
+        fprintf(out, "\n};\nstatic const double %s_f%d_rows[] = {", px, f);
+        for (size_t i = 0; i < nrow; i++)
+            fprintf(out, "%s%.17g,", i % 4 ? " " : "\n    ", fc->rows[i]);
+        fputs("\n};\n", out);
+    }
+    if (m->nifaces) {
+        ex_id *roots = xmalloc((size_t)m->nifaces * sizeof *roots);
+        for (int f = 0; f < m->nifaces; f++)
+            roots[f] = m->ifaces[f].mu;
+        open_fn(out, SIG("iface_mu(double t, const double *y, const double *d, const double *p, double *mu)"),
+                "tyd");
+        emit_block(P, out, dc, m->nifaces, roots, "mu[%d]", NULL, "w");
+        close_fn(out);
+        free(roots);
+        fprintf(out, "static const jnt_abi_iface %s[] = {\n", NAME("ifaces"));
+        for (int f = 0; f < m->nifaces; f++) {
+            const ir_iface *fc = &m->ifaces[f];
+            fputs("    {", out);
+            put_str(out, fc->name);
+            fprintf(out, ", %d, %d, %d, %d, %d, %d, %s_f%d_x, %s_f%d_rows},\n", fc->slave,
+                    fc->master, fc->nslave, fc->nmaster, fc->method, fc->d0, px, f, px, f);
+        }
+        fputs("};\n", out);
+    }
+
     /* outputs */
     open_fn(out, SIG("output(double t, const double *y, const double *d, const double *p, double *out)"),
             "tydp");
@@ -363,7 +397,11 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
     else
         fputs("    0, 0,\n", out);
     if (m->nchains)
-        fprintf(out, "    %d, %s_chains, %s_chain_in,\n};\n", m->nchains, px, px);
+        fprintf(out, "    %d, %s_chains, %s_chain_in,\n", m->nchains, px, px);
+    else
+        fputs("    0, 0, 0,\n", out);
+    if (m->nifaces)
+        fprintf(out, "    %d, %s_ifaces, %s_iface_mu,\n};\n", m->nifaces, px, px);
     else
         fputs("    0, 0, 0,\n};\n", out);
 #undef NAME

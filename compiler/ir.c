@@ -55,6 +55,12 @@ void ir_free(ir_model *m)
         free(m->chains[i].in);
     }
     free(m->chains);
+    for (int i = 0; i < m->nifaces; i++) {
+        free(m->ifaces[i].name);
+        free(m->ifaces[i].x);
+        free(m->ifaces[i].rows);
+    }
+    free(m->ifaces);
     ex_pool_free(m->pool);
     free(m->name);
     free(m->source);

@@ -56,6 +56,14 @@ typedef struct ir_chain {
     ex_id *in;
 } ir_chain;
 
+/* A sliding interface (jnt_abi_iface); x and rows owned. */
+typedef struct ir_iface {
+    char *name;
+    int slave, master, nslave, nmaster, method, d0;
+    double *x, *rows;
+    ex_id mu;
+} ir_iface;
+
 typedef struct ir_model {
     char *name;            /* model name (owned) */
     char *source;          /* the .jnt path (owned) */
@@ -70,6 +78,8 @@ typedef struct ir_model {
     int nblocks;
     ir_chain *chains;      /* quasi-static chains (owned) */
     int nchains;
+    ir_iface *ifaces;      /* sliding interfaces (owned) */
+    int nifaces;
 } ir_model;
 
 /* Append a variable; returns its index. Takes ownership of name. */

@@ -133,8 +133,8 @@ static int describe_expected(unsigned char *ok, int ntok, const char **items)
     static const int decls[] = {TK_IMPORT, TK_CONST, TK_PARAM, TK_LET, TK_GROUND,
                                 TK_BODY, TK_SPRING, TK_DAMPER, TK_FRICTION, TK_CONTACT,
                                 TK_FORCE, TK_MOTION, TK_INTEGRAL, TK_ANALYSIS,
-                                TK_SUBSTRUCTURE, TK_POINT, TK_LAW, TK_INIT, TK_SIMULATE,
-                                TK_OUTPUT};
+                                TK_SUBSTRUCTURE, TK_POINT, TK_INTERFACE, TK_LAW, TK_INIT,
+                                TK_SIMULATE, TK_OUTPUT};
     static const int stmts[] = {TK_LET, TK_STATE, TK_DER, TK_UPDATE, TK_ID};
     int n = 0, eof = ok[0], decl = 0;
     ok[0] = 0;
@@ -214,8 +214,8 @@ void parse_syntax_error(parse_ctx *pc, int major, const lex_token *tok)
         static const char *const kws[] = {"import", "const", "param", "let", "ground",
                                           "body", "spring", "damper", "friction", "contact",
                                           "force", "motion", "integral", "analysis",
-                                          "substructure", "point", "law", "init", "simulate",
-                                          "output"};
+                                          "substructure", "point", "interface", "law", "init",
+                                          "simulate", "output"};
         char name[64];
         snprintf(name, sizeof name, "%.*s", tok->end - tok->off, pc->src + tok->off);
         const char *kw = diag_closest(name, kws, N(kws));

@@ -298,6 +298,20 @@ ast *parse_force(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast 
     return n;
 }
 
+/* interface name between a and b : type { settings }. */
+ast *parse_interface(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *a, ast *b,
+                     const lex_token *type, ast *settings, const lex_token *rb)
+{
+    ast *n = node(pc, AST_INTERFACE, kw->off, at(pc, rb->end));
+    n->name = text(pc, name);
+    n->aux = at(pc, name->off);
+    n->str = text(pc, type);
+    ast_add(pc->arena, n, a);
+    ast_add(pc->arena, n, b);
+    adopt(pc, n, settings);
+    return n;
+}
+
 /* point name iter = position. */
 ast *parse_point(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *iter, ast *value)
 {

@@ -73,6 +73,8 @@ void parse_model_name(parse_ctx *pc, const lex_token *kw, const lex_token *name)
 ast *parse_binding(parse_ctx *pc, ast_kind kind, const lex_token *kw,
                    const lex_token *name, ast *value);
 ast *parse_import(parse_ctx *pc, const lex_token *kw, const lex_token *what);
+ast *parse_interface(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *a, ast *b,
+                     const lex_token *type, ast *settings, const lex_token *rb);
 ast *parse_point(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *iter, ast *value);
 ast *parse_substructure(parse_ctx *pc, const lex_token *kw, const lex_token *name,
                         const lex_token *type, ast *args, ast *settings, const lex_token *rb);

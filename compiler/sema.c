@@ -194,6 +194,9 @@ static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc
     case SYM_CHAIN:
         *out = s->ninst == 1 ? (sval){V_CHAIN, -1, units_none, s->inst[0], 0, 0} : sval_err;
         return 1;
+    case SYM_IFACE:
+        *out = s->ninst == 1 ? (sval){V_IFACE, -1, units_none, s->inst[0], 0, 0} : sval_err;
+        return 1;
     case SYM_POINT:
         if (!s->done) {
             diag_error(S->dc, loc, "point '%s' is used before its declaration", name);
@@ -443,6 +446,7 @@ static void register_decls(sema *S, const ast *model, int file)
             declare(S, strcmp(d->str, "iwan_chain") ? SYM_SUB : SYM_CHAIN, d);
             break;
         case AST_POINT: declare(S, SYM_POINT, d); break;
+        case AST_INTERFACE: declare(S, SYM_IFACE, d); break;
         case AST_PARAM:
             if ((s = declare(S, SYM_PARAM, d)))
                 s->pidx = ir_add(&S->m->p, xstrdup(d->name), -1, -1, units_none, d->loc);
@@ -757,6 +761,7 @@ static const integ_spec integ_specs[] = {
     {"radau", {"h"}, {NAN}},
     {"dopri5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+    {"central", {"h"}, {NAN}},
 };
 
 /* A settings expression: parameters only, with a dimension. */
@@ -790,7 +795,8 @@ static void eval_integrator(sema *S, const ast *e)
             diag_error(S->dc, e->loc, "unknown integrator '%s'; did you mean '%s'?", name, best);
         else
             diag_error(S->dc, e->loc, "expected an integrator: rk4(h), dopri5(rtol, atol), "
-                                      "bdf(rtol, atol), radau(h), trapezoidal(h) or midpoint(h)");
+                                      "bdf(rtol, atol), radau(h), trapezoidal(h), midpoint(h) "
+                                      "or central(h)");
         return;
     }
     m->integrator = sp->name;
@@ -949,6 +955,43 @@ static void eliminate_prescribed(sema *S)
     }
     free(repl);
     free(gone);
+}
+
+/* A model with sliding interfaces runs on seed 003's central difference
+ * (runtime/iface_run.c): its states must all be substructure coordinates. */
+static void check_ifaces(sema *S)
+{
+    ir_model *m = S->m;
+    int central = m->integrator && !strcmp(m->integrator, "central");
+    const ast *first = NULL;
+    for (int i = 0; i < S->nsym && !first; i++)
+        if (S->syms[i].kind == SYM_IFACE)
+            first = S->syms[i].decl;
+    if (central && !first && !diag_errors(S->dc)) {
+        diag_error(S->dc, m->y.n ? m->y.v[0].loc : loc_none,
+                   "integrator 'central' integrates models with sliding interfaces, and this "
+                   "model has none");
+        return;
+    }
+    if (!first || diag_errors(S->dc))
+        return;
+    if (S->have_sim && !central) {
+        diag_error(S->dc, first->loc, "a model with a sliding interface is integrated by "
+                                      "central(h = ...), the explicit central difference of "
+                                      "seed 003, not '%s'", m->integrator);
+        return;
+    }
+    for (int i = 0; i < m->y.n; i++) {
+        int in_block = 0;
+        for (int b = 0; b < m->nblocks; b++)
+            in_block |= i >= m->blocks[b].q0 && i < m->blocks[b].q0 + 2 * m->blocks[b].r;
+        if (!in_block) {
+            diag_error(S->dc, m->y.v[i].loc, "a model with a sliding interface may only have "
+                                             "substructures as states, not '%s'", m->y.v[i].name);
+            diag_note(S->dc, first->loc, "the interface is here");
+            return;
+        }
+    }
 }
 
 /* ---- analyses ------------------------------------------------------------------------- */
@@ -1239,6 +1282,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         sym *s = &S.syms[i];
         if (s->kind == SYM_POINT)
             sema_declare_point(&S, s);
+        else if (s->kind == SYM_IFACE)
+            sema_declare_iface(&S, s);
     }
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
@@ -1288,6 +1333,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
                                             "(please report)", out->y.v[i].name);
     if (!S.have_sim && !S.have_an)
         diag_error(dc, (jnt_loc){file, 0}, "the model has no 'simulate { ... }' block");
+    check_ifaces(&S);
     if (!S.have_sim)
         out->integrator = NULL; /* analyses only */
     if (!S.have_out) {

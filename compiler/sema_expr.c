@@ -38,6 +38,7 @@ const char *sema_kind_name(sema *S, sval v)
     case V_SUBSET: return "a node set";
     case V_SUBNODE: return "a node";
     case V_CHAIN: return "a chain";
+    case V_IFACE: return "an interface";
     default: return "an invalid value";
     }
 }
@@ -508,6 +509,10 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
     case V_CHAIN: {
         sval v;
         return sema_chain_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
+    }
+    case V_IFACE: {
+        sval v;
+        return sema_iface_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
     }
     default:
         diag_error(S->dc, n->loc, "%s has no members", sema_kind_name(S, base));

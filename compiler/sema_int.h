@@ -28,7 +28,8 @@ typedef enum vkind {
     V_SUB,    /* id = substructure index */
     V_SUBSET, /* id = substructure index, aux = node set index */
     V_SUBNODE,/* id = substructure index, aux = node index */
-    V_CHAIN   /* id = quasi-static chain index (ir_model.chains) */
+    V_CHAIN,  /* id = quasi-static chain index (ir_model.chains) */
+    V_IFACE   /* id = interface index (ir_model.ifaces) */
 } vkind;
 
 typedef struct sval {
@@ -41,7 +42,7 @@ typedef struct sval {
 } sval;
 
 enum sym_kind { SYM_CONST, SYM_PARAM, SYM_LET, SYM_GROUND, SYM_BODY, SYM_ELEM, SYM_LAW,
-                SYM_INTEGRAL, SYM_SUB, SYM_CHAIN, SYM_POINT };
+                SYM_INTEGRAL, SYM_SUB, SYM_CHAIN, SYM_POINT, SYM_IFACE };
 
 typedef struct sym {
     enum sym_kind kind;
@@ -99,6 +100,8 @@ typedef struct subst {
     double *minv, *minv_k, *minv_c; /* r x r (owned; handed to the IR) */
     double zeta;          /* modal damping ratio, or -1 */
     double *mr, *kr, *cr; /* the reduced matrices (r x r, owned), for energies */
+    double place[3];      /* x0, y0 (m), angle (rad): where its mesh lies in the plane of
+                             an interface (rotation about the mesh origin, then translation) */
     ex_id *g;             /* generalized forces, r */
 } subst;
 
@@ -224,6 +227,10 @@ void sema_declare_point(sema *S, sym *s);
 /* Hand the forces on points to the dofs and generalized coordinates they
  * are made of (before sema_sub_assemble). */
 void sema_point_assemble(sema *S);
+
+/* sema_iface.c: `interface NAME between A and B : sliding { ... }` */
+void sema_declare_iface(sema *S, sym *s);
+int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out);
 
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);

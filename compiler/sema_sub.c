@@ -531,11 +531,22 @@ void sema_declare_sub(sema *S, sym *s)
             }
         } else if (!strcmp(st->name, "reduce")) {
             reduce_e = st->kids[0];
+        } else if (!strcmp(st->name, "x0") || !strcmp(st->name, "y0") ||
+                   !strcmp(st->name, "angle")) {
+            int k = st->name[0] == 'x' ? 0 : st->name[0] == 'y' ? 1 : 2;
+            char what[64];
+            snprintf(what, sizeof what, "'%s' of a substructure", st->name);
+            sval v = sema_num_dim(S, &S->consts, st->kids[0], k < 2 ? DIM_M : units_none, what);
+            if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &b->place[k])) {
+                if (v.k == V_NUM)
+                    diag_error(S->dc, st->kids[0]->loc, "%s must be a compile-time constant", what);
+                return;
+            }
         } else {
-            static const char *const known[] = {"fix", "damping", "reduce"};
-            const char *best = diag_closest(st->name, known, 3);
+            static const char *const known[] = {"fix", "damping", "reduce", "x0", "y0", "angle"};
+            const char *best = diag_closest(st->name, known, 6);
             diag_error(S->dc, st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
-                       best ? "; did you mean '" : " (it has fix, damping, reduce)",
+                       best ? "; did you mean '" : " (it has fix, damping, reduce, x0, y0, angle)",
                        best ? best : "", best ? "'?" : "");
             return;
         }

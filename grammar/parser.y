@@ -47,7 +47,7 @@
 
 /* Token codes, in the order messages list them. */
 %token MODEL IMPORT CONST PARAM LET GROUND BODY DOF SPRING DAMPER FRICTION CONTACT
-       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
+       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT INTERFACE LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
        BETWEEN AND ON IN IF THEN ELSE OR NOT.
 %token ID NUM STRING UNIT.
 %token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI COLON DOT DOTDOT
@@ -55,7 +55,8 @@
 
 /* Keywords that are names wherever the keyword is not expected: `law = ...`,
  * `force = ...` in laws, `slide.force`, `between x and ground`, `import friction`. */
-%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT LAW STATE
+%fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT
+             INTERFACE LAW STATE
              DISCRETE UPDATE INIT OUTPUT EVERY.
 
 %type elemkind {const lex_token *}
@@ -87,6 +88,8 @@ decl(A) ::= elemkind(K) ID(N) iter_opt(I) BETWEEN postfix(X) AND postfix(Y)
             LBRACE settings(S) RBRACE(R).          { A = parse_element(pc, K, N, I, X, Y, S, R); }
 decl(A) ::= FORCE(K) ID(N) iter_opt(I) ON expr(T) ASSIGN expr(V).
                                                    { A = parse_force(pc, K, N, I, T, V); }
+decl(A) ::= INTERFACE(K) ID(N) BETWEEN postfix(X) AND postfix(Y) COLON ID(T)
+            LBRACE settings(S) RBRACE(R).          { A = parse_interface(pc, K, N, X, Y, T, S, R); }
 decl(A) ::= POINT(K) ID(N) iter_opt(I) ASSIGN expr(V).
                                                    { A = parse_point(pc, K, N, I, V); }
 decl(A) ::= MOTION(K) ID(N) iter_opt(I) ON expr(T) ASSIGN expr(V).

@@ -26,6 +26,16 @@ static int abi_valid(const jnt_abi_model *a)
     }
     if (a->nchains < 0 || (a->nchains > 0 && (!a->chains || !a->chain_in)))
         return 0;
+    if (a->nifaces < 0 || (a->nifaces > 0 && (!a->ifaces || !a->iface_mu || a->nblocks < 1)))
+        return 0;
+    for (int f = 0; f < a->nifaces; f++) {
+        const jnt_abi_iface *k = &a->ifaces[f];
+        if (k->slave < 0 || k->slave >= a->nblocks || k->master < 0 || k->master >= a->nblocks ||
+            k->nslave < 1 || k->nmaster < 2 || k->method < JNT_IFACE_BASIC ||
+            k->method > JNT_IFACE_FILM || k->d0 < 0 ||
+            k->d0 + k->nslave * JNT_IFACE_NCONTACT > a->nd || !k->x || !k->rows)
+            return 0;
+    }
     for (int c = 0; c < a->nchains; c++) {
         const jnt_abi_chain *k = &a->chains[c];
         if (k->n < 2 || k->d0 < 0 || k->d0 + k->n + CHAIN_EXTRA > a->nd || k->in0 < 0)

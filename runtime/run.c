@@ -7,6 +7,7 @@
 
 #include "csv.h"
 #include "data.h"
+#include "iface_run.h"
 #include "integ.h"
 #include "model.h"
 
@@ -61,7 +62,15 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     const char *iname = opts && opts->integrator ? opts->integrator : a->integrator;
     if (!iname)
         return data_error(d, JNT_ERR_MODEL, "the model has no 'simulate' block (only analyses)");
-    d->integ = integ_find(iname);
+    /* a model with sliding interfaces runs on seed 003's central difference
+     * (iface_run.c); the fixed-step checks of rk4 apply to its settings */
+    int central = a->nifaces > 0;
+    if (central != !strcmp(iname, "central"))
+        return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
+                          central ? "a model with sliding interfaces runs with the integrator "
+                                    "'central' only (not '%s')"
+                                  : "integrator '%s' needs a model with sliding interfaces", iname);
+    d->integ = integ_find(central ? "rk4" : iname);
     /* without continuous states, time advances in fixed steps h (the discrete
      * updates, once per step, define the model): no method has work to do */
     if (d->integ && a->ny == 0)
@@ -119,7 +128,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         }
         pcsv = &csv;
     }
-    rc = integ_drive(m, d, &s, pcsv, opts ? opts->progress : 0);
+    rc = central ? iface_run(m, d, &s, pcsv) : integ_drive(m, d, &s, pcsv, opts ? opts->progress : 0);
     if (pcsv) {
         int crc = csv_close(&csv, rc == JNT_OK ? d->err : NULL, sizeof d->err);
         if (rc == JNT_OK)

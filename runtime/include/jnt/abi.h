@@ -15,7 +15,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 4
+#define JNT_ABI_VERSION 5
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -97,6 +97,24 @@ typedef struct jnt_abi_chain {
     int d0, n, in0;
 } jnt_abi_chain;
 
+/* A sliding interface (seed 003, runtime/slide.h): slave nodes of block
+ * `slave` against the master chain of block `master`, coupled by the dual
+ * method under an assumption, or by FiLm. x holds the reference coordinates
+ * (2 per node: the slaves, then the master nodes), rows their displacement
+ * rows (per node ux then uy, each as long as its block's r). The runtime
+ * writes JNT_IFACE_NCONTACT discrete states per slave from d0 on: normal
+ * force, friction force, contact point x, y, slip velocity, state. A model
+ * with interfaces is integrated by the explicit central difference of
+ * seed 003 (integrator "central"). */
+enum { JNT_IFACE_BASIC = 0, JNT_IFACE_REALISTIC, JNT_IFACE_SIMPLIFIED, JNT_IFACE_FILM };
+#define JNT_IFACE_NCONTACT 6
+
+typedef struct jnt_abi_iface {
+    const char *name;
+    int slave, master, nslave, nmaster, method, d0;
+    const double *x, *rows;
+} jnt_abi_iface;
+
 typedef struct jnt_abi_model {
     int abi_version;            /* JNT_ABI_VERSION */
     const char *name;           /* model name */
@@ -127,6 +145,10 @@ typedef struct jnt_abi_model {
     int nchains;
     const jnt_abi_chain *chains;
     jnt_output_fn chain_in;     /* NULL when nchains == 0 */
+    int nifaces;
+    const jnt_abi_iface *ifaces;
+    jnt_output_fn iface_mu;     /* the interfaces' friction coefficients (from p) into the
+                                   output array; NULL when nifaces == 0 */
 } jnt_abi_model;
 
 #endif

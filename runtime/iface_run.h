@@ -1,0 +1,28 @@
+/*
+ * iface_run.h: models with sliding interfaces on seed 003's central
+ * difference (internal; runtime/iface_run.c).
+ */
+#ifndef JNT_IFACE_RUN_H
+#define JNT_IFACE_RUN_H
+
+#include <stddef.h>
+
+#include "csv.h"
+#include "jnt/abi.h"
+#include "jnt/jnt.h"
+#include "slide.h"
+
+/* The slide model of a generated model with interfaces at parameters p and
+ * step h: every linear block a substructure (its external forces come from
+ * the model's rhs kernel through the user pointer of slide_data_new, which
+ * must be iface_run's context), every interface from its tables. 0 or a
+ * status with a message in err. */
+int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model **out, char *err,
+                size_t errn);
+
+/* Run model m from its initial state (already in d) over the settings s,
+ * writing the output grid to csv (may be NULL). 0 or a status (message in
+ * d). */
+int iface_run(const jnt_model *m, jnt_data *d, const jnt_settings *s, csv_writer *csv);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * test_iface.c: `interface ... : sliding` in the language (compiler/
+ * sema_iface.c, runtime/iface_run.c on runtime/slide.h): a block (a free
+ * plate2d) pressed onto a Craig-Bampton cantilever (plate2d) and dragged,
+ * compiled from jnt text and run by `central`, with each coupling.
+ *
+ *   - pressed by P: the normal force, averaged over the vibration, is P;
+ *   - dragged by F > mu P: it slides, friction averages -mu N;
+ *   - FiLm and the three dual assumptions agree on both;
+ *   - the generated C of an interface model compiles with gcc too (jnt build
+ *     is tested in tests/cli).
+ * The runtime's own analytic checks are in test_slide.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "csvread.h"
+#include "jnt/jnt.h"
+
+static const char *const MODEL =
+    "model press\n"
+    "const E = 70 GPa\n"
+    "const rho = 2700 kg/m^3\n"
+    "substructure lower : plate2d(lx = 100 mm, ly = 2 mm, thickness = 20 mm, E = E, rho = rho,\n"
+    "                             nx = 20, ny = 2) {\n"
+    "  fix = left\n"
+    "  damping = rayleigh(alpha = 2000 /s, beta = 0 s)\n"
+    "  reduce = craig_bampton(modes = 10, keep = top)\n"
+    "}\n"
+    "substructure upper : plate2d(lx = 5 mm, ly = 2 mm, thickness = 20 mm, E = E, rho = rho,\n"
+    "                             nx = 2, ny = 1) {\n"
+    "  damping = rayleigh(alpha = 2000 /s, beta = 0 s)\n"
+    "  x0 = 50 mm\n"
+    "  y0 = 2 mm\n"
+    "}\n"
+    "interface c between upper.bottom and lower.top : sliding {\n"
+    "  friction = coulomb(mu = 0.3)\n"
+    "  coupling = COUPLING\n"
+    "}\n"
+    "param P = 1 N\n"
+    "param F = 0 N\n"
+    "force press[i in 1..2] on upper.top[i].uy = -P / 2 * smoothstep(t, 0 s, 1 ms)\n"
+    "force drag on upper.left[1].ux = F * smoothstep(t, 2 ms, 3 ms)\n"
+    "simulate { integrator = central(h = 0.05 us)  until = 5 ms }\n"
+    "output \"press.csv\" every 1 us { t, N = c.normal, Ft = c.friction, v = c.v_slip }\n";
+
+/* The model text with its coupling. */
+static void with_coupling(char *buf, size_t n, const char *coupling)
+{
+    const char *c = strstr(MODEL, "COUPLING");
+    snprintf(buf, n, "%.*s%s%s", (int)(c - MODEL), MODEL, coupling, c + strlen("COUPLING"));
+}
+
+/* Mean of column col over t >= t0. */
+static double mean_after(const csv_table *t, const char *col, double t0)
+{
+    const double *tc = csv_col(t, "t"), *c = csv_col(t, col);
+    double s = 0;
+    int n = 0;
+    for (int i = 0; tc && c && i < t->nrow; i++)
+        if (tc[i] >= t0)
+            s += c[i], n++;
+    return n ? s / n : NAN;
+}
+
+int main(void)
+{
+    static const char *const couplings[] = {"dual(assumption = basic)",
+                                            "dual(assumption = realistic)",
+                                            "dual(assumption = simplified)", "film"};
+    for (int k = 0; k < 4; k++) {
+        char text[4096];
+        with_coupling(text, sizeof text, couplings[k]);
+        jnt_model *m = NULL;
+        CHECK(jnt_compile_string("press", text, NULL, &m) == JNT_OK, "%s: compiles", couplings[k]);
+        if (!m)
+            continue;
+        csv_table t;
+        jnt_run_opts o = {0};
+        int rc = run_csv(m, test_out("iface_press.csv"), o, NULL, &t);
+        CHECK(rc == JNT_OK, "%s: pressed, runs", couplings[k]);
+        if (rc == JNT_OK) {
+            /* vertical equilibrium of the block: the mean contact force is P
+             * once the load is on (its vibration averages out; 1 %) */
+            CHECK_REL(mean_after(&t, "N", 2e-3), 1.0, 0.01, "pressed by P = 1 N: mean normal force");
+            CHECK_NEAR(mean_after(&t, "Ft", 2e-3), 0.0, 0.02,
+                       "pressed only: mean friction force (N)");
+        }
+        csv_free(&t);
+        const char *defs[] = {"F=0.5 N", NULL};
+        rc = run_csv(m, test_out("iface_drag.csv"), o, defs, &t);
+        CHECK(rc == JNT_OK, "%s: dragged, runs", couplings[k]);
+        if (rc == JNT_OK) {
+            /* F = 0.5 N > mu P = 0.3 N: the block slides (Coulomb, 2 %) */
+            double n = mean_after(&t, "N", 3.5e-3), ft = mean_after(&t, "Ft", 3.5e-3);
+            const double *v = csv_col(&t, "v");
+            printf("INFO: %s: mean N %.5f N, mean friction %.5f N, final slip velocity %.4g m/s\n",
+                   couplings[k], n, ft, v ? v[t.nrow - 1] : NAN);
+            CHECK_REL(-ft, 0.3 * n, 0.02, "dragged by 0.5 N: friction = -mu N while sliding");
+            CHECK(v && v[t.nrow - 1] > 0.05, "dragged: the block slides forward (v = %g m/s)",
+                  v ? v[t.nrow - 1] : NAN);
+        }
+        csv_free(&t);
+        jnt_model_free(m);
+    }
+    return check_done();
+}
