@@ -356,8 +356,8 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         for (int b = 0; b < m->nblocks; b++) {
             fputs("    {", out);
             put_str(out, m->blocks[b].name);
-            fprintf(out, ", %d, %d, %s_b%d_minv, %s_b%d_minv_k, %s_b%d_minv_c},\n",
-                    m->blocks[b].q0, m->blocks[b].r, px, b, px, b, px, b);
+            fprintf(out, ", %d, %d, %s_b%d_minv, %s_b%d_minv_k, %s_b%d_minv_c, %d},\n",
+                    m->blocks[b].q0, m->blocks[b].r, px, b, px, b, px, b, m->blocks[b].qdd0);
         }
         fputs("};\n", out);
     }

@@ -45,6 +45,7 @@ typedef struct ir_block {
     char *name;
     int q0, r;
     double *minv, *minv_k, *minv_c;
+    int qdd0; /* discrete states of the accelerations (interface models), or -1 */
 } ir_block;
 
 /* A quasi-static Iwan chain (jnt_abi_chain): its discrete states from d0

@@ -453,9 +453,12 @@ static sval dof_member(sema *S, int di, const ast *n)
     dof *d = &S->dofs[di];
     if (strcmp(n->name, "v") == 0)
         return sval_num(d->vel, (jnt_dim){{0, 6, -6, 0, 0}});
+    if (strcmp(n->name, "a") == 0 && d->sub >= 0 && S->m->nifaces > 0 && S->in_output)
+        return sema_sub_point_accel(S, di);
     if (strcmp(n->name, "a") == 0 && d->body < 0) {
-        diag_error(S->dc, n->loc, "the acceleration of a %s is not available",
-                   d->point ? "point" : "substructure point");
+        diag_error(S->dc, n->loc, "the acceleration of a %s is not available%s",
+                   d->point ? "point" : "substructure point",
+                   d->point ? "" : " (except in the outputs of a model with sliding interfaces)");
         return sval_err;
     }
     if (strcmp(n->name, "a") == 0) {

@@ -212,6 +212,9 @@ void sema_sub_assemble(sema *S);
  * element `skip` on it (excluded from a0): 0, or -1 after an error. */
 int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha);
 void sema_sub_free(sema *S);
+/* In a model with sliding interfaces: the acceleration of substructure
+ * point di from the accelerations the runtime writes (discrete states). */
+sval sema_sub_point_accel(sema *S, int di);
 /* `analysis NAME : modes(of = SUB, count = n)`: frequency and shape tables. */
 int sema_sub_modes(sema *S, const ast *at, int si, int count, struct ir_analysis *freq,
                    struct ir_analysis *shapes);

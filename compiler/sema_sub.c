@@ -814,9 +814,34 @@ void sema_sub_assemble(sema *S)
         ir_model *m = S->m;
         m->blocks = xrealloc(m->blocks, (size_t)(m->nblocks + 1) * sizeof *m->blocks);
         m->blocks[m->nblocks++] = (ir_block){xstrdup(b->name), b->q0, b->r, b->minv, b->minv_k,
-                                             b->minv_c};
+                                             b->minv_c, -1};
         b->minv = b->minv_k = b->minv_c = NULL;
     }
+}
+
+/* See sema_int.h. */
+sval sema_sub_point_accel(sema *S, int di)
+{
+    ex_pool *P = S->pool;
+    const dof *f = &S->dofs[di];
+    int bi = 0;
+    for (int s = 0; s < f->sub; s++)
+        bi += S->subs[s].phi != NULL;
+    ir_block *blk = &S->m->blocks[bi];
+    if (blk->qdd0 < 0) {
+        blk->qdd0 = S->m->d.n;
+        for (int k = 0; k < blk->r; k++) {
+            int i = ir_add(&S->m->d, xasprintf("%s.qdd%d", blk->name, k + 1), -1, ex_const(P, 0),
+                           units_none, S->subs[f->sub].decl->loc);
+            S->m->d.v[i].rhs = ex_var(P, EX_D, i); /* the runtime writes it */
+        }
+    }
+    ex_id a = ex_const(P, 0);
+    for (int k = 0; k < blk->r; k++)
+        if (f->coef[k] != 0)
+            a = ex_op2(P, EX_ADD, a, ex_op2(P, EX_MUL, ex_const(P, f->coef[k]),
+                                            ex_var(P, EX_D, blk->qdd0 + k)));
+    return sval_num(a, (jnt_dim){{0, 6, -12, 0, 0}});
 }
 
 /* See sema_int.h. */

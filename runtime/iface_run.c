@@ -202,6 +202,18 @@ static void write_contacts(const jnt_abi_model *a, const slide_data *sd, double 
         }
 }
 
+/* The blocks' accelerations (at the step's start, the central difference's
+ * a_n) into the discrete states that outputs read. */
+static void write_accels(const run_ctx *c, double *d)
+{
+    for (int b = 0; b < c->a->nblocks; b++) {
+        const jnt_abi_block *k = &c->a->blocks[b];
+        if (k->qdd0 >= 0)
+            memcpy(d + k->qdd0, c->sd->a + slide_model_offset(c->sm, b),
+                   (size_t)k->r * sizeof *d);
+    }
+}
+
 /* One output row at the slide state. */
 static int emit(run_ctx *c, csv_writer *csv)
 {
@@ -262,6 +274,7 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
         }
         dt->stats.steps++;
         write_contacts(a, sd, dt->d);
+        write_accels(&c, dt->d);
         int last = sd->t >= s->t_end - 0.5 * s->h;
         if (oe <= 0 || last || sd->t >= next - 0.5 * s->h) {
             rc = emit(&c, csv);

@@ -44,13 +44,15 @@ static const char *const MODEL =
     "force press[i in 1..2] on upper.top[i].uy = -P / 2 * smoothstep(t, 0 s, 1 ms)\n"
     "force drag on upper.left[1].ux = F * smoothstep(t, 2 ms, 3 ms)\n"
     "simulate { integrator = central(h = 0.05 us)  until = 5 ms }\n"
-    "output \"press.csv\" every 1 us { t, N = c.normal, Ft = c.friction, v = c.v_slip }\n";
+    "output \"press.csv\" every EVERY { t, N = c.normal, Ft = c.friction, v = c.v_slip,\n"
+    "  a = lower.right[1].uy.a, vt = lower.right[1].uy.v }\n";
 
-/* The model text with its coupling. */
-static void with_coupling(char *buf, size_t n, const char *coupling)
+/* The model text with its coupling and output interval. */
+static void with_coupling(char *buf, size_t n, const char *coupling, const char *every)
 {
-    const char *c = strstr(MODEL, "COUPLING");
-    snprintf(buf, n, "%.*s%s%s", (int)(c - MODEL), MODEL, coupling, c + strlen("COUPLING"));
+    const char *c = strstr(MODEL, "COUPLING"), *e = strstr(MODEL, "EVERY");
+    snprintf(buf, n, "%.*s%s%.*s%s%s", (int)(c - MODEL), MODEL, coupling,
+             (int)(e - c - strlen("COUPLING")), c + strlen("COUPLING"), every, e + strlen("EVERY"));
 }
 
 /* Mean of column col over t >= t0. */
@@ -72,7 +74,7 @@ int main(void)
                                             "dual(assumption = simplified)", "film"};
     for (int k = 0; k < 4; k++) {
         char text[4096];
-        with_coupling(text, sizeof text, couplings[k]);
+        with_coupling(text, sizeof text, couplings[k], "1 us");
         jnt_model *m = NULL;
         CHECK(jnt_compile_string("press", text, NULL, &m) == JNT_OK, "%s: compiles", couplings[k]);
         if (!m)
@@ -105,5 +107,26 @@ int main(void)
         csv_free(&t);
         jnt_model_free(m);
     }
+    /* a substructure point's acceleration in the output is the central
+     * difference's: (v_n+1 - v_n) / h with v the backward velocity, row by row */
+    char text[4096];
+    with_coupling(text, sizeof text, "dual", "0 s");
+    jnt_model *m = NULL;
+    CHECK(jnt_compile_string("press_steps", text, NULL, &m) == JNT_OK, "every step: compiles");
+    csv_table t;
+    jnt_run_opts o = {.t_end = 0.2e-3};
+    if (m && run_csv(m, test_out("iface_steps.csv"), o, NULL, &t) == JNT_OK) {
+        const double *a = csv_col(&t, "a"), *v = csv_col(&t, "vt");
+        double worst = 0, amax = 0;
+        for (int i = 2; a && v && i < t.nrow; i++) {
+            worst = fmax(worst, fabs((v[i] - v[i - 1]) / 0.05e-6 - a[i]));
+            amax = fmax(amax, fabs(a[i]));
+        }
+        CHECK(t.nrow == 4001 && worst <= 1e-9 * amax, "output acceleration of the tip = the "
+              "central difference of its velocity (%d rows, worst %.3g of %.3g m/s^2)", t.nrow,
+              worst, amax);
+        csv_free(&t);
+    }
+    jnt_model_free(m);
     return check_done();
 }

@@ -84,6 +84,8 @@ typedef struct jnt_abi_block {
     const char *name;
     int q0, r;
     const double *minv, *minv_k, *minv_c;
+    int qdd0; /* a model with interfaces: the runtime writes the accelerations
+                 qd' to d[qdd0 .. qdd0 + r) after every step; -1: not needed */
 } jnt_abi_block;
 
 /* A massless series-series Iwan chain solved quasi-statically after every
