@@ -21,7 +21,8 @@ static int abi_valid(const jnt_abi_model *a)
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
         if (k->r < 1 || k->r > JNT_MAX_BLOCK || k->q0 < 0 || k->q0 + 2 * k->r > a->ny ||
-            !k->minv || !k->minv_k || !k->minv_c || k->qdd0 < -1 || k->qdd0 + k->r > a->nd)
+            !k->minv || !k->minv_k || !k->minv_c || k->qdd0 < -1 ||
+            (k->qdd0 >= 0 && k->qdd0 + k->r > a->nd))
             return 0;
     }
     if (a->nchains < 0 || (a->nchains > 0 && (!a->chains || !a->chain_in)))
