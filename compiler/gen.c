@@ -330,7 +330,9 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
                 fprintf(out, "&%s_a%d_model", px, i);
             else
                 fputs("0", out);
-            if (m->an[i].kind == JNT_ANALYSIS_TABLE)
+            if (m->an[i].kind == JNT_ANALYSIS_LOCUS)
+                fprintf(out, ", %s_an%d, %d, %d, 0, 0},\n", px, i, m->an[i].ncol, m->an[i].nrow);
+            else if (m->an[i].kind == JNT_ANALYSIS_TABLE)
                 fprintf(out, ", %s_an%d, %d, %d, %s_an%d_cols, %s_an%d_table},\n", px, i,
                         m->an[i].ncol, m->an[i].nrow, px, i, px, i);
             else

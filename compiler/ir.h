@@ -34,7 +34,8 @@ typedef struct ir_analysis {
     int kind;              /* JNT_ANALYSIS_* */
     struct ir_model *sub;  /* hysteresis: its own model (owned); NULL otherwise */
     ex_id v[2];            /* expressions of p: at, or period and cycles */
-    int ncol, nrow;        /* JNT_ANALYSIS_TABLE: column names and values (owned) */
+    int ncol, nrow;        /* JNT_ANALYSIS_TABLE: column names and values (owned);
+                              JNT_ANALYSIS_LOCUS: the interface and the steps */
     char **cols;
     double *table;
 } ir_analysis;

@@ -1207,11 +1207,40 @@ static void eval_analysis(sema *S, const ast *d, const ast *model, int file)
         m->an[m->nan++] = tabs[0];
         m->an[m->nan++] = tabs[1];
         return;
+    } else if (strcmp(d->str, "complex_modes") == 0) {
+        static const char *const names[] = {"along", "from", "to", "steps"};
+        const ast *arg[4] = {0};
+        long steps = 50;
+        if (analysis_args(S, d, names, 4, arg) != 0 ||
+            (arg[3] && sema_int_const(S, &S->consts, arg[3], &steps) != 0))
+            return;
+        sym *s = arg[0] && arg[0]->kind == AST_NAME ? sema_find(S, arg[0]->name) : NULL;
+        if (!s || s->kind != SYM_IFACE || !arg[1] || !arg[2]) {
+            diag_error(S->dc, s && s->kind == SYM_IFACE ? d->loc : arg[0] ? arg[0]->loc : d->loc,
+                       "analysis 'complex_modes' needs along = <a sliding interface>, "
+                       "from = ... and to = ...");
+            return;
+        }
+        if (s->ninst != 1)
+            return; /* the interface's errors were reported */
+        if (steps < 1 || steps > 100000) {
+            diag_error(S->dc, arg[3]->loc, "'steps' must be 1 to 100000, not %ld", steps);
+            return;
+        }
+        an.kind = JNT_ANALYSIS_LOCUS;
+        const jnt_dim dim_m = {{0, 6, 0, 0, 0}};
+        an.v[0] = setting_expr(S, arg[1], dim_m, "'from'");
+        an.v[1] = setting_expr(S, arg[2], dim_m, "'to'");
+        an.ncol = s->inst[0];
+        an.nrow = (int)steps;
+        if (an.v[0] < 0 || an.v[1] < 0)
+            return;
     } else {
-        static const char *const kinds[] = {"linear", "hysteresis", "modes"};
-        const char *best = diag_closest(d->str, kinds, 3);
+        static const char *const kinds[] = {"linear", "hysteresis", "modes", "complex_modes"};
+        const char *best = diag_closest(d->str, kinds, 4);
         diag_error(S->dc, d->loc, "unknown analysis '%s'%s%s%s (there are 'linear', "
-                                  "'hysteresis' and 'modes')", d->str, best ? "; did you mean '" : "",
+                                  "'hysteresis', 'modes' and 'complex_modes')", d->str,
+                   best ? "; did you mean '" : "",
                    best ? best : "", best ? "'?" : "");
         return;
     }

@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "data.h"
+#include "iface_run.h"
 #include "model.h"
 
 /* A new data object for model m with the parameters of d (same order). */
@@ -141,6 +142,24 @@ static int run_hysteresis(jnt_data *d, const jnt_abi_analysis *an, const double 
     return rc;
 }
 
+/* Complex modes along interface an->ncol (seed 003 Fig. 4): its slave
+ * substructure translated along x from v[0] to v[1] in an->nrow steps,
+ * rigid contact, the locus written to path. */
+static int run_locus(const jnt_model *m, jnt_data *d, const jnt_abi_analysis *an, const double *v,
+                     const char *path)
+{
+    const jnt_abi_model *a = m->abi;
+    jnt_settings s;
+    memset(&s, 0, sizeof s);
+    if (a->settings(d->p, &s) < 0)
+        return data_error(d, JNT_ERR_KERNEL, "analysis '%s': the settings kernel failed", an->name);
+    char err[256] = "";
+    int rc = iface_locus(a, d->p, s.h, an->ncol, v[0], v[1], an->nrow, path, err, sizeof err);
+    if (rc != JNT_OK)
+        return data_error(d, rc, "analysis '%s': %s", an->name, err);
+    return JNT_OK;
+}
+
 /* See jnt.h. */
 int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir)
 {
@@ -161,6 +180,9 @@ int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir)
             rc = run_linear(m, d, an, v, path);
         else if (an->kind == JNT_ANALYSIS_HYSTERESIS && an->model)
             rc = run_hysteresis(d, an, v, path, cpath);
+        else if (an->kind == JNT_ANALYSIS_LOCUS && an->ncol >= 0 && an->ncol < a->nifaces &&
+                 an->nrow > 0)
+            rc = run_locus(m, d, an, v, path);
         else if (an->kind == JNT_ANALYSIS_TABLE && an->table)
             rc = write_table(d, path, an->cols, an->ncol, an->table, an->nrow);
         else

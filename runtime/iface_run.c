@@ -47,6 +47,10 @@ static void to_y(const run_ctx *c, const double *u, const double *v, double *y)
 static int force_of(int b, double t, double *f, void *user)
 {
     run_ctx *c = user;
+    if (!c->sd) { /* the complex modes: no forces */
+        memset(f, 0, (size_t)c->a->blocks[b].r * sizeof *f);
+        return 0;
+    }
     if (t != c->last_t || c->sd->step != c->last_step) {
         to_y(c, c->sd->u, c->sd->v, c->y);
         if (c->a->rhs(t, c->y, c->dt->d, c->dt->p, c->ydot) != 0)
@@ -182,6 +186,23 @@ done:
     free(subs);
     free(ifs);
     free(nodes);
+    return rc;
+}
+
+/* See iface_run.h. */
+int iface_locus(const jnt_abi_model *a, const double *p, double h, int iface, double from,
+                double to, int steps, const char *path, char *err, size_t errn)
+{
+    slide_model *sm = NULL;
+    int rc = iface_model(a, p, h, &sm, err, errn);
+    if (rc != JNT_OK)
+        return rc;
+    run_ctx c = {.a = a};
+    slide_modes_opts o;
+    memset(&o, 0, sizeof o);
+    o.moved = 1 + a->ifaces[iface].slave;
+    rc = slide_modes_locus(sm, &c, from, to, steps, &o, path, NULL, err, errn);
+    slide_model_free(sm);
     return rc;
 }
 

@@ -13,6 +13,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -128,5 +129,31 @@ int main(void)
         csv_free(&t);
     }
     jnt_model_free(m);
+
+    /* analysis complex_modes: the locus over the positions asked for */
+    with_coupling(text, sizeof text, "dual", "1 us");
+    strncat(text, "analysis locus : complex_modes(along = c, from = -20 mm, to = 40 mm, steps = 6)\n",
+            sizeof text - strlen(text) - 1);
+    m = NULL;
+    CHECK(jnt_compile_string("press_locus", text, NULL, &m) == JNT_OK, "locus: compiles");
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        const char *dir = getenv("JNT_TEST_OUT");
+        CHECK(jnt_run_analyses(m, d, dir && *dir ? dir : "build/tests") == JNT_OK,
+              "analysis complex_modes runs (%s)", jnt_data_error(d));
+        csv_table l;
+        int ok = csv_load(test_out("locus.csv"), &l) == 0;
+        const double *pos = ok ? csv_col(&l, "position") : NULL;
+        int npos = 0;
+        for (int i = 0; pos && i < l.nrow; i++)
+            npos += i == 0 || pos[i] != pos[i - 1];
+        CHECK(ok && pos && npos == 7 && fabs(pos[0] + 0.02) < 1e-12 &&
+                  fabs(pos[l.nrow - 1] - 0.04) < 1e-12,
+              "locus.csv: 7 positions from -20 to 40 mm (got %d)", npos);
+        if (ok)
+            csv_free(&l);
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
     return check_done();
 }

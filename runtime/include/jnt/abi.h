@@ -57,18 +57,22 @@ struct jnt_abi_model;
 
 /* Analyses a model declares (`analysis NAME : KIND(...)`), run after its
  * simulation by jnt_run_analyses. */
-enum { JNT_ANALYSIS_LINEAR = 1, JNT_ANALYSIS_HYSTERESIS = 2, JNT_ANALYSIS_TABLE = 3 };
+enum { JNT_ANALYSIS_LINEAR = 1, JNT_ANALYSIS_HYSTERESIS = 2, JNT_ANALYSIS_TABLE = 3,
+       JNT_ANALYSIS_LOCUS = 4 };
 
 typedef struct jnt_abi_analysis {
     const char *name;                  /* writes NAME.csv (hysteresis: also NAME_cycles.csv) */
     int kind;                          /* JNT_ANALYSIS_* */
     const struct jnt_abi_model *model; /* hysteresis: the model it runs (same parameters as
                                           the main model, in the same order); linear: NULL */
-    /* v[0] = the time of the linearisation (linear) or the period (hysteresis);
-     * v[1] = the number of cycles (hysteresis) */
+    /* v[0] = the time of the linearisation (linear) or the period (hysteresis)
+     * or the first position (locus); v[1] = the number of cycles (hysteresis)
+     * or the last position (locus) */
     int (*values)(const double *p, double *v);
     /* JNT_ANALYSIS_TABLE: a table the compiler computed (modes of a
-     * substructure), written as NAME.csv: nrow x ncol values, row-major */
+     * substructure), written as NAME.csv: nrow x ncol values, row-major.
+     * JNT_ANALYSIS_LOCUS (complex modes along a sliding interface, seed 003
+     * Fig. 4): ncol = the interface, nrow = the number of steps */
     int ncol, nrow;
     const char *const *cols;
     const double *table;
