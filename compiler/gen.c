@@ -247,6 +247,21 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         fputs("};\n", out);
     }
 
+    /* moving frames and time-varying damping of the blocks */
+    int nflag = 0;
+    for (int b = 0; b < m->nblocks; b++)
+        nflag += m->blocks[b].flags != 0;
+    if (nflag) {
+        ex_id *roots = xmalloc(6 * (size_t)m->nblocks * sizeof *roots);
+        for (int b = 0; b < m->nblocks; b++)
+            memcpy(roots + 6 * b, m->blocks[b].in, sizeof m->blocks[b].in);
+        open_fn(out, SIG("block_in(double t, const double *y, const double *d, const double *p, double *in)"),
+                "tydp");
+        emit_block(P, out, dc, 6 * m->nblocks, roots, "in[%d]", NULL, "w");
+        close_fn(out);
+        free(roots);
+    }
+
     /* sliding interfaces: node coordinates and rows, friction coefficients */
     for (int f = 0; f < m->nifaces; f++) {
         const ir_iface *fc = &m->ifaces[f];
@@ -358,8 +373,9 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         for (int b = 0; b < m->nblocks; b++) {
             fputs("    {", out);
             put_str(out, m->blocks[b].name);
-            fprintf(out, ", %d, %d, %s_b%d_minv, %s_b%d_minv_k, %s_b%d_minv_c, %d},\n",
-                    m->blocks[b].q0, m->blocks[b].r, px, b, px, b, px, b, m->blocks[b].qdd0);
+            fprintf(out, ", %d, %d, %s_b%d_minv, %s_b%d_minv_k, %s_b%d_minv_c, %d, %d},\n",
+                    m->blocks[b].q0, m->blocks[b].r, px, b, px, b, px, b, m->blocks[b].qdd0,
+                    m->blocks[b].flags);
         }
         fputs("};\n", out);
     }
@@ -403,9 +419,13 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
     else
         fputs("    0, 0, 0,\n", out);
     if (m->nifaces)
-        fprintf(out, "    %d, %s_ifaces, %s_iface_mu,\n};\n", m->nifaces, px, px);
+        fprintf(out, "    %d, %s_ifaces, %s_iface_mu,\n", m->nifaces, px, px);
     else
-        fputs("    0, 0, 0,\n};\n", out);
+        fputs("    0, 0, 0,\n", out);
+    if (nflag)
+        fprintf(out, "    %s_block_in,\n};\n", px);
+    else
+        fputs("    0,\n};\n", out);
 #undef NAME
 #undef SIG
     free(J.colptr);

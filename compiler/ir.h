@@ -47,6 +47,8 @@ typedef struct ir_block {
     int q0, r;
     double *minv, *minv_k, *minv_c;
     int qdd0; /* discrete states of the accelerations (interface models), or -1 */
+    int flags; /* JNT_BLOCK_FRAME, JNT_BLOCK_RAYLEIGH */
+    ex_id in[6]; /* frame x, y, vx, vy; Rayleigh alpha, beta (functions of t and p) */
 } ir_block;
 
 /* A quasi-static Iwan chain (jnt_abi_chain): its discrete states from d0

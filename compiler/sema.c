@@ -967,6 +967,13 @@ static void check_ifaces(sema *S)
     for (int i = 0; i < S->nsym && !first; i++)
         if (S->syms[i].kind == SYM_IFACE)
             first = S->syms[i].decl;
+    for (int i = 0; i < S->nsub && !first && !diag_errors(S->dc); i++)
+        if (S->subs[i].ray[0] >= 0) {
+            diag_error(S->dc, S->subs[i].decl->loc, "'%s': a damping that varies in time needs a "
+                                                    "model with sliding interfaces (the central "
+                                                    "difference applies it)", S->subs[i].name);
+            return;
+        }
     if (central && !first && !diag_errors(S->dc)) {
         diag_error(S->dc, m->y.n ? m->y.v[0].loc : loc_none,
                    "integrator 'central' integrates models with sliding interfaces, and this "

@@ -102,6 +102,8 @@ typedef struct subst {
     double *mr, *kr, *cr; /* the reduced matrices (r x r, owned), for energies */
     double place[3];      /* x0, y0 (m), angle (rad): where its mesh lies in the plane of
                              an interface (rotation about the mesh origin, then translation) */
+    ex_id frame[2];       /* prescribed translation of its frame (functions of t), or -1 */
+    ex_id ray[2];         /* time-varying Rayleigh alpha(t), beta(t), or -1 */
     ex_id *g;             /* generalized forces, r */
 } subst;
 

@@ -478,6 +478,85 @@ static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
     return 0;
 }
 
+/* damping = rayleigh(alpha, beta) with an argument that varies in time (seed
+ * 003's damping blend): kept as expressions for the runtime of interface
+ * models (C(t) = alpha(t) M + beta(t) K). 1 when it was (or failed as) such
+ * a call, 0 when both arguments are constants (the usual path). */
+static int time_rayleigh(sema *S, const ast *c, subst *b)
+{
+    static const char *const names[] = {"alpha", "beta"};
+    const jnt_dim *dims[] = {&DIM_1S, &DIM_S};
+    const ast *arg[2] = {0};
+    int pos = 0, timed = 0;
+    for (int i = 0; i < c->nkids; i++) {
+        const ast *a = c->kids[i];
+        int k = a->kind == AST_ARG ? (!strcmp(a->name, "alpha") ? 0 : !strcmp(a->name, "beta") ? 1
+                                                                                              : -1)
+                                   : pos++;
+        if (k < 0 || k > 1)
+            return 0; /* bind_args reports it */
+        arg[k] = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    ex_id e[2];
+    for (int k = 0; k < 2; k++) {
+        e[k] = ex_const(S->pool, 0);
+        if (!arg[k])
+            continue;
+        char what[64];
+        snprintf(what, sizeof what, "'%s' of 'rayleigh'", names[k]);
+        sval v = sema_num_dim(S, &S->global, arg[k], *dims[k], what);
+        if (v.k != V_NUM)
+            return 1;
+        if (sema_is_dynamic(S, v.e) && !sema_is_time_only(S, v.e)) {
+            diag_error(S->dc, arg[k]->loc, "%s may use time and parameters, not states", what);
+            return 1;
+        }
+        timed |= sema_is_dynamic(S, v.e);
+        e[k] = v.e;
+    }
+    if (!timed)
+        return 0;
+    b->ray[0] = e[0];
+    b->ray[1] = e[1];
+    return 1;
+}
+
+/* A frame that accelerates (a_x, a_y) loads every mass point with
+ * -m a: the generalized forces -Phi^T M t_x a_x - Phi^T M t_y a_y, where
+ * t_x, t_y are the global unit translations in the mesh's (rotated) axes. */
+static void frame_inertia(sema *S, subst *b)
+{
+    ex_pool *P = S->pool;
+    const fe_model *fe = b->fe;
+    double co = cos(b->place[2]), si = sin(b->place[2]);
+    double *t = xcalloc(2 * (size_t)fe->ndof + 1, sizeof *t), *mt = xcalloc((size_t)fe->ndof + 1,
+                                                                              sizeof *mt);
+    for (int c = 0; c < 2; c++) {
+        if (b->frame[c] < 0)
+            continue;
+        /* R^T e_x = (cos, -sin) and R^T e_y = (sin, cos) in the mesh axes */
+        memset(t, 0, (size_t)fe->ndof * sizeof *t);
+        for (int n = 0; n < fe->nnode; n++) {
+            const fe_node *nd = &fe->node[n];
+            if (nd->dof[FE_UX] >= 0)
+                t[nd->dof[FE_UX]] = c == 0 ? co : si;
+            if (nd->dof[FE_UY] >= 0)
+                t[nd->dof[FE_UY]] = c == 0 ? -si : co;
+        }
+        fe_sparse_mul(&fe->M, t, mt);
+        ex_id acc = ex_diff(P, ex_diff(P, b->frame[c], EX_T, 0), EX_T, 0);
+        for (int k = 0; k < b->r; k++) {
+            double g = 0;
+            for (int i = 0; i < fe->ndof; i++)
+                g += b->phi[(size_t)k * fe->ndof + i] * mt[i];
+            if (g != 0)
+                b->g[k] = ex_op2(P, EX_SUB, b->g[k], ex_op2(P, EX_MUL, ex_const(P, g), acc));
+        }
+    }
+    free(t);
+    free(mt);
+}
+
 /* Declare substructure s: build, constrain, damp, reduce; create its states. */
 void sema_declare_sub(sema *S, sym *s)
 {
@@ -487,7 +566,8 @@ void sema_declare_sub(sema *S, sym *s)
         nargs++;
     XGROW(S->subs, S->capsub, S->nsub);
     subst *b = &S->subs[S->nsub];
-    *b = (subst){.name = xstrdup(d->name), .decl = d, .q0 = -1, .zeta = -1};
+    *b = (subst){.name = xstrdup(d->name), .decl = d, .q0 = -1, .zeta = -1, .frame = {-1, -1},
+                 .ray = {-1, -1}};
     b->fe = xcalloc(1, sizeof *b->fe);
     s->inst = xcalloc(1, sizeof *s->inst);
     s->inst[0] = S->nsub++;
@@ -498,7 +578,23 @@ void sema_declare_sub(sema *S, sym *s)
     char err[512] = "";
     for (int i = nargs; i < d->nkids; i++) {
         const ast *st = d->kids[i];
-        if (!strcmp(st->name, "fix")) {
+        if (!strcmp(st->name, "fix") && st->kids[0]->kind == AST_MEMBER &&
+            st->kids[0]->kids[0]->kind == AST_NAME) {
+            /* fix = SET.ux: one component of the nodes of a set */
+            const ast *e = st->kids[0];
+            int set = fe_find_set(b->fe, e->kids[0]->name), comp = comp_index(e->name);
+            if (set < 0 || comp < 0) {
+                diag_error(S->dc, e->loc, set < 0 ? "'%s' has no node set '%s'"
+                                                  : "a node has components ux, uy, uz, rx, ry, rz, "
+                                                    "not '%s'",
+                           set < 0 ? b->name : e->name, e->kids[0]->name);
+                return;
+            }
+            if (fe_fix_comps(b->fe, set, 1u << comp, err, sizeof err)) {
+                diag_error(S->dc, st->loc, "%s", err);
+                return;
+            }
+        } else if (!strcmp(st->name, "fix")) {
             int sets[32], n = set_names(S, st->kids[0], b->fe, sets, 32);
             for (int k = 0; k < n; k++)
                 if (fe_fix(b->fe, sets[k], err, sizeof err)) {
@@ -518,6 +614,8 @@ void sema_declare_sub(sema *S, sym *s)
                 b->zeta = v[0];
                 continue;
             }
+            if (c->kind == AST_CALL && !strcmp(c->name, "rayleigh") && time_rayleigh(S, c, b))
+                continue;
             if (c->kind != AST_CALL || strcmp(c->name, "rayleigh")) {
                 diag_error(S->dc, c->loc, "expected damping = rayleigh(alpha = .. /s, beta = .. s) "
                                           "or modal(zeta = ..)");
@@ -531,6 +629,17 @@ void sema_declare_sub(sema *S, sym *s)
             }
         } else if (!strcmp(st->name, "reduce")) {
             reduce_e = st->kids[0];
+        } else if (!strcmp(st->name, "frame_x") || !strcmp(st->name, "frame_y")) {
+            int k = st->name[6] == 'y';
+            sval v = sema_num_dim(S, &S->global, st->kids[0], DIM_M, "a frame position");
+            if (v.k != V_NUM)
+                return;
+            if (!sema_is_time_only(S, v.e)) {
+                diag_error(S->dc, st->kids[0]->loc, "a frame position may use time and "
+                                                    "parameters only, not states");
+                return;
+            }
+            b->frame[k] = v.e;
         } else if (!strcmp(st->name, "x0") || !strcmp(st->name, "y0") ||
                    !strcmp(st->name, "angle")) {
             int k = st->name[0] == 'x' ? 0 : st->name[0] == 'y' ? 1 : 2;
@@ -543,10 +652,12 @@ void sema_declare_sub(sema *S, sym *s)
                 return;
             }
         } else {
-            static const char *const known[] = {"fix", "damping", "reduce", "x0", "y0", "angle"};
-            const char *best = diag_closest(st->name, known, 6);
+            static const char *const known[] = {"fix", "damping", "reduce", "x0", "y0", "angle",
+                                                "frame_x", "frame_y"};
+            const char *best = diag_closest(st->name, known, 8);
             diag_error(S->dc, st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
-                       best ? "; did you mean '" : " (it has fix, damping, reduce, x0, y0, angle)",
+                       best ? "; did you mean '"
+                            : " (it has fix, damping, reduce, x0, y0, angle, frame_x, frame_y)",
                        best ? best : "", best ? "'?" : "");
             return;
         }
@@ -599,6 +710,8 @@ void sema_declare_sub(sema *S, sym *s)
     b->g = xmalloc((size_t)b->r * sizeof *b->g);
     for (int k = 0; k < b->r; k++)
         b->g[k] = ex_const(S->pool, 0);
+    if (b->frame[0] >= 0 || b->frame[1] >= 0)
+        frame_inertia(S, b);
 }
 
 /* A dof for component comp of node `node`: created once, then reused. */
@@ -813,8 +926,16 @@ void sema_sub_assemble(sema *S)
         /* hand the matrices to the IR */
         ir_model *m = S->m;
         m->blocks = xrealloc(m->blocks, (size_t)(m->nblocks + 1) * sizeof *m->blocks);
-        m->blocks[m->nblocks++] = (ir_block){xstrdup(b->name), b->q0, b->r, b->minv, b->minv_k,
-                                             b->minv_c, -1};
+        ir_block *k = &m->blocks[m->nblocks++];
+        *k = (ir_block){xstrdup(b->name), b->q0, b->r, b->minv, b->minv_k, b->minv_c, -1, 0, {0}};
+        for (int c = 0; c < 2; c++) {
+            ex_id x = b->frame[c] >= 0 ? b->frame[c] : ex_const(P, 0);
+            k->in[c] = x;
+            k->in[2 + c] = ex_diff(P, x, EX_T, 0);
+            k->in[4 + c] = b->ray[c] >= 0 ? b->ray[c] : ex_const(P, 0);
+        }
+        k->flags = (b->frame[0] >= 0 || b->frame[1] >= 0 ? JNT_BLOCK_FRAME : 0) |
+                   (b->ray[0] >= 0 ? JNT_BLOCK_RAYLEIGH : 0);
         b->minv = b->minv_k = b->minv_c = NULL;
     }
 }

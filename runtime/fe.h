@@ -122,6 +122,8 @@ int fe_find_set(const fe_model *m, const char *name);
  * M, K, C shrink and the remaining DOFs are renumbered; removed node DOFs
  * become -1. */
 int fe_fix(fe_model *m, int set, char *err, size_t errn);
+/* The same for the components whose bit (1 << FE_UX ...) is set in comps. */
+int fe_fix_comps(fe_model *m, int set, unsigned comps, char *err, size_t errn);
 
 /* Rayleigh damping C = alpha M + beta K (replaces C). */
 int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn);

@@ -109,6 +109,12 @@ int fe_point_dofs(const fe_model *m, int node, int comp, int dof[4], double c[4]
  * such set) or JNT_ERR_NOMEM (m unchanged). */
 int fe_fix(fe_model *m, int set, char *err, size_t errn)
 {
+    return fe_fix_comps(m, set, (1u << FE_NDOF_NODE) - 1, err, errn);
+}
+
+/* See fe.h. */
+int fe_fix_comps(fe_model *m, int set, unsigned comps, char *err, size_t errn)
+{
     if (set < 0 || set >= m->nset)
         return fe_fail(err, errn, JNT_ERR_USAGE, "fix: no node set number %d", set);
     int *map = malloc(((size_t)m->ndof + 1) * sizeof *map);
@@ -122,7 +128,7 @@ int fe_fix(fe_model *m, int set, char *err, size_t errn)
         if (p->master >= 0)
             p = &m->node[p->master];
         for (int c = 0; c < FE_NDOF_NODE; c++)
-            if (p->dof[c] >= 0 && p->dof[c] < m->ndof)
+            if ((comps >> c & 1) && p->dof[c] >= 0 && p->dof[c] < m->ndof)
                 map[p->dof[c]] = -1;
     }
     int nnew = 0;

@@ -30,6 +30,7 @@ typedef struct run_ctx {
     double *y, *ydot; /* ny each */
     double last_t;
     long last_step;
+    double in[6 * IFACE_MAX_SUB], in_t; /* block_in at in_t */
 } run_ctx;
 
 /* The model state y = (q, qd) of every block from the slide vectors. */
@@ -63,12 +64,46 @@ static int force_of(int b, double t, double *f, void *user)
     return 0;
 }
 
-#define TRAMPOLINE(b) \
-    static int force_##b(double t, double *f, void *u) { return force_of(b, t, f, u); }
+/* The 6 frame and damping values of block b at t (abi.h, jnt_abi_block.flags). */
+static const double *block_in(run_ctx *c, int b, double t)
+{
+    if (t != c->in_t) {
+        if (c->a->block_in(t, NULL, c->dt->d, c->dt->p, c->in) != 0)
+            memset(c->in, 0, 6 * (size_t)c->a->nblocks * sizeof *c->in);
+        c->in_t = t;
+    }
+    return c->in + 6 * b;
+}
+
+static void rigid_of(int b, double t, double x[2], double v[2], void *user)
+{
+    const double *in = block_in(user, b, t);
+    x[0] = in[0], x[1] = in[1], v[0] = in[2], v[1] = in[3];
+}
+
+static void rayleigh_of(int b, double t, double *alpha, double *beta, void *user)
+{
+    const double *in = block_in(user, b, t);
+    *alpha = in[4], *beta = in[5];
+}
+
+/* Callbacks carry no substructure index: one trampoline per block. */
+#define TRAMPOLINE(b)                                                                           \
+    static int force_##b(double t, double *f, void *u) { return force_of(b, t, f, u); }         \
+    static void rigid_##b(double t, double x[2], double v[2], void *u) { rigid_of(b, t, x, v, u); } \
+    static void rayleigh_##b(double t, double *al, double *be, void *u)                        \
+    {                                                                                           \
+        rayleigh_of(b, t, al, be, u);                                                           \
+    }
 TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3)
 TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
-static int (*const trampolines[IFACE_MAX_SUB])(double, double *, void *) = {
+static int (*const forces[IFACE_MAX_SUB])(double, double *, void *) = {
     force_0, force_1, force_2, force_3, force_4, force_5, force_6, force_7};
+static void (*const rigids[IFACE_MAX_SUB])(double, double *, double *, void *) = {
+    rigid_0, rigid_1, rigid_2, rigid_3, rigid_4, rigid_5, rigid_6, rigid_7};
+static void (*const rayleighs[IFACE_MAX_SUB])(double, double *, double *, void *) = {
+    rayleigh_0, rayleigh_1, rayleigh_2, rayleigh_3, rayleigh_4, rayleigh_5, rayleigh_6,
+    rayleigh_7};
 
 /* The matrices of block k: M = Minv^-1, K = M (Minv K), C = M (Minv C),
  * into mats (3 r^2). 0, or 1 when Minv is not positive definite. */
@@ -140,7 +175,9 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
             break;
         }
         subs[b] = (slide_sub){.n = k->r, .M = mp, .K = mp + rr, .C = mp + 2 * rr,
-                              .force = trampolines[b]};
+                              .force = forces[b],
+                              .rigid = k->flags & JNT_BLOCK_FRAME ? rigids[b] : NULL,
+                              .rayleigh = k->flags & JNT_BLOCK_RAYLEIGH ? rayleighs[b] : NULL};
         mp += 3 * rr;
     }
     slide_node *nd = nodes;
@@ -197,7 +234,7 @@ int iface_locus(const jnt_abi_model *a, const double *p, double h, int iface, do
     int rc = iface_model(a, p, h, &sm, err, errn);
     if (rc != JNT_OK)
         return rc;
-    run_ctx c = {.a = a};
+    run_ctx c = {.a = a, .in_t = NAN};
     slide_modes_opts o;
     memset(&o, 0, sizeof o);
     o.moved = 1 + a->ifaces[iface].slave;
@@ -256,7 +293,7 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
 {
     const jnt_abi_model *a = m->abi;
     char err[256] = "";
-    run_ctx c = {.a = a, .dt = dt, .last_t = NAN, .last_step = -1};
+    run_ctx c = {.a = a, .dt = dt, .last_t = NAN, .last_step = -1, .in_t = NAN};
     slide_model *sm = NULL;
     int rc = iface_model(a, dt->p, s->h, &sm, err, sizeof err);
     if (rc != JNT_OK)

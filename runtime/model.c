@@ -29,6 +29,9 @@ static int abi_valid(const jnt_abi_model *a)
         return 0;
     if (a->nifaces < 0 || (a->nifaces > 0 && (!a->ifaces || !a->iface_mu || a->nblocks < 1)))
         return 0;
+    for (int b = 0; b < a->nblocks; b++)
+        if (a->blocks[b].flags && !a->block_in)
+            return 0;
     for (int f = 0; f < a->nifaces; f++) {
         const jnt_abi_iface *k = &a->ifaces[f];
         if (k->slave < 0 || k->slave >= a->nblocks || k->master < 0 || k->master >= a->nblocks ||

@@ -485,6 +485,22 @@ static void test_beam2d(void)
 }
 
 /* plate2d: patch test, total mass, slender cantilever vs beam theory, sets. */
+/* fe_fix_comps: one component of a set (seed 003's end A, held along x only) */
+static void test_fix_comps(void)
+{
+    fe_model m;
+    int rc = fe_plate2d(&m, 2.0, 1.0, 0.01, 70e9, 0.3, 2700, 4, 3, err, sizeof err);
+    int left = fe_find_set(&m, "left");
+    rc = rc ? rc : fe_fix_comps(&m, left, 1u << FE_UX, err, sizeof err);
+    int ok = rc == 0 && m.ndof == 40 - 4;
+    for (int k = 0; ok && k < m.set[left].n; k++) {
+        const fe_node *p = &m.node[m.set[left].node[k]];
+        ok &= p->dof[FE_UX] == -1 && p->dof[FE_UY] >= 0;
+    }
+    CHECK(ok, "fix_comps: left.ux removes the 4 ux DOFs of the left edge, keeps its uy (%s)", err);
+    fe_free(&m);
+}
+
 static void test_plate2d(void)
 {
     const double lx = 2.0, ly = 1.0, t = 0.01, E = 70e9, nu = 0.3, rho = 2700;
@@ -637,6 +653,7 @@ int main(void)
     test_export_import();
     test_beam2d();
     test_plate2d();
+    test_fix_comps();
     test_chain();
     return check_done();
 }

@@ -90,7 +90,13 @@ typedef struct jnt_abi_block {
     const double *minv, *minv_k, *minv_c;
     int qdd0; /* a model with interfaces: the runtime writes the accelerations
                  qd' to d[qdd0 .. qdd0 + r) after every step; -1: not needed */
+    int flags; /* a model with interfaces: JNT_BLOCK_FRAME, the block's frame moves
+                  (the model's block_in kernel gives x, y, vx, vy at in[6 b ..]);
+                  JNT_BLOCK_RAYLEIGH, extra damping alpha(t) M + beta(t) K (in[6 b + 4],
+                  in[6 b + 5]) */
 } jnt_abi_block;
+
+enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2 };
 
 /* A massless series-series Iwan chain solved quasi-statically after every
  * accepted step (runtime/chain.c, seed 004 Sect. 3): n slider displacements
@@ -155,6 +161,8 @@ typedef struct jnt_abi_model {
     const jnt_abi_iface *ifaces;
     jnt_output_fn iface_mu;     /* the interfaces' friction coefficients (from p) into the
                                    output array; NULL when nifaces == 0 */
+    jnt_output_fn block_in;     /* per block 6 values (see jnt_abi_block.flags); NULL when
+                                   no block has flags */
 } jnt_abi_model;
 
 #endif
