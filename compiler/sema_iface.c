@@ -63,7 +63,7 @@ static int add_nodes(sema *S, const ast *at, int si, const int *nodes, int n, do
     for (int k = 0; k < n; k++) {
         *rows = xrealloc(*rows, (*nrows + 2 * (size_t)b->r) * sizeof **rows);
         slide_node sn;
-        if (slide_node_fe(b->fe, &basis, nodes[k], b->place[2], origin, *rows + *nrows, &sn, err,
+        if (slide_node_fe(b->fe, &basis, nodes[k], 0, origin, *rows + *nrows, &sn, err,
                           sizeof err) != 0) {
             diag_error(S->dc, at->loc, "%s", err);
             return -1;

@@ -100,8 +100,8 @@ typedef struct subst {
     double *minv, *minv_k, *minv_c; /* r x r (owned; handed to the IR) */
     double zeta;          /* modal damping ratio, or -1 */
     double *mr, *kr, *cr; /* the reduced matrices (r x r, owned), for energies */
-    double place[3];      /* x0, y0 (m), angle (rad): where its mesh lies in the plane of
-                             an interface (rotation about the mesh origin, then translation) */
+    double place[2];      /* x0, y0 (m): where its mesh (rotated by `angle` at import)
+                             lies in the plane of an interface */
     ex_id frame[2];       /* prescribed translation of its frame (functions of t), or -1 */
     ex_id ray[2];         /* time-varying Rayleigh alpha(t), beta(t), or -1 */
     ex_id *g;             /* generalized forces, r */

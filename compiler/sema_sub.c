@@ -523,25 +523,22 @@ static int time_rayleigh(sema *S, const ast *c, subst *b)
 
 /* A frame that accelerates (a_x, a_y) loads every mass point with
  * -m a: the generalized forces -Phi^T M t_x a_x - Phi^T M t_y a_y, where
- * t_x, t_y are the global unit translations in the mesh's (rotated) axes. */
+ * t_x, t_y are the unit translations (the mesh's DOFs are global: `angle`
+ * rotated it). */
 static void frame_inertia(sema *S, subst *b)
 {
     ex_pool *P = S->pool;
     const fe_model *fe = b->fe;
-    double co = cos(b->place[2]), si = sin(b->place[2]);
     double *t = xcalloc(2 * (size_t)fe->ndof + 1, sizeof *t), *mt = xcalloc((size_t)fe->ndof + 1,
                                                                               sizeof *mt);
     for (int c = 0; c < 2; c++) {
         if (b->frame[c] < 0)
             continue;
-        /* R^T e_x = (cos, -sin) and R^T e_y = (sin, cos) in the mesh axes */
         memset(t, 0, (size_t)fe->ndof * sizeof *t);
         for (int n = 0; n < fe->nnode; n++) {
-            const fe_node *nd = &fe->node[n];
-            if (nd->dof[FE_UX] >= 0)
-                t[nd->dof[FE_UX]] = c == 0 ? co : si;
-            if (nd->dof[FE_UY] >= 0)
-                t[nd->dof[FE_UY]] = c == 0 ? -si : co;
+            int dof = fe->node[n].dof[c == 0 ? FE_UX : FE_UY];
+            if (dof >= 0)
+                t[dof] = 1;
         }
         fe_sparse_mul(&fe->M, t, mt);
         ex_id acc = ex_diff(P, ex_diff(P, b->frame[c], EX_T, 0), EX_T, 0);
@@ -576,6 +573,24 @@ void sema_declare_sub(sema *S, sym *s)
         return;
     const ast *reduce_e = NULL;
     char err[512] = "";
+    /* angle = ..: the mesh is rotated first, so that fix = SET.ux is global */
+    for (int i = nargs; i < d->nkids; i++) {
+        const ast *st = d->kids[i];
+        if (strcmp(st->name, "angle") != 0)
+            continue;
+        double ang;
+        sval v = sema_num_dim(S, &S->consts, st->kids[0], units_none, "'angle' of a substructure");
+        if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &ang)) {
+            if (v.k == V_NUM)
+                diag_error(S->dc, st->kids[0]->loc, "'angle' of a substructure must be a "
+                                                    "compile-time constant");
+            return;
+        }
+        if (fe_rotate(b->fe, ang, err, sizeof err)) {
+            diag_error(S->dc, st->loc, "%s", err);
+            return;
+        }
+    }
     for (int i = nargs; i < d->nkids; i++) {
         const ast *st = d->kids[i];
         if (!strcmp(st->name, "fix") && st->kids[0]->kind == AST_MEMBER &&
@@ -640,12 +655,13 @@ void sema_declare_sub(sema *S, sym *s)
                 return;
             }
             b->frame[k] = v.e;
-        } else if (!strcmp(st->name, "x0") || !strcmp(st->name, "y0") ||
-                   !strcmp(st->name, "angle")) {
-            int k = st->name[0] == 'x' ? 0 : st->name[0] == 'y' ? 1 : 2;
+        } else if (!strcmp(st->name, "angle")) {
+            continue; /* applied first, below */
+        } else if (!strcmp(st->name, "x0") || !strcmp(st->name, "y0")) {
+            int k = st->name[0] == 'x' ? 0 : 1;
             char what[64];
             snprintf(what, sizeof what, "'%s' of a substructure", st->name);
-            sval v = sema_num_dim(S, &S->consts, st->kids[0], k < 2 ? DIM_M : units_none, what);
+            sval v = sema_num_dim(S, &S->consts, st->kids[0], DIM_M, what);
             if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &b->place[k])) {
                 if (v.k == V_NUM)
                     diag_error(S->dc, st->kids[0]->loc, "%s must be a compile-time constant", what);

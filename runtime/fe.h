@@ -125,6 +125,13 @@ int fe_fix(fe_model *m, int set, char *err, size_t errn);
 /* The same for the components whose bit (1 << FE_UX ...) is set in comps. */
 int fe_fix_comps(fe_model *m, int set, unsigned comps, char *err, size_t errn);
 
+/* Rotate the model by `angle` (rad, counter-clockwise, about the origin) in
+ * the x-y plane: node coordinates, and every node's (ux, uy) becomes global
+ * (M, K, C -> T A T^T); in-plane rotations rz are unchanged. Dense work:
+ * at most FE_ROTATE_MAX DOFs. */
+#define FE_ROTATE_MAX 6000
+int fe_rotate(fe_model *m, double angle, char *err, size_t errn);
+
 /* Rayleigh damping C = alpha M + beta K (replaces C). */
 int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn);
 

@@ -4,6 +4,7 @@
  * are removed and the rest renumbered) and Rayleigh damping.
  */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,5 +182,76 @@ int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn)
                        rc == JNT_ERR_NOMEM ? "out of memory" : "M and K differ in size");
     fe_sparse_free(&m->C);
     m->C = C;
+    return JNT_OK;
+}
+
+/* One matrix A -> T A T^T in place, T the rotation of every node's (ux, uy)
+ * pair (dense work: small models). */
+static int rotate_matrix(const fe_model *m, fe_sparse *a, double co, double si)
+{
+    if (a->n == 0)
+        return JNT_OK;
+    int n = a->n;
+    double *A = fe_sparse_dense(a);
+    if (!A)
+        return JNT_ERR_NOMEM;
+    /* u_local = T^T u_global per node: rows then columns */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < m->nnode; k++) {
+            int x = m->node[k].dof[FE_UX], y = m->node[k].dof[FE_UY];
+            if (x < 0 || y < 0)
+                continue;
+            for (int j = 0; j < n; j++) {
+                double *ax = pass ? &A[(size_t)x * n + j] : &A[(size_t)j * n + x];
+                double *ay = pass ? &A[(size_t)y * n + j] : &A[(size_t)j * n + y];
+                double vx = *ax, vy = *ay;
+                *ax = co * vx - si * vy;
+                *ay = si * vx + co * vy;
+            }
+        }
+    size_t nt = 0;
+    for (size_t i = 0; i < (size_t)n * n; i++)
+        nt += A[i] != 0;
+    int *row = malloc((nt + 1) * sizeof *row), *col = malloc((nt + 1) * sizeof *col);
+    double *val = malloc((nt + 1) * sizeof *val);
+    int rc = row && col && val ? JNT_OK : JNT_ERR_NOMEM;
+    nt = 0;
+    for (int j = 0; rc == JNT_OK && j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (A[(size_t)j * n + i] != 0) {
+                row[nt] = i, col[nt] = j, val[nt] = A[(size_t)j * n + i];
+                nt++;
+            }
+    fe_sparse b;
+    if (rc == JNT_OK)
+        rc = fe_sparse_from_triplets(n, (int)nt, row, col, val, &b);
+    if (rc == JNT_OK) {
+        fe_sparse_free(a);
+        *a = b;
+    }
+    free(A), free(row), free(col), free(val);
+    return rc;
+}
+
+/* See fe.h. */
+int fe_rotate(fe_model *m, double angle, char *err, size_t errn)
+{
+    if (m->ndof > FE_ROTATE_MAX)
+        return fe_fail(err, errn, JNT_ERR_USAGE, "rotate: %d DOFs, at most %d are supported",
+                       m->ndof, FE_ROTATE_MAX);
+    double co = cos(angle), si = sin(angle);
+    fe_sparse *mats[3] = {&m->M, &m->K, &m->C};
+    for (int i = 0; i < 3; i++) {
+        int rc = rotate_matrix(m, mats[i], co, si);
+        if (rc != JNT_OK)
+            return fe_fail(err, errn, rc, "rotate: out of memory");
+    }
+    for (int k = 0; k < m->nnode; k++) {
+        double *p = m->node[k].x, x = p[0], *o = m->node[k].off, ox = o[0];
+        p[0] = co * x - si * p[1];
+        p[1] = si * x + co * p[1];
+        o[0] = co * ox - si * o[1];
+        o[1] = si * ox + co * o[1];
+    }
     return JNT_OK;
 }

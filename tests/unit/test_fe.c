@@ -501,6 +501,34 @@ static void test_fix_comps(void)
     fe_free(&m);
 }
 
+/* fe_rotate: a rotated plate keeps its rigid translations (K t = 0 for a
+ * global x translation) and its mass (t^T M t = total mass), and a node
+ * at (lx, 0) lands at (lx cos, lx sin) */
+static void test_rotate(void)
+{
+    fe_model m;
+    const double lx = 2.0, ang = 30 * 3.14159265358979323846 / 180;
+    int rc = fe_plate2d(&m, lx, 1.0, 0.01, 70e9, 0.3, 2700, 4, 3, err, sizeof err);
+    rc = rc ? rc : fe_rotate(&m, ang, err, sizeof err);
+    double t[40] = {0}, kt[40], mt[40], kmax = 0, mass = 0;
+    for (int k = 0; k < m.nnode; k++)
+        t[m.node[k].dof[FE_UX]] = 1;
+    fe_sparse_mul(&m.K, t, kt);
+    fe_sparse_mul(&m.M, t, mt);
+    for (int i = 0; i < 40; i++) {
+        kmax = fmax(kmax, fabs(kt[i]));
+        mass += t[i] * mt[i];
+    }
+    CHECK(rc == 0 && kmax < 1e-3, "rotate: a global x translation is a rigid mode (|K t| = %g N)",
+          kmax);
+    CHECK_REL(mass, 2700 * lx * 1.0 * 0.01, 1e-12, "rotate: t^T M t = the plate's mass (kg)");
+    int corner = fe_find_set(&m, "bottom_right");
+    const double *x = m.node[m.set[corner].node[0]].x;
+    CHECK(fabs(x[0] - lx * cos(ang)) < 1e-12 && fabs(x[1] - lx * sin(ang)) < 1e-12,
+          "rotate: the corner (lx, 0) moves to (%g, %g)", x[0], x[1]);
+    fe_free(&m);
+}
+
 static void test_plate2d(void)
 {
     const double lx = 2.0, ly = 1.0, t = 0.01, E = 70e9, nu = 0.3, rho = 2700;
@@ -654,6 +682,7 @@ int main(void)
     test_beam2d();
     test_plate2d();
     test_fix_comps();
+    test_rotate();
     test_chain();
     return check_done();
 }
