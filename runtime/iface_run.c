@@ -19,12 +19,17 @@
 #include "model.h"
 #include "slide.h"
 
+/* A locus flags a mode unstable when Re s > IFACE_UNSTABLE_TOL |s|: dggev's
+ * round-off on a frictionless undamped Craig-Bampton pair reaches 2e-5 |s|. */
+#define IFACE_UNSTABLE_TOL 1e-4
+
 /* Substructures a model with interfaces may have (one force trampoline each). */
 #define IFACE_MAX_SUB 8
 
 typedef struct run_ctx {
     const jnt_abi_model *a;
-    jnt_data *dt;
+    jnt_data *dt;      /* the run's data (NULL for the complex modes) */
+    const double *p;   /* parameters */
     const slide_model *sm;
     const slide_data *sd;
     double *y, *ydot; /* ny each */
@@ -68,7 +73,7 @@ static int force_of(int b, double t, double *f, void *user)
 static const double *block_in(run_ctx *c, int b, double t)
 {
     if (t != c->in_t) {
-        if (c->a->block_in(t, NULL, c->dt->d, c->dt->p, c->in) != 0)
+        if (c->a->block_in(t, NULL, NULL, c->p, c->in) != 0)
             memset(c->in, 0, 6 * (size_t)c->a->nblocks * sizeof *c->in);
         c->in_t = t;
     }
@@ -234,10 +239,11 @@ int iface_locus(const jnt_abi_model *a, const double *p, double h, int iface, do
     int rc = iface_model(a, p, h, &sm, err, errn);
     if (rc != JNT_OK)
         return rc;
-    run_ctx c = {.a = a, .in_t = NAN};
+    run_ctx c = {.a = a, .p = p, .in_t = NAN};
     slide_modes_opts o;
     memset(&o, 0, sizeof o);
     o.moved = 1 + a->ifaces[iface].slave;
+    o.unstable_tol = IFACE_UNSTABLE_TOL;
     rc = slide_modes_locus(sm, &c, from, to, steps, &o, path, NULL, err, errn);
     slide_model_free(sm);
     return rc;
@@ -293,7 +299,7 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
 {
     const jnt_abi_model *a = m->abi;
     char err[256] = "";
-    run_ctx c = {.a = a, .dt = dt, .last_t = NAN, .last_step = -1, .in_t = NAN};
+    run_ctx c = {.a = a, .dt = dt, .p = dt->p, .last_t = NAN, .last_step = -1, .in_t = NAN};
     slide_model *sm = NULL;
     int rc = iface_model(a, dt->p, s->h, &sm, err, sizeof err);
     if (rc != JNT_OK)
