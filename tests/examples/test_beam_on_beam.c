@@ -40,18 +40,6 @@ static char *with_coupling(const char *src, const char *coupling)
     return s;
 }
 
-/* Mean of column col over t >= t0. */
-static double mean_after(const csv_table *t, const char *col, double t0)
-{
-    const double *tc = csv_col(t, "t"), *c = csv_col(t, col);
-    double s = 0;
-    int n = 0;
-    for (int i = 0; tc && c && i < t->nrow; i++)
-        if (tc[i] >= t0)
-            s += c[i], n++;
-    return n ? s / n : NAN;
-}
-
 /* Spectrogram of a_T (seed 003 Fig. 6): short-time Fourier transform, Hann
  * window of NW samples (20.5 ms at the 10 us output), hop NW / 4, amplitude
  * 20 log10(2 |X_k| / sum w) in dB re 1 m/s^2, written as examples/
@@ -181,7 +169,7 @@ int main(void)
                                 "the peak)");
         CHECK(dn <= 1e-6, "Subs-b = FiLm: normal force (1e-6 N)");
         /* 2. the normal force over the last 30 ms */
-        double Nb = mean_after(&tb, "N", 0.12), Nc = mean_after(&tc, "N", 0.12);
+        double Nb = csv_mean_after(&tb, "N", 0.12), Nc = csv_mean_after(&tc, "N", 0.12);
         printf("INFO: normal force over the last 30 ms: Subs-b %.6f N, Subs-c %.6f N, "
                "F_y = 0.2 N\n", Nb, Nc);
         CHECK(Nb < Nc * (1 - 1e-3), "Subs-b: the normal force falls below F_y with the "

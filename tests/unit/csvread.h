@@ -76,6 +76,19 @@ __attribute__((unused)) static void csv_free(csv_table *t)
         free(t->col[c]);
 }
 
+/* Mean of column col over the rows with t >= t0 (NAN when there are none). */
+__attribute__((unused)) static double csv_mean_after(const csv_table *t, const char *col,
+                                                     double t0)
+{
+    const double *tc = csv_col(t, "t"), *c = csv_col(t, col);
+    double s = 0;
+    int n = 0;
+    for (int i = 0; tc && c && i < t->nrow; i++)
+        if (tc[i] >= t0)
+            s += c[i], n++;
+    return n ? s / n : 0.0 / 0.0;
+}
+
 /* The whole text of a file (malloc'd, NUL-terminated), or NULL. */
 __attribute__((unused)) static char *read_text(const char *path)
 {

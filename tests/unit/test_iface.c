@@ -77,18 +77,6 @@ static void with_coupling(char *buf, size_t n, const char *coupling, const char 
              (int)(e - c - strlen("COUPLING")), c + strlen("COUPLING"), every, e + strlen("EVERY"));
 }
 
-/* Mean of column col over t >= t0. */
-static double mean_after(const csv_table *t, const char *col, double t0)
-{
-    const double *tc = csv_col(t, "t"), *c = csv_col(t, col);
-    double s = 0;
-    int n = 0;
-    for (int i = 0; tc && c && i < t->nrow; i++)
-        if (tc[i] >= t0)
-            s += c[i], n++;
-    return n ? s / n : NAN;
-}
-
 int main(void)
 {
     static const char *const couplings[] = {"dual(assumption = basic)",
@@ -108,8 +96,8 @@ int main(void)
         if (rc == JNT_OK) {
             /* vertical equilibrium of the block: the mean contact force is P
              * once the load is on (its vibration averages out; 1 %) */
-            CHECK_REL(mean_after(&t, "N", 2e-3), 1.0, 0.01, "pressed by P = 1 N: mean normal force");
-            CHECK_NEAR(mean_after(&t, "Ft", 2e-3), 0.0, 0.02,
+            CHECK_REL(csv_mean_after(&t, "N", 2e-3), 1.0, 0.01, "pressed by P = 1 N: mean normal force");
+            CHECK_NEAR(csv_mean_after(&t, "Ft", 2e-3), 0.0, 0.02,
                        "pressed only: mean friction force (N)");
         }
         csv_free(&t);
@@ -118,7 +106,7 @@ int main(void)
         CHECK(rc == JNT_OK, "%s: dragged, runs", couplings[k]);
         if (rc == JNT_OK) {
             /* F = 0.5 N > mu P = 0.3 N: the block slides (Coulomb, 2 %) */
-            double n = mean_after(&t, "N", 3.5e-3), ft = mean_after(&t, "Ft", 3.5e-3);
+            double n = csv_mean_after(&t, "N", 3.5e-3), ft = csv_mean_after(&t, "Ft", 3.5e-3);
             const double *v = csv_col(&t, "v");
             printf("INFO: %s: mean N %.5f N, mean friction %.5f N, final slip velocity %.4g m/s\n",
                    couplings[k], n, ft, v ? v[t.nrow - 1] : NAN);
