@@ -245,9 +245,10 @@ static int is_call(const ast *e, const char *name)
 
 /* jtv(count = t, pairs = {SET_A, SET_B}, comp = uy, dkdg = ...): joint
  * trial vectors (seed 000 Sect. 3) of the basis built so far, for contact
- * pairs between the i-th nodes of two node sets along one component, with
- * the derivative of the pair's contact stiffness with respect to the gap
- * (dk/dg, N/m^2, e.g. area * d2p/dg2 of the contact law at the joint's state). */
+ * pairs between the i-th nodes of two node sets along one component that
+ * touch without load, with the slope of the pair's contact stiffness on the
+ * closing side (dk/dg, N/m^2, area * d2p/dg2 of the contact law at g0): the
+ * one-sided trial vector derivatives of runtime/red_jtv.c. */
 static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis *base,
                      red_basis *out)
 {
@@ -311,7 +312,7 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
     }
     red_joint joint = {np, da, db, dk};
     char err[512] = "";
-    rc = red_jtv(fe, base, &joint, (int)count, out, err, sizeof err);
+    rc = red_jtv_onesided(fe, base, &joint, (int)count, out, err, sizeof err);
     if (rc)
         diag_error(S->dc, e->loc, "%s", err);
     else if (out->r < (int)count)

@@ -62,6 +62,10 @@ typedef struct red_joint {
  * at round-off level (red_orthogonalize). */
 int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, int count,
             red_basis *out, char *err, size_t errn);
+/* The same from the one-sided derivatives of a joint whose pairs touch
+ * without load (stiffness only on the closing side: red_jtv.c's header). */
+int red_jtv_onesided(const fe_model *m, const red_basis *base, const red_joint *joint,
+                     int count, red_basis *out, char *err, size_t errn);
 
 /* Mode-shape orthogonalisation (eqs. 10-11): solve (K~ - w M~) y = 0 with the
  * reduced matrices of b, replace b by b Y and drop the columns with

@@ -61,5 +61,9 @@ int red_eig(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, do
  * (b_c^T phi_j) b_c b_c^T, b_c = e_a - e_b. For tests and diagnostics. */
 int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, red_basis *out,
             char *err, size_t errn);
+/* The one-sided TVDs (red_jtv.c's header): 2 r^2 columns, d^+_ij at
+ * 2 (i + r j) and d^-_ij at 2 (i + r j) + 1, unweighted. */
+int red_tvd_onesided(const fe_model *m, const red_basis *base, const red_joint *joint,
+                     red_basis *out, char *err, size_t errn);
 
 #endif

@@ -3,15 +3,36 @@
  * vector derivatives (TVDs) of eq. 7, d phi_i / d q_j = K^-1 (dK/dq_j)
  * phi_i, for a joint whose contact pairs c (DOFs a_c, b_c, gap change
  * g_c = b_c^T Phi q with b_c = e_a - e_b) have a state-dependent stiffness
- * K_joint(q) = sum_c k_c(g_c) b_c b_c^T, so that
+ * K_joint(q) = sum_c k_c(g_c) b_c b_c^T. Two readings of dK/dq_j:
+ *
+ * Smooth (red_tvd, red_jtv): k_c is differentiable at the reference state
+ * with slope dk_c/dg, so that
  *
  *   dK/dq_j = sum_c dk_c/dg (b_c^T phi_j) b_c b_c^T,
  *   d_ij = K^-1 B c_ij,  c_ij[c] = dk_c/dg (b_c^T phi_i)(b_c^T phi_j),
  *
- * B = [b_1 ... b_np]. Every TVD lies in the span of the np static responses
- * K^-1 b_c to pair loads, and d_ij = d_ji. Then the weighted POD of eq. 9,
- * Phi_TVD^T K Phi_TVD phi_k = lambda_k phi_k, keeps the t largest lambda_k
- * and phi_T,k = Phi_TVD phi_k / sqrt(lambda_k) (K-orthonormal).
+ * B = [b_1 ... b_np]; d_ij = d_ji, r (r + 1) / 2 distinct TVDs.
+ *
+ * One-sided (red_tvd_onesided, red_jtv_onesided): the pairs touch without
+ * load at the reference state (g = g0), where every penalty law of seed 000
+ * has a kink in its stiffness: k_c = 0 on the opening side, slope |dk_c/dg|
+ * on the closing side (the joint-adapted exponential law of eq. 41:
+ * k = 2 eps_N lambda_N A (g0 - g) + O((g0 - g)^2) for g < g0, 0 above; the
+ * linear law of Fig. 17 jumps). dK/dq_j then differs for q_j > 0 and
+ * q_j < 0: only the pairs that phi_j closes stiffen. With both directions,
+ *
+ *   d^+-_ij = K^-1 B c^+-_ij,  c^+-_ij[c] = |dk_c/dg| (b_c^T phi_i) max(0, +-b_c^T phi_j),
+ *
+ * 2 r^2 TVDs, not symmetric in (i, j): the count 2 (v + s)^2 that seed 000
+ * gives after eq. 7 and its remark in Sect. 7 that TVDs of contact problems
+ * are not symmetric (those of geometric nonlinearity are). Which side closes
+ * does not matter: both signs are taken. The smooth TVDs are differences,
+ * c_ij = c^+_ij - c^-_ij, so their span is contained.
+ *
+ * Every TVD lies in the span of the np static responses K^-1 b_c to pair
+ * loads. Then the weighted POD of eq. 9, Phi_TVD^T K Phi_TVD phi_k =
+ * lambda_k phi_k, keeps the t largest lambda_k and phi_T,k = Phi_TVD phi_k /
+ * sqrt(lambda_k) (K-orthonormal).
  *
  * Weights (seed 000 defers them to its ref. [8]): the base vectors are
  * first scaled to unit M-norm, so the POD does not depend on their arbitrary
@@ -21,12 +42,13 @@
  * omega_1 the lowest: the weighting factor of Idelsohn and Cardona (1985)
  * for modal derivatives. The derivatives of the low-frequency vectors, which
  * carry most of the response, dominate the POD. Phi_TVD is the full set of
- * (i, j) pairs; each d_ij with i < j appears twice, which is weighted here
- * by sqrt(2) on a single column (the same Phi_TVD^T K Phi_TVD spectrum).
+ * (i, j) pairs; in the smooth case each d_ij with i < j appears twice, which
+ * is weighted here by sqrt(2) on a single column (the same Phi_TVD^T K
+ * Phi_TVD spectrum); the one-sided d^+-_ij are all distinct.
  *
- * The eigenproblem of eq. 9 is N x N, N = r (r + 1) / 2. When the joint has
- * fewer pairs than that (np <= N) the same nonzero eigenpairs come from the
- * np x np problem H = L^T (C C^T) L, G = B^T K^-1 B = L L^T: phi_k =
+ * The eigenproblem of eq. 9 is N x N, N the number of TVDs. When the joint
+ * has fewer pairs than that (np <= N) the same nonzero eigenpairs come from
+ * the np x np problem H = L^T (C C^T) L, G = B^T K^-1 B = L L^T: phi_k =
  * C^T L u_k / sqrt(lambda_k), phi_T,k = Z C C^T L u_k / lambda_k with
  * Z = K^-1 B; only np solves with K are needed. Else the N TVDs are solved
  * for (D = K^-1 B C) and S = D^T K D = C^T B^T D is decomposed directly.
@@ -41,11 +63,19 @@
 #include "red_impl.h"
 
 /* Relative size below which a POD eigenvalue is round-off (the TVDs span
- * fewer directions than asked for). */
-#define JTV_RANK_TOL 1e-10
+ * fewer directions than asked for). The eigenvalues of eq. 9 are those of a
+ * Gram matrix (squared singular values of the K-weighted TVDs), computed to
+ * about n eps lambda_max, 1e-14 for n ~ 50 pairs or TVDs: smaller ones are
+ * noise; larger ones are directions of the TVD span, however small their
+ * share. The K-weighted spectrum of a joint of thin sheets falls fast (a
+ * pair load bends the sheets globally: the compliance of a pattern of
+ * wavenumber k along the joint falls as k^-4), so that a larger cut-off
+ * drops genuine directions (examples/lap_joint.jnt: 1e-10 keeps 9 of 17). */
+#define JTV_RANK_TOL 1e-14
 
 typedef struct jtv_work {
     int n, r, np, ntvd;
+    int onesided;  /* the one-sided TVDs (file comment) */
     const fe_model *m;
     const red_joint *jt;
     double shift;  /* 0, or K is singular and kf factorises K + shift M */
@@ -67,11 +97,12 @@ static size_t tvd_index(int i, int j)
     return (size_t)i + (size_t)j * (size_t)(j + 1) / 2;
 }
 
-/* Validate, factorise K and fill the TVD coefficients c. With `weighted`,
- * the base vectors are scaled to unit M-norm and the weights of the file
- * comment applied; else the base is used as given, unweighted (eq. 7). */
+/* Validate, factorise K and fill the TVD coefficients c, smooth or
+ * one-sided (file comment). With `weighted`, the base vectors are scaled to
+ * unit M-norm and the weights of the file comment applied; else the base is
+ * used as given, unweighted (eq. 7). */
 static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt, int weighted,
-                   jtv_work *w, char *err, size_t errn)
+                   int onesided, jtv_work *w, char *err, size_t errn)
 {
     memset(w, 0, sizeof *w);
     if (!m || !base || !jt || base->n != m->ndof || base->r < 1 || !base->phi)
@@ -89,7 +120,8 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
     w->n = n;
     w->r = r;
     w->np = np;
-    w->ntvd = r * (r + 1) / 2;
+    w->onesided = onesided;
+    w->ntvd = onesided ? 2 * r * r : r * (r + 1) / 2;
     w->m = m;
     w->jt = jt;
     int rc = red_fact_new(&m->K, NULL, 0, &w->kf, err, errn);
@@ -141,8 +173,24 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
         for (int c = 0; c < np; c++)
             p[c + (size_t)np * (size_t)i] = scale[i] * (phi[jt->dof_a[c]] - phi[jt->dof_b[c]]);
     }
-    /* c_ij[c] = w_ij dk_c/dg P[c, i] P[c, j]. */
-    for (int j = 0; j < r; j++)
+    /* One-sided: column 2 (i + r j) + s holds c^+_ij (s = 0) or c^-_ij (s = 1),
+     * c^+-_ij[c] = w_ij |dk_c/dg| P[c, i] max(0, +-P[c, j]). */
+    for (int j = 0; onesided && j < r; j++)
+        for (int i = 0; i < r; i++) {
+            double wij = 1.0;
+            if (weighted)
+                wij = om[i] > 0 && om[j] > 0 ? ommin * ommin / (om[i] * om[j]) : 0.0;
+            for (int sgn = 0; sgn < 2; sgn++) {
+                double *col = w->c + (size_t)np * (2 * ((size_t)i + (size_t)r * j) + sgn);
+                for (int c = 0; c < np; c++) {
+                    double pj = p[c + (size_t)np * (size_t)j];
+                    col[c] = wij * fabs(jt->dkdg[c]) * p[c + (size_t)np * (size_t)i] *
+                             fmax(0.0, sgn ? -pj : pj);
+                }
+            }
+        }
+    /* Smooth: c_ij[c] = w_ij dk_c/dg P[c, i] P[c, j]. */
+    for (int j = 0; !onesided && j < r; j++)
         for (int i = 0; i <= j; i++) {
             double wij = 1.0;
             if (weighted)
@@ -259,14 +307,15 @@ static int sym_eig(int s, double *a, double *d, char *err, size_t errn)
     return JNT_OK;
 }
 
-/* See red_impl.h. */
-int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, red_basis *out,
-            char *err, size_t errn)
+/* The (unweighted) TVDs, smooth or one-sided, as the columns of out: smooth
+ * d_ij at i + j (j + 1) / 2 (i <= j), one-sided d^+-_ij at 2 (i + r j) + s. */
+static int tvd(const fe_model *m, const red_basis *base, const red_joint *joint, int onesided,
+               red_basis *out, char *err, size_t errn)
 {
     jtv_work w;
     if (out)
         memset(out, 0, sizeof *out);
-    int rc = prepare(m, base, joint, 0, &w, err, errn);
+    int rc = prepare(m, base, joint, 0, onesided, &w, err, errn);
     if (rc == JNT_OK && !out)
         rc = red_error(err, errn, JNT_ERR_USAGE, "red_tvd: no output");
     if (rc != JNT_OK) {
@@ -294,6 +343,21 @@ int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, re
     }
     work_free(&w);
     return rc;
+}
+
+/* See red_impl.h. */
+int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, red_basis *out,
+            char *err, size_t errn)
+{
+    return tvd(m, base, joint, 0, out, err, errn);
+}
+
+/* The one-sided TVDs d^+-_ij of the file comment, 2 r^2 columns, d^+_ij at
+ * 2 (i + r j) and d^-_ij at 2 (i + r j) + 1, unweighted (eq. 7). */
+int red_tvd_onesided(const fe_model *m, const red_basis *base, const red_joint *joint,
+                     red_basis *out, char *err, size_t errn)
+{
+    return tvd(m, base, joint, 1, out, err, errn);
 }
 
 /* How many POD directions to keep: at most `count`, with eigenvalues d
@@ -465,10 +529,11 @@ done:
     return rc;
 }
 
-/* See red.h. Fewer than `count` vectors (out->r) when the TVDs span fewer
- * directions: at most the number of contact pairs and of (i, j) pairs. */
-int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, int count,
-            red_basis *out, char *err, size_t errn)
+/* The JTVs of eq. 9 from the smooth or the one-sided TVDs. Fewer than
+ * `count` vectors (out->r) when the TVDs span fewer directions: at most the
+ * number of contact pairs and of TVDs. */
+static int jtv(const fe_model *m, const red_basis *base, const red_joint *joint, int onesided,
+               int count, red_basis *out, char *err, size_t errn)
 {
     if (!out)
         return red_error(err, errn, JNT_ERR_USAGE, "red_jtv: no output");
@@ -476,7 +541,7 @@ int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, in
     if (count < 1)
         return red_error(err, errn, JNT_ERR_PARAM, "jtv: count = %d, must be at least 1", count);
     jtv_work w;
-    int rc = prepare(m, base, joint, 1, &w, err, errn);
+    int rc = prepare(m, base, joint, 1, onesided, &w, err, errn);
     if (rc == JNT_OK)
         rc = w.np <= w.ntvd ? pod_dual(&w, count, out, err, errn)
                             : pod_primal(&w, count, out, err, errn);
@@ -488,4 +553,21 @@ int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, in
     else
         red_basis_free(out);
     return rc;
+}
+
+/* See red.h. */
+int red_jtv(const fe_model *m, const red_basis *base, const red_joint *joint, int count,
+            red_basis *out, char *err, size_t errn)
+{
+    return jtv(m, base, joint, 0, count, out, err, errn);
+}
+
+/* As red_jtv, from the one-sided TVDs of a joint whose pairs touch without
+ * load at the reference state (file comment); dkdg is the slope of the
+ * stiffness on the closing side (its sign does not matter). The language's
+ * jtv(...) uses this one. */
+int red_jtv_onesided(const fe_model *m, const red_basis *base, const red_joint *joint,
+                     int count, red_basis *out, char *err, size_t errn)
+{
+    return jtv(m, base, joint, 1, count, out, err, errn);
 }
