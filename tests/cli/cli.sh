@@ -60,6 +60,17 @@ if [ -f "$T/diverge.csv" ] && [ ! -f "$T/diverge.csv.part" ] &&
 then pass "diverging run: $(wc -l < "$T/diverge.csv") complete CSV lines kept"
 else fail "diverging run: the CSV is missing or has a broken line"; fi
 
+# an Iwan chain pushed past macroslip (seed 004: F0 above F_mac = 1 N): exit 1, the chain
+# and the reason named, the CSV so far valid
+( cd "$T" && "$OLDPWD/$J" run "$OLDPWD/examples/iwan_interface/rom.jnt" -D F0=1.2N -o macro.csv \
+    > out.txt 2> err.txt ); rc=$?
+msg=$(cat "$T/err.txt")
+if [ $rc -eq 1 ] && printf '%s' "$msg" | grep -q "t = .* s: chain 'zr': macroslip: the net load" &&
+   [ ! -f "$T/macro.csv.part" ] &&
+   awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR < 10 }' "$T/macro.csv"
+then pass "iwan_chain past macroslip: exit 1, '$msg', the CSV kept"
+else fail "iwan_chain past macroslip: exit $rc, message '$msg'"; fi
+
 # usage errors exit 2, model errors 1, help 0
 "$J" > /dev/null 2>&1; [ $? -eq 2 ] && pass "jnt without arguments exits 2" || fail "jnt without arguments"
 "$J" frobnicate x.jnt > /dev/null 2>&1; [ $? -eq 2 ] && pass "unknown command exits 2" || fail "unknown command"
