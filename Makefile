@@ -17,7 +17,7 @@ CFLAGS   := -std=c11 -Wall -Wextra -Werror $(OPT) -g -fPIC -D_POSIX_C_SOURCE=200
 CPPFLAGS := -Iruntime/include -Iruntime -Icompiler -I$(B)/gen \
             -DJNT_SOURCE_DIR='"$(CURDIR)"'
 LDLIBS   := -ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
-            -lsundials_sunlinsoldense -lcholmod -larpack -llapacke -lopenblas -lm -ldl -lpthread
+            -lcholmod -larpack -llapacke -lopenblas -lm -ldl -lpthread
 
 # Debian packages the build, the tests and the benchmarks need.
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \

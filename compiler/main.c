@@ -133,11 +133,12 @@ static int cmd_build(const char *model, const char *out)
     char *tmpout = xasprintf("%s.part", out);
     char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout,
                       "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixdense",
-                      "-lsundials_sunlinsoldense", "-lcholmod", "-larpack", "-llapacke",
-                      "-lopenblas", "-lm"};
+                      "-lcholmod", "-larpack", "-llapacke", "-lopenblas", "-lm"};
     /* extra compiler flags from $JNT_CFLAGS (for instance -march=native) */
     char *extra = xstrdup(getenv("JNT_CFLAGS") ? getenv("JNT_CFLAGS") : "");
-    int argc = 18;
+    int argc = 0;
+    while (argv[argc])
+        argc++;
     for (char *w = strtok(extra, " \t"); w && argc < 63; w = strtok(NULL, " \t"))
         argv[argc++] = w;
     argv[argc] = NULL;

@@ -4,6 +4,8 @@
  * these routines complete the right-hand side and the Jacobian with the
  * block's reduced matrices (dense matrix-vector products, never generated).
  */
+#include <cblas.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blocks.h"
@@ -20,7 +22,14 @@ void block_rhs(const jnt_abi_model *a, const double *y, double *ydot)
         memcpy(g, dqd, (size_t)r * sizeof *g);
         for (int i = 0; i < r; i++)
             dq[i] += qd[i];
-        /* qd' = Minv g - Minv K q - Minv C qd */
+        /* qd' = Minv g - Minv K q - Minv C qd: BLAS for large blocks, one
+         * fused loop for small ones (where a call costs more than the work) */
+        if (r >= 64) {
+            cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, k->minv, r, g, 1, 0.0, dqd, 1);
+            cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, k->minv_k, r, q, 1, 1.0, dqd, 1);
+            cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, k->minv_c, r, qd, 1, 1.0, dqd, 1);
+            continue;
+        }
         for (int i = 0; i < r; i++)
             dqd[i] = 0;
         for (int j = 0; j < r; j++) {
@@ -33,31 +42,52 @@ void block_rhs(const jnt_abi_model *a, const double *y, double *ydot)
     }
 }
 
-/* See blocks.h. */
-void block_jac(const jnt_abi_model *a, double *J)
+/* See blocks.h. Minv (dg/dy) as one matrix product over the columns where
+ * dg/dy is not zero (all of them for a reduced basis; the few coupled DOFs
+ * of an unreduced substructure). */
+int block_jac(const jnt_abi_model *a, double *J)
 {
-    int n = a->ny;
-    double g[JNT_MAX_BLOCK];
+    int n = a->ny, rmax = 0;
+    for (int b = 0; b < a->nblocks; b++)
+        rmax = a->blocks[b].r > rmax ? a->blocks[b].r : rmax;
+    double *G = malloc(2 * (size_t)rmax * n * sizeof *G);
+    int *cols = malloc((size_t)n * sizeof *cols);
+    if (!G || !cols) {
+        free(G);
+        free(cols);
+        return -1;
+    }
+    double *P = G + (size_t)rmax * n;
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
-        int r = k->r, q0 = k->q0, v0 = k->q0 + r;
+        int r = k->r, q0 = k->q0, v0 = k->q0 + r, m = 0;
         for (int c = 0; c < n; c++) {
-            double *col = J + (size_t)c * n;
-            /* qd rows: Minv (dg/dy_c) */
-            memcpy(g, col + v0, (size_t)r * sizeof *g);
-            for (int i = 0; i < r; i++)
-                col[v0 + i] = 0;
-            for (int j = 0; j < r; j++)
-                for (int i = 0; i < r; i++)
-                    col[v0 + i] += k->minv[(size_t)j * r + i] * g[j];
-            if (c >= q0 && c < v0) /* - Minv K */
-                for (int i = 0; i < r; i++)
-                    col[v0 + i] -= k->minv_k[(size_t)(c - q0) * r + i];
-            if (c >= v0 && c < v0 + r) { /* - Minv C, and q' = qd */
-                for (int i = 0; i < r; i++)
-                    col[v0 + i] -= k->minv_c[(size_t)(c - v0) * r + i];
-                col[q0 + (c - v0)] += 1;
+            double *col = J + (size_t)c * n + v0;
+            int i = 0;
+            while (i < r && col[i] == 0.0)
+                i++;
+            if (i == r)
+                continue;
+            memcpy(G + (size_t)m * r, col, (size_t)r * sizeof *G);
+            cols[m++] = c;
+        }
+        if (m > 0) {
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, m, r, 1.0, k->minv, r, G, r,
+                        0.0, P, r);
+            for (int j = 0; j < m; j++)
+                memcpy(J + (size_t)cols[j] * n + v0, P + (size_t)j * r, (size_t)r * sizeof *P);
+        }
+        for (int c = 0; c < r; c++) {
+            double *dk = J + (size_t)(q0 + c) * n + v0, *dc = J + (size_t)(v0 + c) * n + v0;
+            const double *mk = k->minv_k + (size_t)c * r, *mc = k->minv_c + (size_t)c * r;
+            for (int i = 0; i < r; i++) {
+                dk[i] -= mk[i];
+                dc[i] -= mc[i];
             }
+            J[(size_t)(v0 + c) * n + q0 + c] += 1;
         }
     }
+    free(G);
+    free(cols);
+    return 0;
 }

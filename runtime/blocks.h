@@ -12,7 +12,8 @@
 void block_rhs(const jnt_abi_model *a, const double *y, double *ydot);
 
 /* J (ny x ny, column-major) holds the kernel's Jacobian (dg/dy in the
- * velocity rows): make it the Jacobian of the completed right-hand side. */
-void block_jac(const jnt_abi_model *a, double *J);
+ * velocity rows): make it the Jacobian of the completed right-hand side.
+ * 0, or -1 when out of memory. */
+int block_jac(const jnt_abi_model *a, double *J);
 
 #endif

@@ -185,8 +185,8 @@ int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, d
             J[(size_t)j * n + a->jac_rowind[k]] = r->jv[k];
         }
     }
-    if (a->nblocks)
-        block_jac(a, J);
+    if (a->nblocks && block_jac(a, J) != 0)
+        return integ_fail(r, JNT_ERR_NOMEM, t, "out of memory completing a %d x %d Jacobian", n, n);
     return 0;
 }
 
