@@ -13,7 +13,11 @@
 #      variants taking turns round by round;
 #   3. the same cases against SciPy solve_ivp (Radau, BDF) and Octave ode15s
 #      at the same tolerances and output grid (bench/peer_*.py, bench/peer_*.m;
-#      their timers cover the solver call only, not interpreter start-up).
+#      their timers cover the solver call only, not interpreter start-up);
+#   4. Craig-Bampton reduction of 5k, 20k and 50k-DOF imported plates;
+#   5. seed 004's interface, full vs reduced, n = 10 to 100;
+#   6. seed 003's beam on beam, each coupling against FiLm;
+#   7. seed 000's lap joint, unreduced vs joint trial vectors.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
 # (BENCH_STAT=min) of N repetitions (BENCH_N, default 7), wall clock.
 # The tables go to standard output and to $B/bench/results.md; raw lines of
@@ -37,7 +41,7 @@ OUT=$B/bench
 PY=/usr/bin/python3
 OCT="octave-cli --no-gui -q --no-history"
 LDLIBS=${LDLIBS:--ltcc -lcholmod -larpack -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
--lsundials_sunlinsoldense -llapacke -lopenblas -lm -ldl -lpthread}
+-llapacke -lopenblas -lm -ldl -lpthread}
 OPENBLAS_NUM_THREADS=1
 OMP_NUM_THREADS=1
 export OPENBLAS_NUM_THREADS OMP_NUM_THREADS
@@ -412,4 +416,47 @@ for cp in film "dual(assumption = basic)" "dual(assumption = realistic)" "dual(a
 done
 echo
 echo "Times are the $STAT_NAME of $NB runs."
+} | tee -a "$RES"
+
+# ---- 7. seed 000's lap joint: unreduced vs joint trial vectors (issue 4) ----------
+# examples/lap_joint.jnt as it is (friction, 0.4 s, bdf rtol 1e-6) with the line marked
+# REDUCE replaced: none (all 400 DOFs and every contact pair physical: 800 states, a
+# dense Jacobian), the example's modal(5) + static + jtv(count = 20), and modal(40) +
+# static + jtv(count = 60); one run each (`jnt run --stats`: the integration's CPU
+# time). The |f_c| error is the RMS over the record relative to the unreduced run's.
+# Seed 000 Sect. 6.1: 60 JTVs take 0.2 % of the CPU time of its 903-pair model.
+{
+echo
+echo "## 7. Seed 000's lap joint: unreduced model vs joint trial vectors"
+echo
+echo "| basis | coordinates | CPU (s) | steps | LU | CPU relative to unreduced | RMS error of \|f_c\| |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+ref=""
+tu=""
+JT="pairs = {joint_a, joint_b}, comp = uy, dkdg = 2 * eps_N * lam_N * A"
+for case in "none (unreduced)|" \
+    "modal(5) + static + jtv(20)|reduce = modal(modes = 5) + static(at = load) + jtv(count = 20, $JT)" \
+    "modal(40) + static + jtv(60)|reduce = modal(modes = 40) + static(at = load) + jtv(count = 60, $JT)"; do
+    label=${case%%|*} red=${case#*|}
+    tag=lap_$(printf '%s' "$red" | tr -cd '0-9' | cut -c1-6)
+    f="$OUT/$tag.jnt"
+    sed -e "s|^  reduce .*// REDUCE\$|  $red|" -e "s|\"lap_joint/|\"$PWD/examples/lap_joint/|g" \
+        examples/lap_joint.jnt > "$f"
+    st=$("$B/jnt" run "$f" -o "$OUT/$tag.csv" --stats 2>&1 | tail -n 1)
+    printf '%s\n' "lap_joint $tag: $st" >> "$RAW"
+    cpu=$(printf '%s\n' "$st" | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p')
+    steps=$(printf '%s\n' "$st" | sed -n 's/^steps \([0-9]*\),.*/\1/p')
+    lu=$(printf '%s\n' "$st" | sed -n 's/.* lu \([0-9]*\),.*/\1/p')
+    nq=$("$B/jnt" emit "$f" 2>/dev/null | grep -o '"sheet\.q[0-9]*"' | wc -l)
+    [ -z "$red" ] && ref="$OUT/$tag.csv" && tu=$cpu
+    err=$(awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "fc") c = i }
+                              else r[FNR] = $c; next }
+                   FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "fc") c = i; next }
+                   FNR in r { e += ($c - r[FNR])^2; s += r[FNR]^2 }
+                   END { if (s > 0) printf "%.3g", sqrt(e / s); else printf "n/a" }' "$ref" "$OUT/$tag.csv")
+    echo "| $label | $nq | $cpu | $steps | $lu | $(ratio "$cpu" "$tu") | $err |"
+done
+echo
+echo "jtv(count = 60) gives 17 vectors here: the trial vector derivatives of this 60-pair joint span 17" \
+     "directions above round-off (docs/reduction.md); seed 000's mesh has 903 pairs."
 } | tee -a "$RES"
