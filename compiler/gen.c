@@ -290,8 +290,10 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
             const ir_iface *fc = &m->ifaces[f];
             fputs("    {", out);
             put_str(out, fc->name);
-            fprintf(out, ", %d, %d, %d, %d, %d, %d, %s_f%d_x, %s_f%d_rows},\n", fc->slave,
-                    fc->master, fc->nslave, fc->nmaster, fc->method, fc->d0, px, f, px, f);
+            int varies = ex_depends(P, fc->mu, EX_T, 0) || ex_depends(P, fc->mu, EX_D, fc->d0 + 4);
+            fprintf(out, ", %d, %d, %d, %d, %d, %d, %d, %s_f%d_x, %s_f%d_rows},\n", fc->slave,
+                    fc->master, fc->nslave, fc->nmaster, fc->method, fc->d0, varies, px, f, px,
+                    f);
         }
         fputs("};\n", out);
     }
@@ -314,10 +316,13 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         snprintf(sig, sizeof sig, "%s_an%d(const double *p, double *v)", px, i);
         open_fn(out, sig, "p");
         const ir_analysis *an = &m->an[i];
-        ex_id roots[2] = {an->v[0] >= 0 ? an->v[0] : ex_const(P, 0),
-                          an->v[1] >= 0 ? an->v[1] : ex_const(P, 0)};
-        static const char *const lhs[2] = {"v[0]", "v[1]"};
-        ex_emit(P, out, 2, roots, lhs, dc, "    ", "w");
+        ex_id roots[4];
+        for (int k = 0; k < 4; k++)
+            roots[k] = an->v[k] >= 0 ? an->v[k] : ex_const(P, 0);
+        if (an->kind == JNT_ANALYSIS_LOCUS && an->v[2] < 0 && m->t_end >= 0)
+            roots[2] = m->t_end; /* the locus at the end of the simulation */
+        static const char *const lhs[4] = {"v[0]", "v[1]", "v[2]", "v[3]"};
+        ex_emit(P, out, 4, roots, lhs, dc, "    ", "w");
         close_fn(out);
     }
     for (int i = 0; i < m->nan; i++) { /* tables the compiler computed */

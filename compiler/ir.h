@@ -33,7 +33,7 @@ typedef struct ir_analysis {
     char *name;            /* owned */
     int kind;              /* JNT_ANALYSIS_* */
     struct ir_model *sub;  /* hysteresis: its own model (owned); NULL otherwise */
-    ex_id v[2];            /* expressions of p: at, or period and cycles */
+    ex_id v[4];            /* expressions of p: at; period and cycles; from, to, time, speed */
     int ncol, nrow;        /* JNT_ANALYSIS_TABLE: column names and values (owned);
                               JNT_ANALYSIS_LOCUS: the interface and the steps */
     char **cols;

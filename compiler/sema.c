@@ -1162,7 +1162,7 @@ static ir_model *hysteresis_model(sema *S, const ast *d, const ast *model, int f
 static void eval_analysis(sema *S, const ast *d, const ast *model, int file)
 {
     ir_model *m = S->m;
-    ir_analysis an = {.name = NULL, .v = {-1, -1}};
+    ir_analysis an = {.name = NULL, .v = {-1, -1, -1, -1}};
     S->have_an++;
     if (strcmp(d->str, "linear") == 0) {
         static const char *const names[] = {"at"};
@@ -1215,10 +1215,10 @@ static void eval_analysis(sema *S, const ast *d, const ast *model, int file)
         m->an[m->nan++] = tabs[1];
         return;
     } else if (strcmp(d->str, "complex_modes") == 0) {
-        static const char *const names[] = {"along", "from", "to", "steps"};
-        const ast *arg[4] = {0};
+        static const char *const names[] = {"along", "from", "to", "steps", "time", "speed"};
+        const ast *arg[6] = {0};
         long steps = 50;
-        if (analysis_args(S, d, names, 4, arg) != 0 ||
+        if (analysis_args(S, d, names, 6, arg) != 0 ||
             (arg[3] && sema_int_const(S, &S->consts, arg[3], &steps) != 0))
             return;
         sym *s = arg[0] && arg[0]->kind == AST_NAME ? sema_find(S, arg[0]->name) : NULL;
@@ -1238,9 +1238,14 @@ static void eval_analysis(sema *S, const ast *d, const ast *model, int file)
         const jnt_dim dim_m = {{0, 6, 0, 0, 0}};
         an.v[0] = setting_expr(S, arg[1], dim_m, "'from'");
         an.v[1] = setting_expr(S, arg[2], dim_m, "'to'");
+        /* the friction coefficient and the damping at `time` (default: the end
+         * of the simulation, ramps done) and slip speed `speed` (default 0) */
+        an.v[2] = arg[4] ? setting_expr(S, arg[4], DIM_S, "'time'") : -1; /* gen.c: until */
+        an.v[3] = arg[5] ? setting_expr(S, arg[5], units_div(dim_m, DIM_S), "'speed'")
+                         : ex_const(S->pool, 0);
         an.ncol = s->inst[0];
         an.nrow = (int)steps;
-        if (an.v[0] < 0 || an.v[1] < 0)
+        if (an.v[0] < 0 || an.v[1] < 0 || (arg[4] && an.v[2] < 0) || an.v[3] < 0)
             return;
     } else {
         static const char *const kinds[] = {"linear", "hysteresis", "modes", "complex_modes"};

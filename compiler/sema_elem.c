@@ -423,6 +423,29 @@ done:
     return res;
 }
 
+/* See sema_int.h. */
+sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v)
+{
+    if (call->kind == AST_NAME) { /* a law with all defaults */
+        ast *c = ast_new(S->arena, AST_CALL, call->loc);
+        c->name = call->name;
+        call = c;
+    }
+    elem el = {.name = (char *)name};
+    add_qty(&el, "v", v);
+    add_qty(&el, "N", sval_num(ex_const(S->pool, 1), DIM_N));
+    int ny = S->m->y.n, nd = S->m->d.n;
+    sval f = instantiate(S, sc, &el, call, LAW_FRICTION);
+    free(el.q);
+    if (f.k != V_ERR && (S->m->y.n != ny || S->m->d.n != nd)) {
+        diag_error(S->dc, call->loc, "friction law '%s' has states; an interface takes a law of "
+                                     "the slip velocity (and time) only, like coulomb_tanh or "
+                                     "stribeck_rill", call->name);
+        return sval_err;
+    }
+    return f.k == V_ERR ? f : sval_num(f.e, units_none); /* force / (1 N) */
+}
+
 /* ---- elements ---------------------------------------------------------------------- */
 
 static const char *elem_kind_name(int k)

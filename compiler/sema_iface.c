@@ -1,6 +1,6 @@
 /*
  * sema_iface.c: `interface NAME between A.NODES and B.SURFACE : sliding {
- * friction = coulomb(mu = ..)  coupling = dual(assumption = ..) | film }`,
+ * friction = coulomb(mu = ..) | LAW(..)  coupling = dual(assumption = ..) | film }`,
  * a 2D node-to-segment sliding interface between two substructures (seed
  * 003), integrated by the runtime (runtime/iface_run.c on runtime/slide.h).
  * Here: the nodes' reference coordinates in the plane of the interface
@@ -75,23 +75,39 @@ static int add_nodes(sema *S, const ast *at, int si, const int *nodes, int n, do
     return 0;
 }
 
-/* friction = coulomb(mu = expr): the coefficient (parameters only). */
-static ex_id friction_mu(sema *S, const ast *e)
+/* friction = coulomb(mu = expr), expr of parameters and time, or any
+ * stateless friction law LAW(...) of the slip velocity: the coefficient as an
+ * expression of p, t and the speed in d[vslot] (the first slave's v_slip,
+ * which the runtime sets to the speed asked for, docs/interfaces.md). */
+static ex_id friction_mu(sema *S, const ast *e, const char *name, int vslot)
 {
-    const ast *mu = NULL;
-    if (e->kind == AST_CALL && !strcmp(e->name, "coulomb") && e->nkids == 1)
-        mu = e->kids[0]->kind == AST_ARG ? (!strcmp(e->kids[0]->name, "mu") ? e->kids[0]->kids[0]
-                                                                           : NULL)
-                                         : e->kids[0];
-    if (!mu) {
-        diag_error(S->dc, e->loc, "expected friction = coulomb(mu = ...)");
+    sval v = sval_err;
+    if (e->kind == AST_CALL && !strcmp(e->name, "coulomb") && !sema_find(S, "coulomb")) {
+        const ast *mu = e->nkids != 1 ? NULL
+                      : e->kids[0]->kind != AST_ARG ? e->kids[0]
+                      : !strcmp(e->kids[0]->name, "mu") ? e->kids[0]->kids[0] : NULL;
+        if (!mu) {
+            diag_error(S->dc, e->loc, "expected friction = coulomb(mu = ...)");
+            return -1;
+        }
+        v = sema_num_dim(S, &S->global, mu, units_none, "the friction coefficient");
+    } else if (e->kind == AST_CALL || e->kind == AST_NAME) {
+        v = sema_friction_coef(S, &S->global, name, e,
+                               sval_num(ex_var(S->pool, EX_D, vslot), DIM_MS));
+    } else {
+        diag_error(S->dc, e->loc, "expected friction = coulomb(mu = ...) or a friction law");
         return -1;
     }
-    sval v = sema_num_dim(S, &S->global, mu, units_none, "the friction coefficient");
     if (v.k != V_NUM)
         return -1;
-    if (sema_is_dynamic(S, v.e)) {
-        diag_error(S->dc, mu->loc, "the friction coefficient may use parameters only");
+    int bad = 0;
+    for (int i = 0; i < S->m->y.n && !bad; i++)
+        bad = ex_depends(S->pool, v.e, EX_Y, i);
+    for (int i = 0; i < S->m->d.n && !bad; i++)
+        bad = i != vslot && ex_depends(S->pool, v.e, EX_D, i);
+    if (bad) {
+        diag_error(S->dc, e->loc, "the friction coefficient of an interface may use parameters, "
+                                  "time and the slip velocity only, not states");
         return -1;
     }
     return v.e;
@@ -151,7 +167,8 @@ void sema_declare_iface(sema *S, sym *s)
         }
     }
     if (!fr) {
-        diag_error(S->dc, d->loc, "an interface needs friction = coulomb(mu = ...)");
+        diag_error(S->dc, d->loc, "an interface needs friction = coulomb(mu = ...) or a "
+                                  "friction law");
         err = 1;
     }
     int sa, sb, one_a, one_b, na, nb;
@@ -171,12 +188,11 @@ void sema_declare_iface(sema *S, sym *s)
     }
     if (!S->subs[sa].phi || !S->subs[sb].phi)
         return; /* the substructure's errors were reported */
-    ex_id mu = friction_mu(S, fr);
     int method = cp ? coupling(S, cp) : JNT_IFACE_REALISTIC;
-    if (mu < 0 || method < 0)
+    if (method < 0)
         return;
     ir_iface f = {.name = xstrdup(d->name), .slave = block_of(S, sa), .master = block_of(S, sb),
-                  .nslave = na, .nmaster = nb, .method = method, .mu = mu, .d0 = S->m->d.n};
+                  .nslave = na, .nmaster = nb, .method = method, .d0 = S->m->d.n};
     f.x = xmalloc(2 * ((size_t)na + nb) * sizeof *f.x);
     size_t nrows = 0;
     if (add_nodes(S, d->kids[0], sa, nodes_a, na, f.x, &f.rows, &nrows) ||
@@ -195,6 +211,13 @@ void sema_declare_iface(sema *S, sym *s)
                            -1, ex_const(S->pool, 0), *dims[j], d->loc);
             S->m->d.v[i].rhs = ex_var(S->pool, EX_D, i); /* the runtime writes it */
         }
+    f.mu = friction_mu(S, fr, d->name, f.d0 + 4);
+    if (f.mu < 0) {
+        free(f.name);
+        free(f.x);
+        free(f.rows);
+        return;
+    }
     ir_model *m = S->m;
     m->ifaces = xrealloc(m->ifaces, (size_t)(m->nifaces + 1) * sizeof *m->ifaces);
     m->ifaces[m->nifaces] = f;

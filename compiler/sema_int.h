@@ -203,6 +203,11 @@ sval sval_num(ex_id e, jnt_dim dim);
 extern const sval sval_err;
 const char *sema_kind_name(sema *S, sval v);
 
+/* sema_elem.c: the friction coefficient of a friction law `call` (a call or
+ * a bare law name) for an interface `name`: the law's force at slip velocity
+ * v under a unit normal force, without s. Stateless laws only. */
+sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v);
+
 /* sema_sub.c */
 void sema_declare_sub(sema *S, sym *s);
 /* Members of a substructure (sets, nodes, components): 0 and *out, or -1. */

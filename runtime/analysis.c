@@ -154,7 +154,8 @@ static int run_locus(const jnt_model *m, jnt_data *d, const jnt_abi_analysis *an
     if (a->settings(d->p, &s) < 0)
         return data_error(d, JNT_ERR_KERNEL, "analysis '%s': the settings kernel failed", an->name);
     char err[256] = "";
-    int rc = iface_locus(a, d->p, s.h, an->ncol, v[0], v[1], an->nrow, path, err, sizeof err);
+    int rc = iface_locus(a, d->p, s.h, an->ncol, v[0], v[1], an->nrow, v[2], v[3], path, err,
+                         sizeof err);
     if (rc != JNT_OK)
         return data_error(d, rc, "analysis '%s': %s", an->name, err);
     return JNT_OK;
@@ -169,7 +170,7 @@ int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir)
     int rc = params_defaults(m, d);
     for (int i = 0; rc == JNT_OK && i < a->nanalyses; i++) {
         const jnt_abi_analysis *an = &a->analyses[i];
-        double v[2] = {0, 0};
+        double v[4] = {0, 0, 0, 0};
         if (an->values(d->p, v) < 0)
             return data_error(d, JNT_ERR_KERNEL, "analysis '%s': its settings failed", an->name);
         char *path = path_of(dir, an->name, ".csv");

@@ -36,6 +36,7 @@ typedef struct run_ctx {
     double last_t;
     long last_step;
     double in[6 * IFACE_MAX_SUB], in_t; /* block_in at in_t */
+    double *dmu;      /* nd zeros but the slip speed asked for, then nifaces mu */
 } run_ctx;
 
 /* The model state y = (q, qd) of every block from the slide vectors. */
@@ -90,6 +91,16 @@ static void rayleigh_of(int b, double t, double *alpha, double *beta, void *user
 {
     const double *in = block_in(user, b, t);
     *alpha = in[4], *beta = in[5];
+}
+
+/* The friction coefficient of interface f at t and slip speed v: the mu
+ * kernel reads the speed from the first slave's v_slip slot of d. */
+static double mu_of(double t, int f, double v, void *user)
+{
+    run_ctx *c = user;
+    double *mu = c->dmu + c->a->nd;
+    c->dmu[c->a->ifaces[f].d0 + 4] = v;
+    return c->a->iface_mu(t, NULL, c->dmu, c->p, mu) == 0 ? mu[f] : NAN;
 }
 
 /* Callbacks carry no substructure index: one trampoline per block. */
@@ -155,7 +166,7 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
         ns += a->ifaces[f].nslave;
         nm += a->ifaces[f].nmaster;
     }
-    double *mats = malloc((nmat + (size_t)a->nifaces) * sizeof *mats);
+    double *mats = calloc(nmat + (size_t)a->nifaces + (size_t)a->nd + 1, sizeof *mats);
     slide_sub *subs = calloc((size_t)nb, sizeof *subs);
     slide_iface *ifs = calloc((size_t)a->nifaces, sizeof *ifs);
     slide_node *nodes = calloc((size_t)(ns + nm), sizeof *nodes);
@@ -164,8 +175,8 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
         snprintf(err, errn, "out of memory");
         goto done;
     }
-    double *mu = mats + nmat, *mp = mats;
-    if (a->iface_mu(0, NULL, NULL, p, mu) != 0) {
+    double *mu = mats + nmat, *d0 = mu + a->nifaces, *mp = mats;
+    if (a->iface_mu(0, NULL, d0, p, mu) != 0) {
         rc = JNT_ERR_KERNEL;
         snprintf(err, errn, "the friction coefficient kernel failed");
         goto done;
@@ -205,6 +216,7 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
         ifs[f].assumption = af->method == JNT_IFACE_FILM ? SLIDE_REALISTIC
                                                           : (slide_assumption)af->method;
         ifs[f].mu = mu[f];
+        ifs[f].mu_fn = af->mu_varies ? mu_of : NULL;
         const double *row = af->rows;
         for (int k = 0; k < af->nslave + af->nmaster; k++, nd++) {
             int r = k < af->nslave ? rs : rm;
@@ -233,18 +245,26 @@ done:
 
 /* See iface_run.h. */
 int iface_locus(const jnt_abi_model *a, const double *p, double h, int iface, double from,
-                double to, int steps, const char *path, char *err, size_t errn)
+                double to, int steps, double t, double speed, const char *path, char *err,
+                size_t errn)
 {
     slide_model *sm = NULL;
     int rc = iface_model(a, p, h, &sm, err, errn);
     if (rc != JNT_OK)
         return rc;
     run_ctx c = {.a = a, .p = p, .in_t = NAN};
+    c.dmu = calloc((size_t)a->nd + a->nifaces + 1, sizeof *c.dmu);
     slide_modes_opts o;
     memset(&o, 0, sizeof o);
     o.moved = 1 + a->ifaces[iface].slave;
     o.unstable_tol = IFACE_UNSTABLE_TOL;
-    rc = slide_modes_locus(sm, &c, from, to, steps, &o, path, NULL, err, errn);
+    o.t = t;
+    o.speed = speed;
+    if (c.dmu)
+        rc = slide_modes_locus(sm, &c, from, to, steps, &o, path, NULL, err, errn);
+    else
+        rc = JNT_ERR_NOMEM, snprintf(err, errn, "out of memory");
+    free(c.dmu);
     slide_model_free(sm);
     return rc;
 }
@@ -305,8 +325,9 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
     if (rc != JNT_OK)
         return data_error(dt, rc, "%s", err);
     c.sm = sm;
-    c.y = calloc(2 * (size_t)a->ny + 1, sizeof *c.y);
+    c.y = calloc(2 * (size_t)a->ny + a->nd + a->nifaces + 1, sizeof *c.y);
     c.ydot = c.y + a->ny;
+    c.dmu = c.ydot + a->ny;
     slide_data *sd = c.y ? slide_data_new(sm, &c) : NULL;
     if (!sd) {
         free(c.y);

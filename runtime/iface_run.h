@@ -22,10 +22,12 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
 
 /* The complex modes along interface `iface` (seed 003 Fig. 4): its slave
  * substructure translated along x by from .. to in `steps` steps, rigid
- * contact, written to path as position,frequency,real,unstable. 0 or a
+ * contact, the friction coefficients and the damping at time t and slip
+ * speed `speed`, written to path as position,frequency,real,unstable. 0 or a
  * status with a message in err. */
 int iface_locus(const jnt_abi_model *a, const double *p, double h, int iface, double from,
-                double to, int steps, const char *path, char *err, size_t errn);
+                double to, int steps, double t, double speed, const char *path, char *err,
+                size_t errn);
 
 /* Run model m from its initial state (already in d) over the settings s,
  * writing the output grid to csv (may be NULL). 0 or a status (message in

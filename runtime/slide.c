@@ -559,7 +559,7 @@ int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
         c->gamma = w->geo[k].gamma;
         c->gap = c->gap_after = w->geo[k].gap;
         c->normal = c->friction = c->v_slip = c->chi = 0;
-        c->mu = slide_mu(m, c->iface, 0, d->user);
+        c->mu = slide_mu(m, c->iface, d->t, 0, d->user);
         c->x[0] = w->geo[k].x[0];
         c->x[1] = w->geo[k].x[1];
         w->chi_prev[k] = 0;

@@ -103,9 +103,9 @@ typedef struct slide_iface {
     const slide_node *slave, *master;
     slide_assumption assumption; /* dual method only */
     double mu;                   /* constant friction coefficient (slide_iface_init: 0.3) */
-    /* Friction coefficient as a function of the slip speed |v_r| (m/s);
-     * NULL: the constant mu. */
-    double (*mu_fn)(double v_slip, void *user);
+    /* Friction coefficient of interface `iface` at time t (s, the start of
+     * the step) and slip speed |v_r| (m/s); NULL: the constant mu. */
+    double (*mu_fn)(double t, int iface, double v_slip, void *user);
 } slide_iface;
 
 /* The system. */

@@ -187,7 +187,7 @@ int slide_film_solve(const slide_model *m, slide_data *d)
             ok = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n2, 1, LU, n2, w->ipiv, w->lam, n2) == 0;
         for (int i = 0; i < na && ok; i++) {
             int k = w->idx[i];
-            double mu = slide_mu(m, d->contact[k].iface, w->muv[k], d->user);
+            double mu = slide_mu(m, d->contact[k].iface, d->t, w->muv[k], d->user);
             double ln = w->lam[2 * i], lt = w->lam[2 * i + 1];
             ok = isfinite(ln) && isfinite(lt) && ln >= 0 && fabs(lt) <= mu * ln;
             d->contact[k].mu = mu;
@@ -239,7 +239,7 @@ int slide_film_solve(const slide_model *m, slide_data *d)
                     d->contact[k].state = st;
                     /* A slip-speed dependent mu follows the slip of this iterate. */
                     if (m->iface[d->contact[k].iface].mu_fn && st == SLIDE_SLIP)
-                        d->contact[k].mu = slide_mu(m, d->contact[k].iface,
+                        d->contact[k].mu = slide_mu(m, d->contact[k].iface, d->t,
                                                     (c * ln + e * lt + bT) / h, d->user);
                 }
                 conv = dmax <= m->gs_tol * lmax;

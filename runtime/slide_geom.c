@@ -156,10 +156,10 @@ void slide_geometry(const slide_model *m, int k, const double *xr, const double 
 }
 
 /* See slide_impl.h. */
-double slide_mu(const slide_model *m, int i, double v, void *user)
+double slide_mu(const slide_model *m, int i, double t, double v, void *user)
 {
     const slide_miface *f = &m->iface[i];
-    return f->mu_fn ? f->mu_fn(fabs(v), user) : f->mu;
+    return f->mu_fn ? f->mu_fn(t, i, fabs(v), user) : f->mu;
 }
 
 /* See slide_impl.h. */

@@ -45,7 +45,7 @@ typedef struct slide_miface {
     int slave0, master0; /* index of the first slave / master node in slide_model.node */
     slide_assumption assumption;
     double mu;
-    double (*mu_fn)(double v_slip, void *user);
+    double (*mu_fn)(double t, int iface, double v_slip, void *user);
     double lseg;         /* mean master segment length (m) */
 } slide_miface;
 
@@ -149,8 +149,8 @@ int slide_forces(const slide_model *m, slide_data *d, double t, const double *u,
 void slide_geometry(const slide_model *m, int k, const double *xr, const double *ports,
                     int def_alpha, int def_normal, int seg0, slide_geo *g);
 
-/* Friction coefficient of interface i at slip speed v. */
-double slide_mu(const slide_model *m, int i, double v, void *user);
+/* Friction coefficient of interface i at time t and slip speed v. */
+double slide_mu(const slide_model *m, int i, double t, double v, void *user);
 
 /* Write a message to err (may be NULL) and return code. */
 int slide_set_err(char *err, size_t errn, int code, const char *fmt, ...)

@@ -161,7 +161,7 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
         double sv = moved == f->slave_sub ? 1 : moved == f->master_sub ? -1 : 0;
         double vt = sv * (dir[0] * geo[k].t[0] + dir[1] * geo[k].t[1]);
         double chi = vt > 1e-12 ? 1 : vt < -1e-12 ? -1 : 0;
-        double mu = slide_mu(m, fi, o->speed, user);
+        double mu = slide_mu(m, fi, o->t, o->speed, user);
         for (int j = 0; j < 6; j++)
             cE[6 * k + j] = geo[k].cN[j] - chi * mu * geo[k].cT[j];
         for (int j = 0; j < 6; j++) {

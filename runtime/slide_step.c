@@ -238,7 +238,7 @@ static int contacts_predict(const slide_model *m, slide_data *d)
          * eq. 13), at the predicted one for a new contact, and at the
          * prescribed one for the basic assumption. */
         int last = film || (as != SLIDE_BASIC && was);
-        c->mu = slide_mu(m, c->iface, last ? w->muv[k] : vr, d->user);
+        c->mu = slide_mu(m, c->iface, d->t, last ? w->muv[k] : vr, d->user);
         /* Dual: the force direction row B_E (friction -chi mu lambda t). */
         for (int j = 0; j < 6; j++)
             w->cE[6 * k + j] = g->cN[j] - chi * c->mu * g->cT[j];

@@ -158,6 +158,54 @@ int main(void)
     }
     jnt_model_free(m);
 
+    /* friction laws: a coefficient that ramps in time, a law of the slip
+     * speed (coulomb_tanh: mu tanh(|v| / v_reg)); friction / normal of the
+     * sliding contact against the law, dual and FiLm */
+    static const struct { const char *law, *coupling; } laws[] = {
+        {"coulomb(mu = 0.3 * smoothstep(t, 2.5 ms, 4 ms))", "dual"},
+        {"coulomb(mu = 0.3 * smoothstep(t, 2.5 ms, 4 ms))", "film"},
+        {"coulomb_tanh(mu = 0.3, v_reg = 30 mm/s)", "dual"},
+        {"coulomb_tanh(mu = 0.3, v_reg = 30 mm/s)", "film"},
+    };
+    for (int k = 0; k < 4; k++) {
+        char ft[4096];
+        const char *at = strstr(FRAME_MODEL, "coulomb(mu = 0.3) }");
+        snprintf(ft, sizeof ft, "model frame\nimport friction\n%.*s%s  coupling = %s }%s",
+                 (int)(at - FRAME_MODEL) - 12, FRAME_MODEL + 12, laws[k].law, laws[k].coupling,
+                 at + strlen("coulomb(mu = 0.3) }"));
+        char *out = strstr(ft, "x = c.x }");
+        if (out)
+            snprintf(out, sizeof ft - (size_t)(out - ft), "x = c.x, Ft = c.friction, "
+                     "v = c.v_slip }\n");
+        m = NULL;
+        int rc = jnt_compile_string("frame_law", ft, NULL, &m);
+        CHECK(rc == JNT_OK, "friction = %s, %s: compiles", laws[k].law, laws[k].coupling);
+        if (rc != JNT_OK || run_csv(m, test_out("iface_law.csv"), (jnt_run_opts){0}, NULL, &t)) {
+            CHECK(0, "friction = %s: runs", laws[k].law);
+            jnt_model_free(m);
+            continue;
+        }
+        const double *tc = csv_col(&t, "t"), *n = csv_col(&t, "N"), *f = csv_col(&t, "Ft"),
+                     *v = csv_col(&t, "v");
+        double worst = 0, seen = 0;
+        for (int i = 0; tc && n && f && v && i < t.nrow; i++) {
+            if (tc[i] < 2.2e-3 || n[i] <= 0)
+                continue; /* sliding at the frame's speed from 2 ms on */
+            double x = (tc[i] - 2.5e-3) / 1.5e-3, want;
+            x = x < 0 ? 0 : x > 1 ? 1 : x;
+            want = k < 2 ? 0.3 * x * x * x * (10 - 15 * x + 6 * x * x) : 0.3 * tanh(fabs(v[i]) / 0.03);
+            worst = fmax(worst, fabs(fabs(f[i]) / n[i] - want));
+            seen = fmax(seen, fabs(f[i]) / n[i]);
+        }
+        /* mu is taken at the step's start and, for a law of the speed, at the
+         * last step's slip speed: 1e-4 of the ramp's or the speed's change */
+        CHECK(worst < 1e-3 && seen > 0.2, "friction = %s, %s: |friction| / normal follows the "
+              "law while sliding (worst %.3g, largest ratio %.3g)", laws[k].law,
+              laws[k].coupling, worst, seen);
+        csv_free(&t);
+        jnt_model_free(m);
+    }
+
     /* analysis complex_modes: the locus over the positions asked for */
     with_coupling(text, sizeof text, "dual", "1 us");
     strncat(text, "analysis locus : complex_modes(along = c, from = -20 mm, to = 40 mm, steps = 6)\n",

@@ -72,8 +72,9 @@ static void frame_drag(double t, double x[2], double v[2], void *user)
     x[1] = v[1] = 0;
 }
 
-static double mu_lin(double v, void *user)
+static double mu_lin(double t, int iface, double v, void *user)
 {
+    (void)t, (void)iface;
     const tctx *c = user;
     return c->mu0 + c->mu1 * fabs(v);
 }

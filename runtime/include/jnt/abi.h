@@ -15,7 +15,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 5
+#define JNT_ABI_VERSION 6
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -67,7 +67,8 @@ typedef struct jnt_abi_analysis {
                                           the main model, in the same order); linear: NULL */
     /* v[0] = the time of the linearisation (linear) or the period (hysteresis)
      * or the first position (locus); v[1] = the number of cycles (hysteresis)
-     * or the last position (locus) */
+     * or the last position (locus); v[2], v[3] = the time and the slip speed
+     * of the friction coefficients and the damping (locus); v has 4 entries */
     int (*values)(const double *p, double *v);
     /* JNT_ANALYSIS_TABLE: a table the compiler computed (modes of a
      * substructure), written as NAME.csv: nrow x ncol values, row-major.
@@ -124,6 +125,8 @@ enum { JNT_IFACE_BASIC = 0, JNT_IFACE_REALISTIC, JNT_IFACE_SIMPLIFIED, JNT_IFACE
 typedef struct jnt_abi_iface {
     const char *name;
     int slave, master, nslave, nmaster, method, d0;
+    int mu_varies; /* 1: iface_mu depends on t or on the slip speed, which it reads from
+                      d[d0 + 4] (the first slave's v_slip slot) */
     const double *x, *rows;
 } jnt_abi_iface;
 
@@ -159,8 +162,9 @@ typedef struct jnt_abi_model {
     jnt_output_fn chain_in;     /* NULL when nchains == 0 */
     int nifaces;
     const jnt_abi_iface *ifaces;
-    jnt_output_fn iface_mu;     /* the interfaces' friction coefficients (from p) into the
-                                   output array; NULL when nifaces == 0 */
+    jnt_output_fn iface_mu;     /* the interfaces' friction coefficients (from t, p and the
+                                   slip speed in d, jnt_abi_iface.mu_varies) into the output
+                                   array; NULL when nifaces == 0 */
     jnt_output_fn block_in;     /* per block 6 values (see jnt_abi_block.flags); NULL when
                                    no block has flags */
 } jnt_abi_model;
