@@ -32,15 +32,38 @@ static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
 static const jnt_dim DIM_1S = {{0, 0, -6, 0, 0}};
 
 /* One argument of a substructure type or reduction: name, dimension,
- * default (NAN: required), or a string (dim NULL). */
+ * default (NAN: required); or (dim NULL) a file name in quotes, or, when
+ * choice is set, a keyword: one of choice[0..nchoice-1], written as a name
+ * or in quotes, whose index is the value (def: the default index). */
 typedef struct arg_spec {
     const char *name;
     const jnt_dim *dim;
     double def;
+    const char *const *choice;
+    int nchoice;
 } arg_spec;
 
-/* Bind named/positional arguments to specs; values in v[], strings in str[].
- * Every value must be a compile-time constant. */
+/* The index of a keyword argument among spec->choice, or -1 (reported). */
+static int bind_choice(sema *S, const ast *e, const arg_spec *spec, const char *what)
+{
+    const char *w = e->kind == AST_STRING ? e->str : e->kind == AST_NAME ? e->name : NULL;
+    for (int j = 0; w && j < spec->nchoice; j++)
+        if (!strcmp(spec->choice[j], w))
+            return j;
+    char list[256] = "";
+    for (int j = 0; j < spec->nchoice; j++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 j == 0 ? "" : j + 1 < spec->nchoice ? ", " : " and ", spec->choice[j]);
+    if (w)
+        diag_error(S->dc, e->loc, "unknown %s '%s' of %s (there are %s)", spec->name, w, what,
+                   list);
+    else
+        diag_error(S->dc, e->loc, "'%s' of %s is a name (there are %s)", spec->name, what, list);
+    return -1;
+}
+
+/* Bind named/positional arguments to specs; values in v[] (a keyword: its
+ * index), strings in str[]. Every value must be a compile-time constant. */
 static int bind_args(sema *S, const ast *call, int first, int last, const arg_spec *spec, int n,
                      const char *what, double *v, const char **str)
 {
@@ -84,6 +107,12 @@ static int bind_args(sema *S, const ast *call, int first, int last, const arg_sp
             v[k] = spec[k].def;
             continue;
         }
+        if (spec[k].choice) { /* a keyword */
+            int j = bind_choice(S, given[k], &spec[k], what);
+            err |= j < 0;
+            v[k] = j;
+            continue;
+        }
         if (!spec[k].dim) { /* a string (a file) */
             if (given[k]->kind != AST_STRING) {
                 diag_error(S->dc, given[k]->loc, "'%s' of %s is a file name in quotes",
@@ -111,20 +140,24 @@ static int bind_args(sema *S, const ast *call, int first, int last, const arg_sp
 }
 
 static const arg_spec beam2d_args[] = {
-    {"length", &DIM_M, NAN},  {"height", &DIM_M, NAN}, {"width", &DIM_M, NAN},
-    {"E", &DIM_PA, NAN},      {"nu", &units_none, 0.3}, {"rho", &DIM_KGM3, NAN},
-    {"elements", &units_none, 20},
+    {"length", &DIM_M, NAN, NULL, 0},    {"height", &DIM_M, NAN, NULL, 0},
+    {"width", &DIM_M, NAN, NULL, 0},     {"E", &DIM_PA, NAN, NULL, 0},
+    {"nu", &units_none, 0.3, NULL, 0},   {"rho", &DIM_KGM3, NAN, NULL, 0},
+    {"elements", &units_none, 20, NULL, 0},
 };
 static const arg_spec plate2d_args[] = {
-    {"lx", &DIM_M, NAN}, {"ly", &DIM_M, NAN}, {"thickness", &DIM_M, NAN}, {"E", &DIM_PA, NAN},
-    {"nu", &units_none, 0.3}, {"rho", &DIM_KGM3, NAN}, {"nx", &units_none, 20},
-    {"ny", &units_none, 4},
+    {"lx", &DIM_M, NAN, NULL, 0},        {"ly", &DIM_M, NAN, NULL, 0},
+    {"thickness", &DIM_M, NAN, NULL, 0}, {"E", &DIM_PA, NAN, NULL, 0},
+    {"nu", &units_none, 0.3, NULL, 0},   {"rho", &DIM_KGM3, NAN, NULL, 0},
+    {"nx", &units_none, 20, NULL, 0},    {"ny", &units_none, 4, NULL, 0},
+    {"element", NULL, FE_QM6, fe_element_names, FE_NELEMENT},
 };
 static const arg_spec chain_args[] = {
-    {"n", &units_none, NAN}, {"k", &DIM_NM, NAN}, {"mass", &DIM_KG, NAN},
+    {"n", &units_none, NAN, NULL, 0}, {"k", &DIM_NM, NAN, NULL, 0}, {"mass", &DIM_KG, NAN, NULL, 0},
 };
 static const arg_spec fe_args[] = {
-    {"mass", NULL, NAN}, {"stiffness", NULL, NAN}, {"damping", NULL, NAN}, {"nodes", NULL, NAN},
+    {"mass", NULL, NAN, NULL, 0},    {"stiffness", NULL, NAN, NULL, 0},
+    {"damping", NULL, NAN, NULL, 0}, {"nodes", NULL, NAN, NULL, 0},
 };
 
 /* A path relative to the file that declares the substructure. */
@@ -151,9 +184,9 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
         if (bind_args(S, d, 0, nargs, beam2d_args, 7, what, v, NULL) == 0)
             rc = fe_beam2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], err, sizeof err);
     } else if (!strcmp(d->str, "plate2d")) {
-        if (bind_args(S, d, 0, nargs, plate2d_args, 8, what, v, NULL) == 0)
-            rc = fe_plate2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], (int)v[7], err,
-                            sizeof err);
+        if (bind_args(S, d, 0, nargs, plate2d_args, 9, what, v, NULL) == 0)
+            rc = fe_plate2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], (int)v[7],
+                            (fe_element)v[8], err, sizeof err);
     } else if (!strcmp(d->str, "chain")) {
         if (bind_args(S, d, 0, nargs, chain_args, 3, what, v, NULL) == 0)
             rc = fe_chain(fe, (int)v[0], v[1], v[2], err, sizeof err);
@@ -348,7 +381,7 @@ static int build_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out
                                         "craig_bampton(modes = n, keep = SET), jtv(...), or their sum");
         return -1;
     }
-    static const arg_spec modal_args[] = {{"modes", &units_none, NAN}};
+    static const arg_spec modal_args[] = {{"modes", &units_none, NAN, NULL, 0}};
     double v[2];
     int rc = -1;
     if (!strcmp(e->name, "modal")) {
@@ -621,8 +654,9 @@ void sema_declare_sub(sema *S, sym *s)
                 return;
         } else if (!strcmp(st->name, "damping")) {
             const ast *c = st->kids[0];
-            static const arg_spec rayleigh[] = {{"alpha", &DIM_1S, 0}, {"beta", &DIM_S, 0}};
-            static const arg_spec modal[] = {{"zeta", &units_none, NAN}};
+            static const arg_spec rayleigh[] = {{"alpha", &DIM_1S, 0, NULL, 0},
+                                                {"beta", &DIM_S, 0, NULL, 0}};
+            static const arg_spec modal[] = {{"zeta", &units_none, NAN, NULL, 0}};
             double v[2];
             if (c->kind == AST_CALL && !strcmp(c->name, "modal")) {
                 if (bind_args(S, c, 0, c->nkids, modal, 1, "'modal'", v, NULL))

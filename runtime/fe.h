@@ -80,7 +80,7 @@ int fe_write_nodes(const char *path, const fe_model *m, char *err, size_t errn);
 int fe_write_model(const fe_model *m, const char *mass, const char *stiffness,
                    const char *damping, const char *nodes, char *err, size_t errn);
 
-/* Benchmark models: a plate2d (aluminium, 1 m x 0.25 m x 10 mm, nx = 4 ny)
+/* Benchmark models: a plate2d (QM6, aluminium, 1 m x 0.25 m x 10 mm, nx = 4 ny)
  * of about ndof DOFs (5000, 20000, 50000 give 5252, 20502, 50720) written
  * to <prefix>_M.mtx, <prefix>_K.mtx, <prefix>_nodes.csv; the exact DOF
  * count in *ndof_out (may be NULL). */
@@ -91,21 +91,38 @@ int fe_export_plate2d(const char *prefix, int ndof, int *ndof_out, char *err, si
 int fe_import(fe_model *m, const char *mass, const char *stiffness, const char *damping,
               const char *nodes, char *err, size_t errn);
 
+/* Element formulations of plate2d. FE_Q4: the bilinear quadrilateral, fully
+ * integrated (locks in bending: parasitic shear). FE_QM6: the same with
+ * Wilson's incompatible modes, Taylor-Beresford-Wilson corrected (exact in
+ * pure bending on rectangles), condensed at element level. Their names in
+ * the language are fe_element_names[] ("q4", "qm6"). */
+typedef enum fe_element { FE_Q4, FE_QM6, FE_NELEMENT } fe_element;
+extern const char *const fe_element_names[FE_NELEMENT];
+
 /* Generators. beam2d: Euler-Bernoulli frame elements along x with DOFs
  * (ux, uy, rz) per node, consistent mass; nodes on the axis plus surface
  * points at y = +/- h/2 attached to their axis node (master, off = (0, +/-h/2);
  * their own dof[] are -1; fe_point_dofs gives their motion).
  * Sets: "left", "right", "tip" (= right), "axis", "top", "bottom".
- * plate2d: plane-stress bilinear quadrilaterals (4-node, 2x2 Gauss) on an
- * nx x ny structured mesh of lx x ly, thickness t; DOFs (ux, uy) per node;
- * sets "left", "right", "top", "bottom", corners "bottom_left",
- * "bottom_right", "top_left", "top_right". chain: n masses m on a line joined
- * by springs k (DOF ux), sets "first", "last", "all". */
+ * plate2d: plane-stress four-node quadrilaterals of formulation `element`
+ * (fe_element, 2x2 Gauss, consistent mass) on an nx x ny structured mesh of
+ * lx x ly, thickness t; DOFs (ux, uy) per node; sets "left", "right", "top",
+ * "bottom", corners "bottom_left", "bottom_right", "top_left", "top_right".
+ * chain: n masses m on a line joined by springs k (DOF ux), sets "first",
+ * "last", "all". */
 int fe_beam2d(fe_model *m, double length, double height, double width, double E, double nu,
               double rho, int elements, char *err, size_t errn);
 int fe_plate2d(fe_model *m, double lx, double ly, double thickness, double E, double nu,
-               double rho, int nx, int ny, char *err, size_t errn);
+               double rho, int nx, int ny, fe_element element, char *err, size_t errn);
 int fe_chain(fe_model *m, int n, double k, double mass, char *err, size_t errn);
+
+/* The element matrices of plate2d for one quadrilateral of any shape:
+ * corners (x[k], y[k]) counter-clockwise, thickness t, DOFs (u1, v1, ...,
+ * u4, v4); stiffness ke and consistent mass me, 8 x 8 column-major.
+ * 0, or JNT_ERR_PARAM when det J <= 0 at a Gauss point (corners clockwise,
+ * or too distorted) or the element is unknown; then ke and me are undefined. */
+int fe_quad(const double x[4], const double y[4], double t, double E, double nu, double rho,
+            fe_element element, double ke[64], double me[64]);
 
 /* The displacement of component comp (FE_UX ...) of node `node` as a
  * combination of DOFs: up to 4 (dof, coefficient) pairs in dof[], c[];

@@ -1,7 +1,7 @@
 /*
  * fe_gen.c: mesh generators, so that models need no external mesher (fe.h):
  * beam2d (Euler-Bernoulli frame elements, consistent mass), plate2d
- * (plane-stress bilinear quadrilaterals, consistent mass) and chain
+ * (plane-stress quadrilaterals, Q4 or QM6, consistent mass) and chain
  * (spring-mass chain, lumped mass). Each assembles triplets and converts
  * them once (fe_sparse_from_triplets).
  */
@@ -187,51 +187,136 @@ int fe_beam2d(fe_model *m, double length, double height, double width, double E,
     return gen_done(m, rc, "beam2d", err, errn);
 }
 
-/* Plane-stress bilinear quadrilateral of a x b, thickness t: stiffness
- * t int B^T D B dA and consistent mass rho t int N^T N dA by 2 x 2 Gauss
- * quadrature, D = E/(1 - nu^2) [1 nu 0; nu 1 0; 0 0 (1 - nu)/2]. Nodes
- * counter-clockwise from (0, 0); DOFs (u1, v1, ..., u4, v4); 8 x 8
- * column-major (e.g. Cook et al., Concepts and Applications of Finite
- * Element Analysis, 4th ed., 2002). */
-static void gen_quad(double a, double b, double t, double E, double nu, double rho, double *ke,
-                     double *me)
+/* The names of the plate2d formulations in the language, in fe_element order. */
+const char *const fe_element_names[FE_NELEMENT] = {"q4", "qm6"};
+
+/* Static condensation of the last ni of the n = nc + ni DOFs of the
+ * symmetric n x n matrix k (column-major, n <= 12): the leading nc x nc
+ * block becomes Kcc - Kci Kii^-1 Kic (Kii positive definite: Cholesky),
+ * written to kc (nc x nc, column-major, exactly symmetric). */
+static void gen_condense(int nc, int ni, const double *k, double *kc)
+{
+    const int n = nc + ni;
+    double L[16], X[4 * 8]; /* ni <= 4, nc <= 8 */
+    /* Kii = L L^T */
+    for (int j = 0; j < ni; j++)
+        for (int i = j; i < ni; i++) {
+            double v = k[(nc + i) + n * (nc + j)];
+            for (int p = 0; p < j; p++)
+                v -= L[i + ni * p] * L[j + ni * p];
+            L[i + ni * j] = i == j ? sqrt(v) : v / L[j + ni * j];
+        }
+    /* X = L^-1 Kic (ni x nc): then Kci Kii^-1 Kic = X^T X */
+    for (int c = 0; c < nc; c++)
+        for (int i = 0; i < ni; i++) {
+            double v = k[(nc + i) + n * c];
+            for (int p = 0; p < i; p++)
+                v -= L[i + ni * p] * X[p + ni * c];
+            X[i + ni * c] = v / L[i + ni * i];
+        }
+    for (int j = 0; j < nc; j++)
+        for (int i = 0; i <= j; i++) {
+            double v = k[i + n * j];
+            for (int p = 0; p < ni; p++)
+                v -= X[p + ni * i] * X[p + ni * j];
+            kc[i + nc * j] = kc[j + nc * i] = v;
+        }
+}
+
+/* Plane-stress four-node quadrilateral (fe.h) with corners (xe[k], ye[k]),
+ * counter-clockwise, thickness t; DOFs (u1, v1, ..., u4, v4); 8 x 8
+ * column-major. Isoparametric, N_k = (1 + xi_k xi)(1 + eta_k eta)/4;
+ * stiffness t int B^T D B dA and consistent mass rho t int N^T N dA by
+ * 2 x 2 Gauss quadrature, D = E/(1 - nu^2) [1 nu 0; nu 1 0; 0 0 (1 - nu)/2]
+ * (Q4: e.g. Cook et al., Concepts and Applications of Finite Element
+ * Analysis, 4th ed., 2002).
+ * FE_QM6 adds Wilson's incompatible modes P1 = 1 - xi^2, P2 = 1 - eta^2 to
+ * u and to v (amplitudes a1..a4, Wilson, Taylor, Doherty, Ghaboussi 1973)
+ * with the correction of Taylor, Beresford, Wilson (A non-conforming element
+ * for stress analysis, Int. J. Numer. Meth. Eng. 10, 1976, 1211-1219): their
+ * strains use the Jacobian J0 = [dx/dxi dy/dxi; dx/deta dy/deta] at the
+ * centre, [dP/dx; dP/dy] = (det J0 / det J) J0^-1 [dP/dxi; dP/deta], so
+ * that their integral, det J0 J0^-1 sum_g [dP/dxi; dP/deta](g), is 0 (odd
+ * in xi, eta): the element passes the patch test on any convex shape (on
+ * a parallelogram J = J0 and this is Wilson's Q6). The 12 x 12 stiffness
+ * is condensed at element level, K = Kcc - Kci Kii^-1 Kic; the modes carry
+ * no mass (M is Q4's). 0, or JNT_ERR_PARAM (det J <= 0 at a Gauss point,
+ * or an unknown element). */
+int fe_quad(const double xe[4], const double ye[4], double t, double E, double nu, double rho,
+            fe_element element, double ke[64], double me[64])
 {
     static const double xi[4] = {-1, 1, 1, -1}, eta[4] = {-1, -1, 1, 1};
     const double g = 1.0 / sqrt(3.0), d0 = E / (1.0 - nu * nu);
     const double D[3][3] = {{d0, d0 * nu, 0}, {d0 * nu, d0, 0}, {0, 0, d0 * (1.0 - nu) / 2.0}};
-    const double detJ = a * b / 4.0;
-    memset(ke, 0, 64 * sizeof *ke);
+    if ((int)element < 0 || element >= FE_NELEMENT)
+        return JNT_ERR_PARAM;
+    const int n = element == FE_QM6 ? 12 : 8;
+    double k[144] = {0};
+    /* J0 = [dx/dxi dy/dxi; dx/deta dy/deta] at the centre, and J0^-1 */
+    double a0 = 0, b0 = 0, c0 = 0, e0 = 0;
+    for (int p = 0; p < 4; p++) {
+        a0 += 0.25 * xi[p] * xe[p], b0 += 0.25 * xi[p] * ye[p];
+        c0 += 0.25 * eta[p] * xe[p], e0 += 0.25 * eta[p] * ye[p];
+    }
+    const double det0 = a0 * e0 - b0 * c0;
+    const double G0[2][2] = {{e0 / det0, -b0 / det0}, {-c0 / det0, a0 / det0}};
     memset(me, 0, 64 * sizeof *me);
     for (int q = 0; q < 4; q++) {
-        double s = xi[q] * g, r = eta[q] * g, N[4], B[3][8] = {{0}};
-        for (int k = 0; k < 4; k++) {
-            N[k] = 0.25 * (1 + xi[k] * s) * (1 + eta[k] * r);
-            double dx = 0.25 * xi[k] * (1 + eta[k] * r) * 2.0 / a;
-            double dy = 0.25 * eta[k] * (1 + xi[k] * s) * 2.0 / b;
-            B[0][2 * k] = dx;
-            B[1][2 * k + 1] = dy;
-            B[2][2 * k] = dy;
-            B[2][2 * k + 1] = dx;
+        double s = xi[q] * g, r = eta[q] * g, N[4], Ns[4], Nr[4], B[3][12] = {{0}};
+        double ja = 0, jb = 0, jc = 0, je = 0;
+        for (int p = 0; p < 4; p++) {
+            N[p] = 0.25 * (1 + xi[p] * s) * (1 + eta[p] * r);
+            Ns[p] = 0.25 * xi[p] * (1 + eta[p] * r);
+            Nr[p] = 0.25 * eta[p] * (1 + xi[p] * s);
+            ja += Ns[p] * xe[p], jb += Ns[p] * ye[p], jc += Nr[p] * xe[p], je += Nr[p] * ye[p];
+        }
+        const double det = ja * je - jb * jc;
+        if (!(det > 0))
+            return JNT_ERR_PARAM;
+        for (int p = 0; p < 4; p++) {
+            double dx = (je * Ns[p] - jb * Nr[p]) / det, dy = (-jc * Ns[p] + ja * Nr[p]) / det;
+            B[0][2 * p] = dx;
+            B[1][2 * p + 1] = dy;
+            B[2][2 * p] = dy;
+            B[2][2 * p + 1] = dx;
+        }
+        if (element == FE_QM6) {
+            /* dP1/dxi = -2 xi, dP2/deta = -2 eta, through J0, scaled by det J0 / det J */
+            const double dP[2][2] = {{-2 * s, 0}, {0, -2 * r}}, f = det0 / det;
+            for (int m = 0; m < 2; m++) {
+                double dx = f * (G0[0][0] * dP[m][0] + G0[0][1] * dP[m][1]);
+                double dy = f * (G0[1][0] * dP[m][0] + G0[1][1] * dP[m][1]);
+                B[0][8 + m] = dx, B[2][8 + m] = dy;   /* u = .. + a_m P_m */
+                B[1][10 + m] = dy, B[2][10 + m] = dx; /* v = .. + a_(m+2) P_m */
+            }
         }
         /* the upper triangles; mirrored below so that they are exactly symmetric */
-        for (int j = 0; j < 8; j++)
+        for (int j = 0; j < n; j++)
             for (int i = 0; i <= j; i++) {
                 double sum = 0;
                 for (int p = 0; p < 3; p++)
                     for (int u = 0; u < 3; u++)
                         sum += B[p][i] * D[p][u] * B[u][j];
-                ke[i + 8 * j] += t * detJ * sum;
+                k[i + n * j] += t * det * sum;
             }
         for (int j = 0; j < 4; j++)
             for (int i = 0; i <= j; i++) {
-                double v = rho * t * detJ * N[i] * N[j];
+                double v = rho * t * det * N[i] * N[j];
                 me[2 * i + 16 * j] += v;
                 me[2 * i + 1 + 8 * (2 * j + 1)] += v;
             }
     }
+    for (int j = 0; j < n; j++)
+        for (int i = j + 1; i < n; i++)
+            k[i + n * j] = k[j + n * i];
     for (int j = 0; j < 8; j++)
         for (int i = j + 1; i < 8; i++)
-            ke[i + 8 * j] = ke[j + 8 * i], me[i + 8 * j] = me[j + 8 * i];
+            me[i + 8 * j] = me[j + 8 * i];
+    if (element == FE_QM6)
+        gen_condense(8, 4, k, ke);
+    else
+        memcpy(ke, k, 64 * sizeof *ke);
+    return JNT_OK;
 }
 
 /* Plane-stress plate lx x ly on an nx x ny mesh of equal rectangles: node
@@ -241,7 +326,7 @@ static void gen_quad(double a, double b, double t, double E, double nu, double r
  * Sets: left (i = 0), right (i = nx), bottom (j = 0), top (j = ny) and the
  * four corners. m is overwritten. */
 int fe_plate2d(fe_model *m, double lx, double ly, double thickness, double E, double nu,
-               double rho, int nx, int ny, char *err, size_t errn)
+               double rho, int nx, int ny, fe_element element, char *err, size_t errn)
 {
     memset(m, 0, sizeof *m);
     if (!(lx > 0) || !(ly > 0) || !(thickness > 0) || !(E > 0) || !(rho > 0))
@@ -252,8 +337,13 @@ int fe_plate2d(fe_model *m, double lx, double ly, double thickness, double E, do
     if (nx < 1 || ny < 1 || (double)(nx + 1) * (ny + 1) > 1e8)
         return fe_fail(err, errn, JNT_ERR_PARAM, "plate2d: a mesh of %d x %d elements is out of "
                        "range", nx, ny);
+    if ((int)element < 0 || element >= FE_NELEMENT)
+        return fe_fail(err, errn, JNT_ERR_PARAM, "plate2d: element %d is not one of q4 (%d) "
+                       "and qm6 (%d)", (int)element, FE_Q4, FE_QM6);
+    /* every element is the rectangle dx x dy */
     double ke[64], me[64], dx = lx / nx, dy = ly / ny;
-    gen_quad(dx, dy, thickness, E, nu, rho, ke, me);
+    const double xe[4] = {0, dx, dx, 0}, ye[4] = {0, 0, dy, dy};
+    fe_quad(xe, ye, thickness, E, nu, rho, element, ke, me);
     int nn = (nx + 1) * (ny + 1);
     int rc = gen_nodes(m, nn);
     gen_asm a = {0};

@@ -324,7 +324,7 @@ int fe_write_model(const fe_model *m, const char *mass, const char *stiffness,
 }
 
 /* The benchmark plates: an aluminium plate (E = 70 GPa, nu = 0.33,
- * rho = 2700 kg/m^3) of 1 m x 0.25 m x 10 mm on an nx = 4 ny mesh with
+ * rho = 2700 kg/m^3) of 1 m x 0.25 m x 10 mm, QM6, on an nx = 4 ny mesh with
  * ny = round(sqrt(ndof / 8)), so about ndof DOFs (5000: 5252, 20000:
  * 20502, 50000: 50720), written to <prefix>_M.mtx, <prefix>_K.mtx and
  * <prefix>_nodes.csv. The DOF count in *ndof_out (may be NULL). */
@@ -345,7 +345,8 @@ int fe_export_plate2d(const char *prefix, int ndof, int *ndof_out, char *err, si
         snprintf(pm, len, "%s_M.mtx", prefix);
         snprintf(pk, len, "%s_K.mtx", prefix);
         snprintf(pn, len, "%s_nodes.csv", prefix);
-        rc = fe_plate2d(&m, 1.0, 0.25, 0.01, 70e9, 0.33, 2700.0, 4 * ny, ny, err, errn);
+        rc = fe_plate2d(&m, 1.0, 0.25, 0.01, 70e9, 0.33, 2700.0, 4 * ny, ny, FE_QM6, err,
+                        errn);
         if (rc == JNT_OK) {
             if (ndof_out)
                 *ndof_out = m.ndof;

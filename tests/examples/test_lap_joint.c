@@ -66,7 +66,7 @@ static int layer_node(const int *first, int l, int i, int j)
  * (2 x 2 Gauss, exact) and stiffness with selective reduced integration:
  * the normal strains by 2 x 2 Gauss, the shear strain at the centre. A fully
  * integrated four-node element with one element through a thin sheet locks
- * in shear (runtime/fe_gen.c's plate2d: the first bending frequency of the
+ * in shear (plate2d's element = q4: the first bending frequency of the
  * 300 mm sheet with 5 mm elements is 30.4 Hz, Euler-Bernoulli 9.28 Hz); with
  * the shear at the centre a pure bending field has no parasitic shear, and
  * the sheet bends with E / (1 - nu^2), as a wide plate (9.7 Hz). Rank 5:

@@ -492,7 +492,8 @@ static int plate_make(plate *p)
 {
     char err[256];
     memset(p, 0, sizeof *p);
-    int rc = fe_plate2d(&p->fe, 0.1, 0.01, 0.01, 2.38e9, 0.4, 1200, 20, 2, err, sizeof err);
+    int rc = fe_plate2d(&p->fe, 0.1, 0.01, 0.01, 2.38e9, 0.4, 1200, 20, 2, FE_Q4, err,
+                        sizeof err);
     if (!rc)
         rc = fe_fix(&p->fe, fe_find_set(&p->fe, "bottom"), err, sizeof err);
     if (!rc)
