@@ -1,18 +1,19 @@
 /*
- * integ_bdf.c: variable-order BDF by SUNDIALS CVODE (6.x) with a dense
- * direct linear solver on LAPACK (dgetrf/dgetrs of OpenBLAS: blocked, 20 to
- * 30 times faster than SUNDIALS' own unblocked LU at 800 states, which
- * Debian builds without its LAPACK module) and the model's analytic Jacobian. CVODE advances
- * one internal step per call (CV_ONE_STEP) up to the stop time t_end; rows
- * inside a step come from its interpolating polynomial (CVodeGetDky).
- * A change of the discrete state does not restart CVODE: the state y stays
- * continuous, only the right-hand side changes, and the error test adapts
- * the step where it matters. (Restarting at order 1 after every change made
- * return-mapping laws crawl at ~10 ns steps; without restarts the multimass
- * reference of seed 000 runs in 2 s and agrees with RK4 at 0.1 ms to 1.5e-5.)
+ * integ_bdf.c: variable-order BDF by SUNDIALS CVODE (6.x) with the model's
+ * analytic Jacobian and a dense direct linear solver of our own on LAPACK
+ * (OpenBLAS's blocked dgetrf; Debian builds SUNDIALS without its LAPACK
+ * module, and its own unblocked LU is 20 to 30 times slower at 800 states).
+ * CVODE advances one internal step per call (CV_ONE_STEP) up to the stop
+ * time t_end; rows inside a step come from its interpolating polynomial
+ * (CVodeGetDky). A change of the discrete state does not restart CVODE: the
+ * state y stays continuous, only the right-hand side changes, and the error
+ * test adapts the step where it matters. (Restarting at order 1 after every
+ * change made return-mapping laws crawl at ~10 ns steps; without restarts
+ * the multimass reference of seed 000 runs in 2 s and agrees with RK4 at
+ * 0.1 ms to 1.5e-5.)
  */
-#include <cvode/cvode.h>
 #include <cblas.h>
+#include <cvode/cvode.h>
 #include <cvode/cvode_ls.h>
 #include <lapacke.h>
 #include <math.h>
