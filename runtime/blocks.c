@@ -5,7 +5,6 @@
  * block's reduced matrices (dense matrix-vector products, never generated).
  */
 #include <cblas.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "blocks.h"
@@ -42,22 +41,25 @@ void block_rhs(const jnt_abi_model *a, const double *y, double *ydot)
     }
 }
 
+/* See blocks.h. */
+void block_jac_work(const jnt_abi_model *a, size_t *nw, size_t *ni)
+{
+    size_t rmax = 0;
+    for (int b = 0; b < a->nblocks; b++)
+        rmax = (size_t)a->blocks[b].r > rmax ? (size_t)a->blocks[b].r : rmax;
+    *nw = 2 * rmax * (size_t)a->ny;
+    *ni = a->nblocks ? (size_t)a->ny : 0;
+}
+
 /* See blocks.h. Minv (dg/dy) as one matrix product over the columns where
  * dg/dy is not zero (all of them for a reduced basis; the few coupled DOFs
- * of an unreduced substructure). */
-int block_jac(const jnt_abi_model *a, double *J)
+ * of an unreduced substructure): G packs them, P = Minv G, cols their index. */
+void block_jac(const jnt_abi_model *a, double *J, double *work, int *iwork)
 {
-    int n = a->ny, rmax = 0;
-    for (int b = 0; b < a->nblocks; b++)
-        rmax = a->blocks[b].r > rmax ? a->blocks[b].r : rmax;
-    double *G = malloc(2 * (size_t)rmax * n * sizeof *G);
-    int *cols = malloc((size_t)n * sizeof *cols);
-    if (!G || !cols) {
-        free(G);
-        free(cols);
-        return -1;
-    }
-    double *P = G + (size_t)rmax * n;
+    int n = a->ny, *cols = iwork;
+    size_t nw, ni;
+    block_jac_work(a, &nw, &ni);
+    double *G = work, *P = work + nw / 2;
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
         int r = k->r, q0 = k->q0, v0 = k->q0 + r, m = 0;
@@ -87,7 +89,4 @@ int block_jac(const jnt_abi_model *a, double *J)
             J[(size_t)(v0 + c) * n + q0 + c] += 1;
         }
     }
-    free(G);
-    free(cols);
-    return 0;
 }

@@ -56,6 +56,8 @@ struct integ_run {
     double h;                /* method's current step size */
     double *w;               /* method work (nw doubles) */
     int *iw;                 /* method work (ni ints) */
+    double *bw;              /* block_jac's work (driver) */
+    int *biw;                /* and its ints */
     void *mem;               /* method-private objects (solver library) */
     /* last recoverable failure: cause, time, state index, value */
     int cause, cause_index;

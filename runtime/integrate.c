@@ -33,11 +33,13 @@ const integ_type *integ_find(const char *name)
 }
 
 /* Doubles the driver itself needs: y, y_new, f, f_new, interpolated y (ny
- * each), the old discrete state (nd), Jacobian values (nnz) and the chains'
- * scratch. */
+ * each), the old discrete state (nd), Jacobian values (nnz), the chains'
+ * scratch and block_jac's work. */
 static size_t driver_work(const jnt_abi_model *a)
 {
-    return 5 * (size_t)a->ny + (size_t)a->nd + (size_t)a->jac_nnz + chain_work_size(a);
+    size_t bw, bi;
+    block_jac_work(a, &bw, &bi);
+    return 5 * (size_t)a->ny + (size_t)a->nd + (size_t)a->jac_nnz + chain_work_size(a) + bw;
 }
 
 /* Bring the model's quasi-static chains to the loads at (t, y). */
@@ -60,6 +62,9 @@ void integ_arena_size(const integ_type *t, const jnt_abi_model *a, size_t *nw, s
         return;
     t->work(a->ny, a->jac_nnz, nw, ni);
     *nw += driver_work(a);
+    size_t bw, bi;
+    block_jac_work(a, &bw, &bi);
+    *ni += bi;
 }
 
 /* See integ.h. */
@@ -185,8 +190,8 @@ int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, d
             J[(size_t)j * n + a->jac_rowind[k]] = r->jv[k];
         }
     }
-    if (a->nblocks && block_jac(a, J) != 0)
-        return integ_fail(r, JNT_ERR_NOMEM, t, "out of memory completing a %d x %d Jacobian", n, n);
+    if (a->nblocks)
+        block_jac(a, J, r->bw, r->biw);
     return 0;
 }
 
@@ -345,8 +350,12 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
     r.jv = w, w += a->jac_nnz;
     double *cw = w;
     w += chain_work_size(a);
+    size_t bw, bi;
+    block_jac_work(a, &bw, &bi);
+    r.bw = w, w += bw;
     r.w = w;
-    r.iw = dt->iwork;
+    r.biw = dt->iwork;
+    r.iw = dt->iwork + bi;
     r.t = s->t0;
     memcpy(r.y, dt->y, (size_t)ny * sizeof *r.y);
     progress pg = {progress_mode, 0, 0, 0.0, 0.0};

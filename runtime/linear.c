@@ -54,10 +54,20 @@ int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im)
     for (int j = 0; j < n; j++)
         for (int k = a->jac_colptr[j]; k < a->jac_colptr[j + 1]; k++)
             J[(size_t)j * (size_t)n + (size_t)a->jac_rowind[k]] = jv[k];
-    if (a->nblocks && block_jac(a, J) != 0) {
-        free(J);
-        free(jv);
-        return data_error(d, JNT_ERR_NOMEM, "out of memory for a %d x %d Jacobian", n, n);
+    if (a->nblocks) {
+        size_t bw, bi;
+        block_jac_work(a, &bw, &bi);
+        double *w = malloc((bw + 1) * sizeof *w);
+        int *iw = malloc((bi + 1) * sizeof *iw);
+        if (w && iw)
+            block_jac(a, J, w, iw);
+        free(w);
+        free(iw);
+        if (!w || !iw) {
+            free(J);
+            free(jv);
+            return data_error(d, JNT_ERR_NOMEM, "out of memory for a %d x %d Jacobian", n, n);
+        }
     }
     lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', n, J, n, re, im, NULL, 1, NULL, 1);
     free(J);

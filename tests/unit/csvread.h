@@ -109,6 +109,20 @@ __attribute__((unused)) static char *read_text(const char *path)
     return s;
 }
 
+/* src with its first `old` replaced by `rep` (malloc'd), or NULL when src is
+ * NULL or does not contain `old`. */
+__attribute__((unused)) static char *text_sub(const char *src, const char *old, const char *rep)
+{
+    const char *at = src ? strstr(src, old) : NULL;
+    if (!at)
+        return NULL;
+    size_t n = strlen(src) - strlen(old) + strlen(rep) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%.*s%s%s", (int)(at - src), src, rep, at + strlen(old));
+    return s;
+}
+
 /* Run with overrides o and the -D assignments defs (NULL-terminated, may be
  * NULL) into csv and load it into *t (which csv_free can always release).
  * Returns the run's status, or JNT_ERR_IO when the CSV cannot be read. */

@@ -77,6 +77,60 @@ static void with_coupling(char *buf, size_t n, const char *coupling, const char 
              (int)(e - c - strlen("COUPLING")), c + strlen("COUPLING"), every, e + strlen("EVERY"));
 }
 
+/* FRAME_MODEL with friction = law, the coupling, and its output's end
+ * "x = c.x }" replaced by `out` (malloc'd). */
+static char *with_law(const char *law, const char *coupling, const char *out)
+{
+    char fr[256];
+    snprintf(fr, sizeof fr, "%s  coupling = %s }", law, coupling);
+    char *a = text_sub(FRAME_MODEL, "model frame\n", "model frame\nimport friction\n");
+    char *b = text_sub(a, "coulomb(mu = 0.3) }", fr);
+    char *c = text_sub(b, "x = c.x }", out);
+    free(a);
+    free(b);
+    return c;
+}
+
+/* The locus of FRAME_MODEL with friction = law and complex_modes options
+ * opts (", time = ..."), C from 40 to 50 mm in 4 steps, into t. 0 or -1. */
+static int law_locus(const char *law, const char *opts, csv_table *t)
+{
+    char out[256];
+    snprintf(out, sizeof out, "x = c.x }\nanalysis locus : complex_modes(along = c, from = 0 mm, "
+             "to = 10 mm, steps = 4%s)", opts);
+    char *text = with_law(law, "dual", out);
+    jnt_model *m = NULL;
+    int rc = text && jnt_compile_string("frame_locus", text, NULL, &m) == JNT_OK ? 0 : -1;
+    free(text);
+    jnt_data *d = rc == 0 ? jnt_data_new(m) : NULL;
+    const char *dir = getenv("JNT_TEST_OUT");
+    if (!d || jnt_run_analyses(m, d, dir && *dir ? dir : "build/tests") != JNT_OK ||
+        csv_load(test_out("locus.csv"), t) != 0)
+        rc = -1;
+    jnt_data_free(d);
+    jnt_model_free(m);
+    return rc;
+}
+
+/* Largest |a - b| / |b| over the frequency and real columns of two loci
+ * (INFINITY when their shapes differ). */
+static double locus_diff(const csv_table *a, const csv_table *b)
+{
+    double worst = a->nrow == b->nrow && a->nrow > 0 ? 0 : INFINITY;
+    static const char *const cols[] = {"frequency", "real"};
+    for (int c = 0; c < 2 && worst < INFINITY; c++) {
+        const double *x = csv_col(a, cols[c]), *y = csv_col(b, cols[c]);
+        double scale = 0;
+        for (int i = 0; x && y && i < a->nrow; i++)
+            scale = fmax(scale, fabs(y[i]));
+        for (int i = 0; x && y && i < a->nrow; i++)
+            worst = fmax(worst, fabs(x[i] - y[i]) / fmax(scale, 1e-300));
+        if (!x || !y)
+            worst = INFINITY;
+    }
+    return worst;
+}
+
 int main(void)
 {
     static const char *const couplings[] = {"dual(assumption = basic)",
@@ -168,17 +222,11 @@ int main(void)
         {"coulomb_tanh(mu = 0.3, v_reg = 30 mm/s)", "film"},
     };
     for (int k = 0; k < 4; k++) {
-        char ft[4096];
-        const char *at = strstr(FRAME_MODEL, "coulomb(mu = 0.3) }");
-        snprintf(ft, sizeof ft, "model frame\nimport friction\n%.*s%s  coupling = %s }%s",
-                 (int)(at - FRAME_MODEL) - 12, FRAME_MODEL + 12, laws[k].law, laws[k].coupling,
-                 at + strlen("coulomb(mu = 0.3) }"));
-        char *out = strstr(ft, "x = c.x }");
-        if (out)
-            snprintf(out, sizeof ft - (size_t)(out - ft), "x = c.x, Ft = c.friction, "
-                     "v = c.v_slip }\n");
+        char *ft = with_law(laws[k].law, laws[k].coupling, "x = c.x, Ft = c.friction, "
+                            "v = c.v_slip }");
         m = NULL;
-        int rc = jnt_compile_string("frame_law", ft, NULL, &m);
+        int rc = ft ? jnt_compile_string("frame_law", ft, NULL, &m) : -1;
+        free(ft);
         CHECK(rc == JNT_OK, "friction = %s, %s: compiles", laws[k].law, laws[k].coupling);
         if (rc != JNT_OK || run_csv(m, test_out("iface_law.csv"), (jnt_run_opts){0}, NULL, &t)) {
             CHECK(0, "friction = %s: runs", laws[k].law);
@@ -204,6 +252,30 @@ int main(void)
               laws[k].coupling, worst, seen);
         csv_free(&t);
         jnt_model_free(m);
+    }
+
+    /* complex_modes takes the coefficient (and the damping) at `time`
+     * (default: until) and `speed`: a ramped mu before the ramp is 0, after
+     * it 0.3; coulomb_tanh at 30 mm/s is 0.3 tanh(1) */
+    static const struct { const char *law, *opts, *same, *what; } lc[] = {
+        {"coulomb(mu = 0.3 * smoothstep(t, 2.5 ms, 4 ms))", ", time = 1 ms", "coulomb(mu = 0)",
+         "time = 1 ms: mu = 0"},
+        {"coulomb(mu = 0.3 * smoothstep(t, 2.5 ms, 4 ms))", "", "coulomb(mu = 0.3)",
+         "default time (until = 5 ms): mu = 0.3"},
+        {"coulomb_tanh(mu = 0.3, v_reg = 30 mm/s)", ", speed = 30 mm/s",
+         "coulomb(mu = 0.3 * tanh(1))", "speed = 30 mm/s: mu = 0.3 tanh(1)"},
+    };
+    for (int k = 0; k < 3; k++) {
+        csv_table la, lb;
+        int ra = law_locus(lc[k].law, lc[k].opts, &la);
+        int rb = ra == 0 ? law_locus(lc[k].same, lc[k].opts, &lb) : -1; /* the same damping */
+        double diff = ra == 0 && rb == 0 ? locus_diff(&la, &lb) : INFINITY;
+        CHECK(diff < 1e-9, "complex_modes, %s: the locus of %s (rel. difference %.3g)",
+              lc[k].what, lc[k].same, diff);
+        if (ra == 0)
+            csv_free(&la);
+        if (rb == 0)
+            csv_free(&lb);
     }
 
     /* analysis complex_modes: the locus over the positions asked for */
