@@ -62,7 +62,7 @@ static int load(const char *path, jnt_model **m)
 {
 #ifdef BENCH_AOT
     (void)path;
-    return jnt_model_from_abi(&jnt_generated_model, m);
+    return jnt_model_from_abi(&jnt_generated_model, NULL, m);
 #else
     return jnt_compile_file(path, NULL, m);
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "deriv.h"
 #include "gen.h"
 #include "parse.h"
 #include "sema.h"
@@ -19,20 +20,32 @@ const char *comp_include_dir(void)
     return env && *env ? env : JNT_SOURCE_DIR "/runtime/include";
 }
 
-/* Parse, check and translate one source to C. */
-int comp_to_c(diag_ctx *dc, int file, char **csrc)
+/* Parse, check and translate one source to C (see compile.h). */
+int comp_to_c(diag_ctx *dc, int file, char **csrc, double **data, long *ndata)
 {
     ast_arena *arena = ast_arena_new();
     ast *model = parse_source(dc, arena, file);
     int rc = -1;
+    if (data)
+        *data = NULL, *ndata = 0;
     if (model) {
         ir_model m;
-        if (sema_lower(dc, arena, model, file, &m) == 0 && !diag_errors(dc)) {
+        int ok = sema_lower(dc, arena, model, file, &m) == 0 && !diag_errors(dc);
+        if (ok && !csrc) {
+            rc = 0;
+        } else if (ok) {
+            deriv_model(&m);
+            ir_data_layout(&m);
             size_t len;
             FILE *out = open_memstream(csrc, &len);
             if (out) {
                 gen_model(&m, dc, out);
                 rc = fclose(out) == 0 ? 0 : -1;
+            }
+            if (rc == 0 && m.ndata) {
+                *data = xmalloc((size_t)m.ndata * sizeof **data);
+                ir_data_fill(&m, *data);
+                *ndata = m.ndata;
             }
         }
         ir_free(&m);
@@ -44,9 +57,11 @@ int comp_to_c(diag_ctx *dc, int file, char **csrc)
 static int finish(diag_ctx *dc, int file, const jnt_compile_opts *opts, jnt_model **out)
 {
     char *csrc = NULL;
+    double *data = NULL;
+    long ndata;
     int rc = JNT_ERR_MODEL;
-    if (comp_to_c(dc, file, &csrc) == 0)
-        rc = jit_compile(csrc, opts && opts->diag ? opts->diag : stderr, out);
+    if (comp_to_c(dc, file, &csrc, &data, &ndata) == 0)
+        rc = jit_compile(csrc, data, opts && opts->diag ? opts->diag : stderr, out);
     free(csrc);
     diag_free(dc);
     return rc;

@@ -28,8 +28,8 @@
 #define NEG(x) ex_op1(p, EX_NEG, (x))
 #define F1(k, x) ex_op1(p, (k), (x))
 
-/* d/dv of node e = x given the derivatives da, db, dc of its operands. */
-static ex_id diff_node(ex_pool *p, ex_id e, ex_node x, ex_id da, ex_id db, ex_id dc,
+/* See expr_int.h. */
+ex_id ex_diff_node(ex_pool *p, ex_id e, ex_node x, ex_id da, ex_id db, ex_id dc,
                        ex_kind kind, int index)
 {
     ex_id zero = K(0.0);
@@ -42,6 +42,8 @@ static ex_id diff_node(ex_pool *p, ex_id e, ex_node x, ex_id da, ex_id db, ex_id
     case EX_Y:
     case EX_D:
     case EX_P:
+    case EX_UP:
+    case EX_UV:
         return (x.kind == kind && (kind == EX_T || x.a == index)) ? K(1.0) : zero;
     case EX_ADD: return ADD(da, db);
     case EX_SUB: return SUB(da, db);
@@ -109,7 +111,7 @@ ex_id ex_diff(ex_pool *p, ex_id e, ex_kind kind, int index)
         ex_id db = na >= 2 ? der[ex_map_get(&pos, x.b)] : -1;
         ex_id dc = na >= 3 ? der[ex_map_get(&pos, x.c)] : -1;
         ex_set_loc(p, x.loc.file >= 0 ? x.loc : saved);
-        der[i] = diff_node(p, order[i], x, da, db, dc, kind, index);
+        der[i] = ex_diff_node(p, order[i], x, da, db, dc, kind, index);
     }
     ex_set_loc(p, saved);
     ex_id r = der[n - 1];

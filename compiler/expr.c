@@ -101,7 +101,7 @@ void ex_map_put(ex_map *m, int key, int val)
 int ex_nargs(ex_kind k)
 {
     switch (k) {
-    case EX_CONST: case EX_T: case EX_Y: case EX_D: case EX_P:
+    case EX_CONST: case EX_T: case EX_Y: case EX_D: case EX_P: case EX_UP: case EX_UV:
         return 0;
     case EX_NEG: case EX_SIN: case EX_COS: case EX_TAN: case EX_ASIN: case EX_ACOS:
     case EX_ATAN: case EX_SINH: case EX_COSH: case EX_TANH: case EX_EXP: case EX_LOG:
@@ -314,7 +314,8 @@ ex_id ex_var(ex_pool *p, ex_kind kind, int index)
 {
     if (kind == EX_T)
         return intern(p, EX_T, 0, -1, -1, 0.0);
-    if ((kind != EX_Y && kind != EX_D && kind != EX_P) || index < 0)
+    if ((kind != EX_Y && kind != EX_D && kind != EX_P && kind != EX_UP && kind != EX_UV) ||
+        index < 0)
         misuse("ex_var: bad kind or index");
     return intern(p, kind, index, -1, -1, 0.0);
 }
@@ -464,6 +465,15 @@ ex_id ex_op2(ex_pool *p, ex_kind kind, ex_id a, ex_id b)
             return a;
         if (is_val(p, b, -1.0))
             return ex_op1(p, EX_NEG, a);
+        /* (c x) / c = x for a constant c: a law's force per area times the
+         * area (within an ulp of the two roundings it saves) */
+        if (p->nodes[a].kind == EX_MUL && p->nodes[b].kind == EX_CONST) {
+            const ex_node *m = &p->nodes[a];
+            if (m->a == b)
+                return m->b;
+            if (m->b == b)
+                return m->a;
+        }
         if (zero_branch_if(p, a, &zt))
             return push_into_if(p, kind, a, b, 1, zt);
         break;
@@ -588,6 +598,7 @@ double ex_eval(const ex_pool *p, ex_id e, double t, const double *y, const doubl
         case EX_Y: val[i] = y[x->a]; break;
         case EX_D: val[i] = d[x->a]; break;
         case EX_P: val[i] = par[x->a]; break;
+        case EX_UP: case EX_UV: val[i] = NAN; break; /* gathered by the runtime */
         case EX_POW:
             /* a non-constant exponent is emitted as pow() */
             val[i] = p->nodes[x->b].kind == EX_CONST ? ex_apply(EX_POW, va, vb, 0.0)
@@ -608,7 +619,7 @@ static int leaf_is(const ex_node *x, ex_kind kind, int index)
 {
     if (x->kind != kind)
         return 0;
-    return kind == EX_T || x->a == index;
+    return kind == EX_T || index < 0 || x->a == index;
 }
 
 /* 1 when e reads the variable (kind, index) (EX_T: index ignored), else 0.

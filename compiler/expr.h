@@ -9,7 +9,8 @@
  * constants and apply algebraic identities (x+0, x*1, x*0, --x, ...).
  *
  * Leaves: constants, time t, continuous states y[i], discrete states d[i],
- * parameters p[i]. Comparisons and logic yield 1.0 or 0.0. EX_IF selects.
+ * parameters p[i], and the gathered positions u[i] and velocities uv[i] of
+ * substructure points. Comparisons and logic yield 1.0 or 0.0. EX_IF selects.
  */
 #ifndef JNT_EXPR_H
 #define JNT_EXPR_H
@@ -22,6 +23,10 @@ typedef int ex_id; /* index into the pool; always >= 0 for a valid node */
 typedef enum ex_kind {
     /* leaves */
     EX_CONST, EX_T, EX_Y, EX_D, EX_P,
+    /* gathered quantities: the position (EX_UP) and the velocity (EX_UV) of
+     * substructure point a, which the runtime gathers from the coordinates
+     * through the rows of the reduction basis (abi.h, jnt_abi_block) */
+    EX_UP, EX_UV,
     /* arithmetic */
     EX_ADD, EX_SUB, EX_MUL, EX_DIV, EX_POW, EX_NEG,
     /* functions of one argument */
@@ -55,7 +60,8 @@ void ex_set_loc(ex_pool *p, jnt_loc loc);
 
 /* Constructors (simplifying, hash-consed). */
 ex_id ex_const(ex_pool *p, double v);
-ex_id ex_var(ex_pool *p, ex_kind kind, int index); /* EX_T (index ignored), EX_Y, EX_D, EX_P */
+ex_id ex_var(ex_pool *p, ex_kind kind, int index); /* EX_T (index ignored), EX_Y, EX_D, EX_P,
+                                                      EX_UP, EX_UV */
 ex_id ex_op1(ex_pool *p, ex_kind kind, ex_id a);
 ex_id ex_op2(ex_pool *p, ex_kind kind, ex_id a, ex_id b);
 ex_id ex_if(ex_pool *p, ex_id cond, ex_id then_, ex_id else_);
@@ -67,7 +73,8 @@ int ex_is_const(const ex_pool *p, ex_id e, double *v);
 double ex_eval(const ex_pool *p, ex_id e, double t, const double *y, const double *d,
                const double *par);
 
-/* Does e depend on the variable (kind, index)? Kind EX_Y / EX_D / EX_P / EX_T. */
+/* Does e depend on the variable (kind, index)? Kind EX_Y / EX_D / EX_P / EX_T /
+ * EX_UP / EX_UV; index -1: on any variable of that kind. */
 int ex_depends(ex_pool *p, ex_id e, ex_kind kind, int index);
 
 /* Substitute: every leaf (kind, index) is replaced by repl[index]. Used to
@@ -75,7 +82,7 @@ int ex_depends(ex_pool *p, ex_id e, ex_kind kind, int index);
 ex_id ex_subst(ex_pool *p, ex_id e, ex_kind kind, const ex_id *repl);
 
 /* Symbolic derivative of e with respect to the variable (kind, index):
- * kind EX_Y, EX_P or EX_T. Piecewise functions differentiate piecewise
+ * kind EX_Y, EX_UP, EX_UV, EX_P or EX_T. Piecewise functions differentiate piecewise
  * (abs -> sign, min/max/if -> if), comparisons and sign have derivative 0.
  * A product with a branch-zero selection is pushed into the branch
  * (x * (c ? a : 0) -> c ? x*a : 0) so that a derivative that is infinite or

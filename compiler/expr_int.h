@@ -41,6 +41,13 @@ int ex_nargs(ex_kind k);
  * and gen_expr.c emits C that computes the same thing. */
 double ex_apply(ex_kind k, double a, double b, double c);
 
+/* The derivative of node e = x with respect to one variable (kind, index),
+ * given the derivatives da, db, dc of its operands (-1 for missing ones);
+ * leaves give 1 for the variable and 0 otherwise. The one chain rule of
+ * ex_diff and of the derivatives pass (deriv.c). */
+ex_id ex_diff_node(ex_pool *p, ex_id e, ex_node x, ex_id da, ex_id db, ex_id dc, ex_kind kind,
+                   int index);
+
 /* The location ex_set_loc last recorded (diff and subst give the nodes they
  * build the location of the node they come from, then restore this one). */
 jnt_loc ex_cur_loc(const ex_pool *p);

@@ -1,13 +1,17 @@
 /*
- * gen.c: the C translation of a flat model.
+ * gen.c: the C translation of a flat model: a printer, one function per
+ * emitted kernel or table.
  *
  * One C file, model-specific straight-line code: parameter defaults, run
- * settings, initial values, the right-hand side, its analytic Jacobian in
- * compressed sparse column form (pattern found from the expressions'
- * dependencies, values from symbolic derivatives), discrete updates and
- * outputs, plus the jnt_abi_model table that names them. `#line` directives
- * lead back to the .jnt source. The text depends only on the model, so it
- * is golden-testable.
+ * settings, initial values, the right-hand side (state derivatives and the
+ * forces on gathered substructure points), its analytic Jacobian in
+ * compressed sparse column form (computed by the derivatives pass, deriv.h),
+ * discrete updates and outputs, plus the jnt_abi_model table that names
+ * them. Matrices and basis rows are model data (offsets into one array the
+ * runtime receives beside the table), never literals, so the text grows with
+ * the elements of a model and not with its basis. `#line` directives lead
+ * back to the .jnt source. The text depends only on the model, so it is
+ * golden-testable.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,61 +77,6 @@ static void emit_vars(ex_pool *P, FILE *out, const diag_ctx *dc, const ir_vars *
     free(roots);
 }
 
-/* The rows of each column of d(rhs)/dy that are not structurally zero, and
- * their derivative expressions, in CSC order. */
-typedef struct jac_pattern {
-    int nnz;
-    int *colptr; /* ny + 1 */
-    int *rowind;
-    ex_id *val;
-} jac_pattern;
-
-static void jacobian(const ir_model *m, jac_pattern *J)
-{
-    ex_pool *P = m->pool;
-    int ny = m->y.n;
-    /* row i depends on y_j: from the leaves reachable from rhs_i */
-    unsigned char *dep = xcalloc((size_t)ny * (size_t)ny + 1, 1);
-    for (int i = 0; i < ny; i++) {
-        ex_id *order;
-        ex_map pos;
-        ex_map_init(&pos, 64);
-        int cnt = ex_topo(P, 1, &m->y.v[i].rhs, &order, &pos);
-        for (int k = 0; k < cnt; k++) {
-            const ex_node *nd = ex_get(P, order[k]);
-            if (nd->kind == EX_Y)
-                dep[(size_t)nd->a * (size_t)ny + (size_t)i] = 1; /* column-major */
-        }
-        free(order);
-        ex_map_free(&pos);
-    }
-    J->colptr = xmalloc(((size_t)ny + 1) * sizeof *J->colptr);
-    J->rowind = NULL;
-    J->val = NULL;
-    int cap = 0;
-    J->nnz = 0;
-    for (int j = 0; j < ny; j++) {
-        J->colptr[j] = J->nnz;
-        for (int i = 0; i < ny; i++) {
-            if (!dep[(size_t)j * (size_t)ny + (size_t)i])
-                continue;
-            ex_id d = ex_diff(P, m->y.v[i].rhs, EX_Y, j);
-            double c;
-            if (ex_is_const(P, d, &c) && c == 0)
-                continue;
-            if (J->nnz >= cap) {
-                cap = cap ? 2 * cap : 64;
-                J->rowind = xrealloc(J->rowind, (size_t)cap * sizeof *J->rowind);
-                J->val = xrealloc(J->val, (size_t)cap * sizeof *J->val);
-            }
-            J->rowind[J->nnz] = i;
-            J->val[J->nnz++] = d;
-        }
-    }
-    J->colptr[ny] = J->nnz;
-    free(dep);
-}
-
 static void put_ints(FILE *out, const char *id, const int *v, int n)
 {
     fprintf(out, "static const int %s[] = {", id);
@@ -138,11 +87,25 @@ static void put_ints(FILE *out, const char *id, const int *v, int n)
     fputs("\n};\n", out);
 }
 
-static void open_fn(FILE *out, const char *sig, const char *unused)
+/* What every printer of one model needs: the model, where #line points,
+ * the output and the prefix of its names. */
+typedef struct gen_ctx {
+    const ir_model *m;
+    const diag_ctx *dc;
+    FILE *out;
+    const char *px;
+} gen_ctx;
+
+/* Open kernel `name` with signature `args`; `unused` lists the one-letter
+ * arguments to void. Kernels that read the gathered quantities get uv, the
+ * velocities' half of u. */
+static void open_fn(const gen_ctx *g, const char *name, const char *args, const char *unused)
 {
-    fprintf(out, "\n#line 1 \"<jnt>\"\nstatic int %s\n{\n", sig);
+    fprintf(g->out, "\n#line 1 \"<jnt>\"\nstatic int %s_%s(%s)\n{\n", g->px, name, args);
     for (const char *u = unused; *u; u++)
-        fprintf(out, "    (void)%c;\n", *u);
+        fprintf(g->out, "    (void)%c;\n", *u);
+    if (strstr(args, "const double *u,") && g->m->f.n)
+        fprintf(g->out, "    const double *uv = u + %d;\n    (void)uv;\n", g->m->f.n);
 }
 
 static void close_fn(FILE *out)
@@ -150,179 +113,202 @@ static void close_fn(FILE *out)
     fputs("    return 0;\n}\n", out);
 }
 
-/* One model: its tables, kernels and jnt_abi_model object `abi_name`
- * (static unless exported). Every other name starts with `px`. */
-static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char *px,
-                    const char *abi_name, int exported)
-{
-    ex_pool *P = m->pool;
-    int ny = m->y.n, nd = m->d.n, np = m->p.n, nout = m->out.n;
-    jac_pattern J;
-    jacobian(m, &J);
-    char id[128], sig[256];
-#define NAME(fmt) (snprintf(id, sizeof id, "%s_" fmt, px), id)
-#define SIG(fmt) (snprintf(sig, sizeof sig, "%s_" fmt, px), sig)
+#define KARGS(last) "double t, const double *y, const double *u, const double *d, " \
+                    "const double *p, double *" last
 
+/* Names, parameter dimensions and the Jacobian's pattern. */
+static void gen_tables(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    FILE *out = g->out;
+    char id[128];
+#define NAME(s) (snprintf(id, sizeof id, "%s_" s, g->px), id)
     put_names(out, NAME("y_names"), &m->y);
     put_names(out, NAME("d_names"), &m->d);
     put_names(out, NAME("p_names"), &m->p);
     put_names(out, NAME("out_names"), &m->out);
     fprintf(out, "static const signed char %s[] = {", NAME("p_dims"));
-    for (int i = 0; i < np; i++) {
+    for (int i = 0; i < m->p.n; i++) {
         fputs("\n   ", out);
         for (int k = 0; k < JNT_NDIM; k++)
             fprintf(out, " %d,", m->p.v[i].dim.e[k]);
     }
-    fputs(np ? "\n};\n" : "0};\n", out);
-    put_ints(out, NAME("jac_colptr"), J.colptr, ny + 1);
-    put_ints(out, NAME("jac_rowind"), J.rowind, J.nnz);
+    fputs(m->p.n ? "\n};\n" : "0};\n", out);
+    put_ints(out, NAME("jac_colptr"), m->jac.colptr, m->jac.ncol + 1);
+    put_ints(out, NAME("jac_rowind"), m->jac.rowind, m->jac.nnz);
+#undef NAME
+}
 
-    /* parameter defaults, in declaration order */
-    open_fn(out, SIG("params(double *p, const unsigned char *set)"), "");
-    for (int i = 0; i < np; i++) {
-        fprintf(out, "    if (!set[%d]) {\n", i);
-        emit_block(P, out, dc, 1, &m->p.v[i].rhs, "p[%d]", &i, "w");
-        fputs("    }\n", out);
+/* Parameter defaults, in declaration order. */
+static void gen_params(const gen_ctx *g)
+{
+    open_fn(g, "params", "double *p, const unsigned char *set", "");
+    for (int i = 0; i < g->m->p.n; i++) {
+        fprintf(g->out, "    if (!set[%d]) {\n", i);
+        emit_block(g->m->pool, g->out, g->dc, 1, &g->m->p.v[i].rhs, "p[%d]", &i, "w");
+        fputs("    }\n", g->out);
     }
-    close_fn(out);
+    close_fn(g->out);
+}
 
-    /* run settings */
-    open_fn(out, SIG("settings(const double *p, jnt_settings *s)"), "p");
+/* Run settings. */
+static void gen_settings(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    open_fn(g, "settings", "const double *p, jnt_settings *s", "p");
     ex_id sr[7] = {m->t0, m->t_end, m->h, m->rtol, m->atol, m->out_every, m->h_max};
     static const char *const sl[7] = {"s->t0", "s->t_end", "s->h", "s->rtol", "s->atol",
                                       "s->out_every", "s->h_max"};
-    ex_emit(P, out, 7, sr, sl, dc, "    ", "w");
-    close_fn(out);
+    ex_emit(m->pool, g->out, 7, sr, sl, g->dc, "    ", "w");
+    close_fn(g->out);
+}
 
-    /* initial values */
-    open_fn(out, SIG("init(const double *p, double *y, double *d)"), "pyd");
-    emit_vars(P, out, dc, &m->y, 1, "y[%d]", "w");
-    emit_vars(P, out, dc, &m->d, 1, "d[%d]", "v");
-    close_fn(out);
+/* Initial values. */
+static void gen_init(const gen_ctx *g)
+{
+    open_fn(g, "init", "const double *p, double *y, double *d", "pyd");
+    emit_vars(g->m->pool, g->out, g->dc, &g->m->y, 1, "y[%d]", "w");
+    emit_vars(g->m->pool, g->out, g->dc, &g->m->d, 1, "d[%d]", "v");
+    close_fn(g->out);
+}
 
-    /* right-hand side */
-    open_fn(out, SIG("rhs(double t, const double *y, const double *d, const double *p, double *ydot)"),
-            "tydp");
-    emit_vars(P, out, dc, &m->y, 0, "ydot[%d]", "w");
-    close_fn(out);
+/* The right-hand side: ydot, then the forces on the gathered points. */
+static void gen_rhs(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    int ny = m->y.n, nu = m->f.n;
+    open_fn(g, "rhs", KARGS("out"), "tyudp");
+    ex_id *roots = xmalloc(((size_t)ny + nu + 1) * sizeof *roots);
+    for (int i = 0; i < ny; i++)
+        roots[i] = m->y.v[i].rhs;
+    for (int i = 0; i < nu; i++)
+        roots[ny + i] = m->f.v[i].rhs;
+    emit_block(m->pool, g->out, g->dc, ny + nu, roots, "out[%d]", NULL, "w");
+    free(roots);
+    close_fn(g->out);
+}
 
-    /* Jacobian values */
-    open_fn(out, SIG("jac(double t, const double *y, const double *d, const double *p, double *jv)"),
-            "tydp");
-    emit_block(P, out, dc, J.nnz, J.val, "jv[%d]", NULL, "w");
-    close_fn(out);
+/* The Jacobian's values, in the order of its pattern. */
+static void gen_jac(const gen_ctx *g)
+{
+    open_fn(g, "jac", KARGS("jv"), "tyudp");
+    emit_block(g->m->pool, g->out, g->dc, g->m->jac.nnz, g->m->jac.val, "jv[%d]", NULL, "w");
+    close_fn(g->out);
+}
 
-    /* discrete updates: all read the old values, then all are stored */
-    if (nd) {
-        open_fn(out, SIG("update(double t, const double *y, double *d, const double *p)"), "tydp");
-        fprintf(out, "    double dn[%d];\n", nd);
-        emit_vars(P, out, dc, &m->d, 0, "dn[%d]", "w");
-        fprintf(out, "#line 1 \"<jnt>\"\n    for (int i = 0; i < %d; i++)\n        d[i] = dn[i];\n", nd);
-        close_fn(out);
+/* Discrete updates: all read the old values, then all are stored. */
+static void gen_update(const gen_ctx *g)
+{
+    int nd = g->m->d.n;
+    open_fn(g, "update", "double t, const double *y, const double *u, double *d, const double *p",
+            "tyudp");
+    fprintf(g->out, "    double dn[%d];\n", nd);
+    emit_vars(g->m->pool, g->out, g->dc, &g->m->d, 0, "dn[%d]", "w");
+    fprintf(g->out, "#line 1 \"<jnt>\"\n    for (int i = 0; i < %d; i++)\n        d[i] = dn[i];\n",
+            nd);
+    close_fn(g->out);
+}
+
+/* Inputs of the quasi-static chains (k, loads, slip strengths) and their table. */
+static void gen_chains(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    int nin = 0;
+    for (int c = 0; c < m->nchains; c++)
+        nin += 3 + m->chains[c].n;
+    ex_id *roots = xmalloc((size_t)nin * sizeof *roots);
+    nin = 0;
+    for (int c = 0; c < m->nchains; c++)
+        for (int i = 0; i < 3 + m->chains[c].n; i++)
+            roots[nin++] = m->chains[c].in[i];
+    open_fn(g, "chain_in", KARGS("in"), "tyudp");
+    emit_block(m->pool, g->out, g->dc, nin, roots, "in[%d]", NULL, "w");
+    close_fn(g->out);
+    free(roots);
+    fprintf(g->out, "static const jnt_abi_chain %s_chains[] = {\n", g->px);
+    nin = 0;
+    for (int c = 0; c < m->nchains; c++) {
+        fputs("    {", g->out);
+        put_str(g->out, m->chains[c].name);
+        fprintf(g->out, ", %d, %d, %d},\n", m->chains[c].d0, m->chains[c].n, nin);
+        nin += 3 + m->chains[c].n;
     }
+    fputs("};\n", g->out);
+}
 
-    /* inputs of the quasi-static chains: k, loads, slip strengths */
-    if (m->nchains) {
-        int nin = 0;
-        for (int c = 0; c < m->nchains; c++)
-            nin += 3 + m->chains[c].n;
-        ex_id *roots = xmalloc((size_t)nin * sizeof *roots);
-        nin = 0;
-        for (int c = 0; c < m->nchains; c++)
-            for (int i = 0; i < 3 + m->chains[c].n; i++)
-                roots[nin++] = m->chains[c].in[i];
-        open_fn(out, SIG("chain_in(double t, const double *y, const double *d, const double *p, double *in)"),
-                "tydp");
-        emit_block(P, out, dc, nin, roots, "in[%d]", NULL, "w");
-        close_fn(out);
-        free(roots);
-        fprintf(out, "static const jnt_abi_chain %s[] = {\n", NAME("chains"));
-        nin = 0;
-        for (int c = 0; c < m->nchains; c++) {
-            fputs("    {", out);
-            put_str(out, m->chains[c].name);
-            fprintf(out, ", %d, %d, %d},\n", m->chains[c].d0, m->chains[c].n, nin);
-            nin += 3 + m->chains[c].n;
-        }
-        fputs("};\n", out);
-    }
-
-    /* moving frames and time-varying damping of the blocks */
-    int nflag = 0;
+/* Moving frames and time-varying damping of the blocks. */
+static void gen_block_in(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    ex_id *roots = xmalloc(6 * (size_t)m->nblocks * sizeof *roots);
     for (int b = 0; b < m->nblocks; b++)
-        nflag += m->blocks[b].flags != 0;
-    if (nflag) {
-        ex_id *roots = xmalloc(6 * (size_t)m->nblocks * sizeof *roots);
-        for (int b = 0; b < m->nblocks; b++)
-            memcpy(roots + 6 * b, m->blocks[b].in, sizeof m->blocks[b].in);
-        open_fn(out, SIG("block_in(double t, const double *y, const double *d, const double *p, double *in)"),
-                "tydp");
-        emit_block(P, out, dc, 6 * m->nblocks, roots, "in[%d]", NULL, "w");
-        close_fn(out);
-        free(roots);
-    }
+        memcpy(roots + 6 * b, m->blocks[b].in, sizeof m->blocks[b].in);
+    open_fn(g, "block_in", KARGS("in"), "tyudp");
+    emit_block(m->pool, g->out, g->dc, 6 * m->nblocks, roots, "in[%d]", NULL, "w");
+    close_fn(g->out);
+    free(roots);
+}
 
-    /* sliding interfaces: node coordinates and rows, friction coefficients */
+/* Sliding interfaces: friction coefficients and the table (node data by offset). */
+static void gen_ifaces(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    ex_pool *P = m->pool;
+    ex_id *roots = xmalloc((size_t)m->nifaces * sizeof *roots);
+    for (int f = 0; f < m->nifaces; f++)
+        roots[f] = m->ifaces[f].mu;
+    open_fn(g, "iface_mu", KARGS("mu"), "tyud");
+    emit_block(P, g->out, g->dc, m->nifaces, roots, "mu[%d]", NULL, "w");
+    close_fn(g->out);
+    free(roots);
+    fprintf(g->out, "static const jnt_abi_iface %s_ifaces[] = {\n", g->px);
     for (int f = 0; f < m->nifaces; f++) {
         const ir_iface *fc = &m->ifaces[f];
-        int rs = m->blocks[fc->slave].r, rm = m->blocks[fc->master].r;
-        size_t nrow = 2 * ((size_t)fc->nslave * rs + (size_t)fc->nmaster * rm);
-        size_t nx = 2 * ((size_t)fc->nslave + fc->nmaster);
-        fprintf(out, "static const double %s_f%d_x[] = {", px, f);
-        for (size_t i = 0; i < nx; i++)
-            fprintf(out, "%s%.17g,", i % 4 ? " " : "\n    ", fc->x[i]);
-        fprintf(out, "\n};\nstatic const double %s_f%d_rows[] = {", px, f);
-        for (size_t i = 0; i < nrow; i++)
-            fprintf(out, "%s%.17g,", i % 4 ? " " : "\n    ", fc->rows[i]);
-        fputs("\n};\n", out);
+        fputs("    {", g->out);
+        put_str(g->out, fc->name);
+        int varies = ex_depends(P, fc->mu, EX_T, 0) || ex_depends(P, fc->mu, EX_D, fc->d0 + 4);
+        fprintf(g->out, ", %d, %d, %d, %d, %d, %d, %d, %ld, %ld},\n", fc->slave, fc->master,
+                fc->nslave, fc->nmaster, fc->method, fc->d0, varies, fc->off[0], fc->off[1]);
     }
-    if (m->nifaces) {
-        ex_id *roots = xmalloc((size_t)m->nifaces * sizeof *roots);
-        for (int f = 0; f < m->nifaces; f++)
-            roots[f] = m->ifaces[f].mu;
-        open_fn(out, SIG("iface_mu(double t, const double *y, const double *d, const double *p, double *mu)"),
-                "tyd");
-        emit_block(P, out, dc, m->nifaces, roots, "mu[%d]", NULL, "w");
-        close_fn(out);
-        free(roots);
-        fprintf(out, "static const jnt_abi_iface %s[] = {\n", NAME("ifaces"));
-        for (int f = 0; f < m->nifaces; f++) {
-            const ir_iface *fc = &m->ifaces[f];
-            fputs("    {", out);
-            put_str(out, fc->name);
-            int varies = ex_depends(P, fc->mu, EX_T, 0) || ex_depends(P, fc->mu, EX_D, fc->d0 + 4);
-            fprintf(out, ", %d, %d, %d, %d, %d, %d, %d, %s_f%d_x, %s_f%d_rows},\n", fc->slave,
-                    fc->master, fc->nslave, fc->nmaster, fc->method, fc->d0, varies, px, f, px,
-                    f);
-        }
-        fputs("};\n", out);
-    }
+    fputs("};\n", g->out);
+}
 
-    /* outputs */
-    open_fn(out, SIG("output(double t, const double *y, const double *d, const double *p, double *out)"),
-            "tydp");
-    emit_vars(P, out, dc, &m->out, 0, "out[%d]", "w");
-    close_fn(out);
+/* Outputs. */
+static void gen_output(const gen_ctx *g)
+{
+    open_fn(g, "output", KARGS("out"), "tyudp");
+    emit_vars(g->m->pool, g->out, g->dc, &g->m->out, 0, "out[%d]", "w");
+    close_fn(g->out);
+}
 
-    /* analyses: their own models first, then what they need from this one */
+static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char *px,
+                    const char *abi_name, int exported);
+
+/* Analyses: their own models first, then what they need from this one. */
+static void gen_analyses(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    FILE *out = g->out;
+    const char *px = g->px;
     for (int i = 0; i < m->nan; i++)
         if (m->an[i].sub) {
             char spx[64], sabi[64];
             snprintf(spx, sizeof spx, "%s_a%d", px, i);
             snprintf(sabi, sizeof sabi, "%s_a%d_model", px, i);
-            gen_one(m->an[i].sub, dc, out, spx, sabi, 0);
+            gen_one(m->an[i].sub, g->dc, out, spx, sabi, 0);
         }
     for (int i = 0; i < m->nan; i++) {
-        snprintf(sig, sizeof sig, "%s_an%d(const double *p, double *v)", px, i);
-        open_fn(out, sig, "p");
+        char name[32];
+        snprintf(name, sizeof name, "an%d", i);
+        open_fn(g, name, "const double *p, double *v", "p");
         const ir_analysis *an = &m->an[i];
         ex_id roots[4];
         for (int k = 0; k < 4; k++)
-            roots[k] = an->v[k] >= 0 ? an->v[k] : ex_const(P, 0);
+            roots[k] = an->v[k] >= 0 ? an->v[k] : ex_const(m->pool, 0);
         if (an->kind == JNT_ANALYSIS_LOCUS && an->v[2] < 0 && m->t_end >= 0)
             roots[2] = m->t_end; /* the locus at the end of the simulation */
         static const char *const lhs[4] = {"v[0]", "v[1]", "v[2]", "v[3]"};
-        ex_emit(P, out, 4, roots, lhs, dc, "    ", "w");
+        ex_emit(m->pool, out, 4, roots, lhs, g->dc, "    ", "w");
         close_fn(out);
     }
     for (int i = 0; i < m->nan; i++) { /* tables the compiler computed */
@@ -339,52 +325,56 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
             fprintf(out, "%s%.17g,", k % 4 ? " " : "\n    ", an->table[k]);
         fputs("\n};\n", out);
     }
-    if (m->nan) {
-        fprintf(out, "\n#line 1 \"<jnt>\"\nstatic const jnt_abi_analysis %s[] = {\n",
-                NAME("analyses"));
-        for (int i = 0; i < m->nan; i++) {
-            fputs("    {", out);
-            put_str(out, m->an[i].name);
-            fprintf(out, ", %d, ", m->an[i].kind);
-            if (m->an[i].sub)
-                fprintf(out, "&%s_a%d_model", px, i);
-            else
-                fputs("0", out);
-            if (m->an[i].kind == JNT_ANALYSIS_LOCUS)
-                fprintf(out, ", %s_an%d, %d, %d, 0, 0},\n", px, i, m->an[i].ncol, m->an[i].nrow);
-            else if (m->an[i].kind == JNT_ANALYSIS_TABLE)
-                fprintf(out, ", %s_an%d, %d, %d, %s_an%d_cols, %s_an%d_table},\n", px, i,
-                        m->an[i].ncol, m->an[i].nrow, px, i, px, i);
-            else
-                fprintf(out, ", %s_an%d, 0, 0, 0, 0},\n", px, i);
-        }
-        fputs("};\n", out);
+    fprintf(out, "\n#line 1 \"<jnt>\"\nstatic const jnt_abi_analysis %s_analyses[] = {\n", px);
+    for (int i = 0; i < m->nan; i++) {
+        fputs("    {", out);
+        put_str(out, m->an[i].name);
+        fprintf(out, ", %d, ", m->an[i].kind);
+        if (m->an[i].sub)
+            fprintf(out, "&%s_a%d_model", px, i);
+        else
+            fputs("0", out);
+        if (m->an[i].kind == JNT_ANALYSIS_LOCUS)
+            fprintf(out, ", %s_an%d, %d, %d, 0, 0},\n", px, i, m->an[i].ncol, m->an[i].nrow);
+        else if (m->an[i].kind == JNT_ANALYSIS_TABLE)
+            fprintf(out, ", %s_an%d, %d, %d, %s_an%d_cols, %s_an%d_table},\n", px, i,
+                    m->an[i].ncol, m->an[i].nrow, px, i, px, i);
+        else
+            fprintf(out, ", %s_an%d, 0, 0, 0, 0},\n", px, i);
     }
+    fputs("};\n", out);
+}
 
-    /* linear blocks (reduced substructures): their matrices */
+/* Linear blocks (reduced substructures): their table (matrices and rows by offset). */
+static void gen_blocks(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    fprintf(g->out, "static const jnt_abi_block %s_blocks[] = {\n", g->px);
     for (int b = 0; b < m->nblocks; b++) {
         const ir_block *k = &m->blocks[b];
-        const double *mats[3] = {k->minv, k->minv_k, k->minv_c};
-        static const char *const mname[3] = {"minv", "minv_k", "minv_c"};
-        for (int j = 0; j < 3; j++) {
-            fprintf(out, "static const double %s_b%d_%s[] = {", px, b, mname[j]);
-            for (int i = 0; i < k->r * k->r; i++)
-                fprintf(out, "%s%.17g,", i % 4 ? " " : "\n    ", mats[j][i]);
-            fputs("\n};\n", out);
-        }
+        fputs("    {", g->out);
+        put_str(g->out, k->name);
+        fprintf(g->out, ", %d, %d, %ld, %ld, %ld, %d, %d, %ld, %d, %d},\n", k->q0, k->r,
+                k->off[0], k->off[1], k->off[2], k->g0, k->ng, k->off[3], k->qdd0, k->flags);
     }
-    if (m->nblocks) {
-        fprintf(out, "static const jnt_abi_block %s[] = {\n", NAME("blocks"));
-        for (int b = 0; b < m->nblocks; b++) {
-            fputs("    {", out);
-            put_str(out, m->blocks[b].name);
-            fprintf(out, ", %d, %d, %s_b%d_minv, %s_b%d_minv_k, %s_b%d_minv_c, %d, %d},\n",
-                    m->blocks[b].q0, m->blocks[b].r, px, b, px, b, px, b, m->blocks[b].qdd0,
-                    m->blocks[b].flags);
-        }
-        fputs("};\n", out);
-    }
+    fputs("};\n", g->out);
+}
 
+/* `name` of the table `what` of this model when it has one, else 0. */
+static void put_ref(const gen_ctx *g, int have, const char *what, const char *sep)
+{
+    if (have)
+        fprintf(g->out, "%s_%s%s", g->px, what, sep);
+    else
+        fprintf(g->out, "0%s", sep);
+}
+
+/* The jnt_abi_model table that names everything. */
+static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nflag)
+{
+    const ir_model *m = g->m;
+    FILE *out = g->out;
+    const char *px = g->px;
     fprintf(out, "\n#line 1 \"<jnt>\"\n%sconst jnt_abi_model %s = {\n", exported ? "" : "static ",
             abi_name);
     fprintf(out, "    JNT_ABI_VERSION,\n    ");
@@ -401,41 +391,56 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         put_str(out, m->output_file);
     else
         fputs("0", out);
-    fprintf(out, ",\n    %d, %d, %d, %d,\n", ny, nd, np, nout);
+    fprintf(out, ",\n    %d, %d, %d, %d, %d, %ld,\n", m->y.n, m->d.n, m->p.n, m->out.n, m->f.n,
+            m->ndata);
     fprintf(out, "    %s_y_names, %s_d_names, %s_p_names, %s_out_names, %s_p_dims,\n", px, px, px,
             px, px);
-    fprintf(out, "    %d, %s_jac_colptr, %s_jac_rowind,\n", J.nnz, px, px);
+    fprintf(out, "    %d, %s_jac_colptr, %s_jac_rowind,\n", m->jac.nnz, px, px);
     fprintf(out, "    %s_params, %s_settings, %s_init, %s_rhs, %s_jac, ", px, px, px, px, px);
-    if (nd)
-        fprintf(out, "%s_update, ", px);
-    else
-        fputs("0, ", out);
+    put_ref(g, m->d.n, "update", ", ");
     fprintf(out, "%s_output,\n    %d, ", px, m->nan);
-    if (m->nan)
-        fprintf(out, "%s_analyses,\n", px);
-    else
-        fputs("0,\n", out);
-    if (m->nblocks)
-        fprintf(out, "    %d, %s_blocks,\n", m->nblocks, px);
-    else
-        fputs("    0, 0,\n", out);
+    put_ref(g, m->nan, "analyses", ",\n");
+    fprintf(out, "    %d, ", m->nblocks);
+    put_ref(g, m->nblocks, "blocks", ",\n");
+    fprintf(out, "    %d, ", m->nchains);
+    put_ref(g, m->nchains, "chains", ", ");
+    put_ref(g, m->nchains, "chain_in", ",\n");
+    fprintf(out, "    %d, ", m->nifaces);
+    put_ref(g, m->nifaces, "ifaces", ", ");
+    put_ref(g, m->nifaces, "iface_mu", ",\n");
+    fputs("    ", out);
+    put_ref(g, nflag, "block_in", ",\n};\n");
+}
+
+/* One model: its tables, kernels and jnt_abi_model object `abi_name`
+ * (static unless exported). Every other name starts with `px`. */
+static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char *px,
+                    const char *abi_name, int exported)
+{
+    gen_ctx g = {m, dc, out, px};
+    int nflag = 0;
+    for (int b = 0; b < m->nblocks; b++)
+        nflag += m->blocks[b].flags != 0;
+    gen_tables(&g);
+    gen_params(&g);
+    gen_settings(&g);
+    gen_init(&g);
+    gen_rhs(&g);
+    gen_jac(&g);
+    if (m->d.n)
+        gen_update(&g);
     if (m->nchains)
-        fprintf(out, "    %d, %s_chains, %s_chain_in,\n", m->nchains, px, px);
-    else
-        fputs("    0, 0, 0,\n", out);
-    if (m->nifaces)
-        fprintf(out, "    %d, %s_ifaces, %s_iface_mu,\n", m->nifaces, px, px);
-    else
-        fputs("    0, 0, 0,\n", out);
+        gen_chains(&g);
     if (nflag)
-        fprintf(out, "    %s_block_in,\n};\n", px);
-    else
-        fputs("    0,\n};\n", out);
-#undef NAME
-#undef SIG
-    free(J.colptr);
-    free(J.rowind);
-    free(J.val);
+        gen_block_in(&g);
+    if (m->nifaces)
+        gen_ifaces(&g);
+    gen_output(&g);
+    if (m->nan)
+        gen_analyses(&g);
+    if (m->nblocks)
+        gen_blocks(&g);
+    gen_abi(&g, abi_name, exported, nflag);
 }
 
 /* Write the C translation of model m. */
@@ -447,15 +452,18 @@ int gen_model(const ir_model *m, const diag_ctx *dc, FILE *out)
     ex_emit_prelude(out);
     fputc('\n', out);
     gen_one(m, dc, out, "m", "jnt_generated_model", 1);
-    fputs("\n#ifdef JNT_STANDALONE\n"
-          "#include <jnt/jnt.h>\n"
-          "int main(int argc, char **argv)\n{\n"
-          "    jnt_model *m;\n"
-          "    if (jnt_model_from_abi(&jnt_generated_model, &m) != JNT_OK)\n"
-          "        return 1;\n"
-          "    int rc = jnt_sim_main(m, argv[0], argc - 1, argv + 1);\n"
-          "    jnt_model_free(m);\n"
-          "    return rc;\n}\n#endif\n",
-          out);
+    /* a standalone simulator links its model data as jnt_generated_data
+     * (jnt build assembles it from the data file) */
+    fputs("\n#ifdef JNT_STANDALONE\n#include <jnt/jnt.h>\n", out);
+    if (m->ndata)
+        fputs("extern const double jnt_generated_data[];\n", out);
+    fprintf(out, "int main(int argc, char **argv)\n{\n"
+                 "    jnt_model *m;\n"
+                 "    if (jnt_model_from_abi(&jnt_generated_model, %s, &m) != JNT_OK)\n"
+                 "        return 1;\n"
+                 "    int rc = jnt_sim_main(m, argv[0], argc - 1, argv + 1);\n"
+                 "    jnt_model_free(m);\n"
+                 "    return rc;\n}\n#endif\n",
+            m->ndata ? "jnt_generated_data" : "0");
     return 0;
 }

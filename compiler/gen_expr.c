@@ -3,7 +3,7 @@
  *
  * ex_emit walks the sub-DAG of the roots in post-order (ex_topo: operands
  * before nodes, deterministic). Leaves are printed in place. An interior
- * node becomes a temporary `const double <prefix>K = ...;` when it is used
+ * node becomes a temporary `double <prefix>K = ...;` when it is used
  * more than once (an integer power's base counts once per factor), or when
  * inlining it would nest expressions deeper than MAX_INLINE levels; every
  * other node is written inside its single user. Temporaries come first, in
@@ -166,6 +166,8 @@ static void put_op(emitter *em, ex_id e)
     case EX_Y: fprintf(out, "y[%d]", x.a); return;
     case EX_D: fprintf(out, "d[%d]", x.a); return;
     case EX_P: fprintf(out, "p[%d]", x.a); return;
+    case EX_UP: fprintf(out, "u[%d]", x.a); return;
+    case EX_UV: fprintf(out, "uv[%d]", x.a); return;
     case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV:
         fputc('(', out);
         put(em, x.a);
@@ -263,9 +265,9 @@ static int operand_uses(const ex_pool *p, const ex_node *x, int i)
 }
 
 /* Writes `#line L "path"` for loc when it names a source of dc and differs
- * from the last one written (*last_file, *last_line). */
-static void put_line(FILE *out, const diag_ctx *dc, jnt_loc loc, const char *indent,
-                     int *last_file, int *last_line)
+ * from the last one written (*last_file, *last_line); only `#line L` when
+ * the file is the last one's (C keeps the presumed file name). */
+static void put_line(FILE *out, const diag_ctx *dc, jnt_loc loc, int *last_file, int *last_line)
 {
     if (!dc || loc.file < 0 || loc.file >= dc->nsrc)
         return;
@@ -273,9 +275,15 @@ static void put_line(FILE *out, const diag_ctx *dc, jnt_loc loc, const char *ind
     diag_linecol(dc, loc, &line, &col);
     if (loc.file == *last_file && line == *last_line)
         return;
+    int same_file = loc.file == *last_file;
     *last_file = loc.file;
     *last_line = line;
-    fprintf(out, "%s#line %d \"", indent, line);
+    fprintf(out, "#line %d", line);
+    if (same_file) {
+        fputc('\n', out);
+        return;
+    }
+    fputs(" \"", out);
     for (const unsigned char *s = (const unsigned char *)dc->srcs[loc.file].path; *s; s++) {
         if (*s == '\\' || *s == '"')
             fprintf(out, "\\%c", *s);
@@ -336,13 +344,16 @@ void ex_emit(ex_pool *p, FILE *out, int n, const ex_id *roots, const char *const
     for (int i = 0; i < cnt; i++) {
         if (em.temp[i] < 0)
             continue;
-        put_line(out, dc, ex_get(p, em.order[i])->loc, indent, &last_file, &last_line);
-        fprintf(out, "%sconst double %s%d = ", indent, prefix, em.temp[i]);
+        put_line(out, dc, ex_get(p, em.order[i])->loc, &last_file, &last_line);
+        fprintf(out, "%sdouble %s%d = ", indent, prefix, em.temp[i]);
         put_op(&em, em.order[i]);
         fputs(";\n", out);
     }
     for (int r = 0; r < n; r++) {
-        put_line(out, dc, ex_get(p, roots[r])->loc, indent, &last_file, &last_line);
+        /* a copy of a temporary needs no line of its own */
+        const ex_node *x = ex_get(p, roots[r]);
+        if (ex_nargs(x->kind) > 0 && em.temp[ex_map_get(&em.pos, roots[r])] < 0)
+            put_line(out, dc, x->loc, &last_file, &last_line);
         fprintf(out, "%s%s = ", indent, lhs[r]);
         put(&em, roots[r]);
         fputs(";\n", out);

@@ -2,6 +2,7 @@
  * ir.c: the flat model's containers.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir.h"
 #include "util.h"
@@ -31,6 +32,10 @@ void ir_free(ir_model *m)
     vars_free(&m->d);
     vars_free(&m->p);
     vars_free(&m->out);
+    vars_free(&m->f);
+    free(m->jac.colptr);
+    free(m->jac.rowind);
+    free(m->jac.val);
     for (int i = 0; i < m->nan; i++) {
         free(m->an[i].name);
         for (int c = 0; c < m->an[i].ncol; c++)
@@ -48,6 +53,7 @@ void ir_free(ir_model *m)
         free(m->blocks[i].minv);
         free(m->blocks[i].minv_k);
         free(m->blocks[i].minv_c);
+        free(m->blocks[i].rows);
     }
     free(m->blocks);
     for (int i = 0; i < m->nchains; i++) {
@@ -66,4 +72,44 @@ void ir_free(ir_model *m)
     free(m->source);
     free(m->output_file);
     *m = (ir_model){0};
+}
+
+/* See ir.h: per block minv, minv_k, minv_c, rows; per interface x, rows. */
+void ir_data_layout(ir_model *m)
+{
+    long n = 0;
+    for (int b = 0; b < m->nblocks; b++) {
+        ir_block *k = &m->blocks[b];
+        long rr = (long)k->r * k->r;
+        for (int j = 0; j < 3; j++)
+            k->off[j] = n, n += rr;
+        k->off[3] = n, n += (long)k->ng * k->r;
+    }
+    for (int f = 0; f < m->nifaces; f++) {
+        ir_iface *fc = &m->ifaces[f];
+        int rs = m->blocks[fc->slave].r, rm = m->blocks[fc->master].r;
+        fc->off[0] = n, n += 2L * (fc->nslave + fc->nmaster);
+        fc->off[1] = n, n += 2L * ((long)fc->nslave * rs + (long)fc->nmaster * rm);
+    }
+    m->ndata = n;
+}
+
+/* See ir.h. */
+void ir_data_fill(const ir_model *m, double *dst)
+{
+    for (int b = 0; b < m->nblocks; b++) {
+        const ir_block *k = &m->blocks[b];
+        size_t rr = (size_t)k->r * k->r;
+        memcpy(dst + k->off[0], k->minv, rr * sizeof *dst);
+        memcpy(dst + k->off[1], k->minv_k, rr * sizeof *dst);
+        memcpy(dst + k->off[2], k->minv_c, rr * sizeof *dst);
+        if (k->ng)
+            memcpy(dst + k->off[3], k->rows, (size_t)k->ng * k->r * sizeof *dst);
+    }
+    for (int f = 0; f < m->nifaces; f++) {
+        const ir_iface *fc = &m->ifaces[f];
+        memcpy(dst + fc->off[0], fc->x, (size_t)(fc->off[1] - fc->off[0]) * sizeof *dst);
+        long end = f + 1 < m->nifaces ? m->ifaces[f + 1].off[0] : m->ndata;
+        memcpy(dst + fc->off[1], fc->rows, (size_t)(end - fc->off[1]) * sizeof *dst);
+    }
 }

@@ -46,6 +46,9 @@ typedef struct ir_block {
     char *name;
     int q0, r;
     double *minv, *minv_k, *minv_c;
+    int g0, ng;    /* its gathered points (ir_model.f from g0 on) */
+    double *rows;  /* ng x r rows of its basis at those points, column-major (owned) */
+    long off[4];   /* offsets of minv, minv_k, minv_c, rows in the model data */
     int qdd0; /* discrete states of the accelerations (interface models), or -1 */
     int flags; /* JNT_BLOCK_FRAME, JNT_BLOCK_RAYLEIGH */
     ex_id in[6]; /* frame x, y, vx, vy; Rayleigh alpha, beta (functions of t and p) */
@@ -66,13 +69,27 @@ typedef struct ir_iface {
     int slave, master, nslave, nmaster, method, d0;
     double *x, *rows;
     ex_id mu;
+    long off[2];   /* offsets of x and rows in the model data */
 } ir_iface;
+
+/* The Jacobian of the rhs kernel (jnt_jac_fn): rows ydot then the point
+ * forces, columns y, then the point positions and velocities; CSC with the
+ * derivative expressions of its entries (owned). Built by the derivatives
+ * pass (deriv.h). */
+typedef struct ir_jac {
+    int nrow, ncol, nnz;
+    int *colptr, *rowind;
+    ex_id *val;
+} ir_jac;
 
 typedef struct ir_model {
     char *name;            /* model name (owned) */
     char *source;          /* the .jnt path (owned) */
     ex_pool *pool;         /* every expression (owned) */
     ir_vars y, d, p, out;
+    ir_vars f;             /* forces on the gathered points: f.n = nu, rhs = the force (N) */
+    ir_jac jac;            /* filled by deriv_model */
+    long ndata;            /* doubles of model data (ir_data_layout) */
     const char *integrator;/* "rk4", "dopri5", "bdf", "radau", "trapezoidal"; NULL: none */
     ex_id t0, t_end, h, rtol, atol, out_every, h_max; /* expressions of p */
     char *output_file;     /* default CSV path (owned), or NULL */
@@ -89,5 +106,11 @@ typedef struct ir_model {
 /* Append a variable; returns its index. Takes ownership of name. */
 int ir_add(ir_vars *vs, char *name, ex_id rhs, ex_id init, jnt_dim dim, jnt_loc loc);
 void ir_free(ir_model *m);
+
+/* Place the model data (the blocks' matrices and rows, the interfaces'
+ * tables) in one array: sets the offsets of every block and interface and
+ * m->ndata. ir_data_fill copies them into dst (m->ndata doubles). */
+void ir_data_layout(ir_model *m);
+void ir_data_fill(const ir_model *m, double *dst);
 
 #endif

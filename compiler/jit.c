@@ -19,20 +19,52 @@
 #include <string.h>
 
 #include "compile.h"
-#include "model.h"
+
+/* What a JIT-compiled model owns: the compiled code and the model data. */
+typedef struct jit_owner {
+    void *code; /* the tcc state or the dlopen handle */
+    double *data;
+} jit_owner;
+
+static void release_code(void *code);
+
+static void free_owner(void *o)
+{
+    jit_owner *w = o;
+    release_code(w->code);
+    free(w->data);
+    free(w);
+}
+
+/* Wrap the compiled jnt_generated_model with its data; on failure frees
+ * the data and leaves `code` to the caller. */
+static int wrap(const void *abi, void *code, double *data, jnt_model **out)
+{
+    jit_owner *w = malloc(sizeof *w);
+    int rc = !abi ? JNT_ERR_JIT : !w ? JNT_ERR_NOMEM : JNT_OK;
+    if (rc == JNT_OK) {
+        *w = (jit_owner){code, data};
+        rc = jnt_model_wrap(abi, data, w, free_owner, out);
+    }
+    if (rc != JNT_OK) {
+        free(w);
+        free(data);
+    }
+    return rc;
+}
 
 #ifdef JNT_JIT_PROCESS
 #include <dlfcn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void close_lib(void *h)
+static void release_code(void *h)
 {
     dlclose(h);
 }
 
 /* Compile C text with the tcc executable into a shared object and load it. */
-int jit_compile(const char *csrc, FILE *diag, jnt_model **out)
+int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
 {
     *out = NULL;
     char src[] = "/tmp/jnt-jit-XXXXXX.c";
@@ -40,6 +72,7 @@ int jit_compile(const char *csrc, FILE *diag, jnt_model **out)
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f || fputs(csrc, f) < 0 || fclose(f) != 0) {
         fprintf(diag, "jnt: error: cannot write a temporary file\n");
+        free(data);
         return JNT_ERR_IO;
     }
     char so[sizeof src + 1];
@@ -54,13 +87,12 @@ int jit_compile(const char *csrc, FILE *diag, jnt_model **out)
     int st = 0, rc = JNT_ERR_JIT;
     if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-        const jnt_abi_model *abi = h ? dlsym(h, "jnt_generated_model") : NULL;
-        if (abi && (rc = jnt_model_wrap(abi, h, close_lib, out)) == JNT_OK)
-            h = NULL;
-        if (h)
+        rc = wrap(h ? dlsym(h, "jnt_generated_model") : NULL, h, data, out);
+        if (rc != JNT_OK && h)
             dlclose(h);
     } else {
         fprintf(diag, "jnt: internal error: generated C does not compile with tcc\n");
+        free(data);
     }
     remove(src);
     remove(so);
@@ -82,13 +114,13 @@ static void on_error(void *opaque, const char *msg)
         fprintf(e->out, "jnt: internal error: generated C does not compile: %s\n", msg);
 }
 
-static void free_state(void *s)
+static void release_code(void *s)
 {
     tcc_delete(s);
 }
 
 /* Compile C text in memory and wrap its jnt_generated_model. */
-int jit_compile(const char *csrc, FILE *diag, jnt_model **out)
+int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
 {
     static const struct {
         const char *name;
@@ -104,27 +136,27 @@ int jit_compile(const char *csrc, FILE *diag, jnt_model **out)
     };
     *out = NULL;
     TCCState *s = tcc_new();
-    if (!s)
+    if (!s) {
+        free(data);
         return JNT_ERR_NOMEM;
+    }
     jit_err err = {diag, 0};
     tcc_set_error_func(s, &err, on_error);
     tcc_set_options(s, "-nostdlib -nostdinc");
     tcc_add_include_path(s, comp_include_dir());
     tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
     int rc = JNT_ERR_JIT;
-    if (tcc_compile_string(s, csrc) != 0)
-        goto fail;
-    for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
-        tcc_add_symbol(s, libm[i].name, libm[i].fn);
-    if (tcc_relocate(s, TCC_RELOCATE_AUTO) < 0)
-        goto fail;
-    const jnt_abi_model *abi = tcc_get_symbol(s, "jnt_generated_model");
-    if (!abi)
-        goto fail;
-    rc = jnt_model_wrap(abi, s, free_state, out);
-    if (rc == JNT_OK)
-        return rc;
-fail:
+    if (tcc_compile_string(s, csrc) == 0) {
+        for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
+            tcc_add_symbol(s, libm[i].name, libm[i].fn);
+        if (tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0) {
+            rc = wrap(tcc_get_symbol(s, "jnt_generated_model"), s, data, out);
+            if (rc != JNT_OK)
+                tcc_delete(s); /* wrap freed the data */
+            return rc;
+        }
+    }
+    free(data);
     tcc_delete(s);
     return rc;
 }

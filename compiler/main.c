@@ -29,7 +29,9 @@ static const char usage_text[] =
     "                   compile in memory (libtcc) and simulate\n"
     "  check MODEL.jnt  report diagnostics only\n"
     "  emit MODEL.jnt [-o model.c]\n"
-    "                   write the generated C (stdout without -o)\n"
+    "                   write the generated C (stdout without -o); a model with\n"
+    "                   substructures also writes its matrices and basis rows to\n"
+    "                   model.c.data (link them as jnt_generated_data)\n"
     "  build MODEL.jnt -o sim\n"
     "                   build a standalone simulator with gcc -O2 (plus $JNT_CFLAGS);\n"
     "                   ./sim takes the same options as 'jnt run'\n"
@@ -53,8 +55,9 @@ static int usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Front end to C for check, emit and build. */
-static int to_c(const char *path, char **csrc)
+/* Front end to C for check (csrc NULL: sema only), emit and build: the C
+ * text and the model data (*data, *ndata doubles; NULL when none). */
+static int to_c(const char *path, char **csrc, double **data, long *ndata)
 {
     diag_ctx dc;
     diag_init(&dc, stderr, 20);
@@ -64,7 +67,7 @@ static int to_c(const char *path, char **csrc)
         diag_free(&dc);
         return 1;
     }
-    int rc = comp_to_c(&dc, f, csrc) == 0 ? 0 : 1;
+    int rc = comp_to_c(&dc, f, csrc, data, ndata) == 0 ? 0 : 1;
     diag_free(&dc);
     return rc;
 }
@@ -75,6 +78,23 @@ static int write_file(const char *path, const char *text)
     char *tmp = xasprintf("%s.part", path);
     FILE *f = fopen(tmp, "w");
     int ok = f && fputs(text, f) >= 0;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "jnt: error: cannot write '%s': %s\n", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return 1;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Write the model data (n doubles, native binary) to path atomically. */
+static int write_data(const char *path, const double *data, long n)
+{
+    char *tmp = xasprintf("%s.part", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(data, sizeof *data, (size_t)n, f) == (size_t)n;
     ok = f && fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         fprintf(stderr, "jnt: error: cannot write '%s': %s\n", path, strerror(errno));
@@ -113,20 +133,61 @@ static int run_gcc(char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A temporary file /tmp/jnt-build-XXXXXX<suffix> holding `len` bytes of
+ * `text`: its malloc'd path, or NULL after a message. */
+static char *temp_file(const char *suffix, const void *text, size_t len)
+{
+    char *path = xasprintf("/tmp/jnt-build-XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)strlen(suffix));
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+        fprintf(stderr, "jnt: error: cannot write a temporary file: %s\n", strerror(errno));
+        if (fd >= 0)
+            remove(path);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* The model data for gcc: the binary file and an assembler file that
+ * includes it as the symbol jnt_generated_data (no C literals, so the size
+ * of a basis costs gcc nothing). 0, or 1 after a message. */
+static int data_object(const double *data, long n, char **bin, char **asm_path)
+{
+    *asm_path = NULL;
+    *bin = temp_file(".bin", data, (size_t)n * sizeof *data);
+    if (!*bin)
+        return 1;
+    char *text = xasprintf("\t.section .rodata\n\t.balign 8\n\t.globl jnt_generated_data\n"
+                           "jnt_generated_data:\n\t.incbin \"%s\"\n"
+                           "\t.section .note.GNU-stack,\"\",@progbits\n", *bin);
+    *asm_path = temp_file(".s", text, strlen(text));
+    free(text);
+    return *asm_path ? 0 : 1;
+}
+
 static int cmd_build(const char *model, const char *out)
 {
     char *csrc;
-    if (to_c(model, &csrc) != 0)
+    double *data;
+    long ndata;
+    if (to_c(model, &csrc, &data, &ndata) != 0)
         return 1;
-    char tmpl[] = "/tmp/jnt-build-XXXXXX.c";
-    int fd = mkstemps(tmpl, 2);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f || fputs(csrc, f) < 0 || fclose(f) != 0) {
-        fprintf(stderr, "jnt: error: cannot write a temporary file: %s\n", strerror(errno));
-        free(csrc);
+    char *tmpl = temp_file(".c", csrc, strlen(csrc));
+    free(csrc);
+    char *bin = NULL, *asm_path = NULL;
+    if (!tmpl || (ndata && data_object(data, ndata, &bin, &asm_path) != 0)) {
+        free(data);
+        if (tmpl)
+            remove(tmpl);
+        free(tmpl);
+        if (bin)
+            remove(bin);
+        free(bin);
         return 1;
     }
-    free(csrc);
+    free(data);
     char *dir = exe_dir();
     char *lib = xasprintf("%s/libjnt.a", dir);
     char *inc = xasprintf("-I%s", comp_include_dir());
@@ -134,17 +195,26 @@ static int cmd_build(const char *model, const char *out)
     char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout,
                       "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixdense",
                       "-lcholmod", "-larpack", "-llapacke", "-lopenblas", "-lm"};
-    /* extra compiler flags from $JNT_CFLAGS (for instance -march=native) */
-    char *extra = xstrdup(getenv("JNT_CFLAGS") ? getenv("JNT_CFLAGS") : "");
     int argc = 0;
     while (argv[argc])
         argc++;
+    if (asm_path)
+        argv[argc++] = asm_path;
+    /* extra compiler flags from $JNT_CFLAGS (for instance -march=native) */
+    char *extra = xstrdup(getenv("JNT_CFLAGS") ? getenv("JNT_CFLAGS") : "");
     for (char *w = strtok(extra, " \t"); w && argc < 63; w = strtok(NULL, " \t"))
         argv[argc++] = w;
     argv[argc] = NULL;
     int rc = run_gcc(argv);
     free(extra);
     remove(tmpl);
+    free(tmpl);
+    if (asm_path) {
+        remove(asm_path);
+        remove(bin);
+    }
+    free(asm_path);
+    free(bin);
     if (rc == 0 && rename(tmpout, out) != 0)
         rc = -1;
     if (rc != 0) {
@@ -201,22 +271,29 @@ int main(int argc, char **argv)
         else
             return usage("unexpected argument '%s'", argv[i]);
     }
-    if (!strcmp(cmd, "check")) {
-        char *csrc = NULL;
-        int rc = to_c(model, &csrc);
-        free(csrc);
-        return rc;
-    }
+    if (!strcmp(cmd, "check"))
+        return to_c(model, NULL, NULL, NULL);
     if (!strcmp(cmd, "emit")) {
         char *csrc;
-        if (to_c(model, &csrc) != 0)
+        double *data;
+        long ndata;
+        if (to_c(model, &csrc, &data, &ndata) != 0)
             return 1;
-        int rc = 0;
-        if (!out || !strcmp(out, "-"))
+        int rc = 0, to_stdout = !out || !strcmp(out, "-");
+        if (to_stdout)
             fputs(csrc, stdout);
         else
             rc = write_file(out, csrc);
+        if (ndata && to_stdout) {
+            fprintf(stderr, "jnt: note: the model data (%ld values: matrices and basis rows) "
+                            "is written beside the C only with -o FILE (as FILE.data)\n", ndata);
+        } else if (ndata && rc == 0) {
+            char *dpath = xasprintf("%s.data", out);
+            rc = write_data(dpath, data, ndata);
+            free(dpath);
+        }
         free(csrc);
+        free(data);
         return rc;
     }
     if (!out)

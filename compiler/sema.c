@@ -486,8 +486,8 @@ static void declare_body(sema *S, sym *s)
             XGROW(S->dofs, S->capdof, S->ndof);
             dof *f = &S->dofs[S->ndof++];
             *f = (dof){.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-                       .body = S->nbody, .force = ex_const(S->pool, 0), .acc = -1,
-                       .motion = -1};
+                       .body = S->nbody, .sub = -1, .g = -1, .force = ex_const(S->pool, 0),
+                       .acc = -1, .motion = -1};
             f->y = ir_add(&S->m->y, xstrdup(f->name), -1, ex_const(S->pool, 0),
                           (jnt_dim){{0, 6, 0, 0, 0}}, q->loc);
             f->pos = ex_var(S->pool, EX_Y, f->y);
@@ -912,6 +912,22 @@ static void eval_output(sema *S, const ast *d)
     }
 }
 
+/* See sema_int.h: the state equations, updates, outputs, point forces and
+ * chain inputs (the other expressions read parameters and time only). */
+void sema_subst_all(sema *S, ex_kind kind, const ex_id *repl)
+{
+    ir_model *m = S->m;
+    ex_pool *P = S->pool;
+    for (int c = 0; c < m->nchains; c++)
+        for (int i = 0; i < 3 + m->chains[c].n; i++)
+            m->chains[c].in[i] = ex_subst(P, m->chains[c].in[i], kind, repl);
+    ir_vars *lists[4] = {&m->y, &m->d, &m->out, &m->f};
+    for (int l = 0; l < 4; l++)
+        for (int i = 0; i < lists[l]->n; i++)
+            if (lists[l]->v[i].rhs >= 0)
+                lists[l]->v[i].rhs = ex_subst(P, lists[l]->v[i].rhs, kind, repl);
+}
+
 /* Replace the states of prescribed dofs by their motion (position) and its
  * time derivative (velocity) everywhere, and renumber the other states. */
 static void eliminate_prescribed(sema *S)
@@ -936,14 +952,7 @@ static void eliminate_prescribed(sema *S)
     if (k < ny) {
         for (int b = 0; b < m->nblocks; b++) /* blocks are kept whole: map their first state */
             m->blocks[b].q0 = ex_get(P, repl[m->blocks[b].q0])->a;
-        for (int c = 0; c < m->nchains; c++)
-            for (int i = 0; i < 3 + m->chains[c].n; i++)
-                m->chains[c].in[i] = ex_subst(P, m->chains[c].in[i], EX_Y, repl);
-        ir_vars *lists[3] = {&m->y, &m->d, &m->out};
-        for (int l = 0; l < 3; l++)
-            for (int i = 0; i < lists[l]->n; i++)
-                if (lists[l]->v[i].rhs >= 0)
-                    lists[l]->v[i].rhs = ex_subst(P, lists[l]->v[i].rhs, EX_Y, repl);
+        sema_subst_all(S, EX_Y, repl);
         k = 0;
         for (int i = 0; i < ny; i++) {
             if (gone[i])
@@ -1361,8 +1370,10 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     for (int i = 0; i < S.nsym; i++) /* every file's chains */
         if (S.syms[i].kind == SYM_CHAIN)
             sema_eval_chain(&S, &S.syms[i]);
-    if (!diag_errors(dc))
+    if (!diag_errors(dc)) {
         eliminate_prescribed(&S);
+        sema_sub_gather(&S);
+    }
     /* every value that failed must have said why: never drop a force silently */
     for (int i = 0; i < S.nelem && !diag_errors(dc); i++)
         if (S.elems[i].force.k != V_NUM && S.elems[i].kind != ELEM_MOTION)

@@ -46,11 +46,9 @@ const char *sema_kind_name(sema *S, sval v)
 /* Does e depend on no state (y, d)? Time and parameters are allowed. */
 int sema_is_time_only(sema *S, ex_id e)
 {
-    for (int i = 0; i < S->m->y.n; i++)
-        if (ex_depends(S->pool, e, EX_Y, i))
-            return 0;
-    for (int i = 0; i < S->m->d.n; i++)
-        if (ex_depends(S->pool, e, EX_D, i))
+    static const ex_kind states[] = {EX_Y, EX_D, EX_UP, EX_UV};
+    for (int k = 0; k < 4; k++)
+        if (ex_depends(S->pool, e, states[k], -1))
             return 0;
     return 1;
 }
@@ -58,15 +56,7 @@ int sema_is_time_only(sema *S, ex_id e)
 /* Does e depend on states (y, d) or time? */
 int sema_is_dynamic(sema *S, ex_id e)
 {
-    if (ex_depends(S->pool, e, EX_T, 0))
-        return 1;
-    for (int i = 0; i < S->m->y.n; i++)
-        if (ex_depends(S->pool, e, EX_Y, i))
-            return 1;
-    for (int i = 0; i < S->m->d.n; i++)
-        if (ex_depends(S->pool, e, EX_D, i))
-            return 1;
-    return 0;
+    return ex_depends(S->pool, e, EX_T, 0) || !sema_is_time_only(S, e);
 }
 
 /* ---- numbers with units ---------------------------------------------------- */

@@ -100,9 +100,8 @@ static ex_id friction_mu(sema *S, const ast *e, const char *name, int vslot)
     }
     if (v.k != V_NUM)
         return -1;
-    int bad = 0;
-    for (int i = 0; i < S->m->y.n && !bad; i++)
-        bad = ex_depends(S->pool, v.e, EX_Y, i);
+    int bad = ex_depends(S->pool, v.e, EX_Y, -1) || ex_depends(S->pool, v.e, EX_UP, -1) ||
+              ex_depends(S->pool, v.e, EX_UV, -1);
     for (int i = 0; i < S->m->d.n && !bad; i++)
         bad = i != vslot && ex_depends(S->pool, v.e, EX_D, i);
     if (bad) {

@@ -79,11 +79,13 @@ typedef struct dof {
     ex_id pos, vel; /* its position and velocity as expressions */
     int sub;      /* substructure, or -1 */
     double *coef; /* substructure point: u = sum_k coef[k] q_k (r entries, owned) */
+    int g;        /* substructure point: its gathered index (pos = u[g], vel = uv[g]), or -1 */
     ex_id force;  /* sum of applied forces */
     ex_id acc;    /* acceleration, after assembly */
     ex_id motion; /* prescribed position (a function of t and parameters), or -1 */
     jnt_loc motion_loc;
-    int point;    /* a `point`: pos = offset + sum lin_c[k] y[lin_y[k]] (owned) */
+    int point;    /* a `point`: pos = offset + sum lin_c[k] x_k (owned), x_k = y[lin_y[k]], or
+                     the gathered position u[-1 - lin_y[k]] when lin_y[k] < 0 */
     int *lin_y;
     ex_id *lin_c;
     int nlin, caplin;
@@ -152,6 +154,7 @@ struct sema {
     int nbody, capbody;
     dof *dofs;
     int ndof, capdof;
+    int ngather;      /* substructure points gathered so far (dof.g) */
     elem *elems;
     int nelem, capelem;
     subst *subs;
@@ -183,6 +186,8 @@ int sema_dof_accel(sema *S, int dof, jnt_loc loc, sval *out);
 int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out);
 /* The sum of the forces on dof di from every element but `skip`. */
 ex_id sema_other_forces(sema *S, int di, int skip);
+/* Replace the leaves (kind, i) by repl[i] in every expression of the model. */
+void sema_subst_all(sema *S, ex_kind kind, const ex_id *repl);
 
 /* sema_expr.c */
 sval sema_eval(sema *S, const scope *sc, const ast *n);
@@ -195,7 +200,7 @@ sval sema_num_dim(sema *S, const scope *sc, const ast *n, jnt_dim want, const ch
 int sema_unit(sema *S, const ast *n, jnt_dim *out);
 /* A compile-time integer (array bounds and indices). */
 int sema_int_const(sema *S, const scope *sc, const ast *n, long *out);
-/* Does e depend on states (y, d) or time? */
+/* Does e depend on states (y, d, gathered points) or time? */
 int sema_is_dynamic(sema *S, ex_id e);
 /* Does e depend on no state (time and parameters are allowed)? */
 int sema_is_time_only(sema *S, ex_id e);
@@ -213,8 +218,11 @@ void sema_declare_sub(sema *S, sym *s);
 /* Members of a substructure (sets, nodes, components): 0 and *out, or -1. */
 int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out);
 int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out);
-/* Add the generalized forces of the substructure points' forces. */
+/* The substructures' own generalized forces (frame inertia) and blocks. */
 void sema_sub_assemble(sema *S);
+/* Last: the gathered points in block order, their forces and the blocks'
+ * rows (after every expression is built). */
+void sema_sub_gather(sema *S);
 /* The acceleration of substructure point di as a0 + alpha F, F the force of
  * element `skip` on it (excluded from a0): 0, or -1 after an error. */
 int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha);

@@ -3,7 +3,8 @@
  * linear combination of dof positions (of bodies and substructure points)
  * with coefficients that may use parameters, plus an offset that may use
  * time. Elements and forces act on it like on a dof; by virtual work its
- * force F goes to each position state x_j it is made of as c_j F, where
+ * force F goes to each position x_j it is made of (a position state, or a
+ * substructure point's gathered position) as c_j F, where
  * c_j = d(position)/d(x_j).
  */
 #include <stdlib.h>
@@ -62,6 +63,23 @@ static int make_point(sema *S, const ast *d, const scope *sc, dof *f)
         f->lin_c[f->nlin++] = c;
         vel = ex_op2(P, EX_ADD, vel, ex_op2(P, EX_MUL, c, ex_var(P, EX_Y, vj)));
     }
+    /* substructure points (lin_y = -1 - g for gathered position g) */
+    for (int j = 0; j < S->ngather; j++) {
+        if (!ex_depends(P, v.e, EX_UP, j))
+            continue;
+        ex_id c = ex_diff(P, v.e, EX_UP, j);
+        if (sema_is_dynamic(S, c)) {
+            diag_error(S->dc, d->kids[0]->loc, "a point's position must be linear in the dof "
+                                               "positions (a coefficient may use parameters, "
+                                               "not time or states)");
+            return -1;
+        }
+        XGROW(f->lin_y, f->caplin, f->nlin);
+        f->lin_c = xrealloc(f->lin_c, (size_t)f->caplin * sizeof *f->lin_c);
+        f->lin_y[f->nlin] = -1 - j;
+        f->lin_c[f->nlin++] = c;
+        vel = ex_op2(P, EX_ADD, vel, ex_op2(P, EX_MUL, c, ex_var(P, EX_UV, j)));
+    }
     if (f->nlin == 0) {
         diag_error(S->dc, d->kids[0]->loc, "a point's position must use at least one dof");
         return -1;
@@ -81,7 +99,7 @@ void sema_declare_point(sema *S, sym *s)
         scope isc = {.up = &S->global, .iname = d->iter ? d->iter->name : NULL,
                      .ival = d->iter ? vals[k] : 0};
         dof f = {.name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name),
-                 .short_name = d->name, .body = -1, .y = -1, .sub = -1, .point = 1,
+                 .short_name = d->name, .body = -1, .y = -1, .sub = -1, .g = -1, .point = 1,
                  .force = ex_const(S->pool, 0), .acc = -1, .motion = -1};
         if (make_point(S, d, d->iter ? &isc : &S->global, &f) != 0) {
             free(f.name);
@@ -109,7 +127,8 @@ void sema_point_assemble(sema *S)
             int y = f->lin_y[k];
             ex_id cf = ex_op2(P, EX_MUL, f->lin_c[k], f->force);
             for (int j = 0; j < S->ndof; j++)
-                if (S->dofs[j].body >= 0 && S->dofs[j].y == y)
+                if ((S->dofs[j].body >= 0 && S->dofs[j].y == y) ||
+                    (S->dofs[j].sub >= 0 && S->dofs[j].g == -1 - y))
                     S->dofs[j].force = ex_op2(P, EX_ADD, S->dofs[j].force, cf);
             for (int s = 0; s < S->nsub; s++) {
                 subst *b = &S->subs[s];

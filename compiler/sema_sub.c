@@ -788,22 +788,15 @@ static int sub_dof(sema *S, int si, int node, int comp, jnt_loc loc)
     XGROW(S->dofs, S->capdof, S->ndof);
     dof *f = &S->dofs[S->ndof];
     *f = (dof){.name = name, .short_name = comps[comp], .body = -1, .y = -1, .sub = si,
-               .force = ex_const(S->pool, 0), .acc = -1, .motion = -1};
+               .force = ex_const(S->pool, 0), .acc = -1, .motion = -1, .g = S->ngather++};
     f->coef = xcalloc((size_t)b->r, sizeof *f->coef);
     for (int t = 0; t < nt; t++)
         for (int k = 0; k < b->r; k++)
             f->coef[k] += c[t] * b->phi[(size_t)k * b->ndof + rows[t]];
-    /* u = sum_k coef_k q_k, v = sum_k coef_k qd_k */
-    ex_pool *P = S->pool;
-    f->pos = f->vel = ex_const(P, 0);
-    for (int k = 0; k < b->r; k++) {
-        if (f->coef[k] == 0)
-            continue;
-        ex_id ck = ex_const(P, f->coef[k]);
-        f->pos = ex_op2(P, EX_ADD, f->pos, ex_op2(P, EX_MUL, ck, ex_var(P, EX_Y, b->q0 + k)));
-        f->vel = ex_op2(P, EX_ADD, f->vel,
-                        ex_op2(P, EX_MUL, ck, ex_var(P, EX_Y, b->q0 + b->r + k)));
-    }
+    /* u = sum_k coef_k q_k and v = sum_k coef_k qd_k: gathered by the runtime
+     * (the coefficients become a row of the block's R, sema_sub_gather) */
+    f->pos = ex_var(S->pool, EX_UP, f->g);
+    f->vel = ex_var(S->pool, EX_UV, f->g);
     return S->ndof++;
 }
 
@@ -954,20 +947,11 @@ int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha)
     return 0;
 }
 
-/* See sema_int.h: g_k = sum over the substructure's points of coef_k F. */
+/* See sema_int.h: the forces on the substructure's points reach g at run
+ * time (g += R^T F, abi.h); here only what acts on the coordinates directly. */
 void sema_sub_assemble(sema *S)
 {
     ex_pool *P = S->pool;
-    for (int i = 0; i < S->ndof; i++) {
-        dof *f = &S->dofs[i];
-        if (f->sub < 0)
-            continue;
-        subst *b = &S->subs[f->sub];
-        for (int k = 0; k < b->r; k++)
-            if (f->coef[k] != 0)
-                b->g[k] = ex_op2(P, EX_ADD, b->g[k],
-                                 ex_op2(P, EX_MUL, ex_const(P, f->coef[k]), f->force));
-    }
     for (int s = 0; s < S->nsub; s++) {
         subst *b = &S->subs[s];
         if (!b->phi)
@@ -978,7 +962,8 @@ void sema_sub_assemble(sema *S)
         ir_model *m = S->m;
         m->blocks = xrealloc(m->blocks, (size_t)(m->nblocks + 1) * sizeof *m->blocks);
         ir_block *k = &m->blocks[m->nblocks++];
-        *k = (ir_block){xstrdup(b->name), b->q0, b->r, b->minv, b->minv_k, b->minv_c, -1, 0, {0}};
+        *k = (ir_block){.name = xstrdup(b->name), .q0 = b->q0, .r = b->r, .minv = b->minv,
+                        .minv_k = b->minv_k, .minv_c = b->minv_c, .qdd0 = -1};
         for (int c = 0; c < 2; c++) {
             ex_id x = b->frame[c] >= 0 ? b->frame[c] : ex_const(P, 0);
             k->in[c] = x;
@@ -989,6 +974,46 @@ void sema_sub_assemble(sema *S)
                    (b->ray[0] >= 0 ? JNT_BLOCK_RAYLEIGH : 0);
         b->minv = b->minv_k = b->minv_c = NULL;
     }
+}
+
+/* See sema_int.h. The points of each block get consecutive indices (in the
+ * order they were made), their forces become the model's f, their
+ * coefficients the rows of the block's R. */
+void sema_sub_gather(sema *S)
+{
+    ir_model *m = S->m;
+    ex_pool *P = S->pool;
+    int n = S->ngather, moved = 0, bi = 0;
+    ex_id *rp = xmalloc(((size_t)n + 1) * sizeof *rp), *rv = xmalloc(((size_t)n + 1) * sizeof *rv);
+    for (int s = 0; s < S->nsub; s++) {
+        const subst *b = &S->subs[s];
+        if (!b->phi)
+            continue;
+        ir_block *k = &m->blocks[bi++];
+        k->g0 = m->f.n;
+        for (int i = 0; i < S->ndof; i++)
+            k->ng += S->dofs[i].sub == s;
+        k->rows = xcalloc((size_t)k->ng * k->r + 1, sizeof *k->rows);
+        for (int i = 0; i < S->ndof; i++) {
+            const dof *f = &S->dofs[i];
+            if (f->sub != s)
+                continue;
+            int g = m->f.n, l = g - k->g0;
+            moved |= g != f->g;
+            rp[f->g] = ex_var(P, EX_UP, g);
+            rv[f->g] = ex_var(P, EX_UV, g);
+            for (int c = 0; c < k->r; c++)
+                k->rows[(size_t)c * k->ng + l] = f->coef[c];
+            ir_add(&m->f, xstrdup(f->name), f->force, -1, (jnt_dim){{6, 6, -12, 0, 0}},
+                   b->decl->loc);
+        }
+    }
+    if (moved) {
+        sema_subst_all(S, EX_UP, rp);
+        sema_subst_all(S, EX_UV, rv);
+    }
+    free(rp);
+    free(rv);
 }
 
 /* See sema_int.h. */

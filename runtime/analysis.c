@@ -106,7 +106,7 @@ static int run_hysteresis(jnt_data *d, const jnt_abi_analysis *an, const double 
                           const char *path, const char *cycles_path)
 {
     jnt_model *sub = NULL;
-    int rc = jnt_model_from_abi(an->model, &sub);
+    int rc = jnt_model_from_abi(an->model, NULL, &sub);
     jnt_data *e = rc == JNT_OK ? data_like(sub, d) : NULL;
     int ncyc = (int)lround(v[1]);
     double *rows = malloc(((size_t)(ncyc > 0 ? ncyc : 0) + 1) * 2 * sizeof *rows);
@@ -154,7 +154,7 @@ static int run_locus(const jnt_model *m, jnt_data *d, const jnt_abi_analysis *an
     if (a->settings(d->p, &s) < 0)
         return data_error(d, JNT_ERR_KERNEL, "analysis '%s': the settings kernel failed", an->name);
     char err[256] = "";
-    int rc = iface_locus(a, d->p, s.h, an->ncol, v[0], v[1], an->nrow, v[2], v[3], path, err,
+    int rc = iface_locus(m, d->p, s.h, an->ncol, v[0], v[1], an->nrow, v[2], v[3], path, err,
                          sizeof err);
     if (rc != JNT_OK)
         return data_error(d, rc, "analysis '%s': %s", an->name, err);

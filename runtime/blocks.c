@@ -10,14 +10,16 @@
 #include "blocks.h"
 
 /* See blocks.h. */
-void block_rhs(const jnt_abi_model *a, const double *y, double *ydot)
+void block_rhs(const jnt_model *m, const double *y, double *ydot)
 {
+    const jnt_abi_model *a = m->abi;
     double g[JNT_MAX_BLOCK];
     for (int b = 0; b < a->nblocks; b++) {
-        const jnt_abi_block *k = &a->blocks[b];
-        int r = k->r;
-        const double *q = y + k->q0, *qd = y + k->q0 + r;
-        double *dq = ydot + k->q0, *dqd = ydot + k->q0 + r;
+        const jnt_abi_block *ab = &a->blocks[b];
+        const model_block *k = &m->blk[b];
+        int r = ab->r;
+        const double *q = y + ab->q0, *qd = y + ab->q0 + r;
+        double *dq = ydot + ab->q0, *dqd = ydot + ab->q0 + r;
         memcpy(g, dqd, (size_t)r * sizeof *g);
         for (int i = 0; i < r; i++)
             dq[i] += qd[i];
@@ -54,15 +56,16 @@ void block_jac_work(const jnt_abi_model *a, size_t *nw, size_t *ni)
 /* See blocks.h. Minv (dg/dy) as one matrix product over the columns where
  * dg/dy is not zero (all of them for a reduced basis; the few coupled DOFs
  * of an unreduced substructure): G packs them, P = Minv G, cols their index. */
-void block_jac(const jnt_abi_model *a, double *J, double *work, int *iwork)
+void block_jac(const jnt_model *m, double *J, double *work, int *iwork)
 {
+    const jnt_abi_model *a = m->abi;
     int n = a->ny, *cols = iwork;
     size_t nw, ni;
     block_jac_work(a, &nw, &ni);
     double *G = work, *P = work + nw / 2;
     for (int b = 0; b < a->nblocks; b++) {
-        const jnt_abi_block *k = &a->blocks[b];
-        int r = k->r, q0 = k->q0, v0 = k->q0 + r, m = 0;
+        const model_block *k = &m->blk[b];
+        int r = a->blocks[b].r, q0 = a->blocks[b].q0, v0 = q0 + r, nc = 0;
         for (int c = 0; c < n; c++) {
             double *col = J + (size_t)c * n + v0;
             int i = 0;
@@ -70,13 +73,13 @@ void block_jac(const jnt_abi_model *a, double *J, double *work, int *iwork)
                 i++;
             if (i == r)
                 continue;
-            memcpy(G + (size_t)m * r, col, (size_t)r * sizeof *G);
-            cols[m++] = c;
+            memcpy(G + (size_t)nc * r, col, (size_t)r * sizeof *G);
+            cols[nc++] = c;
         }
-        if (m > 0) {
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, m, r, 1.0, k->minv, r, G, r,
+        if (nc > 0) {
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, nc, r, 1.0, k->minv, r, G, r,
                         0.0, P, r);
-            for (int j = 0; j < m; j++)
+            for (int j = 0; j < nc; j++)
                 memcpy(J + (size_t)cols[j] * n + v0, P + (size_t)j * r, (size_t)r * sizeof *P);
         }
         for (int c = 0; c < r; c++) {

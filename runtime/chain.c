@@ -172,12 +172,13 @@ size_t chain_work_size(const jnt_abi_model *a)
 }
 
 /* See chain.h. */
-int chain_update(const jnt_abi_model *a, double t, const double *y, double *d, const double *p,
+int chain_update(const jnt_abi_model *a, double t, const double *y, const double *u, double *d,
+                 const double *p,
                  int reset, double *work, jnt_stats *st, const char **why)
 {
     /* work: the inputs, the slip states of every chain, the solver's scratch */
     double *in = work;
-    if (a->chain_in(t, y, d, p, in) != 0) {
+    if (a->chain_in(t, y, u, d, p, in) != 0) {
         *why = "the chain input kernel failed";
         return 1;
     }

@@ -31,12 +31,14 @@ int chain_solve(int n, double k, const double *fs, double l0, double r0, double 
 /* Doubles of scratch chain_update needs for the model's chains. */
 size_t chain_work_size(const jnt_abi_model *a);
 
-/* Bring every chain of the model to the loads at (t, y): reads the chain
+/* Bring every chain of the model to the loads at (t, y) (u: the gathered
+ * points at y, eval.h): reads the chain
  * inputs from the model's kernel and updates its discrete states in d. work
  * (chain_work_size) keeps the sliders' slip directions between calls; reset
  * clears them (the first call of a run). Returns 0, or the failing chain's
  * index + 1 with *why set. */
-int chain_update(const jnt_abi_model *a, double t, const double *y, double *d, const double *p,
+int chain_update(const jnt_abi_model *a, double t, const double *y, const double *u, double *d,
+                 const double *p,
                  int reset, double *work, jnt_stats *st, const char **why);
 
 #endif

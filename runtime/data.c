@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "data.h"
+#include "eval.h"
 #include "integ.h"
 #include "model.h"
 
@@ -32,7 +33,12 @@ jnt_data *jnt_data_new(const jnt_model *m)
     d->out = calloc((size_t)a->nout + 1, sizeof *d->out);
     d->work = calloc(d->nwork + 1, sizeof *d->work);
     d->iwork = calloc(d->niwork + 1, sizeof *d->iwork);
-    if (!d->p || !d->set || !d->y || !d->d || !d->out || !d->work || !d->iwork) {
+    size_t new, niew;
+    eval_work_size(a, &new, &niew);
+    d->ew = calloc(new + 1, sizeof *d->ew);
+    d->iew = calloc(niew + 1, sizeof *d->iew);
+    if (!d->p || !d->set || !d->y || !d->d || !d->out || !d->work || !d->iwork || !d->ew ||
+        !d->iew) {
         jnt_data_free(d);
         return NULL;
     }
@@ -56,6 +62,8 @@ void jnt_data_free(jnt_data *d)
     free(d->out);
     free(d->work);
     free(d->iwork);
+    free(d->ew);
+    free(d->iew);
     free(d);
 }
 

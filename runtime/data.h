@@ -29,6 +29,9 @@ struct jnt_data {
     size_t nwork;
     int *iwork;                    /* integer arena (pivots) */
     size_t niwork;
+    double *ew;                    /* the kernels' scratch (eval.h: gathered points, kernel
+                                      outputs, Jacobian values and products) */
+    int *iew;
 };
 
 /* Make the arena hold at least nw doubles and ni ints (at run start, when

@@ -15,6 +15,7 @@
 
 #include "csv.h"
 #include "data.h"
+#include "eval.h"
 #include "iface_run.h"
 #include "model.h"
 #include "slide.h"
@@ -27,6 +28,7 @@
 #define IFACE_MAX_SUB 8
 
 typedef struct run_ctx {
+    const jnt_model *m;
     const jnt_abi_model *a;
     jnt_data *dt;      /* the run's data (NULL for the complex modes) */
     const double *p;   /* parameters */
@@ -50,7 +52,8 @@ static void to_y(const run_ctx *c, const double *u, const double *v, double *y)
     }
 }
 
-/* Generalized forces of block b at t: the rhs kernel's raw block rows. */
+/* Generalized forces of block b at t: the rhs kernel's block rows with
+ * the point forces scattered in, before the block's own matrices. */
 static int force_of(int b, double t, double *f, void *user)
 {
     run_ctx *c = user;
@@ -60,7 +63,7 @@ static int force_of(int b, double t, double *f, void *user)
     }
     if (t != c->last_t || c->sd->step != c->last_step) {
         to_y(c, c->sd->u, c->sd->v, c->y);
-        if (c->a->rhs(t, c->y, c->dt->d, c->dt->p, c->ydot) != 0)
+        if (eval_forces(c->m, c->dt, t, c->y, c->ydot) != 0)
             return JNT_ERR_KERNEL;
         c->last_t = t;
         c->last_step = c->sd->step;
@@ -74,7 +77,7 @@ static int force_of(int b, double t, double *f, void *user)
 static const double *block_in(run_ctx *c, int b, double t)
 {
     if (t != c->in_t) {
-        if (c->a->block_in(t, NULL, NULL, c->p, c->in) != 0)
+        if (c->a->block_in(t, NULL, NULL, NULL, c->p, c->in) != 0)
             memset(c->in, 0, 6 * (size_t)c->a->nblocks * sizeof *c->in);
         c->in_t = t;
     }
@@ -100,7 +103,7 @@ static double mu_of(double t, int f, double v, void *user)
     run_ctx *c = user;
     double *mu = c->dmu + c->a->nd;
     c->dmu[c->a->ifaces[f].d0 + 4] = v;
-    return c->a->iface_mu(t, NULL, c->dmu, c->p, mu) == 0 ? mu[f] : NAN;
+    return c->a->iface_mu(t, NULL, NULL, c->dmu, c->p, mu) == 0 ? mu[f] : NAN;
 }
 
 /* Callbacks carry no substructure index: one trampoline per block. */
@@ -121,11 +124,11 @@ static void (*const rayleighs[IFACE_MAX_SUB])(double, double *, double *, void *
     rayleigh_0, rayleigh_1, rayleigh_2, rayleigh_3, rayleigh_4, rayleigh_5, rayleigh_6,
     rayleigh_7};
 
-/* The matrices of block k: M = Minv^-1, K = M (Minv K), C = M (Minv C),
- * into mats (3 r^2). 0, or 1 when Minv is not positive definite. */
-static int block_matrices(const jnt_abi_block *k, double *mats)
+/* The matrices of a block of size r: M = Minv^-1, K = M (Minv K),
+ * C = M (Minv C), into mats (3 r^2). 0, or 1 when Minv is not positive
+ * definite. */
+static int block_matrices(const model_block *k, int r, double *mats)
 {
-    int r = k->r;
     size_t rr = (size_t)r * r;
     double *M = mats, *K = mats + rr, *C = mats + 2 * rr;
     memcpy(M, k->minv, rr * sizeof *M);
@@ -149,9 +152,10 @@ static int block_matrices(const jnt_abi_block *k, double *mats)
 }
 
 /* See iface_run.h. */
-int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model **out, char *err,
+int iface_model(const jnt_model *mdl, const double *p, double h, slide_model **out, char *err,
                 size_t errn)
 {
+    const jnt_abi_model *a = mdl->abi;
     *out = NULL;
     int nb = a->nblocks, ns = 0, nm = 0, method = -1, rc = JNT_OK;
     if (nb < 1 || nb > IFACE_MAX_SUB) {
@@ -176,7 +180,7 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
         goto done;
     }
     double *mu = mats + nmat, *d0 = mu + a->nifaces, *mp = mats;
-    if (a->iface_mu(0, NULL, d0, p, mu) != 0) {
+    if (a->iface_mu(0, NULL, NULL, d0, p, mu) != 0) {
         rc = JNT_ERR_KERNEL;
         snprintf(err, errn, "the friction coefficient kernel failed");
         goto done;
@@ -184,7 +188,7 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
     for (int b = 0; b < nb && rc == JNT_OK; b++) {
         const jnt_abi_block *k = &a->blocks[b];
         size_t rr = (size_t)k->r * k->r;
-        if (block_matrices(k, mp) != 0) {
+        if (block_matrices(&mdl->blk[b], k->r, mp) != 0) {
             rc = JNT_ERR_MODEL;
             snprintf(err, errn, "substructure '%s': its mass matrix is not positive definite",
                      k->name);
@@ -217,11 +221,11 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
                                                           : (slide_assumption)af->method;
         ifs[f].mu = mu[f];
         ifs[f].mu_fn = af->mu_varies ? mu_of : NULL;
-        const double *row = af->rows;
+        const double *row = mdl->data + af->rows, *x = mdl->data + af->x;
         for (int k = 0; k < af->nslave + af->nmaster; k++, nd++) {
             int r = k < af->nslave ? rs : rm;
-            nd->X[0] = af->x[2 * k];
-            nd->X[1] = af->x[2 * k + 1];
+            nd->X[0] = x[2 * k];
+            nd->X[1] = x[2 * k + 1];
             nd->phi[0] = row;
             nd->phi[1] = row + r;
             nd->dof[0] = nd->dof[1] = -1;
@@ -244,15 +248,16 @@ done:
 }
 
 /* See iface_run.h. */
-int iface_locus(const jnt_abi_model *a, const double *p, double h, int iface, double from,
+int iface_locus(const jnt_model *m, const double *p, double h, int iface, double from,
                 double to, int steps, double t, double speed, const char *path, char *err,
                 size_t errn)
 {
+    const jnt_abi_model *a = m->abi;
     slide_model *sm = NULL;
-    int rc = iface_model(a, p, h, &sm, err, errn);
+    int rc = iface_model(m, p, h, &sm, err, errn);
     if (rc != JNT_OK)
         return rc;
-    run_ctx c = {.a = a, .p = p, .in_t = NAN};
+    run_ctx c = {.m = m, .a = a, .p = p, .in_t = NAN};
     c.dmu = calloc((size_t)a->nd + a->nifaces + 1, sizeof *c.dmu);
     slide_modes_opts o;
     memset(&o, 0, sizeof o);
@@ -303,7 +308,7 @@ static int emit(run_ctx *c, csv_writer *csv)
 {
     jnt_data *dt = c->dt;
     to_y(c, c->sd->u, c->sd->v, c->y);
-    if (c->a->output(c->sd->t, c->y, dt->d, dt->p, dt->out) < 0)
+    if (c->a->output(c->sd->t, c->y, eval_gather(c->m, dt, c->y), dt->d, dt->p, dt->out) < 0)
         return data_error(dt, JNT_ERR_KERNEL, "t = %.9g s: the output kernel failed", c->sd->t);
     if (csv) {
         int rc = csv_row(csv, dt->out, c->a->nout, dt->err, sizeof dt->err);
@@ -319,9 +324,9 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
 {
     const jnt_abi_model *a = m->abi;
     char err[256] = "";
-    run_ctx c = {.a = a, .dt = dt, .p = dt->p, .last_t = NAN, .last_step = -1, .in_t = NAN};
+    run_ctx c = {.m = m, .a = a, .dt = dt, .p = dt->p, .last_t = NAN, .last_step = -1, .in_t = NAN};
     slide_model *sm = NULL;
-    int rc = iface_model(a, dt->p, s->h, &sm, err, sizeof err);
+    int rc = iface_model(m, dt->p, s->h, &sm, err, sizeof err);
     if (rc != JNT_OK)
         return data_error(dt, rc, "%s", err);
     c.sm = sm;

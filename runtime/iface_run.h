@@ -17,7 +17,7 @@
  * the model's rhs kernel through the user pointer of slide_data_new, which
  * must be iface_run's context), every interface from its tables. 0 or a
  * status with a message in err. */
-int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model **out, char *err,
+int iface_model(const jnt_model *m, const double *p, double h, slide_model **out, char *err,
                 size_t errn);
 
 /* The complex modes along interface `iface` (seed 003 Fig. 4): its slave
@@ -25,7 +25,7 @@ int iface_model(const jnt_abi_model *a, const double *p, double h, slide_model *
  * contact, the friction coefficients and the damping at time t and slip
  * speed `speed`, written to path as position,frequency,real,unstable. 0 or a
  * status with a message in err. */
-int iface_locus(const jnt_abi_model *a, const double *p, double h, int iface, double from,
+int iface_locus(const jnt_model *m, const double *p, double h, int iface, double from,
                 double to, int steps, double t, double speed, const char *path, char *err,
                 size_t errn);
 

@@ -52,12 +52,9 @@ struct integ_run {
     double t, t_new;         /* start and end of the current step */
     double *y, *y_new;       /* states at t and t_new */
     double *f, *f_new;       /* f(t, y) and f(t_new, y_new) when keeps_f */
-    double *jv;              /* Jacobian values in CSC order (nnz) */
     double h;                /* method's current step size */
     double *w;               /* method work (nw doubles) */
     int *iw;                 /* method work (ni ints) */
-    double *bw;              /* block_jac's work (driver) */
-    int *biw;                /* and its ints */
     void *mem;               /* method-private objects (solver library) */
     /* last recoverable failure: cause, time, state index, value */
     int cause, cause_index;

@@ -12,8 +12,8 @@
 
 #include "csv.h"
 #include "data.h"
-#include "blocks.h"
 #include "chain.h"
+#include "eval.h"
 #include "integ.h"
 #include "model.h"
 
@@ -33,20 +33,19 @@ const integ_type *integ_find(const char *name)
 }
 
 /* Doubles the driver itself needs: y, y_new, f, f_new, interpolated y (ny
- * each), the old discrete state (nd), Jacobian values (nnz), the chains'
- * scratch and block_jac's work. */
+ * each), the old discrete state (nd) and the chains' scratch (the kernels'
+ * scratch is the data's, eval.h). */
 static size_t driver_work(const jnt_abi_model *a)
 {
-    size_t bw, bi;
-    block_jac_work(a, &bw, &bi);
-    return 5 * (size_t)a->ny + (size_t)a->nd + (size_t)a->jac_nnz + chain_work_size(a) + bw;
+    return 5 * (size_t)a->ny + (size_t)a->nd + chain_work_size(a);
 }
 
 /* Bring the model's quasi-static chains to the loads at (t, y). */
 static int update_chains(integ_run *r, double t, const double *y, int reset, double *cw)
 {
     const char *why = "";
-    int c = chain_update(r->abi, t, y, r->d, r->p, reset, cw, r->st, &why);
+    const double *u = eval_gather(r->data->m, r->data, y);
+    int c = chain_update(r->abi, t, y, u, r->d, r->p, reset, cw, r->st, &why);
     if (c != 0)
         return integ_fail(r, JNT_ERR_CHAIN, t, "chain '%s': %s", r->abi->chains[c - 1].name,
                           why);
@@ -62,9 +61,6 @@ void integ_arena_size(const integ_type *t, const jnt_abi_model *a, size_t *nw, s
         return;
     t->work(a->ny, a->jac_nnz, nw, ni);
     *nw += driver_work(a);
-    size_t bw, bi;
-    block_jac_work(a, &bw, &bi);
-    *ni += bi;
 }
 
 /* See integ.h. */
@@ -124,7 +120,7 @@ int integ_fail_cause(integ_run *r, int fallback, double t, const char *what)
 int integ_rhs(integ_run *r, double t, const double *y, double *ydot)
 {
     r->st->rhs_evals++;
-    int rc = r->abi->rhs(t, y, r->d, r->p, ydot);
+    int rc = eval_rhs(r->data->m, r->data, t, y, ydot);
     if (rc < 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the rhs kernel failed (status %d)", rc);
     if (rc > 0) {
@@ -132,8 +128,6 @@ int integ_rhs(integ_run *r, double t, const double *y, double *ydot)
         r->cause_t = t;
         return 1;
     }
-    if (r->abi->nblocks)
-        block_rhs(r->abi, y, ydot);
     for (int i = 0; i < r->abi->ny; i++) {
         if (!isfinite(ydot[i])) {
             r->cause = INTEG_CAUSE_NONFINITE;
@@ -168,30 +162,23 @@ int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, d
         }
         return 0;
     }
-    int rc = a->jac(t, y, r->d, r->p, r->jv);
+    int bad = -1;
+    double badv = 0;
+    int rc = eval_jac(r->data->m, r->data, t, y, J, &bad, &badv);
     if (rc < 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the jacobian kernel failed (status %d)", rc);
+    if (rc == EVAL_NONFINITE) {
+        r->cause = INTEG_CAUSE_NONFINITE;
+        r->cause_index = bad;
+        r->cause_value = badv;
+        r->cause_t = t;
+        return 1;
+    }
     if (rc > 0) {
         r->cause = INTEG_CAUSE_RHS;
         r->cause_t = t;
         return 1;
     }
-    /* scatter the CSC values into the dense column-major matrix */
-    memset(J, 0, (size_t)n * n * sizeof *J);
-    for (int j = 0; j < n; j++) {
-        for (int k = a->jac_colptr[j]; k < a->jac_colptr[j + 1]; k++) {
-            if (!isfinite(r->jv[k])) {
-                r->cause = INTEG_CAUSE_NONFINITE;
-                r->cause_index = a->jac_rowind[k];
-                r->cause_value = r->jv[k];
-                r->cause_t = t;
-                return 1;
-            }
-            J[(size_t)j * n + a->jac_rowind[k]] = r->jv[k];
-        }
-    }
-    if (a->nblocks)
-        block_jac(a, J, r->bw, r->biw);
     return 0;
 }
 
@@ -280,7 +267,7 @@ static void progress_clear(progress *pg)
 static int emit(integ_run *r, csv_writer *csv, double t, const double *y)
 {
     jnt_data *dt = r->data;
-    int rc = r->abi->output(t, y, r->d, r->p, dt->out);
+    int rc = r->abi->output(t, y, eval_gather(dt->m, dt, y), r->d, r->p, dt->out);
     if (rc < 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the output kernel failed (status %d)", rc);
     if (csv) {
@@ -347,15 +334,10 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
     w += ny;
     double *d_old = w;
     w += nd;
-    r.jv = w, w += a->jac_nnz;
     double *cw = w;
     w += chain_work_size(a);
-    size_t bw, bi;
-    block_jac_work(a, &bw, &bi);
-    r.bw = w, w += bw;
     r.w = w;
-    r.biw = dt->iwork;
-    r.iw = dt->iwork + bi;
+    r.iw = dt->iwork;
     r.t = s->t0;
     memcpy(r.y, dt->y, (size_t)ny * sizeof *r.y);
     progress pg = {progress_mode, 0, 0, 0.0, 0.0};
@@ -398,7 +380,7 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
         int changed = 0;
         if (nd > 0) {
             memcpy(d_old, r.d, (size_t)nd * sizeof *d_old);
-            int urc = a->update(r.t_new, r.y_new, r.d, r.p);
+            int urc = a->update(r.t_new, r.y_new, eval_gather(m, dt, r.y_new), r.d, r.p);
             if (urc < 0) {
                 rc = integ_fail(&r, JNT_ERR_KERNEL, r.t_new, "the update kernel failed (status %d)",
                                 urc);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocks.h"
 #include "data.h"
 #include "model.h"
 
@@ -39,39 +38,15 @@ int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im)
     if (n == 0)
         return JNT_OK;
     double *J = calloc((size_t)n * (size_t)n, sizeof *J);
-    double *jv = malloc(((size_t)a->jac_nnz + 1) * sizeof *jv);
-    if (!J || !jv) {
-        free(J);
-        free(jv);
+    if (!J)
         return data_error(d, JNT_ERR_NOMEM, "out of memory for a %d x %d Jacobian", n, n);
-    }
-    int rc = a->jac(d->t, d->y, d->d, d->p, jv);
-    if (rc < 0) {
+    int rc = jnt_eval_jacobian(m, d, d->t, d->y, J);
+    if (rc != JNT_OK) {
         free(J);
-        free(jv);
-        return data_error(d, JNT_ERR_KERNEL, "the Jacobian kernel failed (status %d)", rc);
-    }
-    for (int j = 0; j < n; j++)
-        for (int k = a->jac_colptr[j]; k < a->jac_colptr[j + 1]; k++)
-            J[(size_t)j * (size_t)n + (size_t)a->jac_rowind[k]] = jv[k];
-    if (a->nblocks) {
-        size_t bw, bi;
-        block_jac_work(a, &bw, &bi);
-        double *w = malloc((bw + 1) * sizeof *w);
-        int *iw = malloc((bi + 1) * sizeof *iw);
-        if (w && iw)
-            block_jac(a, J, w, iw);
-        free(w);
-        free(iw);
-        if (!w || !iw) {
-            free(J);
-            free(jv);
-            return data_error(d, JNT_ERR_NOMEM, "out of memory for a %d x %d Jacobian", n, n);
-        }
+        return rc;
     }
     lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', n, J, n, re, im, NULL, 1, NULL, 1);
     free(J);
-    free(jv);
     if (info != 0)
         return data_error(d, JNT_ERR_SOLVER, "the eigenvalue solver (dgeev) failed (info %d)",
                           (int)info);

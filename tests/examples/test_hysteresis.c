@@ -565,24 +565,21 @@ static void jac_point(const jnt_abi_model *a, jnt_data *d, const double *h, int 
                       int *kinks, const char *name)
 {
     int n = a->ny;
-    double J[256] = {0}, dense[256] = {0}, y[16], f0[16], fp[16], fm[16], fp2[16], fm2[16];
+    double dense[256] = {0}, y[16], f0[16], fp[16], fm[16], fp2[16], fm2[16];
     if (n > 16 || a->jac_nnz > 256)
         return;
-    a->jac(0, d->y, d->d, d->p, J);
-    for (int j = 0; j < n; j++)
-        for (int k = a->jac_colptr[j]; k < a->jac_colptr[j + 1]; k++)
-            dense[j * n + a->jac_rowind[k]] = J[k];
-    a->rhs(0, d->y, d->d, d->p, f0);
+    jnt_eval_jacobian(d->m, d, 0, d->y, dense);
+    jnt_eval_rhs(d->m, d, 0, d->y, f0);
     for (int j = 0; j < n; j++) {
         memcpy(y, d->y, (size_t)n * sizeof *y);
         y[j] = d->y[j] + h[j];
-        a->rhs(0, y, d->d, d->p, fp);
+        jnt_eval_rhs(d->m, d, 0, y, fp);
         y[j] = d->y[j] - h[j];
-        a->rhs(0, y, d->d, d->p, fm);
+        jnt_eval_rhs(d->m, d, 0, y, fm);
         y[j] = d->y[j] + h[j] / 2;
-        a->rhs(0, y, d->d, d->p, fp2);
+        jnt_eval_rhs(d->m, d, 0, y, fp2);
         y[j] = d->y[j] - h[j] / 2;
-        a->rhs(0, y, d->d, d->p, fm2);
+        jnt_eval_rhs(d->m, d, 0, y, fm2);
         for (int i = 0; i < n; i++) {
             double df = (fp[i] - f0[i]) / h[j], db = (f0[i] - fm[i]) / h[j], an = dense[j * n + i];
             double c2 = (fp2[i] - fm2[i]) / h[j], trunc = fabs((df + db) / 2 - c2);

@@ -153,27 +153,23 @@ static void compare(const jnt_model *m, jnt_data *d, double t, int *n_ok, int *n
 {
     const jnt_abi_model *a = jnt_model_abi(m);
     int n = a->ny;
-    double *J = calloc((size_t)a->jac_nnz + 1, sizeof *J);
-    double *dense = calloc((size_t)n * n, sizeof *dense);
+    double *dense = calloc((size_t)n * n + 1, sizeof *dense);
     double *y = malloc((size_t)n * sizeof *y), *f0 = malloc((size_t)n * sizeof *f0);
     double *f1 = malloc((size_t)n * sizeof *f1), *f2 = malloc((size_t)n * sizeof *f2);
     double *f3 = malloc((size_t)n * sizeof *f3), *f4 = malloc((size_t)n * sizeof *f4);
-    a->jac(t, d->y, d->d, d->p, J);
-    a->rhs(t, d->y, d->d, d->p, f0);
-    for (int j = 0; j < n; j++)
-        for (int k = a->jac_colptr[j]; k < a->jac_colptr[j + 1]; k++)
-            dense[(size_t)j * n + a->jac_rowind[k]] = J[k];
+    jnt_eval_jacobian(m, d, t, d->y, dense);
+    jnt_eval_rhs(m, d, t, d->y, f0);
     for (int j = 0; j < n; j++) {
         double h = 1e-6 * fmax(fabs(d->y[j]), 1e-9);
         memcpy(y, d->y, (size_t)n * sizeof *y);
         y[j] = d->y[j] + h;
-        a->rhs(t, y, d->d, d->p, f1);
+        jnt_eval_rhs(m, d, t, y, f1);
         y[j] = d->y[j] - h;
-        a->rhs(t, y, d->d, d->p, f2);
+        jnt_eval_rhs(m, d, t, y, f2);
         y[j] = d->y[j] + h / 4;
-        a->rhs(t, y, d->d, d->p, f3);
+        jnt_eval_rhs(m, d, t, y, f3);
         y[j] = d->y[j] - h / 4;
-        a->rhs(t, y, d->d, d->p, f4);
+        jnt_eval_rhs(m, d, t, y, f4);
         for (int i = 0; i < n; i++) {
             double fd = (f1[i] - f2[i]) / (2 * h), an = dense[(size_t)j * n + i];
             double fd4 = (f3[i] - f4[i]) / (h / 2);
@@ -217,7 +213,6 @@ static void compare(const jnt_model *m, jnt_data *d, double t, int *n_ok, int *n
             *worst = fmax(*worst, rel);
         }
     }
-    free(J);
     free(dense);
     free(y);
     free(f0);

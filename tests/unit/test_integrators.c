@@ -61,20 +61,26 @@ static int decay_init(const double *p, double *y, double *d)
     y[0] = 1.0;
     return 0;
 }
-static int decay_rhs(double t, const double *y, const double *d, const double *p, double *f)
+static int decay_rhs(double t, const double *y, const double *u, const double *d, const double *p,
+ double *f)
 {
+    (void)u;
     (void)t, (void)d;
     f[0] = -p[P_K] * y[0];
     return 0;
 }
-static int decay_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int decay_jac(double t, const double *y, const double *u, const double *d, const double *p,
+ double *jv)
 {
+    (void)u;
     (void)t, (void)y, (void)d;
     jv[0] = -p[P_K];
     return 0;
 }
-static int decay_output(double t, const double *y, const double *d, const double *p, double *o)
+static int decay_output(double t, const double *y, const double *u, const double *d, const double *p,
+ double *o)
 {
+    (void)u;
     (void)d, (void)p;
     o[0] = t;
     o[1] = y[0];
@@ -103,22 +109,28 @@ static int osc_init(const double *p, double *y, double *d)
     y[1] = 0.0;
     return 0;
 }
-static int osc_rhs(double t, const double *y, const double *d, const double *p, double *f)
+static int osc_rhs(double t, const double *y, const double *u, const double *d, const double *p,
+ double *f)
 {
+    (void)u;
     (void)t, (void)d;
     f[0] = y[1];
     f[1] = -p[P_K] * y[0];
     return 0;
 }
-static int osc_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int osc_jac(double t, const double *y, const double *u, const double *d, const double *p,
+ double *jv)
 {
+    (void)u;
     (void)t, (void)y, (void)d;
     jv[0] = -p[P_K]; /* d v' / d x */
     jv[1] = 1.0;     /* d x' / d v */
     return 0;
 }
-static int osc_output(double t, const double *y, const double *d, const double *p, double *o)
+static int osc_output(double t, const double *y, const double *u, const double *d, const double *p,
+ double *o)
 {
+    (void)u;
     (void)d, (void)p;
     o[0] = t;
     o[1] = y[0];
@@ -147,15 +159,19 @@ static int stiff_init(const double *p, double *y, double *d)
     y[1] = 2.0;
     return 0;
 }
-static int stiff_rhs(double t, const double *y, const double *d, const double *p, double *f)
+static int stiff_rhs(double t, const double *y, const double *u, const double *d, const double *p,
+ double *f)
 {
+    (void)u;
     (void)t, (void)d, (void)p;
     f[0] = -y[0];
     f[1] = 999.0 * y[0] - 1000.0 * y[1];
     return 0;
 }
-static int stiff_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int stiff_jac(double t, const double *y, const double *u, const double *d, const double *p,
+ double *jv)
 {
+    (void)u;
     (void)t, (void)y, (void)d, (void)p;
     jv[0] = -1.0;
     jv[1] = 999.0;
@@ -180,14 +196,17 @@ static int count_init(const double *p, double *y, double *d)
     d[0] = 0.0;
     return 0;
 }
-static int count_update(double t, const double *y, double *d, const double *p)
+static int count_update(double t, const double *y, const double *u, double *d, const double *p)
 {
+    (void)u;
     (void)t, (void)y, (void)p;
     d[0] += 1.0;
     return 0;
 }
-static int count_output(double t, const double *y, const double *d, const double *p, double *o)
+static int count_output(double t, const double *y, const double *u, const double *d, const double *p,
+ double *o)
 {
+    (void)u;
     (void)p;
     o[0] = t;
     o[1] = y[0];
@@ -203,8 +222,10 @@ static const jnt_abi_model count_abi = {
 };
 
 /* ---- nan: decay whose derivative becomes NaN after t = 1 ----------------- */
-static int nan_rhs(double t, const double *y, const double *d, const double *p, double *f)
+static int nan_rhs(double t, const double *y, const double *u, const double *d, const double *p,
+ double *f)
 {
+    (void)u;
     (void)d, (void)p;
     f[0] = t > 1.0 ? NAN : -y[0];
     return 0;
@@ -219,14 +240,18 @@ static const jnt_abi_model nan_abi = {
 
 /* ---- wrong Jacobian: x' = -1e6 x with a Jacobian of the wrong sign ------ */
 static const char *const slide_y[] = {"slide.z"};
-static int bad_rhs(double t, const double *y, const double *d, const double *p, double *f)
+static int bad_rhs(double t, const double *y, const double *u, const double *d, const double *p,
+ double *f)
 {
+    (void)u;
     (void)t, (void)d, (void)p;
     f[0] = -1e6 * y[0];
     return 0;
 }
-static int bad_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int bad_jac(double t, const double *y, const double *u, const double *d, const double *p,
+ double *jv)
 {
+    (void)u;
     (void)t, (void)y, (void)d, (void)p;
     jv[0] = 1e6;
     return 0;
@@ -240,8 +265,10 @@ static const jnt_abi_model bad_abi = {
 };
 
 /* ---- refusing: the rhs asks for a smaller step forever after t = 0.5 ---- */
-static int refuse_rhs(double t, const double *y, const double *d, const double *p, double *f)
+static int refuse_rhs(double t, const double *y, const double *u, const double *d, const double *p,
+ double *f)
 {
+    (void)u;
     (void)d, (void)p;
     f[0] = -y[0];
     return t > 0.5 ? 1 : 0;
@@ -274,7 +301,7 @@ static void run_model(runres *r, const jnt_abi_model *base, const char *integ, c
     r->abi.integrator = integ;
     r->m = NULL;
     r->d = NULL;
-    if (jnt_model_from_abi(&r->abi, &r->m) != JNT_OK) {
+    if (jnt_model_from_abi(&r->abi, NULL, &r->m) != JNT_OK) {
         r->status = -100;
         return;
     }
@@ -583,10 +610,10 @@ static void test_failures(void)
     jnt_abi_model a = decay_abi;
     jnt_model *m = NULL;
     a.abi_version = JNT_ABI_VERSION + 1;
-    CHECK(jnt_model_from_abi(&a, &m) == JNT_ERR_MODEL && m == NULL, "wrong ABI version refused");
+    CHECK(jnt_model_from_abi(&a, NULL, &m) == JNT_ERR_MODEL && m == NULL, "wrong ABI version refused");
     a = decay_abi;
     a.rhs = NULL;
-    CHECK(jnt_model_from_abi(&a, &m) == JNT_ERR_MODEL, "missing rhs kernel refused");
+    CHECK(jnt_model_from_abi(&a, NULL, &m) == JNT_ERR_MODEL, "missing rhs kernel refused");
 
     /* CSV that cannot be written */
     run_model(&r, &decay_abi, "rk4", "/nonexistent-dir/x.csv", NULL, 0, NULL, 0, NULL, 0);
@@ -599,7 +626,7 @@ static void test_failures(void)
 static void test_overrides(void)
 {
     jnt_model *m;
-    jnt_model_from_abi(&decay_abi, &m); /* rk4: its arena is the smallest */
+    jnt_model_from_abi(&decay_abi, NULL, &m); /* rk4: its arena is the smallest */
     jnt_data *d = jnt_data_new(m);
     jnt_run_opts o = {.csv_path = "", .integrator = "radau", .h = 0.01};
     CHECK(jnt_run(m, d, &o) == JNT_OK && jnt_data_stats(d)->steps == 100 &&
@@ -658,7 +685,7 @@ static void test_bdf_blocks(void)
         return;
     jnt_abi_model fd = *jnt_model_abi(m);
     fd.jac = NULL;
-    CHECK(fd.nblocks == 2 && jnt_model_from_abi(&fd, &mfd) == JNT_OK,
+    CHECK(fd.nblocks == 2 && jnt_model_from_abi(&fd, jnt_model_data(m), &mfd) == JNT_OK,
           "two blocks; a copy without the Jacobian kernel");
     const char *names[] = {"b.x", "c.q11", "e.q1"};
     double x[3][3] = {{0}};
@@ -694,7 +721,7 @@ static void test_bdf_blocks(void)
 static void test_param_text(void)
 {
     jnt_model *m;
-    jnt_model_from_abi(&decay_abi, &m);
+    jnt_model_from_abi(&decay_abi, NULL, &m);
     jnt_data *d = jnt_data_new(m);
     int ih = jnt_param_index(m, "h"), ik = jnt_param_index(m, "k");
     CHECK(jnt_get_param(m, d, ih) == 0.1, "default h = 0.1 s before any run");
@@ -744,8 +771,8 @@ static void test_param_text(void)
 static void test_sim_main(void)
 {
     jnt_model *m, *mn;
-    jnt_model_from_abi(&decay_abi, &m);
-    jnt_model_from_abi(&nan_abi, &mn);
+    jnt_model_from_abi(&decay_abi, NULL, &m);
+    jnt_model_from_abi(&nan_abi, NULL, &mn);
     const char *path = test_out("integ_sim.csv");
     char *ok_args[] = {"-D", "h=0.05", "-Dt_end=500ms", "-o", (char *)path};
     unlink(path);

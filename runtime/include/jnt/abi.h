@@ -8,14 +8,22 @@
  *
  * Conventions for every kernel:
  *   t  time (s), y  continuous states (ny), d  discrete states (nd),
- *   p  parameters in SI units (np).
+ *   p  parameters in SI units (np), u  the gathered quantities (2 nu): the
+ *   positions u[0 .. nu) and velocities u[nu .. 2 nu) of the substructure
+ *   points the model's elements act on. The runtime gathers u from y through
+ *   the rows of each block's reduction basis (jnt_abi_block.rows, model data)
+ *   before every kernel call; kernels never see a basis. Model data (the
+ *   blocks' matrices and rows, the interfaces' node tables) is one array of
+ *   ndata doubles handed to the runtime beside this table
+ *   (jnt_model_wrap, jnt.h): tables hold offsets into it, never literals, so
+ *   generated C grows with the number of elements, not with a basis size.
  *   Return 0 for success, >0 for a recoverable failure (the integrator may
  *   retry with a smaller step), <0 for a fatal one.
  */
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 6
+#define JNT_ABI_VERSION 7
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -37,18 +45,23 @@ typedef struct jnt_settings {
     double h_max;     /* largest step (s); 0: unlimited */
 } jnt_settings;
 
-typedef int (*jnt_rhs_fn)(double t, const double *y, const double *d, const double *p,
-                          double *ydot);
-/* Jacobian d(ydot)/dy in compressed sparse column form: values only, in the
- * order of the pattern jac_colptr/jac_rowind of the model. */
-typedef int (*jnt_jac_fn)(double t, const double *y, const double *d, const double *p,
-                          double *jv);
+/* The right-hand side: ydot (ny) in out[0 .. ny), then the forces on the
+ * gathered points (nu) in out[ny .. ny + nu); the runtime scatters those
+ * through the basis rows into each block's generalized forces. */
+typedef int (*jnt_rhs_fn)(double t, const double *y, const double *u, const double *d,
+                          const double *p, double *out);
+/* The Jacobian of the rhs kernel's outputs (ny + nu rows: ydot, then the
+ * point forces) with respect to its inputs (ny + 2 nu columns: y, the point
+ * positions, the point velocities), in compressed sparse column form: values
+ * only, in the order of the pattern jac_colptr/jac_rowind of the model. The
+ * runtime forms the Jacobian in y (Phi^T K Phi for the points of a block). */
+typedef int (*jnt_jac_fn)(double t, const double *y, const double *u, const double *d,
+                          const double *p, double *jv);
 /* Discrete update, applied once per accepted step: reads the old d, writes d. */
-typedef int (*jnt_update_fn)(double t, const double *y, double *d, const double *p);
-typedef int (*jnt_output_fn)(double t, const double *y, const double *d, const double *p,
-                             double *out);
-/* Parameter defaults: fills p[i] for every i with set[i] == 0, in declaration
- * order, so that a default may depend on earlier parameters. */
+typedef int (*jnt_update_fn)(double t, const double *y, const double *u, double *d,
+                             const double *p);
+typedef int (*jnt_output_fn)(double t, const double *y, const double *u, const double *d,
+                             const double *p, double *out);
 typedef int (*jnt_params_fn)(double *p, const unsigned char *set);
 typedef int (*jnt_init_fn)(const double *p, double *y, double *d);
 typedef int (*jnt_settings_fn)(const double *p, jnt_settings *s);
@@ -81,14 +94,19 @@ typedef struct jnt_abi_analysis {
 
 /* A linear block (a reduced substructure): generalized coordinates
  * q = y[q0 .. q0 + r) and their velocities qd = y[q0 + r .. q0 + 2r) with
- *   Mr qd' + Cr qd + Kr q = g(t, y).
- * The generated rhs returns g in ydot[q0 + r ..] (and 0 in ydot[q0 ..]), and
- * the Jacobian kernel dg/dy in those rows; the runtime completes both with
- * the matrices below (r x r, column-major): Minv = Mr^-1, Minv Kr, Minv Cr. */
+ *   Mr qd' + Cr qd + Kr q = g(t, y) + R^T F,
+ * R (ng x r) the rows of the basis at the block's gathered points
+ * u[g0 .. g0 + ng) = R q, u[nu + g0 ..] = R qd, and F their forces. The
+ * generated rhs returns g in ydot[q0 + r ..] (and 0 in ydot[q0 ..]), and the
+ * Jacobian kernel dg/dy in those rows; the runtime adds R^T F and completes
+ * both with the matrices below (r x r, column-major, offsets into the model
+ * data): Minv = Mr^-1, Minv Kr, Minv Cr. */
 typedef struct jnt_abi_block {
     const char *name;
     int q0, r;
-    const double *minv, *minv_k, *minv_c;
+    long minv, minv_k, minv_c; /* offsets into the model data */
+    int g0, ng;                /* its gathered points */
+    long rows;                 /* offset of R, ng x r column-major */
     int qdd0; /* a model with interfaces: the runtime writes the accelerations
                  qd' to d[qdd0 .. qdd0 + r) after every step; -1: not needed */
     int flags; /* a model with interfaces: JNT_BLOCK_FRAME, the block's frame moves
@@ -114,7 +132,8 @@ typedef struct jnt_abi_chain {
  * `slave` against the master chain of block `master`, coupled by the dual
  * method under an assumption, or by FiLm. x holds the reference coordinates
  * (2 per node: the slaves, then the master nodes), rows their displacement
- * rows (per node ux then uy, each as long as its block's r). The runtime
+ * rows (per node ux then uy, each as long as its block's r); both are
+ * offsets into the model data. The runtime
  * writes JNT_IFACE_NCONTACT discrete states per slave from d0 on: normal
  * force, friction force, contact point x, y, slip velocity, state. A model
  * with interfaces is integrated by the explicit central difference of
@@ -127,7 +146,7 @@ typedef struct jnt_abi_iface {
     int slave, master, nslave, nmaster, method, d0;
     int mu_varies; /* 1: iface_mu depends on t or on the slip speed, which it reads from
                       d[d0 + 4] (the first slave's v_slip slot) */
-    const double *x, *rows;
+    long x, rows;
 } jnt_abi_iface;
 
 typedef struct jnt_abi_model {
@@ -138,14 +157,16 @@ typedef struct jnt_abi_model {
                                    model has no simulation (analyses only) */
     const char *output_file;    /* default CSV path, or NULL */
     int ny, nd, np, nout;
+    int nu;                     /* gathered points (jnt_abi_block) */
+    long ndata;                 /* doubles of model data the tables' offsets refer to */
     const char *const *y_names;
     const char *const *d_names;
     const char *const *p_names;
     const char *const *out_names;
     const signed char *p_dims;  /* np * JNT_NDIM exponents, in 1/JNT_DIM_DEN */
     int jac_nnz;
-    const int *jac_colptr;      /* ny + 1 entries */
-    const int *jac_rowind;      /* jac_nnz entries */
+    const int *jac_colptr;      /* ny + 2 nu + 1 entries */
+    const int *jac_rowind;      /* jac_nnz entries, each < ny + nu */
     jnt_params_fn params;
     jnt_settings_fn settings;
     jnt_init_fn init;

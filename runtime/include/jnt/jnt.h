@@ -87,11 +87,23 @@ int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model *
 int jnt_compile_string(const char *name, const char *text, const jnt_compile_opts *opts,
                        jnt_model **out);
 
-/* Wrap generated kernels linked into the program (standalone builds). The
- * model borrows `abi`. */
-int jnt_model_from_abi(const jnt_abi_model *abi, jnt_model **out);
+/* Wrap generated kernels and their model data (abi->ndata doubles: the
+ * blocks' matrices and rows, the interfaces' tables; NULL when ndata is 0)
+ * in a new model. `owner` (may be NULL) keeps abi and data alive and is
+ * released with owner_free(owner) by jnt_model_free. Checks the ABI
+ * version, the sizes, the data offsets and that the required kernels are
+ * present. Returns JNT_OK and *out, JNT_ERR_MODEL for an invalid abi,
+ * JNT_ERR_NOMEM, or JNT_ERR_USAGE for NULL arguments. On failure the caller
+ * still owns `owner`. */
+int jnt_model_wrap(const jnt_abi_model *abi, const double *data, void *owner,
+                   void (*owner_free)(void *), jnt_model **out);
+/* Wrap generated kernels linked into the program (standalone builds: the
+ * data is jnt_generated_data). The model borrows abi and data. */
+int jnt_model_from_abi(const jnt_abi_model *abi, const double *data, jnt_model **out);
 void jnt_model_free(jnt_model *m);
 const jnt_abi_model *jnt_model_abi(const jnt_model *m);
+/* Its model data (jnt_model_abi(m)->ndata doubles, owned by the model). */
+const double *jnt_model_data(const jnt_model *m);
 
 /* Names and indices; an index is -1 when the name is unknown. */
 int jnt_param_index(const jnt_model *m, const char *name);
@@ -125,6 +137,15 @@ int jnt_init_state(const jnt_model *m, jnt_data *d);
  * jnt_init_state. For a mechanical system, eigenvalues -zeta w +/- i w
  * sqrt(1 - zeta^2) give its natural frequencies w and damping ratios zeta. */
 int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im);
+
+/* The completed right-hand side ydot = f(t, y) (ny values) and its
+ * Jacobian J = df/dy (ny x ny, column-major) at (t, y) with d's parameters
+ * and discrete state: the model's kernels with the gathered points, the
+ * forces scattered through the basis rows and the blocks' reduced matrices,
+ * exactly as the integrators see them. JNT_OK, JNT_ERR_KERNEL, or
+ * JNT_ERR_NONFINITE (message in jnt_data_error(d)). */
+int jnt_eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot);
+int jnt_eval_jacobian(const jnt_model *m, jnt_data *d, double t, const double *y, double *J);
 
 /* Run the analyses the model declares (`analysis NAME : linear(at = T)`,
  * `analysis NAME : hysteresis(...)`) with d's parameters, writing NAME.csv

@@ -1,0 +1,44 @@
+/*
+ * eval.h: the model's kernels as the integrators and analyses see them
+ * (internal). The generated kernels work on element quantities: they read
+ * the gathered positions and velocities u of substructure points and give
+ * the forces on those points and the derivatives of everything with respect
+ * to y and u. These routines do the linear algebra around them: gather
+ * u = R q (per block, R the rows of its basis), scatter g += R^T F, form
+ * the Jacobian in y (R^T K R by BLAS for dense rows, by compressed rows for
+ * sparse ones) and complete the blocks with their reduced matrices.
+ * Scratch comes from the data object (jnt_data.ew, .iew), sized by
+ * eval_work_size: nothing here allocates.
+ */
+#ifndef JNT_EVAL_H
+#define JNT_EVAL_H
+
+#include <stddef.h>
+#include "jnt/jnt.h"
+
+/* Returned by eval_jac when the Jacobian kernel gave a value that is not
+ * finite (its state row in *bad). */
+#define EVAL_NONFINITE 2
+
+/* Doubles and ints of scratch the routines below need for model a. */
+void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni);
+
+/* The gathered quantities at y (positions, then velocities: 2 nu values in
+ * d's scratch), or NULL when the model has none. Valid until the next call. */
+const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y);
+
+/* The rhs kernel at (t, y) with the point forces scattered into each
+ * block's generalized-force rows (ydot[q0 + r ..] = g + R^T F, the blocks
+ * not completed). Returns the kernel's status. */
+int eval_forces(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot);
+
+/* eval_forces, then every block completed (q' = qd, qd' = Minv (...)). */
+int eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot);
+
+/* The dense Jacobian J (ny x ny, column-major) of eval_rhs at (t, y).
+ * Returns the kernel's status, or EVAL_NONFINITE with the state row of the
+ * first value that is not finite in *bad and the value in *badv. */
+int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double *J, int *bad,
+             double *badv);
+
+#endif
