@@ -48,27 +48,22 @@ static const int m_jac_rowind[] = {
 static int m_params(double *p, const unsigned char *set)
 {
     if (!set[0]) {
-    #line 12 "examples/frdyn2_bench.jnt"
     p[0] = 1.0;
     }
     if (!set[1]) {
-    #line 13 "examples/frdyn2_bench.jnt"
     p[1] = 9.81;
     }
     if (!set[2]) {
-    #line 14 "examples/frdyn2_bench.jnt"
     p[2] = 0.95;
     }
     if (!set[3]) {
-    #line 15 "examples/frdyn2_bench.jnt"
     p[3] = 0.001;
     }
     if (!set[4]) {
-    #line 16 "examples/frdyn2_bench.jnt"
+#line 16 "examples/frdyn2_bench.jnt"
     p[4] = ((p[3] * 1.75) + 0.01);
     }
     if (!set[5]) {
-    #line 17 "examples/frdyn2_bench.jnt"
     p[5] = 1e-05;
     }
     return 0;
@@ -79,13 +74,10 @@ static int m_settings(const double *p, jnt_settings *s)
 {
     (void)p;
     s->t0 = 0.0;
-    #line 16 "examples/frdyn2_bench.jnt"
     s->t_end = p[4];
     s->h = 0.0;
-    #line 32 "examples/frdyn2_bench.jnt"
     s->rtol = 1e-06;
     s->atol = 1e-09;
-    #line 17 "examples/frdyn2_bench.jnt"
     s->out_every = p[5];
     s->h_max = 0.0;
     return 0;
@@ -105,155 +97,147 @@ static int m_init(const double *p, double *y, double *d)
 }
 
 #line 1 "<jnt>"
-static int m_rhs(double t, const double *y, const double *d, const double *p, double *ydot)
+static int m_rhs(double t, const double *y, const double *u, const double *d, const double *p, double *out)
 {
     (void)t;
     (void)y;
+    (void)u;
     (void)d;
     (void)p;
-    #line 18 "examples/frdyn2_bench.jnt"
-    const double w0 = (p[2] * (p[1] * (p[0] * 0.6)));
-    const double w1 = (t / p[3]);
-    #line 24 "examples/frdyn2_bench.jnt"
-    const double w2 = (p[0] * p[1]);
-    #line 61 "<stdlib>/friction.jnt"
-    const double w3 = (5000000.0 * y[2]);
-    const double w4 = (w3 + (y[1] * 3192.75));
-    #line 62 "<stdlib>/friction.jnt"
-    const double w5 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w4)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w4) / jnt_max((w2 * 0.6), 1e-300))))))));
-    #line 64 "<stdlib>/friction.jnt"
-    const double w6 = fabs(w5);
-    #line 65 "<stdlib>/friction.jnt"
-    const double w7 = (w6 / 0.001);
-    #line 66 "<stdlib>/friction.jnt"
-    const double w8 = ((w6 - 0.001) / 0.009000000000000001);
-    #line 70 "<stdlib>/friction.jnt"
-    const double w9 = (w2 * (jnt_sign(w5) * ((w6 <= 0.001) ? (0.6 * (w7 * (2.0 - w7))) : ((w6 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w8 * w8) * (3.0 - (2.0 * w8)))))) : 0.3))));
-    #line 71 "<stdlib>/friction.jnt"
-    const double w10 = ((w2 > 0.0) ? 1.0 : 0.0);
-    ydot[0] = y[1];
-    #line 21 "examples/frdyn2_bench.jnt"
-    ydot[1] = ((((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1))))) - w9) / p[0]);
-    #line 71 "<stdlib>/friction.jnt"
-    ydot[2] = ((w10 != 0.0) ? y[3] : 0.0);
-    #line 73 "<stdlib>/friction.jnt"
-    ydot[3] = ((w10 != 0.0) ? ((5000000.0 * ((w9 - (w3 + (3192.75 * y[3]))) * 4.0)) / 10193652.5625) : 0.0);
+#line 18 "examples/frdyn2_bench.jnt"
+    double w0 = (p[2] * (p[1] * (p[0] * 0.6)));
+    double w1 = (t / p[3]);
+#line 24
+    double w2 = (p[0] * p[1]);
+#line 61 "<stdlib>/friction.jnt"
+    double w3 = (5000000.0 * y[2]);
+    double w4 = (w3 + (y[1] * 3192.75));
+#line 62
+    double w5 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w4)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w4) / jnt_max((w2 * 0.6), 1e-300))))))));
+#line 64
+    double w6 = fabs(w5);
+#line 65
+    double w7 = (w6 / 0.001);
+#line 66
+    double w8 = ((w6 - 0.001) / 0.009000000000000001);
+#line 70
+    double w9 = (w2 * (jnt_sign(w5) * ((w6 <= 0.001) ? (0.6 * (w7 * (2.0 - w7))) : ((w6 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w8 * w8) * (3.0 - (2.0 * w8)))))) : 0.3))));
+#line 71
+    double w10 = ((w2 > 0.0) ? 1.0 : 0.0);
+    out[0] = y[1];
+#line 21 "examples/frdyn2_bench.jnt"
+    out[1] = ((((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1))))) - w9) / p[0]);
+#line 71 "<stdlib>/friction.jnt"
+    out[2] = ((w10 != 0.0) ? y[3] : 0.0);
+#line 73
+    out[3] = ((w10 != 0.0) ? ((5000000.0 * ((w9 - (w3 + (3192.75 * y[3]))) * 4.0)) / 10193652.5625) : 0.0);
     return 0;
 }
 
 #line 1 "<jnt>"
-static int m_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int m_jac(double t, const double *y, const double *u, const double *d, const double *p, double *jv)
 {
     (void)t;
     (void)y;
+    (void)u;
     (void)d;
     (void)p;
-    #line 24 "examples/frdyn2_bench.jnt"
-    const double w0 = (p[0] * p[1]);
-    #line 61 "<stdlib>/friction.jnt"
-    const double w1 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
-    const double w2 = jnt_sign(w1);
-    #line 62 "<stdlib>/friction.jnt"
-    const double w3 = (0.001 * w2);
-    const double w4 = jnt_max((w0 * 0.6), 1e-300);
-    const double w5 = (1.0 - (fabs(w1) / w4));
-    const double w6 = sqrt(jnt_max(0.0, w5));
-    const double w7 = ((y[1] - y[3]) + (w3 * (1.0 - w6)));
-    const double w8 = jnt_sign(w7);
-    #line 64 "<stdlib>/friction.jnt"
-    const double w9 = fabs(w7);
-    #line 67 "<stdlib>/friction.jnt"
-    const double w10 = ((w9 <= 0.001) ? 1.0 : 0.0);
-    #line 65 "<stdlib>/friction.jnt"
-    const double w11 = (w9 / 0.001);
-    #line 62 "<stdlib>/friction.jnt"
-    const double w12 = ((0.0 > w5) ? 1.0 : 0.0);
-    const double w13 = (w6 * 2.0);
-    #line 64 "<stdlib>/friction.jnt"
-    const double w14 = (w8 * (1.0 + ((w12 != 0.0) ? 0.0 : (w3 * (-((-((3192.75 * w2) / w4)) / w13))))));
-    #line 65 "<stdlib>/friction.jnt"
-    const double w15 = (w14 / 0.001);
-    #line 67 "<stdlib>/friction.jnt"
-    const double w16 = (2.0 - w11);
-    #line 68 "<stdlib>/friction.jnt"
-    const double w17 = ((w9 < 0.01) ? 1.0 : 0.0);
-    #line 66 "<stdlib>/friction.jnt"
-    const double w18 = ((w9 - 0.001) / 0.009000000000000001);
-    #line 68 "<stdlib>/friction.jnt"
-    const double w19 = (w18 * w18);
-    #line 66 "<stdlib>/friction.jnt"
-    const double w20 = (w14 / 0.009000000000000001);
-    #line 68 "<stdlib>/friction.jnt"
-    const double w21 = (2.0 * w18);
-    const double w22 = (3.0 - w21);
-    #line 70 "<stdlib>/friction.jnt"
-    const double w23 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * ((w11 * (-w15)) + (w16 * w15))) : ((w17 != 0.0) ? (0.3 * (-((w19 * (-(2.0 * w20))) + (w22 * (w21 * w20))))) : 0.0))));
-    #line 71 "<stdlib>/friction.jnt"
-    const double w24 = ((w0 > 0.0) ? 1.0 : 0.0);
-    #line 64 "<stdlib>/friction.jnt"
-    const double w25 = (w8 * (w3 * (-((-((5000000.0 * w2) / w4)) / w13))));
-    #line 65 "<stdlib>/friction.jnt"
-    const double w26 = (w25 / 0.001);
-    #line 66 "<stdlib>/friction.jnt"
-    const double w27 = (w25 / 0.009000000000000001);
-    #line 70 "<stdlib>/friction.jnt"
-    const double w28 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * (((w12 != 0.0) ? 0.0 : (w11 * (-w26))) + ((w12 != 0.0) ? 0.0 : (w16 * w26)))) : ((w17 != 0.0) ? (0.3 * (-(((w12 != 0.0) ? 0.0 : (w19 * (-(2.0 * w27)))) + ((w12 != 0.0) ? 0.0 : (w22 * (w21 * w27)))))) : 0.0))));
-    #line 64 "<stdlib>/friction.jnt"
-    const double w29 = (-w8);
-    #line 65 "<stdlib>/friction.jnt"
-    const double w30 = (w29 / 0.001);
-    #line 66 "<stdlib>/friction.jnt"
-    const double w31 = (w29 / 0.009000000000000001);
-    #line 70 "<stdlib>/friction.jnt"
-    const double w32 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * ((w11 * (-w30)) + (w16 * w30))) : ((w17 != 0.0) ? (0.3 * (-((w19 * (-(2.0 * w31))) + (w22 * (w21 * w31))))) : 0.0))));
-    #line 12 "examples/frdyn2_bench.jnt"
+#line 24 "examples/frdyn2_bench.jnt"
+    double w0 = (p[0] * p[1]);
+#line 61 "<stdlib>/friction.jnt"
+    double w1 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
+    double w2 = jnt_sign(w1);
+#line 62
+    double w3 = (0.001 * w2);
+    double w4 = jnt_max((w0 * 0.6), 1e-300);
+    double w5 = (1.0 - (fabs(w1) / w4));
+    double w6 = sqrt(jnt_max(0.0, w5));
+    double w7 = ((y[1] - y[3]) + (w3 * (1.0 - w6)));
+    double w8 = jnt_sign(w7);
+#line 64
+    double w9 = fabs(w7);
+#line 67
+    double w10 = ((w9 <= 0.001) ? 1.0 : 0.0);
+#line 65
+    double w11 = (w9 / 0.001);
+    double w12 = (w8 / 0.001);
+#line 67
+    double w13 = (2.0 - w11);
+#line 68
+    double w14 = ((w9 < 0.01) ? 1.0 : 0.0);
+#line 66
+    double w15 = ((w9 - 0.001) / 0.009000000000000001);
+#line 68
+    double w16 = (w15 * w15);
+#line 66
+    double w17 = (w8 / 0.009000000000000001);
+#line 68
+    double w18 = (2.0 * w15);
+    double w19 = (3.0 - w18);
+#line 70
+    double w20 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * ((w11 * (-w12)) + (w13 * w12))) : ((w14 != 0.0) ? (0.3 * (-((w16 * (-(2.0 * w17))) + (w19 * (w18 * w17))))) : 0.0))));
+#line 21 "examples/frdyn2_bench.jnt"
+    double w21 = ((-w20) / p[0]);
+#line 62 "<stdlib>/friction.jnt"
+    double w22 = ((0.0 > w5) ? 1.0 : 0.0);
+#line 64
+    double w23 = (w8 * (w3 * (-((-((3192.75 * w2) / w4)) / (w6 * 2.0)))));
+#line 65
+    double w24 = (w23 / 0.001);
+#line 66
+    double w25 = (w23 / 0.009000000000000001);
+#line 70
+    double w26 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * (((w22 != 0.0) ? 0.0 : (w11 * (-w24))) + ((w22 != 0.0) ? 0.0 : (w13 * w24)))) : ((w14 != 0.0) ? (0.3 * (-(((w22 != 0.0) ? 0.0 : (w16 * (-(2.0 * w25)))) + ((w22 != 0.0) ? 0.0 : (w19 * (w18 * w25)))))) : 0.0))));
+#line 21 "examples/frdyn2_bench.jnt"
+    double w27 = ((-w26) / p[0]);
+#line 71 "<stdlib>/friction.jnt"
+    double w28 = ((w0 > 0.0) ? 1.0 : 0.0);
+#line 72
+    double w29 = ((5000000.0 * (4.0 * w20)) / 10193652.5625);
+    double w30 = ((5000000.0 * (4.0 * w26)) / 10193652.5625);
     jv[0] = 1.0;
-    #line 21 "examples/frdyn2_bench.jnt"
-    jv[1] = ((-w23) / p[0]);
-    #line 73 "<stdlib>/friction.jnt"
-    jv[2] = ((w24 != 0.0) ? ((5000000.0 * (4.0 * w23)) / 10193652.5625) : 0.0);
-    #line 21 "examples/frdyn2_bench.jnt"
-    jv[3] = ((-w28) / p[0]);
-    #line 73 "<stdlib>/friction.jnt"
-    jv[4] = ((w24 != 0.0) ? ((5000000.0 * (4.0 * (w28 - 5000000.0))) / 10193652.5625) : 0.0);
-    #line 21 "examples/frdyn2_bench.jnt"
-    jv[5] = ((-w32) / p[0]);
-    #line 71 "<stdlib>/friction.jnt"
-    jv[6] = ((w24 != 0.0) ? 1.0 : 0.0);
-    #line 73 "<stdlib>/friction.jnt"
-    jv[7] = ((w24 != 0.0) ? ((5000000.0 * (4.0 * (w32 - 3192.75))) / 10193652.5625) : 0.0);
+#line 73
+    jv[1] = (w21 + w27);
+    jv[2] = (((w28 != 0.0) ? w29 : 0.0) + ((w28 != 0.0) ? w30 : 0.0));
+    jv[3] = (w27 * 1566.0480776759846);
+    jv[4] = (((w28 != 0.0) ? (-9810026.326370588) : 0.0) + ((w28 != 0.0) ? (w30 * 1566.0480776759846) : 0.0));
+    jv[5] = (-w21);
+#line 71
+    jv[6] = ((w28 != 0.0) ? 1.0 : 0.0);
+#line 73
+    jv[7] = (((w28 != 0.0) ? (-w29) : 0.0) + ((w28 != 0.0) ? (-6264.192310703938) : 0.0));
     return 0;
 }
 
 #line 1 "<jnt>"
-static int m_output(double t, const double *y, const double *d, const double *p, double *out)
+static int m_output(double t, const double *y, const double *u, const double *d, const double *p, double *out)
 {
     (void)t;
     (void)y;
+    (void)u;
     (void)d;
     (void)p;
-    #line 18 "examples/frdyn2_bench.jnt"
-    const double w0 = (p[2] * (p[1] * (p[0] * 0.6)));
-    const double w1 = (t / p[3]);
-    #line 24 "examples/frdyn2_bench.jnt"
-    const double w2 = (p[0] * p[1]);
-    #line 61 "<stdlib>/friction.jnt"
-    const double w3 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
-    #line 62 "<stdlib>/friction.jnt"
-    const double w4 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w3)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w3) / jnt_max((w2 * 0.6), 1e-300))))))));
-    #line 64 "<stdlib>/friction.jnt"
-    const double w5 = fabs(w4);
-    #line 65 "<stdlib>/friction.jnt"
-    const double w6 = (w5 / 0.001);
-    #line 66 "<stdlib>/friction.jnt"
-    const double w7 = ((w5 - 0.001) / 0.009000000000000001);
-    #line 29 "examples/frdyn2_bench.jnt"
+#line 18 "examples/frdyn2_bench.jnt"
+    double w0 = (p[2] * (p[1] * (p[0] * 0.6)));
+    double w1 = (t / p[3]);
+#line 24
+    double w2 = (p[0] * p[1]);
+#line 61 "<stdlib>/friction.jnt"
+    double w3 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
+#line 62
+    double w4 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w3)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w3) / jnt_max((w2 * 0.6), 1e-300))))))));
+#line 64
+    double w5 = fabs(w4);
+#line 65
+    double w6 = (w5 / 0.001);
+#line 66
+    double w7 = ((w5 - 0.001) / 0.009000000000000001);
     out[0] = t;
     out[1] = y[0];
     out[2] = y[1];
-    #line 18 "examples/frdyn2_bench.jnt"
+#line 18 "examples/frdyn2_bench.jnt"
     out[3] = ((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1)))));
-    #line 70 "<stdlib>/friction.jnt"
+#line 70 "<stdlib>/friction.jnt"
     out[4] = (w2 * (jnt_sign(w4) * ((w5 <= 0.001) ? (0.6 * (w6 * (2.0 - w6))) : ((w5 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w7 * w7) * (3.0 - (2.0 * w7)))))) : 0.3))));
     return 0;
 }
@@ -265,7 +249,7 @@ const jnt_abi_model jnt_generated_model = {
     "examples/frdyn2_bench.jnt",
     "bdf",
     "frdyn2_bench.csv",
-    4, 0, 6, 5,
+    4, 0, 6, 5, 0, 0,
     m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
     8, m_jac_colptr, m_jac_rowind,
     m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
@@ -281,7 +265,7 @@ const jnt_abi_model jnt_generated_model = {
 int main(int argc, char **argv)
 {
     jnt_model *m;
-    if (jnt_model_from_abi(&jnt_generated_model, &m) != JNT_OK)
+    if (jnt_model_from_abi(&jnt_generated_model, 0, &m) != JNT_OK)
         return 1;
     int rc = jnt_sim_main(m, argv[0], argc - 1, argv + 1);
     jnt_model_free(m);

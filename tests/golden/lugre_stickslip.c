@@ -47,23 +47,18 @@ static const int m_jac_rowind[] = {
 static int m_params(double *p, const unsigned char *set)
 {
     if (!set[0]) {
-    #line 9 "examples/lugre_stickslip.jnt"
     p[0] = 1.0;
     }
     if (!set[1]) {
-    #line 10 "examples/lugre_stickslip.jnt"
     p[1] = 2.0;
     }
     if (!set[2]) {
-    #line 11 "examples/lugre_stickslip.jnt"
     p[2] = 0.1;
     }
     if (!set[3]) {
-    #line 12 "examples/lugre_stickslip.jnt"
     p[3] = 20.0;
     }
     if (!set[4]) {
-    #line 13 "examples/lugre_stickslip.jnt"
     p[4] = 0.001;
     }
     return 0;
@@ -74,13 +69,10 @@ static int m_settings(const double *p, jnt_settings *s)
 {
     (void)p;
     s->t0 = 0.0;
-    #line 12 "examples/lugre_stickslip.jnt"
     s->t_end = p[3];
     s->h = 0.0;
-    #line 26 "examples/lugre_stickslip.jnt"
     s->rtol = 1e-10;
     s->atol = 1e-12;
-    #line 13 "examples/lugre_stickslip.jnt"
     s->out_every = p[4];
     s->h_max = 0.0;
     return 0;
@@ -99,69 +91,64 @@ static int m_init(const double *p, double *y, double *d)
 }
 
 #line 1 "<jnt>"
-static int m_rhs(double t, const double *y, const double *d, const double *p, double *ydot)
+static int m_rhs(double t, const double *y, const double *u, const double *d, const double *p, double *out)
 {
     (void)t;
     (void)y;
+    (void)u;
     (void)d;
     (void)p;
-    #line 44 "<stdlib>/friction.jnt"
-    const double w0 = (y[1] / 0.001);
-    const double w1 = (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0)));
-    ydot[0] = y[1];
-    #line 15 "examples/lugre_stickslip.jnt"
-    ydot[1] = (((p[1] * ((p[2] * t) - y[0])) - (((100000.0 * y[2]) + (316.22776601683796 * w1)) + (y[1] * 0.4))) / p[0]);
-    #line 44 "<stdlib>/friction.jnt"
-    ydot[2] = w1;
+#line 44 "<stdlib>/friction.jnt"
+    double w0 = (y[1] / 0.001);
+    double w1 = (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0)));
+    out[0] = y[1];
+#line 15 "examples/lugre_stickslip.jnt"
+    out[1] = (((p[1] * ((p[2] * t) - y[0])) - (((100000.0 * y[2]) + (316.22776601683796 * w1)) + (y[1] * 0.4))) / p[0]);
+    out[2] = w1;
     return 0;
 }
 
 #line 1 "<jnt>"
-static int m_jac(double t, const double *y, const double *d, const double *p, double *jv)
+static int m_jac(double t, const double *y, const double *u, const double *d, const double *p, double *jv)
 {
     (void)t;
     (void)y;
+    (void)u;
     (void)d;
     (void)p;
-    #line 45 "<stdlib>/friction.jnt"
-    const double w0 = fabs(y[1]);
-    #line 44 "<stdlib>/friction.jnt"
-    const double w1 = (y[1] / 0.001);
-    const double w2 = exp((-(w1 * w1)));
-    const double w3 = ((1.0 + (0.5 * w2)) / 100000.0);
-    const double w4 = (1.0 - (((y[2] * jnt_sign(y[1])) - (((y[2] * w0) / w3) * ((0.5 * (w2 * (-((2.0 * w1) * 1000.0)))) / 100000.0))) / w3));
-    const double w5 = (-(w0 / w3));
-    #line 15 "examples/lugre_stickslip.jnt"
+#line 45 "<stdlib>/friction.jnt"
+    double w0 = fabs(y[1]);
+#line 44
+    double w1 = (y[1] / 0.001);
+    double w2 = exp((-(w1 * w1)));
+    double w3 = ((1.0 + (0.5 * w2)) / 100000.0);
+    double w4 = (1.0 - (((y[2] * jnt_sign(y[1])) - (((y[2] * w0) / w3) * ((0.5 * (w2 * (-(1000.0 * (2.0 * w1))))) / 100000.0))) / w3));
+    double w5 = (-(w0 / w3));
+#line 15 "examples/lugre_stickslip.jnt"
     jv[0] = ((-p[1]) / p[0]);
-    #line 9 "examples/lugre_stickslip.jnt"
     jv[1] = 1.0;
-    #line 15 "examples/lugre_stickslip.jnt"
     jv[2] = ((-(0.4 + (316.22776601683796 * w4))) / p[0]);
-    #line 44 "<stdlib>/friction.jnt"
     jv[3] = w4;
-    #line 15 "examples/lugre_stickslip.jnt"
     jv[4] = ((-(100000.0 + (316.22776601683796 * w5))) / p[0]);
-    #line 44 "<stdlib>/friction.jnt"
     jv[5] = w5;
     return 0;
 }
 
 #line 1 "<jnt>"
-static int m_output(double t, const double *y, const double *d, const double *p, double *out)
+static int m_output(double t, const double *y, const double *u, const double *d, const double *p, double *out)
 {
     (void)t;
     (void)y;
+    (void)u;
     (void)d;
     (void)p;
-    #line 44 "<stdlib>/friction.jnt"
-    const double w0 = (y[1] / 0.001);
-    #line 18 "examples/lugre_stickslip.jnt"
+#line 44 "<stdlib>/friction.jnt"
+    double w0 = (y[1] / 0.001);
     out[0] = t;
     out[1] = y[0];
     out[2] = y[1];
-    #line 22 "examples/lugre_stickslip.jnt"
     out[3] = y[2];
-    #line 46 "<stdlib>/friction.jnt"
+#line 46
     out[4] = (((100000.0 * y[2]) + (316.22776601683796 * (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0))))) + (y[1] * 0.4));
     return 0;
 }
@@ -173,7 +160,7 @@ const jnt_abi_model jnt_generated_model = {
     "examples/lugre_stickslip.jnt",
     "bdf",
     "lugre_stickslip.csv",
-    3, 0, 5, 5,
+    3, 0, 5, 5, 0, 0,
     m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
     6, m_jac_colptr, m_jac_rowind,
     m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
@@ -189,7 +176,7 @@ const jnt_abi_model jnt_generated_model = {
 int main(int argc, char **argv)
 {
     jnt_model *m;
-    if (jnt_model_from_abi(&jnt_generated_model, &m) != JNT_OK)
+    if (jnt_model_from_abi(&jnt_generated_model, 0, &m) != JNT_OK)
         return 1;
     int rc = jnt_sim_main(m, argv[0], argc - 1, argv + 1);
     jnt_model_free(m);
