@@ -165,9 +165,11 @@ void jnt_model_free(jnt_model *m)
 {
     if (!m)
         return;
-    if (m->owner_free)
-        m->owner_free(m->owner);
-    model_release(m);
+    void *owner = m->owner;
+    void (*owner_free)(void *) = m->owner_free;
+    model_release(m); /* reads the abi: before the owner goes */
+    if (owner_free)
+        owner_free(owner);
 }
 
 /* The generated ABI object of a model (owned by the model). */

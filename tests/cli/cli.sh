@@ -50,6 +50,45 @@ done
 cmp -s "$T/bmf_jit.csv" "$T/bmf_gcc.csv" && pass "jnt build: a substructure model's simulator gives the JIT's CSV" ||
 fail "jnt build: a substructure model's simulator differs from jnt run"
 
+# Generated C holds element kernels, the runtime the linear algebra (issue 11): the
+# lap joint's C is small (it was 7.6 MB with the basis as literals), its matrices and
+# basis rows are the model data beside it, and it compiles warning-free
+"$J" emit examples/lap_joint.jnt -o "$T/lap.c" 2> /dev/null || fail "emit lap_joint"
+sz=$(wc -c < "$T/lap.c")
+dsz=$(wc -c < "$T/lap.c.data" 2> /dev/null || echo 0)
+[ "$sz" -lt 200000 ] && pass "lap_joint: $sz bytes of C (< 200 KB)" || fail "lap_joint: $sz bytes of C (>= 200 KB)"
+[ "$dsz" -gt 0 ] && [ $((dsz % 8)) -eq 0 ] && pass "lap_joint: $dsz bytes of model data beside the C (lap.c.data)" ||
+fail "lap_joint: model data missing ($dsz bytes)"
+if gcc -std=c11 -Wall -Wextra -Werror -O2 -Iruntime/include -c "$T/lap.c" -o "$T/lap.o" 2> "$T/lap.gcc.txt" &&
+   tcc -Wall -Werror -Iruntime/include -c "$T/lap.c" -o "$T/lap.tcc.o" 2>> "$T/lap.gcc.txt"
+then pass "lap_joint's C compiles warning-free with gcc and tcc"
+else fail "lap_joint's C: warnings"; head -5 "$T/lap.gcc.txt"; fi
+
+# The C of N contact pairs on a reduced chain grows linearly with N and not with the
+# basis: 60 modes instead of 10 add the same bytes (the 100 more states' names and
+# Jacobian column pointers) to 500 pairs as to 1000
+pairs_model() { # N MODES
+    printf 'model pairs\nimport contact\nconst n = %d\n' "$1"
+    printf 'substructure s : chain(n = 1001, k = 1e5 N/m, mass = 1 kg) { fix = first\n'
+    printf '  reduce = modal(modes = %d) }\n' "$2"
+    printf 'contact c[i in 1..n] between s.all[i + 1].ux and ground {\n'
+    printf '  law = penalty_jointexp(eps_N = 617 N/mm^3, lambda_N = 200 /mm)  area = 1 mm^2 }\n'
+    printf 'simulate { integrator = bdf  until = 1 ms }\n'
+}
+for nm in 500_10 500_60 1000_10 1000_60; do
+    pairs_model "${nm%%_*}" "${nm#*_}" > "$T/pairs_$nm.jnt"
+    "$J" emit "$T/pairs_$nm.jnt" -o "$T/pairs_$nm.c" 2> "$T/pairs_$nm.err" || fail "emit pairs $nm"
+    eval "s$nm=\$(wc -c < \"\$T/pairs_\$nm.c\")"
+done
+# shellcheck disable=SC2154
+if awk -v a="$s500_10" -v b="$s500_60" -v c="$s1000_10" -v d="$s1000_60" \
+       'BEGIN { x = b - a; y = d - c; e = x - y; exit !((e < 0 ? -e : e) < 0.002 * c && y < 0.05 * c) }'
+then pass "pairs: 60 modes instead of 10 add $((s500_60 - s500_10)) bytes of C to 500 pairs, $((s1000_60 - s1000_10)) to 1000 ($s1000_10 bytes)"
+else fail "pairs: the C depends on the basis size (500 pairs: $s500_10 / $s500_60 bytes, 1000: $s1000_10 / $s1000_60)"; fi
+if awk -v a="$s500_60" -v b="$s1000_60" 'BEGIN { r = b / a; exit !(r > 1.8 && r < 2.1) }'
+then pass "pairs: the C grows linearly with the pairs (500: $s500_60 bytes, 1000: $s1000_60)"
+else fail "pairs: the C does not grow linearly (500: $s500_60 bytes, 1000: $s1000_60)"; fi
+
 # a diverging run: exit 1, time and state named, the CSV written so far valid
 ( cd "$T" && "$OLDPWD/$J" run "$OLDPWD/tests/cli/diverge.jnt" > out.txt 2> err.txt ); rc=$?
 msg=$(cat "$T/err.txt")
