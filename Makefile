@@ -23,7 +23,7 @@ LDLIBS   := -ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixden
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox
-DEB_BENCH := python3-scipy octave
+DEB_BENCH := python3-scipy octave time
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 RUNTIME_SRC  := $(wildcard runtime/*.c)

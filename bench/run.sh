@@ -17,7 +17,9 @@
 #   4. Craig-Bampton reduction of 5k, 20k and 50k-DOF imported plates;
 #   5. seed 004's interface, full vs reduced, n = 10 to 100;
 #   6. seed 003's beam on beam, each coupling against FiLm;
-#   7. seed 000's lap joint, unreduced vs joint trial vectors.
+#   7. seed 000's lap joint, unreduced vs joint trial vectors;
+#   8. JIT vs `jnt build` on four models: generation time and memory, C and
+#      model-data size, gcc time, and the run phase of each (--stats CPU).
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
 # (BENCH_STAT=min) of N repetitions (BENCH_N, default 7), wall clock.
 # The tables go to standard output and to $B/bench/results.md; raw lines of
@@ -459,4 +461,48 @@ done
 echo
 echo "jtv(count = 60) gives 17 vectors here: the trial vector derivatives of this 60-pair joint span 17" \
      "directions above round-off (docs/reduction.md); seed 000's mesh has 903 pairs."
+} | tee -a "$RES"
+
+# ---- 8. JIT vs jnt build: generated size, build time, run phase (issue 11) -------------
+# Per model: `jnt emit` (wall time and peak memory, /usr/bin/time), the C and model-data
+# sizes, `jnt build` (emit + gcc -O2, wall), and the run's CPU time (--stats) of
+# `jnt run` (tcc) and of the simulator (gcc -O2), alternating, the STAT of BENCH8_N runs.
+# The lap joint with modal(40) + static + jtv(60) is section 7's file.
+N8=${BENCH8_N:-3}
+{
+echo
+echo "## 8. Generated code, build time and run phase: JIT (tcc) vs jnt build (gcc -O2)"
+echo
+echo "| model | emit (s) | emit peak memory (MB) | C (KB) | model data (KB) | jnt build (s) | run, JIT (s) | run, gcc (s) | JIT / gcc |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+lap60="$OUT/lap_40602.jnt"
+for m in examples/frdyn2_bench.jnt examples/multimass.jnt examples/lap_joint.jnt \
+         examples/beam_mass_friction.jnt "$lap60"; do
+    [ -f "$m" ] || continue
+    name=$(basename "$m" .jnt)
+    [ "$m" = "$lap60" ] && name="lap_joint, modal(40) + static + jtv(60)"
+    tag=b8_$(basename "$m" .jnt)
+    rm -f "$OUT/$tag.c.data"
+    /usr/bin/time -f "%e %M" -o "$OUT/$tag.time" "$B/jnt" emit "$m" -o "$OUT/$tag.c" 2> /dev/null
+    tl=$(tail -n 1 "$OUT/$tag.time")
+    csz=$(wc -c < "$OUT/$tag.c") dsz=0
+    [ -f "$OUT/$tag.c.data" ] && dsz=$(wc -c < "$OUT/$tag.c.data")
+    t0=$(date +%s.%N)
+    "$B/jnt" build "$m" -o "$OUT/$tag.sim" 2> /dev/null
+    t1=$(date +%s.%N)
+    jit="" gcc=""
+    i=0
+    while [ $i -lt "$N8" ]; do
+        jit="$jit $("$B/jnt" run "$m" -o "" --stats 2>&1 | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p')"
+        gcc="$gcc $("$OUT/$tag.sim" -o "" --stats 2>&1 | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p')"
+        i=$((i + 1))
+    done
+    tj=$(printf '%s\n' $jit | agg) tg=$(printf '%s\n' $gcc | agg)
+    printf '%s\n' "bench8 $name: emit ${tl% *} s ${tl#* } KB, C $csz, data $dsz, jit$jit, gcc$gcc" >> "$RAW"
+    echo "| $name | ${tl% *} | $(awk -v k="${tl#* }" 'BEGIN { printf "%.0f", k / 1024 }') |" \
+         "$((csz / 1024)) | $((dsz / 1024)) | $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') |" \
+         "$tj | $tg | $(ratio "$tj" "$tg") |"
+done
+echo
+echo "Run times are the $STAT_NAME of $N8 runs of the integration's CPU time (--stats), no CSV."
 } | tee -a "$RES"
