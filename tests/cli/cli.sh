@@ -64,6 +64,16 @@ if gcc -std=c11 -Wall -Wextra -Werror -O2 -Iruntime/include -c "$T/lap.c" -o "$T
 then pass "lap_joint's C compiles warning-free with gcc and tcc"
 else fail "lap_joint's C: warnings"; head -5 "$T/lap.gcc.txt"; fi
 
+# the same joint on modal(40) + static + jtv(60) (78 coordinates instead of 27): about the
+# same C (the basis only adds states' names), three times the data
+sed -e 's|^  reduce .*// REDUCE$|  reduce = modal(modes = 40) + static(at = load) + jtv(count = 60, pairs = {joint_a, joint_b}, comp = uy, dkdg = 2 * eps_N * lam_N * A)|' \
+    -e "s|\"lap_joint/|\"$PWD/examples/lap_joint/|g" examples/lap_joint.jnt > "$T/lap60.jnt"
+"$J" emit "$T/lap60.jnt" -o "$T/lap60.c" 2> /dev/null || fail "emit lap_joint on 78 coordinates"
+sz60=$(wc -c < "$T/lap60.c")
+if awk -v a="$sz" -v b="$sz60" 'BEGIN { exit !(b < 1.05 * a) }'
+then pass "lap_joint on 78 coordinates: $sz60 bytes of C (27 coordinates: $sz)"
+else fail "lap_joint on 78 coordinates: $sz60 bytes of C (27 coordinates: $sz)"; fi
+
 # The C of N contact pairs on a reduced chain grows linearly with N and not with the
 # basis: 60 modes instead of 10 add the same bytes (the 100 more states' names and
 # Jacobian column pointers) to 500 pairs as to 1000
