@@ -72,29 +72,12 @@ static int to_c(const char *path, char **csrc, double **data, long *ndata)
     return rc;
 }
 
-/* Write text to path atomically (a temporary file, then rename). */
-static int write_file(const char *path, const char *text)
-{
-    char *tmp = xasprintf("%s.part", path);
-    FILE *f = fopen(tmp, "w");
-    int ok = f && fputs(text, f) >= 0;
-    ok = f && fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "jnt: error: cannot write '%s': %s\n", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return 1;
-    }
-    free(tmp);
-    return 0;
-}
-
-/* Write the model data (n doubles, native binary) to path atomically. */
-static int write_data(const char *path, const double *data, long n)
+/* Write len bytes to path atomically (a temporary file, then rename). */
+static int write_file(const char *path, const void *bytes, size_t len)
 {
     char *tmp = xasprintf("%s.part", path);
     FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(data, sizeof *data, (size_t)n, f) == (size_t)n;
+    int ok = f && fwrite(bytes, 1, len, f) == len;
     ok = f && fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         fprintf(stderr, "jnt: error: cannot write '%s': %s\n", path, strerror(errno));
@@ -283,13 +266,13 @@ int main(int argc, char **argv)
         if (to_stdout)
             fputs(csrc, stdout);
         else
-            rc = write_file(out, csrc);
+            rc = write_file(out, csrc, strlen(csrc));
         if (ndata && to_stdout) {
             fprintf(stderr, "jnt: note: the model data (%ld values: matrices and basis rows) "
                             "is written beside the C only with -o FILE (as FILE.data)\n", ndata);
         } else if (ndata && rc == 0) {
             char *dpath = xasprintf("%s.data", out);
-            rc = write_data(dpath, data, ndata);
+            rc = write_file(dpath, data, (size_t)ndata * sizeof *data);
             free(dpath);
         }
         free(csrc);
