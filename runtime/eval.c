@@ -42,12 +42,6 @@ void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni)
     *ni = bi;
 }
 
-static double *ew_u(const jnt_abi_model *a, jnt_data *d)
-{
-    (void)a;
-    return d->ew;
-}
-
 static double *ew_out(const jnt_abi_model *a, jnt_data *d)
 {
     return d->ew + 2 * (size_t)a->nu;
@@ -89,7 +83,7 @@ const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
     const jnt_abi_model *a = m->abi;
     if (a->nu == 0)
         return NULL;
-    double *u = ew_u(a, d);
+    double *u = d->ew;
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
         if (k->ng == 0)
