@@ -117,10 +117,10 @@ int fe_fix(fe_model *m, int set, char *err, size_t errn)
 int fe_fix_comps(fe_model *m, int set, unsigned comps, char *err, size_t errn)
 {
     if (set < 0 || set >= m->nset)
-        return fe_fail(err, errn, JNT_ERR_USAGE, "fix: no node set number %d", set);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "fix: no node set number %d", set);
     int *map = malloc(((size_t)m->ndof + 1) * sizeof *map);
     if (!map)
-        return fe_fail(err, errn, JNT_ERR_NOMEM, "fix: out of memory");
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "fix: out of memory");
     for (int i = 0; i < m->ndof; i++)
         map[i] = 0;
     const fe_set *s = &m->set[set];
@@ -151,7 +151,7 @@ int fe_fix_comps(fe_model *m, int set, unsigned comps, char *err, size_t errn)
     }
     if (rc != JNT_OK) {
         free(map);
-        return fe_fail(err, errn, rc, "fix: out of memory");
+        return jnt_errf(err, errn, rc, "fix: out of memory");
     }
     fe_sparse_free(&m->M), fe_sparse_free(&m->K), fe_sparse_free(&m->C);
     m->M = M, m->K = K, m->C = C;
@@ -172,14 +172,14 @@ int fe_fix_comps(fe_model *m, int set, unsigned comps, char *err, size_t errn)
 int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn)
 {
     if (!(alpha >= 0.0) || !(beta >= 0.0))
-        return fe_fail(err, errn, JNT_ERR_PARAM,
-                       "rayleigh damping: alpha = %g and beta = %g must not be negative", alpha,
-                       beta);
+        return jnt_errf(err, errn, JNT_ERR_PARAM,
+                        "rayleigh damping: alpha = %g and beta = %g must not be negative", alpha,
+                        beta);
     fe_sparse C;
     int rc = fe_sparse_axpby(alpha, &m->M, beta, &m->K, &C);
     if (rc != JNT_OK)
-        return fe_fail(err, errn, rc, "rayleigh damping: %s",
-                       rc == JNT_ERR_NOMEM ? "out of memory" : "M and K differ in size");
+        return jnt_errf(err, errn, rc, "rayleigh damping: %s",
+                        rc == JNT_ERR_NOMEM ? "out of memory" : "M and K differ in size");
     fe_sparse_free(&m->C);
     m->C = C;
     return JNT_OK;
@@ -237,14 +237,14 @@ static int rotate_matrix(const fe_model *m, fe_sparse *a, double co, double si)
 int fe_rotate(fe_model *m, double angle, char *err, size_t errn)
 {
     if (m->ndof > FE_ROTATE_MAX)
-        return fe_fail(err, errn, JNT_ERR_USAGE, "rotate: %d DOFs, at most %d are supported",
-                       m->ndof, FE_ROTATE_MAX);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "rotate: %d DOFs, at most %d are supported",
+                        m->ndof, FE_ROTATE_MAX);
     double co = cos(angle), si = sin(angle);
     fe_sparse *mats[3] = {&m->M, &m->K, &m->C};
     for (int i = 0; i < 3; i++) {
         int rc = rotate_matrix(m, mats[i], co, si);
         if (rc != JNT_OK)
-            return fe_fail(err, errn, rc, "rotate: out of memory");
+            return jnt_errf(err, errn, rc, "rotate: out of memory");
     }
     for (int k = 0; k < m->nnode; k++) {
         double *p = m->node[k].x, x = p[0], *o = m->node[k].off, ox = o[0];

@@ -101,7 +101,7 @@ static int gen_done(fe_model *m, int rc, const char *what, char *err, size_t err
     if (rc == JNT_OK)
         return JNT_OK;
     fe_free(m);
-    return fe_fail(err, errn, rc, "%s: out of memory", what);
+    return jnt_errf(err, errn, rc, "%s: out of memory", what);
 }
 
 /* Euler-Bernoulli frame along x: `elements` elements of length
@@ -120,13 +120,13 @@ int fe_beam2d(fe_model *m, double length, double height, double width, double E,
 {
     memset(m, 0, sizeof *m);
     if (!(length > 0) || !(height > 0) || !(width > 0) || !(E > 0) || !(rho > 0))
-        return fe_fail(err, errn, JNT_ERR_PARAM,
-                       "beam2d: length, height, width, E and rho must be positive");
+        return jnt_errf(err, errn, JNT_ERR_PARAM,
+                        "beam2d: length, height, width, E and rho must be positive");
     if (!(nu > -1.0 && nu < 0.5))
-        return fe_fail(err, errn, JNT_ERR_PARAM, "beam2d: nu = %g is not in (-1, 0.5)", nu);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "beam2d: nu = %g is not in (-1, 0.5)", nu);
     if (elements < 1 || elements > 10000000)
-        return fe_fail(err, errn, JNT_ERR_PARAM, "beam2d: elements = %d is not in 1..10000000",
-                       elements);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "beam2d: elements = %d is not in 1..10000000",
+                        elements);
     int ne = elements, na = ne + 1;
     double le = length / ne, A = width * height, I = width * height * height * height / 12.0;
     double ea = E * A / le, ei = E * I / (le * le * le), ma = rho * A * le / 6.0,
@@ -330,16 +330,16 @@ int fe_plate2d(fe_model *m, double lx, double ly, double thickness, double E, do
 {
     memset(m, 0, sizeof *m);
     if (!(lx > 0) || !(ly > 0) || !(thickness > 0) || !(E > 0) || !(rho > 0))
-        return fe_fail(err, errn, JNT_ERR_PARAM,
-                       "plate2d: lx, ly, thickness, E and rho must be positive");
+        return jnt_errf(err, errn, JNT_ERR_PARAM,
+                        "plate2d: lx, ly, thickness, E and rho must be positive");
     if (!(nu > -1.0 && nu < 0.5))
-        return fe_fail(err, errn, JNT_ERR_PARAM, "plate2d: nu = %g is not in (-1, 0.5)", nu);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "plate2d: nu = %g is not in (-1, 0.5)", nu);
     if (nx < 1 || ny < 1 || (double)(nx + 1) * (ny + 1) > 1e8)
-        return fe_fail(err, errn, JNT_ERR_PARAM, "plate2d: a mesh of %d x %d elements is out of "
-                       "range", nx, ny);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "plate2d: a mesh of %d x %d elements is out of "
+                        "range", nx, ny);
     if ((int)element < 0 || element >= FE_NELEMENT)
-        return fe_fail(err, errn, JNT_ERR_PARAM, "plate2d: element %d is not one of q4 (%d) "
-                       "and qm6 (%d)", (int)element, FE_Q4, FE_QM6);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "plate2d: element %d is not one of q4 (%d) "
+                        "and qm6 (%d)", (int)element, FE_Q4, FE_QM6);
     /* every element is the rectangle dx x dy */
     double ke[64], me[64], dx = lx / nx, dy = ly / ny;
     const double xe[4] = {0, dx, dx, 0}, ye[4] = {0, 0, dy, dy};
@@ -396,9 +396,9 @@ int fe_chain(fe_model *m, int n, double k, double mass, char *err, size_t errn)
 {
     memset(m, 0, sizeof *m);
     if (n < 1 || n > 100000000)
-        return fe_fail(err, errn, JNT_ERR_PARAM, "chain: n = %d is not in 1..100000000", n);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "chain: n = %d is not in 1..100000000", n);
     if (!(k > 0) || !(mass > 0))
-        return fe_fail(err, errn, JNT_ERR_PARAM, "chain: k and mass must be positive");
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "chain: k and mass must be positive");
     int rc = gen_nodes(m, n);
     gen_asm a = {0};
     if (rc == JNT_OK)

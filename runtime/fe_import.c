@@ -51,8 +51,8 @@ static int import_matrix(const char *path, fe_sparse *a, int n, const char *npat
     if (rc != JNT_OK)
         return rc;
     if (n > 0 && a->n != n)
-        return fe_fail(err, errn, JNT_ERR_MODEL, "%s has %d DOFs but %s has %d", npath, n, path,
-                       a->n);
+        return jnt_errf(err, errn, JNT_ERR_MODEL, "%s has %d DOFs but %s has %d", npath, n, path,
+                        a->n);
     return JNT_OK;
 }
 
@@ -63,8 +63,9 @@ static int import_symmetric(const fe_sparse *a, const char *name, const char *pa
     int i, j;
     double aij, aji;
     if (fe_sparse_asym(a, &i, &j, &aij, &aji))
-        return fe_fail(err, errn, JNT_ERR_MODEL, "%s is not symmetric (%s[%d,%d] = %g, %s[%d,%d] = %g)",
-                       path, name, i + 1, j + 1, aij, name, j + 1, i + 1, aji);
+        return jnt_errf(err, errn, JNT_ERR_MODEL,
+                        "%s is not symmetric (%s[%d,%d] = %g, %s[%d,%d] = %g)", path, name, i + 1,
+                        j + 1, aij, name, j + 1, i + 1, aji);
     return JNT_OK;
 }
 
@@ -74,7 +75,7 @@ static int import_node_dofs(const fe_model *m, const char *nodes, const char *ma
 {
     int *owner = malloc(((size_t)m->ndof + 1) * sizeof *owner);
     if (!owner)
-        return fe_fail(err, errn, JNT_ERR_NOMEM, "%s: out of memory", nodes);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "%s: out of memory", nodes);
     for (int i = 0; i < m->ndof; i++)
         owner[i] = -1;
     int rc = JNT_OK;
@@ -84,12 +85,12 @@ static int import_node_dofs(const fe_model *m, const char *nodes, const char *ma
             if (d < 0)
                 continue;
             if (d >= m->ndof)
-                rc = fe_fail(err, errn, JNT_ERR_MODEL,
-                             "%s: node %d has DOF index %d but %s has %d DOFs (0 to %d)", nodes,
-                             m->node[k].id, d, mass, m->ndof, m->ndof - 1);
+                rc = jnt_errf(err, errn, JNT_ERR_MODEL,
+                              "%s: node %d has DOF index %d but %s has %d DOFs (0 to %d)", nodes,
+                              m->node[k].id, d, mass, m->ndof, m->ndof - 1);
             else if (owner[d] >= 0)
-                rc = fe_fail(err, errn, JNT_ERR_MODEL, "%s: DOF %d belongs to nodes %d and %d",
-                             nodes, d, m->node[owner[d]].id, m->node[k].id);
+                rc = jnt_errf(err, errn, JNT_ERR_MODEL, "%s: DOF %d belongs to nodes %d and %d",
+                              nodes, d, m->node[owner[d]].id, m->node[k].id);
             else
                 owner[d] = k;
         }
@@ -130,10 +131,11 @@ int fe_import(fe_model *m, const char *mass, const char *stiffness, const char *
     if (rc == JNT_OK) {
         int info = import_chol(&m->M);
         if (info == JNT_ERR_NOMEM)
-            rc = fe_fail(err, errn, JNT_ERR_NOMEM, "%s: out of memory in the Cholesky check", mass);
+            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "%s: out of memory in the Cholesky check",
+                          mass);
         else if (info > 0)
-            rc = fe_fail(err, errn, JNT_ERR_MODEL,
-                         "%s is not positive definite (Cholesky fails at DOF %d)", mass, info);
+            rc = jnt_errf(err, errn, JNT_ERR_MODEL,
+                          "%s is not positive definite (Cholesky fails at DOF %d)", mass, info);
     }
     if (rc != JNT_OK)
         fe_free(m);

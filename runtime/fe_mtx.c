@@ -113,41 +113,41 @@ static int mtx_header(mtx_reader *rd, int *coord, int *sym, char *err, size_t er
     char w[5][32], g[48];
     const char *path = rd->path;
     if (!mtx_next(rd, 0))
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:1: empty file, expected '%%%%MatrixMarket matrix coordinate real "
-                       "general'", path);
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:1: empty file, expected '%%%%MatrixMarket matrix coordinate real "
+                        "general'", path);
     int nw = sscanf(rd->line, "%31s %31s %31s %31s %31s", w[0], w[1], w[2], w[3], w[4]);
     if (nw < 1 || strcasecmp(w[0], "%%MatrixMarket") != 0)
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:1: expected '%%%%MatrixMarket matrix coordinate real general', got "
-                       "'%s'", path, mtx_got(rd->line, g));
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:1: expected '%%%%MatrixMarket matrix coordinate real general', got "
+                        "'%s'", path, mtx_got(rd->line, g));
     if (nw != 5)
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:1: expected 4 words after '%%%%MatrixMarket' (matrix, format, field, "
-                       "symmetry), got '%s'", path, mtx_got(rd->line, g));
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:1: expected 4 words after '%%%%MatrixMarket' (matrix, format, field, "
+                        "symmetry), got '%s'", path, mtx_got(rd->line, g));
     if (strcasecmp(w[1], "matrix") != 0)
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:1: unsupported object '%s' (expected 'matrix')",
-                       path, w[1]);
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:1: unsupported object '%s' (expected 'matrix')",
+                        path, w[1]);
     if (strcasecmp(w[2], "coordinate") == 0)
         *coord = 1;
     else if (strcasecmp(w[2], "array") == 0)
         *coord = 0;
     else
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:1: unsupported format '%s' (expected 'coordinate' or 'array')", path,
-                       w[2]);
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:1: unsupported format '%s' (expected 'coordinate' or 'array')", path,
+                        w[2]);
     if (strcasecmp(w[3], "real") != 0 && strcasecmp(w[3], "integer") != 0 &&
         strcasecmp(w[3], "double") != 0)
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:1: unsupported field '%s' (expected 'real' or 'integer')", path, w[3]);
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:1: unsupported field '%s' (expected 'real' or 'integer')", path, w[3]);
     if (strcasecmp(w[4], "general") == 0)
         *sym = 0;
     else if (strcasecmp(w[4], "symmetric") == 0)
         *sym = 1;
     else
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:1: unsupported symmetry '%s' (expected 'general' or 'symmetric')",
-                       path, w[4]);
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:1: unsupported symmetry '%s' (expected 'general' or 'symmetric')",
+                        path, w[4]);
     return JNT_OK;
 }
 
@@ -161,34 +161,34 @@ static int mtx_body(mtx_reader *rd, int coord, int sym, int *n, mtx_trip *t, cha
     long sz[3];
     int want = coord ? 3 : 2;
     if (!mtx_next(rd, 1))
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: end of file, expected the size line",
-                       path, rd->lineno + 1);
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: end of file, expected the size line",
+                        path, rd->lineno + 1);
     if (mtx_ints(rd->line, sz, want) != want)
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: expected '%s', got '%s'", path,
-                       rd->lineno, coord ? "rows cols entries" : "rows cols",
-                       mtx_got(rd->line, g));
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: expected '%s', got '%s'", path,
+                        rd->lineno, coord ? "rows cols entries" : "rows cols",
+                        mtx_got(rd->line, g));
     int szline = rd->lineno;
     if (sz[0] != sz[1])
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: size %ld x %ld is not square", path,
-                       rd->lineno, sz[0], sz[1]);
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: size %ld x %ld is not square", path,
+                        rd->lineno, sz[0], sz[1]);
     if (sz[0] < 1 || sz[0] > 100000000)
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: size %ld x %ld is out of range", path,
-                       rd->lineno, sz[0], sz[1]);
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: size %ld x %ld is out of range", path,
+                        rd->lineno, sz[0], sz[1]);
     long nl = sz[0];
     long total = coord ? sz[2] : (sym ? nl * (nl + 1) / 2 : nl * nl);
     long most = sym ? nl * (nl + 1) / 2 : nl * nl;
     if (coord && (sz[2] < 0 || sz[2] > most || sz[2] > 1000000000L))
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:%d: %ld entries do not fit a %s %ld x %ld matrix", path, rd->lineno,
-                       sz[2], sym ? "symmetric" : "general", nl, nl);
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:%d: %ld entries do not fit a %s %ld x %ld matrix", path, rd->lineno,
+                        sz[2], sym ? "symmetric" : "general", nl, nl);
     *n = (int)nl;
     long k = 0;
     long ai = 0, aj = 0; /* array position: row ai of column aj */
     while (mtx_next(rd, 1)) {
         if (k == total)
-            return fe_fail(err, errn, JNT_ERR_IO,
-                           "%s:%d: more entries than the %ld announced on line %d", path,
-                           rd->lineno, total, szline);
+            return jnt_errf(err, errn, JNT_ERR_IO,
+                            "%s:%d: more entries than the %ld announced on line %d", path,
+                            rd->lineno, total, szline);
         char *s = rd->line, *e;
         long i, j;
         if (coord) {
@@ -200,18 +200,18 @@ static int mtx_body(mtx_reader *rd, int coord, int sym, int *n, mtx_trip *t, cha
                 s = e;
             }
             if (!ok)
-                return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: expected 'row col value', got '%s'",
-                               path, rd->lineno, mtx_got(rd->line, g));
+                return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: expected 'row col value', got '%s'",
+                                path, rd->lineno, mtx_got(rd->line, g));
             if (ij[0] < 1 || ij[0] > nl || ij[1] < 1 || ij[1] > nl)
-                return fe_fail(err, errn, JNT_ERR_IO,
-                               "%s:%d: index (%ld, %ld) out of range for size %ld x %ld", path,
-                               rd->lineno, ij[0], ij[1], nl, nl);
+                return jnt_errf(err, errn, JNT_ERR_IO,
+                                "%s:%d: index (%ld, %ld) out of range for size %ld x %ld", path,
+                                rd->lineno, ij[0], ij[1], nl, nl);
             i = ij[0] - 1, j = ij[1] - 1;
             if (sym && i < j)
-                return fe_fail(err, errn, JNT_ERR_IO,
-                               "%s:%d: entry (%ld, %ld) above the diagonal in a symmetric file "
-                               "(only the lower triangle is stored)", path, rd->lineno, i + 1,
-                               j + 1);
+                return jnt_errf(err, errn, JNT_ERR_IO,
+                                "%s:%d: entry (%ld, %ld) above the diagonal in a symmetric file "
+                                "(only the lower triangle is stored)", path, rd->lineno, i + 1,
+                                j + 1);
         } else {
             i = ai, j = aj;
         }
@@ -220,13 +220,13 @@ static int mtx_body(mtx_reader *rd, int coord, int sym, int *n, mtx_trip *t, cha
         while (isspace((unsigned char)*rest))
             rest++;
         if (e == s || *rest)
-            return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: expected '%s', got '%s'", path,
-                           rd->lineno, coord ? "row col value" : "value", mtx_got(rd->line, g));
+            return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: expected '%s', got '%s'", path,
+                            rd->lineno, coord ? "row col value" : "value", mtx_got(rd->line, g));
         if (!isfinite(x))
-            return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: a value is not finite in '%s'", path,
-                           rd->lineno, mtx_got(rd->line, g));
+            return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: a value is not finite in '%s'", path,
+                            rd->lineno, mtx_got(rd->line, g));
         if ((coord || x != 0.0) && mtx_push(t, (int)i, (int)j, x, sym) != JNT_OK)
-            return fe_fail(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
+            return jnt_errf(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
         k++;
         /* next array position, column by column (from the diagonal if symmetric) */
         if (!coord && ++ai == nl) {
@@ -235,11 +235,11 @@ static int mtx_body(mtx_reader *rd, int coord, int sym, int *n, mtx_trip *t, cha
         }
     }
     if (ferror(rd->f))
-        return fe_fail(err, errn, JNT_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+        return jnt_errf(err, errn, JNT_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
     if (k < total)
-        return fe_fail(err, errn, JNT_ERR_IO,
-                       "%s:%d: end of file after %ld of the %ld entries announced on line %d",
-                       path, rd->lineno, k, total, szline);
+        return jnt_errf(err, errn, JNT_ERR_IO,
+                        "%s:%d: end of file after %ld of the %ld entries announced on line %d",
+                        path, rd->lineno, k, total, szline);
     return JNT_OK;
 }
 
@@ -251,7 +251,7 @@ int fe_read_mtx(const char *path, fe_sparse *out, char *err, size_t errn)
     mtx_reader rd = {.path = path};
     rd.f = fopen(path, "r");
     if (!rd.f)
-        return fe_fail(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+        return jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     mtx_trip t = {0};
     int coord = 0, sym = 0, n = 0;
     int rc = mtx_header(&rd, &coord, &sym, err, errn);
@@ -260,7 +260,7 @@ int fe_read_mtx(const char *path, fe_sparse *out, char *err, size_t errn)
     if (rc == JNT_OK) {
         rc = fe_sparse_from_triplets(n, t.n, t.r, t.c, t.v, out);
         if (rc != JNT_OK)
-            rc = fe_fail(err, errn, rc, "%s: out of memory", path);
+            rc = jnt_errf(err, errn, rc, "%s: out of memory", path);
     }
     free(t.r), free(t.c), free(t.v);
     free(rd.buf);
@@ -277,13 +277,13 @@ int fe_write_mtx(const char *path, const fe_sparse *a, int symmetric, char *err,
     int i, j;
     double aij, aji;
     if (symmetric && fe_sparse_asym(a, &i, &j, &aij, &aji))
-        return fe_fail(err, errn, JNT_ERR_USAGE,
-                       "cannot write '%s' as symmetric: [%d,%d] = %g, [%d,%d] = %g", path, i + 1,
-                       j + 1, aij, j + 1, i + 1, aji);
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "cannot write '%s' as symmetric: [%d,%d] = %g, [%d,%d] = %g", path, i + 1,
+                        j + 1, aij, j + 1, i + 1, aji);
     FILE *f = fopen(path, "w");
     if (!f)
-        return fe_fail(err, errn, JNT_ERR_IO, "cannot open '%s' for writing: %s", path,
-                       strerror(errno));
+        return jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s' for writing: %s", path,
+                        strerror(errno));
     char *iobuf = malloc(1 << 16);
     if (iobuf)
         setvbuf(f, iobuf, _IOFBF, 1 << 16);
@@ -303,7 +303,7 @@ int fe_write_mtx(const char *path, const fe_sparse *a, int symmetric, char *err,
         bad = 1, saved = errno;
     free(iobuf);
     if (bad)
-        return fe_fail(err, errn, JNT_ERR_IO, "cannot write '%s': %s", path, strerror(saved));
+        return jnt_errf(err, errn, JNT_ERR_IO, "cannot write '%s': %s", path, strerror(saved));
     return JNT_OK;
 }
 
@@ -331,7 +331,7 @@ int fe_write_model(const fe_model *m, const char *mass, const char *stiffness,
 int fe_export_plate2d(const char *prefix, int ndof, int *ndof_out, char *err, size_t errn)
 {
     if (ndof < 8 || ndof > 50000000)
-        return fe_fail(err, errn, JNT_ERR_USAGE, "export plate2d: %d DOFs is out of range", ndof);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "export plate2d: %d DOFs is out of range", ndof);
     int ny = (int)lround(sqrt(ndof / 8.0));
     if (ny < 1)
         ny = 1;
@@ -340,7 +340,7 @@ int fe_export_plate2d(const char *prefix, int ndof, int *ndof_out, char *err, si
     fe_model m;
     int rc;
     if (!pm || !pk || !pn) {
-        rc = fe_fail(err, errn, JNT_ERR_NOMEM, "export plate2d: out of memory");
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "export plate2d: out of memory");
     } else {
         snprintf(pm, len, "%s_M.mtx", prefix);
         snprintf(pk, len, "%s_K.mtx", prefix);

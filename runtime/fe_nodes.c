@@ -68,8 +68,8 @@ static int nodes_header(char *line, const char *path, int where[NCOL], int *nfie
     char *f[NCOL + 1];
     int n = nodes_split(line, f, NCOL);
     if (n > NCOL)
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:1: more than %d columns in the header", path,
-                       NCOL);
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:1: more than %d columns in the header", path,
+                        NCOL);
     for (int c = 0; c < NCOL; c++)
         where[c] = -1;
     for (int k = 0; k < n; k++) {
@@ -77,16 +77,16 @@ static int nodes_header(char *line, const char *path, int where[NCOL], int *nfie
         while (c < NCOL && strcmp(f[k], col_name[c]) != 0)
             c++;
         if (c == NCOL)
-            return fe_fail(err, errn, JNT_ERR_IO,
-                           "%s:1: unknown column '%s' (expected id, x, y, z, ux, uy, uz, rx, ry, "
-                           "rz, set, master, ox, oy, oz)", path, f[k]);
+            return jnt_errf(err, errn, JNT_ERR_IO,
+                            "%s:1: unknown column '%s' (expected id, x, y, z, ux, uy, uz, rx, ry, "
+                            "rz, set, master, ox, oy, oz)", path, f[k]);
         if (where[c] >= 0)
-            return fe_fail(err, errn, JNT_ERR_IO, "%s:1: column '%s' appears twice", path, f[k]);
+            return jnt_errf(err, errn, JNT_ERR_IO, "%s:1: column '%s' appears twice", path, f[k]);
         where[c] = k;
     }
     if (where[COL_ID] < 0)
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:1: expected a header with an 'id' column",
-                       path);
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:1: expected a header with an 'id' column",
+                        path);
     *nfield = n;
     return JNT_OK;
 }
@@ -108,8 +108,8 @@ static int nodes_line(fe_model *m, int idx, char *line, int lineno, const char *
     fe_node *p = &m->node[idx];
     int n = nodes_split(line, f, nfield);
     if (n != nfield)
-        return fe_fail(err, errn, JNT_ERR_IO, "%s:%d: expected %d fields, got %s%d", path, lineno,
-                       nfield, n > nfield ? "more than " : "", n > nfield ? nfield : n);
+        return jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: expected %d fields, got %s%d", path, lineno,
+                        nfield, n > nfield ? "more than " : "", n > nfield ? nfield : n);
     memset(p, 0, sizeof *p);
     p->master = -1;
     *master_id = INT_MIN;
@@ -125,25 +125,25 @@ static int nodes_line(fe_model *m, int idx, char *line, int lineno, const char *
             if (c == COL_MASTER && *s == '\0')
                 continue;
             if (nodes_int(s, &v) != 0)
-                return fe_fail(err, errn, JNT_ERR_IO,
-                               "%s:%d: expected an integer in column '%s', got '%s'", path,
-                               lineno, col_name[c], s);
+                return jnt_errf(err, errn, JNT_ERR_IO,
+                                "%s:%d: expected an integer in column '%s', got '%s'", path,
+                                lineno, col_name[c], s);
             if (c == COL_ID)
                 p->id = (int)v;
             else if (c == COL_MASTER)
                 *master_id = (int)v;
             else if (v < -1)
-                return fe_fail(err, errn, JNT_ERR_IO,
-                               "%s:%d: DOF index %ld in column '%s' is neither -1 nor a 0-based "
-                               "index", path, lineno, v, col_name[c]);
+                return jnt_errf(err, errn, JNT_ERR_IO,
+                                "%s:%d: DOF index %ld in column '%s' is neither -1 nor a 0-based "
+                                "index", path, lineno, v, col_name[c]);
             else
                 p->dof[c - COL_UX] = (int)v;
         } else {
             double x = strtod(s, &e);
             if (e == s || *e)
-                return fe_fail(err, errn, JNT_ERR_IO,
-                               "%s:%d: expected a number in column '%s', got '%s'", path, lineno,
-                               col_name[c], s);
+                return jnt_errf(err, errn, JNT_ERR_IO,
+                                "%s:%d: expected a number in column '%s', got '%s'", path, lineno,
+                                col_name[c], s);
             if (c >= COL_X && c <= COL_Z)
                 p->x[c - COL_X] = x;
             else
@@ -161,12 +161,12 @@ static int nodes_line(fe_model *m, int idx, char *line, int lineno, const char *
         char *name = nodes_trim(s);
         if (*name) {
             if (!nodes_setname_ok(name))
-                return fe_fail(err, errn, JNT_ERR_IO,
-                               "%s:%d: set name '%s' is not an identifier of at most 63 "
-                               "characters", path, lineno, name);
+                return jnt_errf(err, errn, JNT_ERR_IO,
+                                "%s:%d: set name '%s' is not an identifier of at most 63 "
+                                "characters", path, lineno, name);
             int k = fe_set_get(m, name);
             if (k < 0 || fe_set_push(&m->set[k], idx) != JNT_OK)
-                return fe_fail(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
+                return jnt_errf(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
         }
         if (!semi)
             break;
@@ -190,7 +190,7 @@ static int nodes_resolve(fe_model *m, const int *master_id, const int *lineof, c
     int n = m->nnode;
     long long *key = malloc(((size_t)n + 1) * sizeof *key);
     if (!key)
-        return fe_fail(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
     /* key = id * 2^31 + index: sorted by id, then index */
     for (int i = 0; i < n; i++)
         key[i] = (long long)m->node[i].id * 2147483648LL + i;
@@ -199,8 +199,8 @@ static int nodes_resolve(fe_model *m, const int *master_id, const int *lineof, c
     for (int i = 1; i < n && rc == JNT_OK; i++) {
         int a = (int)(key[i - 1] & 2147483647LL), b = (int)(key[i] & 2147483647LL);
         if (m->node[a].id == m->node[b].id)
-            rc = fe_fail(err, errn, JNT_ERR_IO, "%s:%d: node id %d repeats line %d", path,
-                         lineof[b], m->node[b].id, lineof[a]);
+            rc = jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: node id %d repeats line %d", path,
+                          lineof[b], m->node[b].id, lineof[a]);
     }
     for (int i = 0; i < n && rc == JNT_OK; i++) {
         if (master_id[i] == INT_MIN)
@@ -218,17 +218,17 @@ static int nodes_resolve(fe_model *m, const int *master_id, const int *lineof, c
                 hi = mid - 1;
         }
         if (found < 0 || found == i)
-            rc = fe_fail(err, errn, JNT_ERR_IO, "%s:%d: master node %d is %s", path, lineof[i],
-                         master_id[i], found < 0 ? "not in the table" : "the node itself");
+            rc = jnt_errf(err, errn, JNT_ERR_IO, "%s:%d: master node %d is %s", path, lineof[i],
+                          master_id[i], found < 0 ? "not in the table" : "the node itself");
         else
             m->node[i].master = found;
     }
     for (int i = 0; i < n && rc == JNT_OK; i++) {
         int q = m->node[i].master;
         if (q >= 0 && m->node[q].master >= 0)
-            rc = fe_fail(err, errn, JNT_ERR_IO,
-                         "%s:%d: master node %d is itself attached to node %d", path, lineof[i],
-                         m->node[q].id, m->node[m->node[q].master].id);
+            rc = jnt_errf(err, errn, JNT_ERR_IO,
+                          "%s:%d: master node %d is itself attached to node %d", path, lineof[i],
+                          m->node[q].id, m->node[m->node[q].master].id);
     }
     free(key);
     return rc;
@@ -247,7 +247,7 @@ int fe_read_nodes(const char *path, fe_model *m, char *err, size_t errn)
     m->node = NULL, m->set = NULL, m->nnode = m->nset = 0;
     FILE *f = fopen(path, "r");
     if (!f)
-        return fe_fail(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+        return jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     char *buf = NULL;
     size_t cap = 0;
     int lineno = 0, where[NCOL], nfield = 0, ncap = 0, rc = JNT_OK;
@@ -274,7 +274,7 @@ int fe_read_nodes(const char *path, fe_model *m, char *err, size_t errn)
             if (b)
                 lineof = b;
             if (!nn || !a || !b) {
-                rc = fe_fail(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
+                rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
                 break;
             }
         }
@@ -284,10 +284,10 @@ int fe_read_nodes(const char *path, fe_model *m, char *err, size_t errn)
         m->nnode++;
     }
     if (rc == JNT_OK && lineno == 0)
-        rc = fe_fail(err, errn, JNT_ERR_IO, "%s:1: empty file, expected a header 'id,x,y,z,ux,uy,uz'",
-                     path);
+        rc = jnt_errf(err, errn, JNT_ERR_IO,
+                      "%s:1: empty file, expected a header 'id,x,y,z,ux,uy,uz'", path);
     if (rc == JNT_OK && ferror(f))
-        rc = fe_fail(err, errn, JNT_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+        rc = jnt_errf(err, errn, JNT_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
     if (rc == JNT_OK)
         rc = nodes_resolve(m, master_id, lineof, path, err, errn);
     free(buf), free(master_id), free(lineof);
@@ -321,7 +321,7 @@ int fe_write_nodes(const char *path, const fe_model *m, char *err, size_t errn)
     FILE *f = NULL;
     int rc = JNT_OK;
     if (!first || !next || !which || !last) {
-        rc = fe_fail(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "%s: out of memory", path);
         goto done;
     }
     for (int i = 0; i < m->nnode; i++)
@@ -339,8 +339,8 @@ int fe_write_nodes(const char *path, const fe_model *m, char *err, size_t errn)
         }
     f = fopen(path, "w");
     if (!f) {
-        rc = fe_fail(err, errn, JNT_ERR_IO, "cannot open '%s' for writing: %s", path,
-                     strerror(errno));
+        rc = jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s' for writing: %s", path,
+                      strerror(errno));
         goto done;
     }
     fprintf(f, "id,x,y,z,ux,uy,uz,rx,ry,rz,set%s\n", attached ? ",master,ox,oy,oz" : "");
@@ -363,7 +363,7 @@ int fe_write_nodes(const char *path, const fe_model *m, char *err, size_t errn)
     if (fclose(f) != 0 && !bad)
         bad = 1, saved = errno;
     if (bad)
-        rc = fe_fail(err, errn, JNT_ERR_IO, "cannot write '%s': %s", path, strerror(saved));
+        rc = jnt_errf(err, errn, JNT_ERR_IO, "cannot write '%s': %s", path, strerror(saved));
 done:
     free(first), free(next), free(which), free(last);
     return rc;

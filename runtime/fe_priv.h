@@ -7,12 +7,9 @@
 
 #include <stddef.h>
 
+#include "err.h"
 #include "fe.h"
 #include "jnt/jnt.h"
-
-/* Format a message into err[errn] (if err is not NULL) and return status. */
-int fe_fail(char *err, size_t errn, int status, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 /* out = the rows and columns i of a with map[i] >= 0, renumbered to map[i]
  * (0 <= map[i] < nnew). 0 or JNT_ERR_NOMEM. */

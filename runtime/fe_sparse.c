@@ -5,24 +5,10 @@
  * submatrices, linear combinations and the symmetry test.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fe_priv.h"
-
-/* See fe_priv.h. */
-int fe_fail(char *err, size_t errn, int status, const char *fmt, ...)
-{
-    if (err && errn) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errn, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
 
 /* Free the arrays of a and zero it (n = 0). */
 void fe_sparse_free(fe_sparse *a)

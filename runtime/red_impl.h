@@ -1,25 +1,22 @@
 /*
  * red_impl.h: internals shared by the reduction files (red_*.c) and their
- * unit test: the error helper, sparse sub-matrices, the factorisation of
- * A + beta B (CHOLMOD), the dense and sparse generalised eigensolvers, and
- * the raw trial vector derivatives of red_jtv. Not part of the public
- * interface (red.h).
+ * unit test: sparse sub-matrices, the factorisation of A + beta B
+ * (CHOLMOD), the dense and sparse generalised eigensolvers, and the raw
+ * trial vector derivatives of red_jtv. Errors go through jnt_errf (err.h).
+ * Not part of the public interface (red.h).
  */
 #ifndef JNT_RED_IMPL_H
 #define JNT_RED_IMPL_H
 
 #include <stddef.h>
 
+#include "err.h"
 #include "fe.h"
 #include "red.h"
 
 /* DOF count from which eigenproblems go the sparse (ARPACK) way when the
  * caller does not say (red_modal's sparse_from = 0, Craig-Bampton). */
 #define RED_SPARSE_DEFAULT 500
-
-/* Write a message to err (may be NULL) and return code. */
-int red_error(char *err, size_t errn, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 /* The rows and columns of A with keep[i] >= 0, renumbered to keep[i]
  * (which must increase with i); nsub of them. out owns new arrays

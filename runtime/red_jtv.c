@@ -106,17 +106,17 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
 {
     memset(w, 0, sizeof *w);
     if (!m || !base || !jt || base->n != m->ndof || base->r < 1 || !base->phi)
-        return red_error(err, errn, JNT_ERR_USAGE,
-                         "jtv: the base is empty or does not match the model");
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "jtv: the base is empty or does not match the model");
     if (jt->npair < 1 || !jt->dof_a || !jt->dof_b || !jt->dkdg)
-        return red_error(err, errn, JNT_ERR_PARAM, "jtv: the joint has no contact pairs");
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "jtv: the joint has no contact pairs");
     int n = m->ndof, r = base->r, np = jt->npair;
     for (int c = 0; c < np; c++)
         if (jt->dof_a[c] < 0 || jt->dof_a[c] >= n || jt->dof_b[c] < 0 || jt->dof_b[c] >= n ||
             jt->dof_a[c] == jt->dof_b[c])
-            return red_error(err, errn, JNT_ERR_PARAM,
-                             "jtv: contact pair %d has bad DOFs (%d, %d) of %d", c, jt->dof_a[c],
-                             jt->dof_b[c], n);
+            return jnt_errf(err, errn, JNT_ERR_PARAM,
+                            "jtv: contact pair %d has bad DOFs (%d, %d) of %d", c, jt->dof_a[c],
+                            jt->dof_b[c], n);
     w->n = n;
     w->r = r;
     w->np = np;
@@ -130,15 +130,15 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
         rc = red_fact_new(&m->K, &m->M, w->shift, &w->kf, err, errn);
     }
     if (rc == 1)
-        return red_error(err, errn, JNT_ERR_MODEL,
-                         "jtv: the stiffness matrix is not positive semidefinite");
+        return jnt_errf(err, errn, JNT_ERR_MODEL,
+                        "jtv: the stiffness matrix is not positive semidefinite");
     if (rc != JNT_OK)
         return rc;
     double *scale = malloc((size_t)r * sizeof *scale), *om = malloc((size_t)r * sizeof *om);
     double *tmp = malloc((size_t)n * sizeof *tmp), *p = malloc((size_t)np * (size_t)r * sizeof *p);
     w->c = malloc((size_t)np * (size_t)w->ntvd * sizeof *w->c);
     if (!scale || !om || !tmp || !p || !w->c) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w->ntvd);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w->ntvd);
         goto done;
     }
     /* Unit M-norm scale and squared generating frequency of each base vector. */
@@ -153,7 +153,7 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
         for (int k = 0; k < n; k++)
             kk += phi[k] * tmp[k];
         if (!(mm > 0)) {
-            rc = red_error(err, errn, JNT_ERR_MODEL, "jtv: base vector %d has no mass", i + 1);
+            rc = jnt_errf(err, errn, JNT_ERR_MODEL, "jtv: base vector %d has no mass", i + 1);
             goto done;
         }
         scale[i] = weighted ? 1.0 / sqrt(mm) : 1.0;
@@ -229,7 +229,7 @@ static int solve_k(jtv_work *w, double *x, int ncol, char *err, size_t errn)
     double *f = malloc(size * sizeof *f), *r = malloc(size * sizeof *r);
     int rc = JNT_OK;
     if (!f || !r) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
         goto done;
     }
     memcpy(f, x, size * sizeof *f);
@@ -250,10 +250,10 @@ static int solve_k(jtv_work *w, double *x, int ncol, char *err, size_t errn)
         if (worst <= 1e-12)
             break;
         if (it == 50) {
-            rc = red_error(err, errn, JNT_ERR_MODEL,
-                           "jtv: the stiffness matrix is singular (a free structure) and the "
-                           "contact pair loads are not self-equilibrated (residual %.2g): pair "
-                           "the same component of coincident nodes, or fix the structure", worst);
+            rc = jnt_errf(err, errn, JNT_ERR_MODEL,
+                          "jtv: the stiffness matrix is singular (a free structure) and the "
+                          "contact pair loads are not self-equilibrated (residual %.2g): pair "
+                          "the same component of coincident nodes, or fix the structure", worst);
             goto done;
         }
         if ((rc = red_fact_solve(w->kf, r, ncol, err, errn)) != JNT_OK)
@@ -274,7 +274,7 @@ static int solve_pair_loads(jtv_work *w, const double *y, int ncol, char *err, s
     size_t n = (size_t)w->n;
     w->x = calloc(n * (size_t)ncol, sizeof *w->x);
     if (!w->x)
-        return red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
     for (int k = 0; k < ncol; k++)
         for (int c = 0; c < w->np; c++) {
             double v = y ? y[c + (size_t)w->np * (size_t)k] : (c == k);
@@ -303,7 +303,7 @@ static int sym_eig(int s, double *a, double *d, char *err, size_t errn)
             a[i + (size_t)s * j] = a[j + (size_t)s * i] =
                 0.5 * (a[i + (size_t)s * j] + a[j + (size_t)s * i]);
     if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', s, a, s, d) != 0)
-        return red_error(err, errn, JNT_ERR_SOLVER, "jtv: the eigensolver (dsyevd) failed");
+        return jnt_errf(err, errn, JNT_ERR_SOLVER, "jtv: the eigensolver (dsyevd) failed");
     return JNT_OK;
 }
 
@@ -317,7 +317,7 @@ static int tvd(const fe_model *m, const red_basis *base, const red_joint *joint,
         memset(out, 0, sizeof *out);
     int rc = prepare(m, base, joint, 0, onesided, &w, err, errn);
     if (rc == JNT_OK && !out)
-        rc = red_error(err, errn, JNT_ERR_USAGE, "red_tvd: no output");
+        rc = jnt_errf(err, errn, JNT_ERR_USAGE, "red_tvd: no output");
     if (rc != JNT_OK) {
         work_free(&w);
         return rc;
@@ -326,7 +326,7 @@ static int tvd(const fe_model *m, const red_basis *base, const red_joint *joint,
     if (w.np <= w.ntvd) { /* D = Z C */
         d = malloc((size_t)w.n * (size_t)w.ntvd * sizeof *d);
         if (!d)
-            rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w.ntvd);
+            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w.ntvd);
         if (rc == JNT_OK && (rc = solve_pair_loads(&w, NULL, w.np, err, errn)) == JNT_OK)
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w.n, w.ntvd, w.np, 1.0, w.x,
                         w.n, w.c, w.np, 0.0, d, w.n);
@@ -372,9 +372,9 @@ static int pod_rank(const double *d, int n, int count)
 
 static int jtv_all_zero(char *err, size_t errn)
 {
-    return red_error(err, errn, JNT_ERR_MODEL,
-                     "jtv: all trial vector derivatives are zero (dk/dg is zero at every pair, "
-                     "or the base does not move the joint)");
+    return jnt_errf(err, errn, JNT_ERR_MODEL,
+                    "jtv: all trial vector derivatives are zero (dk/dg is zero at every pair, "
+                    "or the base does not move the joint)");
 }
 
 /* np <= N: the dual np x np problem (file comment). vec gets the top t. */
@@ -386,7 +386,7 @@ static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t er
     double *h = malloc(pp * sizeof *h), *d = malloc((size_t)np * sizeof *d);
     double *y = malloc(pp * sizeof *y);
     if (!g || !l || !a || !h || !d || !y) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d pairs", np);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d pairs", np);
         goto done;
     }
     if ((rc = solve_pair_loads(w, NULL, np, err, errn)) != JNT_OK)
@@ -422,7 +422,7 @@ static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t er
     }
     out->phi = malloc((size_t)w->n * (size_t)t * sizeof *out->phi);
     if (!out->phi) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
         goto done;
     }
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w->n, t, np, 1.0, w->x, w->n, y, np,
@@ -446,7 +446,7 @@ static int pod_primal(jtv_work *w, int count, red_basis *out, char *err, size_t 
     double *bd = malloc((size_t)np * (size_t)nt * sizeof *bd);
     double *s = malloc((size_t)nt * (size_t)nt * sizeof *s), *d = malloc((size_t)nt * sizeof *d);
     if (!bd || !s || !d) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", nt);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", nt);
         goto done;
     }
     if ((rc = solve_pair_loads(w, w->c, nt, err, errn)) != JNT_OK)
@@ -469,7 +469,7 @@ static int pod_primal(jtv_work *w, int count, red_basis *out, char *err, size_t 
     }
     out->phi = malloc((size_t)w->n * (size_t)t * sizeof *out->phi);
     if (!out->phi) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
         goto done;
     }
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w->n, t, nt, 1.0, w->x, w->n, bd, nt,
@@ -498,14 +498,14 @@ static int k_orthonormalise(const fe_model *m, red_basis *v, char *err, size_t e
     double *l = malloc((size_t)t * sizeof *l);
     double *out = malloc((size_t)n * (size_t)t * sizeof *out);
     if (!g || !h || !l || !out) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
         goto done;
     }
     if ((rc = red_project(m, v, NULL, g, NULL, err, errn)) != JNT_OK ||
         (rc = sym_eig(t, g, l, err, errn)) != JNT_OK)
         goto done;
     if (!(l[0] > 0)) {
-        rc = red_error(err, errn, JNT_ERR_SOLVER, "jtv: the POD vectors are linearly dependent");
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "jtv: the POD vectors are linearly dependent");
         goto done;
     }
     /* h = Q L^-1/2 Q^T */
@@ -536,10 +536,10 @@ static int jtv(const fe_model *m, const red_basis *base, const red_joint *joint,
                int count, red_basis *out, char *err, size_t errn)
 {
     if (!out)
-        return red_error(err, errn, JNT_ERR_USAGE, "red_jtv: no output");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_jtv: no output");
     memset(out, 0, sizeof *out);
     if (count < 1)
-        return red_error(err, errn, JNT_ERR_PARAM, "jtv: count = %d, must be at least 1", count);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "jtv: count = %d, must be at least 1", count);
     jtv_work w;
     int rc = prepare(m, base, joint, 1, onesided, &w, err, errn);
     if (rc == JNT_OK)

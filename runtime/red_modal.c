@@ -41,8 +41,8 @@ static int eig_dense(const fe_sparse *k, const fe_sparse *m, int nev, double *ph
     lapack_int *ifail = few ? malloc((size_t)n * sizeof *ifail) : NULL, found = 0, info;
     int rc = JNT_OK;
     if (!a || !b || !w || (few && !ifail)) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory for a dense %d x %d eigenproblem",
-                       n, n);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for a dense %d x %d eigenproblem",
+                      n, n);
         goto done;
     }
     if (few)
@@ -51,14 +51,14 @@ static int eig_dense(const fe_sparse *k, const fe_sparse *m, int nev, double *ph
     else
         info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', n, a, n, b, n, w);
     if (info > n) {
-        rc = red_error(err, errn, JNT_ERR_MODEL,
-                       "the mass matrix is not positive definite (leading minor %d)",
-                       (int)(info - n));
+        rc = jnt_errf(err, errn, JNT_ERR_MODEL,
+                      "the mass matrix is not positive definite (leading minor %d)",
+                      (int)(info - n));
         goto done;
     }
     if (info != 0 || (few && found != nev)) {
-        rc = red_error(err, errn, JNT_ERR_SOLVER, "the dense eigensolver (%s) failed (info %d)",
-                       few ? "dsygvx" : "dsygvd", (int)info);
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "the dense eigensolver (%s) failed (info %d)",
+                      few ? "dsygvx" : "dsygvd", (int)info);
         goto done;
     }
     memcpy(lambda, w, (size_t)nev * sizeof *lambda);
@@ -87,9 +87,9 @@ static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, double *p
         rc = red_fact_new(k, m, -sigma, &f, err, errn);
     }
     if (rc == 1)
-        return red_error(err, errn, JNT_ERR_MODEL,
-                         "K - sigma M is not positive definite for sigma = %g (is M positive "
-                         "definite and K positive semidefinite?)", sigma);
+        return jnt_errf(err, errn, JNT_ERR_MODEL,
+                        "K - sigma M is not positive definite for sigma = %g (is M positive "
+                        "definite and K positive semidefinite?)", sigma);
     if (rc != JNT_OK)
         return rc;
     int ncv = 2 * nev + 1 > nev + 20 ? 2 * nev + 1 : nev + 20;
@@ -103,8 +103,8 @@ static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, double *p
     double *d = malloc((size_t)ncv * sizeof *d);
     int *select = calloc((size_t)ncv, sizeof *select);
     if (!resid || !v || !workd || !workl || !d || !select) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory for the Lanczos vectors (%d x %d)",
-                       n, ncv);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the Lanczos vectors (%d x %d)",
+                      n, ncv);
         goto done;
     }
     int iparam[11] = {0}, ipntr[14] = {0}, ido = 0, info = 0;
@@ -130,21 +130,21 @@ static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, double *p
         }
     }
     if (info == 1) {
-        rc = red_error(err, errn, JNT_ERR_SOLVER,
-                       "the Lanczos eigensolver (ARPACK) did not converge: %d of %d modes after "
-                       "%d restarts", iparam[4], nev, iparam[2]);
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                      "the Lanczos eigensolver (ARPACK) did not converge: %d of %d modes after "
+                      "%d restarts", iparam[4], nev, iparam[2]);
         goto done;
     }
     if (info < 0 || info > 1) {
-        rc = red_error(err, errn, JNT_ERR_SOLVER, "the Lanczos eigensolver (ARPACK dsaupd) failed "
-                       "(info %d)", info);
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "the Lanczos eigensolver (ARPACK dsaupd) failed "
+                      "(info %d)", info);
         goto done;
     }
     dseupd_c(1, "A", select, d, phi, n, sigma, "G", n, "LM", nev, 0.0, resid, ncv, v, n, iparam,
              ipntr, workd, workl, lworkl, &info);
     if (info != 0) {
-        rc = red_error(err, errn, JNT_ERR_SOLVER, "the Lanczos eigensolver (ARPACK dseupd) failed "
-                       "(info %d)", info);
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "the Lanczos eigensolver (ARPACK dseupd) failed "
+                      "(info %d)", info);
         goto done;
     }
     memcpy(lambda, d, (size_t)nev * sizeof *lambda);
@@ -166,8 +166,8 @@ int red_eig(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, do
 {
     int n = k->n;
     if (m->n != n || nev < 0 || nev > n)
-        return red_error(err, errn, JNT_ERR_USAGE, "red_eig: %d modes of a %d x %d problem", nev,
-                         n, n);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_eig: %d modes of a %d x %d problem", nev,
+                        n, n);
     if (nev == 0)
         return JNT_OK;
     int rc = n < sparse_from || nev >= n - 1 ? eig_dense(k, m, nev, phi, lambda, err, errn)
@@ -182,19 +182,19 @@ int red_modal(const fe_model *m, int modes, int sparse_from, red_basis *out, dou
               char *err, size_t errn)
 {
     if (!m || !out)
-        return red_error(err, errn, JNT_ERR_USAGE, "red_modal: bad arguments");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_modal: bad arguments");
     memset(out, 0, sizeof *out);
     if (modes < 1 || modes > m->ndof)
-        return red_error(err, errn, JNT_ERR_PARAM, "modal: modes = %d, the model has %d DOFs",
-                         modes, m->ndof);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "modal: modes = %d, the model has %d DOFs",
+                        modes, m->ndof);
     int n = m->ndof;
     double *phi = malloc((size_t)n * (size_t)modes * sizeof *phi);
     double *lambda = malloc((size_t)modes * sizeof *lambda);
     if (!phi || !lambda) {
         free(phi);
         free(lambda);
-        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory for %d modes of %d DOFs", modes,
-                         n);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for %d modes of %d DOFs", modes,
+                        n);
     }
     int rc = red_eig(&m->K, &m->M, modes, sparse_from > 0 ? sparse_from : RED_SPARSE_DEFAULT, phi,
                      lambda, err, errn);

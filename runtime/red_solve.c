@@ -52,10 +52,10 @@ int red_fact_new(const fe_sparse *a, const fe_sparse *b, double beta, red_fact *
 {
     *out = NULL;
     if (!a || a->n <= 0 || (b && b->n != a->n))
-        return red_error(err, errn, JNT_ERR_USAGE, "red_fact_new: bad matrix sizes");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_fact_new: bad matrix sizes");
     red_fact *f = calloc(1, sizeof *f);
     if (!f)
-        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory for a factorisation");
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for a factorisation");
     f->n = a->n;
     cholmod_start(&f->c);
     f->c.print = 0; /* failures come back as statuses with our messages */
@@ -66,8 +66,8 @@ int red_fact_new(const fe_sparse *a, const fe_sparse *b, double beta, red_fact *
         sum = cholmod_add(&av, &bv, one, bb, 1, 1, &f->c);
         if (!sum) {
             red_fact_free(f);
-            return red_error(err, errn, JNT_ERR_NOMEM, "out of memory adding two %d x %d matrices",
-                             a->n, a->n);
+            return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory adding two %d x %d matrices",
+                            a->n, a->n);
         }
         use = sum;
     }
@@ -78,9 +78,9 @@ int red_fact_new(const fe_sparse *a, const fe_sparse *b, double beta, red_fact *
     if (!ok || status < 0) {
         int nomem = status == CHOLMOD_OUT_OF_MEMORY || status == CHOLMOD_TOO_LARGE;
         red_fact_free(f);
-        return red_error(err, errn, nomem ? JNT_ERR_NOMEM : JNT_ERR_SOLVER,
-                         "the sparse Cholesky factorisation (CHOLMOD) of a %d x %d matrix failed "
-                         "(status %d)", a->n, a->n, status);
+        return jnt_errf(err, errn, nomem ? JNT_ERR_NOMEM : JNT_ERR_SOLVER,
+                        "the sparse Cholesky factorisation (CHOLMOD) of a %d x %d matrix failed "
+                        "(status %d)", a->n, a->n, status);
     }
     if (status == CHOLMOD_NOT_POSDEF || f->l->minor < f->l->n ||
         !(cholmod_rcond(f->l, &f->c) >= RED_RCOND_MIN)) {
@@ -106,9 +106,9 @@ int red_fact_solve(red_fact *f, double *x, int nrhs, char *err, size_t errn)
     bd.xtype = CHOLMOD_REAL;
     bd.dtype = CHOLMOD_DOUBLE;
     if (!cholmod_solve2(CHOLMOD_A, f->l, &bd, NULL, &f->x, NULL, &f->y, &f->e, &f->c))
-        return red_error(err, errn,
-                         f->c.status == CHOLMOD_OUT_OF_MEMORY ? JNT_ERR_NOMEM : JNT_ERR_SOLVER,
-                         "the sparse triangular solves (CHOLMOD) failed (status %d)", f->c.status);
+        return jnt_errf(err, errn,
+                        f->c.status == CHOLMOD_OUT_OF_MEMORY ? JNT_ERR_NOMEM : JNT_ERR_SOLVER,
+                        "the sparse triangular solves (CHOLMOD) failed (status %d)", f->c.status);
     memcpy(x, f->x->x, (size_t)f->n * (size_t)nrhs * sizeof *x);
     return JNT_OK;
 }

@@ -17,13 +17,13 @@ static int check_dofs(const char *what, int n, const int *dofs, int ndofs, int *
 {
     int rc = JNT_OK;
     if (ndofs < 1 || !dofs)
-        return red_error(err, errn, JNT_ERR_PARAM, "%s: no DOFs given", what);
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "%s: no DOFs given", what);
     for (int i = 0; i < ndofs && rc == JNT_OK; i++) {
         if (dofs[i] < 0 || dofs[i] >= n)
-            rc = red_error(err, errn, JNT_ERR_PARAM, "%s: DOF %d is out of range (0..%d)", what,
-                           dofs[i], n - 1);
+            rc = jnt_errf(err, errn, JNT_ERR_PARAM, "%s: DOF %d is out of range (0..%d)", what,
+                          dofs[i], n - 1);
         else if (mark[dofs[i]]++)
-            rc = red_error(err, errn, JNT_ERR_PARAM, "%s: DOF %d is given twice", what, dofs[i]);
+            rc = jnt_errf(err, errn, JNT_ERR_PARAM, "%s: DOF %d is given twice", what, dofs[i]);
     }
     for (int i = 0; i < ndofs; i++)
         if (dofs[i] >= 0 && dofs[i] < n)
@@ -34,10 +34,10 @@ static int check_dofs(const char *what, int n, const int *dofs, int ndofs, int *
 /* The message for a K_ii (boundary DOFs fixed) that does not factorise. */
 static int singular(const char *what, char *err, size_t errn)
 {
-    return red_error(err, errn, JNT_ERR_MODEL,
-                     "%s: the stiffness matrix with the given DOFs fixed is singular or not "
-                     "positive definite (they do not hold the structure: fix a set, or give "
-                     "DOFs that stop its rigid-body motion)", what);
+    return jnt_errf(err, errn, JNT_ERR_MODEL,
+                    "%s: the stiffness matrix with the given DOFs fixed is singular or not "
+                    "positive definite (they do not hold the structure: fix a set, or give "
+                    "DOFs that stop its rigid-body motion)", what);
 }
 
 static int cb_basis(const char *what, const fe_model *m, const int *keep, int nkeep, int modes,
@@ -51,20 +51,20 @@ int red_static(const fe_model *m, const int *dofs, int ndofs, red_basis *out, ch
                size_t errn)
 {
     if (!m || !out)
-        return red_error(err, errn, JNT_ERR_USAGE, "red_static: bad arguments");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_static: bad arguments");
     memset(out, 0, sizeof *out);
     int n = m->ndof;
     int *mark = calloc((size_t)n + 1, sizeof *mark);
     if (!mark)
-        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory");
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
     int rc = check_dofs("static", n, dofs, ndofs, mark, err, errn);
     free(mark);
     if (rc != JNT_OK)
         return rc;
     double *phi = calloc((size_t)n * (size_t)ndofs, sizeof *phi);
     if (!phi)
-        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory for %d static shapes of %d DOFs",
-                         ndofs, n);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for %d static shapes of %d DOFs",
+                        ndofs, n);
     for (int j = 0; j < ndofs; j++)
         phi[(size_t)n * (size_t)j + (size_t)dofs[j]] = 1.0;
     red_fact *f = NULL;
@@ -97,7 +97,7 @@ int red_craig_bampton(const fe_model *m, const int *keep, int nkeep, int modes, 
                       char *err, size_t errn)
 {
     if (!m || !out)
-        return red_error(err, errn, JNT_ERR_USAGE, "red_craig_bampton: bad arguments");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_craig_bampton: bad arguments");
     return cb_basis("craig_bampton", m, keep, nkeep, modes, out, err, errn);
 }
 
@@ -109,7 +109,7 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
     int n = m->ndof, rc;
     int *map = calloc((size_t)n + 1, sizeof *map);
     if (!map)
-        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory");
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
     if ((rc = check_dofs(what, n, keep, nkeep, map, err, errn)) != JNT_OK) {
         free(map);
         return rc;
@@ -117,8 +117,8 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
     int ni = n - nkeep;
     if (modes < 0 || modes > ni) {
         free(map);
-        return red_error(err, errn, JNT_ERR_PARAM,
-                         "%s: modes = %d, the interior has %d DOFs", what, modes, ni);
+        return jnt_errf(err, errn, JNT_ERR_PARAM,
+                        "%s: modes = %d, the interior has %d DOFs", what, modes, ni);
     }
     /* map: interior DOF -> its interior index, boundary DOF -> -1. */
     for (int j = 0; j < nkeep; j++)
@@ -133,8 +133,8 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
     fe_sparse kii = {0}, mii = {0};
     red_fact *f = NULL;
     if (!phi || !rhs || !lambda) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory for a Craig-Bampton basis of %d "
-                       "vectors of %d DOFs", r, n);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for a Craig-Bampton basis of %d "
+                      "vectors of %d DOFs", r, n);
         goto done;
     }
     if (ni == 0) { /* everything kept: the identity */
@@ -144,7 +144,7 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
     }
     if (red_sparse_sub(&m->K, map, ni, &kii) != JNT_OK ||
         red_sparse_sub(&m->M, map, ni, &mii) != JNT_OK) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
         goto done;
     }
     /* Constraint modes: rhs_j = -K_ib e_j (column keep[j] of K, interior rows). */

@@ -2,30 +2,16 @@
  * red_util.c: bases of trial vectors and what is done with any basis:
  * appending, the reduced matrices Phi^T A Phi, the modal assurance
  * criterion, mode-shape orthogonalisation (seed 000 eqs. 10-11), and the
- * small helpers of the other red_ files (errors, sub-matrices, signs).
+ * small helpers of the other red_ files (sub-matrices, signs).
  */
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jnt/jnt.h"
 #include "red_impl.h"
-
-/* See red_impl.h. */
-int red_error(char *err, size_t errn, int code, const char *fmt, ...)
-{
-    if (err && errn) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errn, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 /* See red.h. */
 void red_basis_free(red_basis *b)
@@ -41,19 +27,19 @@ void red_basis_free(red_basis *b)
 int red_basis_append(red_basis *a, const red_basis *b, char *err, size_t errn)
 {
     if (!a || !b || b->r < 0 || (b->r > 0 && !b->phi))
-        return red_error(err, errn, JNT_ERR_USAGE, "red_basis_append: bad arguments");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_basis_append: bad arguments");
     if (b->r == 0)
         return JNT_OK;
     if (a->r == 0)
         a->n = b->n;
     if (a->n != b->n)
-        return red_error(err, errn, JNT_ERR_USAGE,
-                         "cannot append a basis of %d DOFs to one of %d DOFs", b->n, a->n);
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "cannot append a basis of %d DOFs to one of %d DOFs", b->n, a->n);
     size_t n = (size_t)a->n;
     double *phi = realloc(a->phi, n * (size_t)(a->r + b->r) * sizeof *phi);
     if (!phi)
-        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory for a basis of %d vectors",
-                         a->r + b->r);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for a basis of %d vectors",
+                        a->r + b->r);
     memcpy(phi + n * (size_t)a->r, b->phi, n * (size_t)b->r * sizeof *phi);
     a->phi = phi;
     a->r += b->r;
@@ -81,14 +67,14 @@ int red_project(const fe_model *m, const red_basis *b, double *Mr, double *Kr, d
                 char *err, size_t errn)
 {
     if (!m || !b || (b->r > 0 && !b->phi) || b->n != m->ndof)
-        return red_error(err, errn, JNT_ERR_USAGE,
-                         "red_project: the basis does not match the model's %d DOFs",
-                         m ? m->ndof : 0);
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "red_project: the basis does not match the model's %d DOFs",
+                        m ? m->ndof : 0);
     if (b->r == 0)
         return JNT_OK;
     double *ap = malloc((size_t)b->n * (size_t)b->r * sizeof *ap);
     if (!ap)
-        return red_error(err, errn, JNT_ERR_NOMEM, "out of memory projecting %d vectors", b->r);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory projecting %d vectors", b->r);
     if (Mr)
         project_one(&m->M, b, ap, Mr);
     if (Kr)
@@ -175,8 +161,8 @@ int red_sparse_sub(const fe_sparse *a, const int *keep, int nsub, fe_sparse *out
 int red_orthogonalize(const fe_model *m, red_basis *b, double zero_tol, char *err, size_t errn)
 {
     if (!m || !b || b->n != m->ndof || b->r <= 0 || !b->phi)
-        return red_error(err, errn, JNT_ERR_USAGE,
-                         "red_orthogonalize: the basis is empty or does not match the model");
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "red_orthogonalize: the basis is empty or does not match the model");
     int r = b->r, rc = JNT_OK;
     size_t rr = (size_t)r * (size_t)r;
     double *mr = malloc(rr * sizeof *mr), *kr = malloc(rr * sizeof *kr);
@@ -184,7 +170,7 @@ int red_orthogonalize(const fe_model *m, red_basis *b, double zero_tol, char *er
     double *s = malloc((size_t)r * sizeof *s), *d = malloc((size_t)r * sizeof *d);
     double *phi = NULL;
     if (!mr || !kr || !t || !kt || !s || !d) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory orthogonalising %d vectors", r);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory orthogonalising %d vectors", r);
         goto done;
     }
     if ((rc = red_project(m, b, mr, kr, NULL, err, errn)) != JNT_OK)
@@ -197,7 +183,7 @@ int red_orthogonalize(const fe_model *m, red_basis *b, double zero_tol, char *er
             mr[i + (size_t)j * r] *= s[i] * s[j];
     /* M~ = V D V^T; T = S V_k D_k^-1/2 over the kept directions. */
     if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', r, mr, r, d) != 0) {
-        rc = red_error(err, errn, JNT_ERR_SOLVER, "the eigensolver (dsyevd) failed on M~");
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "the eigensolver (dsyevd) failed on M~");
         goto done;
     }
     int k = 0;
@@ -209,14 +195,14 @@ int red_orthogonalize(const fe_model *m, red_basis *b, double zero_tol, char *er
         k++;
     }
     if (k == 0) {
-        rc = red_error(err, errn, JNT_ERR_MODEL, "the basis has no vector of nonzero mass");
+        rc = jnt_errf(err, errn, JNT_ERR_MODEL, "the basis has no vector of nonzero mass");
         goto done;
     }
     /* Kt = T^T K~ T (k x k), its eigenvectors W: Y = T W (eq. 10). */
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, k, r, 1.0, kr, r, t, r, 0.0, mr, r);
     cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, k, r, 1.0, t, r, mr, r, 0.0, kt, k);
     if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', k, kt, k, d) != 0) {
-        rc = red_error(err, errn, JNT_ERR_SOLVER, "the eigensolver (dsyevd) failed on K~");
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "the eigensolver (dsyevd) failed on K~");
         goto done;
     }
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, k, k, 1.0, t, r, kt, k, 0.0, mr, r);
@@ -226,14 +212,14 @@ int red_orthogonalize(const fe_model *m, red_basis *b, double zero_tol, char *er
         first++;
     int rn = k - first;
     if (rn == 0) {
-        rc = red_error(err, errn, JNT_ERR_MODEL,
-                       "the basis has only rigid-body content (no eigenvalue above %g times the "
-                       "largest)", zero_tol);
+        rc = jnt_errf(err, errn, JNT_ERR_MODEL,
+                      "the basis has only rigid-body content (no eigenvalue above %g times the "
+                      "largest)", zero_tol);
         goto done;
     }
     phi = malloc((size_t)b->n * (size_t)rn * sizeof *phi);
     if (!phi) {
-        rc = red_error(err, errn, JNT_ERR_NOMEM, "out of memory orthogonalising %d vectors", r);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory orthogonalising %d vectors", r);
         goto done;
     }
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, b->n, rn, r, 1.0, b->phi, b->n,

@@ -9,7 +9,6 @@
 #include <lapacke.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,23 +16,11 @@
 #include "slide_impl.h"
 
 /* See slide_impl.h. */
-int slide_set_err(char *err, size_t errn, int code, const char *fmt, ...)
-{
-    if (err && errn) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errn, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
-/* See slide_impl.h. */
 int slide_fail(slide_data *d, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->w->err, sizeof d->w->err, fmt, ap);
+    jnt_verrf(d->w->err, sizeof d->w->err, code, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -51,11 +38,11 @@ int slide_node_fe(const fe_model *fe, const red_basis *b, int node, double angle
                   const double *origin, double *rows, slide_node *out, char *err, size_t errn)
 {
     if (!fe || !rows || !out || node < 0 || node >= fe->nnode)
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_node_fe: no node %d", node);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_node_fe: no node %d", node);
     if (b && b->n != fe->ndof)
-        return slide_set_err(err, errn, JNT_ERR_USAGE,
-                       "slide_node_fe: the basis has %d rows, the model %d DOFs", b->n,
-                       fe->ndof);
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "slide_node_fe: the basis has %d rows, the model %d DOFs", b->n,
+                        fe->ndof);
     int r = b ? b->r : fe->ndof;
     double co = cos(angle), si = sin(angle);
     memset(rows, 0, 2 * (size_t)r * sizeof *rows);
@@ -132,7 +119,7 @@ static int model_sub(slide_model *m, int s, const slide_sub *in, char *err, size
     int n = in->n;
     size_t nn = (size_t)n * (size_t)n;
     if (n < 0 || (n > 0 && (!in->M || !in->K)))
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "substructure %d: needs n >= 0, M and K", s);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "substructure %d: needs n >= 0, M and K", s);
     o->n = n;
     o->off = m->N;
     m->N += n;
@@ -148,7 +135,7 @@ static int model_sub(slide_model *m, int s, const slide_sub *in, char *err, size
     double *a = dup(in->K, nn), *b = dup(in->M, nn), *w = malloc((size_t)n * sizeof *w);
     int rc = JNT_OK;
     if (!o->M || !o->K || !o->Minv || (in->C && !o->C) || !a || !b || !w) {
-        rc = slide_set_err(err, errn, JNT_ERR_NOMEM, "out of memory for substructure %d", s);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for substructure %d", s);
         goto done;
     }
     /* M^-1 from the Cholesky factor, both triangles. */
@@ -156,9 +143,9 @@ static int model_sub(slide_model *m, int s, const slide_sub *in, char *err, size
     if (info == 0)
         info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', n, o->Minv, n);
     if (info != 0) {
-        rc = slide_set_err(err, errn, JNT_ERR_SOLVER,
-                     "substructure %d: M is not positive definite (Cholesky fails at %d)", s,
-                     (int)info);
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                      "substructure %d: M is not positive definite (Cholesky fails at %d)", s,
+                      (int)info);
         goto done;
     }
     for (int j = 0; j < n; j++)
@@ -167,8 +154,8 @@ static int model_sub(slide_model *m, int s, const slide_sub *in, char *err, size
     /* Stability limit of the central difference scheme: 2 / omega_max. */
     info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'N', 'L', n, a, n, b, n, w);
     if (info != 0) {
-        rc = slide_set_err(err, errn, JNT_ERR_SOLVER,
-                     "substructure %d: the eigenvalues of (K, M) failed (info %d)", s, (int)info);
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                      "substructure %d: the eigenvalues of (K, M) failed (info %d)", s, (int)info);
         goto done;
     }
     if (w[n - 1] > 0) {
@@ -199,7 +186,7 @@ static int model_node(slide_model *m, int i, int s, const slide_node *in, char *
             p->kind = PORT_ROW;
             p->row = dup(in->phi[c], (size_t)n);
             if (!p->row)
-                return slide_set_err(err, errn, JNT_ERR_NOMEM, "out of memory");
+                return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
             /* A sparse row (a Craig-Bampton kept DOF: one 1) is evaluated
              * sparse in the step. */
             int nz = 0;
@@ -210,7 +197,7 @@ static int model_node(slide_model *m, int i, int s, const slide_node *in, char *
                 p->idx = malloc(((size_t)nz + 1) * sizeof *p->idx);
                 p->val = malloc(((size_t)nz + 1) * sizeof *p->val);
                 if (!p->idx || !p->val)
-                    return slide_set_err(err, errn, JNT_ERR_NOMEM, "out of memory");
+                    return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
                 p->nnz = 0;
                 for (int j = 0; j < n; j++)
                     if (p->row[j] != 0)
@@ -218,9 +205,9 @@ static int model_node(slide_model *m, int i, int s, const slide_node *in, char *
             }
         } else if (in->dof[c] >= 0) {
             if (in->dof[c] >= n)
-                return slide_set_err(err, errn, JNT_ERR_USAGE,
-                               "interface node (%g, %g): DOF %d out of range (substructure %d "
-                               "has %d)", in->X[0], in->X[1], in->dof[c], s, n);
+                return jnt_errf(err, errn, JNT_ERR_USAGE,
+                                "interface node (%g, %g): DOF %d out of range (substructure %d "
+                                "has %d)", in->X[0], in->X[1], in->dof[c], s, n);
             p->kind = PORT_DOF;
             p->dof = in->dof[c];
         }
@@ -229,7 +216,7 @@ static int model_node(slide_model *m, int i, int s, const slide_node *in, char *
         /* y = M^-1 R^T */
         p->y = malloc((size_t)n * sizeof *p->y);
         if (!p->y)
-            return slide_set_err(err, errn, JNT_ERR_NOMEM, "out of memory");
+            return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
         const double *Mi = m->sub[s].Minv;
         if (p->kind == PORT_DOF)
             memcpy(p->y, Mi + (size_t)n * p->dof, (size_t)n * sizeof *p->y);
@@ -245,20 +232,20 @@ static int check_iface(const slide_def *def, int i, char *err, size_t errn)
     const slide_iface *f = &def->iface[i];
     if (f->slave_sub < 0 || f->slave_sub >= def->nsub || f->master_sub < -1 ||
         f->master_sub >= def->nsub || f->master_sub == f->slave_sub)
-        return slide_set_err(err, errn, JNT_ERR_USAGE,
-                       "interface %d: bad substructures (slave %d, master %d, %d defined)", i,
-                       f->slave_sub, f->master_sub, def->nsub);
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "interface %d: bad substructures (slave %d, master %d, %d defined)", i,
+                        f->slave_sub, f->master_sub, def->nsub);
     if (f->nslave < 1 || !f->slave || f->nmaster < 2 || !f->master)
-        return slide_set_err(err, errn, JNT_ERR_USAGE,
-                       "interface %d: needs at least one slave node and two master nodes", i);
+        return jnt_errf(err, errn, JNT_ERR_USAGE,
+                        "interface %d: needs at least one slave node and two master nodes", i);
     if (!(f->mu >= 0) || (int)f->assumption < 0 || f->assumption > SLIDE_SIMPLIFIED)
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "interface %d: bad mu or assumption", i);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "interface %d: bad mu or assumption", i);
     for (int k = 0; k + 1 < f->nmaster; k++) {
         double dx = f->master[k + 1].X[0] - f->master[k].X[0];
         double dy = f->master[k + 1].X[1] - f->master[k].X[1];
         if (dx * dx + dy * dy == 0)
-            return slide_set_err(err, errn, JNT_ERR_USAGE,
-                           "interface %d: master segment %d has zero length", i, k);
+            return jnt_errf(err, errn, JNT_ERR_USAGE,
+                            "interface %d: master segment %d has zero length", i, k);
     }
     return JNT_OK;
 }
@@ -267,12 +254,12 @@ static int check_iface(const slide_def *def, int i, char *err, size_t errn)
 int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t errn)
 {
     if (!out)
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_model_new: out is NULL");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_model_new: out is NULL");
     *out = NULL;
     if (!def || def->nsub < 1 || !def->sub || def->niface < 0 || (def->niface && !def->iface))
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_model_new: no substructures");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_model_new: no substructures");
     if (!(def->h > 0) || (def->method != SLIDE_DUAL && def->method != SLIDE_FILM))
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_model_new: bad time step or method");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_model_new: bad time step or method");
     for (int i = 0; i < def->niface; i++) {
         int rc = check_iface(def, i, err, errn);
         if (rc)
@@ -280,7 +267,7 @@ int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t e
     }
     slide_model *m = calloc(1, sizeof *m);
     if (!m)
-        return slide_set_err(err, errn, JNT_ERR_NOMEM, "out of memory");
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
     m->nsub = def->nsub;
     m->niface = def->niface;
     m->method = def->method;
@@ -304,7 +291,7 @@ int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t e
     int rc = JNT_OK;
     if (!m->sub || !m->iface || !m->node || !m->port || !m->contact_iface || !m->contact_node ||
         !m->G) {
-        rc = slide_set_err(err, errn, JNT_ERR_NOMEM, "out of memory");
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
         goto fail;
     }
     for (int s = 0; s < m->nsub && !rc; s++)

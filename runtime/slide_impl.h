@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "err.h"
 #include "slide.h"
 
 /* How a port (one displacement component of an interface node) follows q. */
@@ -151,10 +152,6 @@ void slide_geometry(const slide_model *m, int k, const double *xr, const double 
 
 /* Friction coefficient of interface i at time t and slip speed v. */
 double slide_mu(const slide_model *m, int i, double t, double v, void *user);
-
-/* Write a message to err (may be NULL) and return code. */
-int slide_set_err(char *err, size_t errn, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 /* Record an error or warning message in d and return code. */
 int slide_fail(slide_data *d, int code, const char *fmt, ...)

@@ -95,13 +95,13 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
     if (!o)
         o = &def;
     if (!m || !nout || (cap > 0 && !out))
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_modes_at: bad arguments");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: bad arguments");
     *nout = 0;
     if (m->niface < 1)
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_modes_at: the model has no interface");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: the model has no interface");
     int moved = o->moved > 0 ? o->moved - 1 : m->iface[0].slave_sub;
     if (moved >= m->nsub)
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_modes_at: no substructure %d", moved);
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: no substructure %d", moved);
     double dir[2] = {o->dir[0], o->dir[1]}, dn = hypot(dir[0], dir[1]);
     if (dn == 0)
         dir[0] = 1, dn = 1;
@@ -129,7 +129,8 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
     ok = ok && geo && cE && xr && act;
     int rc = JNT_OK;
     if (!ok) {
-        rc = slide_set_err(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d coordinates)", N);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d coordinates)",
+                      N);
         goto done;
     }
     /* Block-diagonal M, C(t), K. */
@@ -190,7 +191,7 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
         MALLOC(w.Cp, (size_t)r * r);
         MALLOC(w.Kp, (size_t)r * r);
         if (!ok) {
-            rc = slide_set_err(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory");
+            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory");
             goto done;
         }
         /* Q R = N^T; L = the last N - na columns of Q. */
@@ -199,7 +200,8 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
                 w.Q[j + (size_t)N * i] = w.Nr[i + (size_t)nc * j];
         double rmax = 0, rmin = INFINITY;
         if (LAPACKE_dgeqrf(LAPACK_COL_MAJOR, N, na, w.Q, N, w.tau) != 0) {
-            rc = slide_set_err(err, errn, JNT_ERR_SOLVER, "slide_modes_at: QR of the constraints failed");
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                          "slide_modes_at: QR of the constraints failed");
             goto done;
         }
         for (int i = 0; i < na; i++) {
@@ -207,13 +209,13 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
             rmin = fmin(rmin, fabs(w.Q[i + (size_t)N * i]));
         }
         if (rmin <= 1e-12 * rmax) {
-            rc = slide_set_err(err, errn, JNT_ERR_SOLVER,
-                      "slide_modes_at: at position %g the %d contact constraints are dependent",
-                      p, na);
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                          "slide_modes_at: at position %g the %d contact constraints are dependent",
+                          p, na);
             goto done;
         }
         if (LAPACKE_dorgqr(LAPACK_COL_MAJOR, N, N, na, w.Q, N, w.tau) != 0) {
-            rc = slide_set_err(err, errn, JNT_ERR_SOLVER, "slide_modes_at: dorgqr failed");
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "slide_modes_at: dorgqr failed");
             goto done;
         }
         const double *L = w.Q + (size_t)N * na;
@@ -223,8 +225,8 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
                 w.Wm[i + (size_t)na * j] = slide_g6(m, geo[act[i]].p, geo[act[i]].cN,
                                                     geo[act[j]].p, cE + 6 * act[j]);
         if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, na, na, w.Wm, na, w.ipiv) != 0) {
-            rc = slide_set_err(err, errn, JNT_ERR_SOLVER,
-                      "slide_modes_at: at position %g the contact matrix is singular", p);
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                          "slide_modes_at: at position %g the contact matrix is singular", p);
             goto done;
         }
         /* X_p = L^T (X L - E^T Wm^-1 (M^-1 N^T)^T X L) for X = K, C. */
@@ -254,7 +256,7 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
     MALLOC(w.be, n2);
     MALLOC(w.modes, n2);
     if (!ok) {
-        rc = slide_set_err(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d states)", n2);
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d states)", n2);
         goto done;
     }
     for (int j = 0; j < r; j++) {
@@ -270,8 +272,8 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
         lapack_int info = LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', 'N', n2, w.A, n2, w.B, n2, w.ar,
                                         w.ai, w.be, NULL, 1, NULL, 1);
         if (info != 0) {
-            rc = slide_set_err(err, errn, JNT_ERR_SOLVER, "slide_modes_at: dggev failed (info %d)",
-                      (int)info);
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "slide_modes_at: dggev failed (info %d)",
+                          (int)info);
             goto done;
         }
     }
@@ -313,11 +315,11 @@ int slide_modes_locus(const slide_model *m, void *user, double a, double b, int 
                       size_t errn)
 {
     if (!m || !path || steps < 0)
-        return slide_set_err(err, errn, JNT_ERR_USAGE, "slide_modes_locus: bad arguments");
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_locus: bad arguments");
     int cap = 2 * m->N + 2, nu = 0;
     slide_mode *md = malloc((size_t)cap * sizeof *md);
     if (!md)
-        return slide_set_err(err, errn, JNT_ERR_NOMEM, "slide_modes_locus: out of memory");
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_locus: out of memory");
     csv_writer cw;
     memset(&cw, 0, sizeof cw);
     static const char *const names[] = {"position", "frequency", "real", "unstable"};
