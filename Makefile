@@ -14,8 +14,16 @@ SAN      ?=
 CC       := gcc
 OPT      ?= -O2
 CFLAGS   := -std=c11 -Wall -Wextra -Werror $(OPT) -g -fPIC -D_POSIX_C_SOURCE=200809L $(SAN)
-CPPFLAGS := -Iruntime/include -Iruntime -Icompiler -I$(B)/gen \
-            -DJNT_SOURCE_DIR='"$(CURDIR)"'
+# Include paths are the architecture (docs/architecture.md): the runtime sees
+# its public headers and its own folders; the compiler sees the public
+# headers (jnt.h, abi.h, setup.h) and itself, never the runtime's insides;
+# the command line sees the public API only. Unit tests see everything.
+DEFS          := -DJNT_SOURCE_DIR='"$(CURDIR)"'
+RUNTIME_INC   := -Iruntime/include -Iruntime
+COMPILER_INC  := -Iruntime/include -Icompiler -I$(B)/gen
+CLI_INC       := -Iruntime/include
+TEST_INC      := -Iruntime/include -Iruntime -Icompiler -I$(B)/gen
+CPPFLAGS      := $(TEST_INC) $(DEFS)
 LDLIBS   := -ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
             -lcholmod -larpack -llapacke -lopenblas -lm -ldl -lpthread
 
@@ -26,9 +34,9 @@ DEB_TEST  := gnuplot-nox
 DEB_BENCH := python3-scipy octave time
 
 COMPILER_SRC := $(wildcard compiler/*.c)
-RUNTIME_SRC  := $(wildcard runtime/*.c)
+RUNTIME_SRC  := $(wildcard runtime/*/*.c)
 GEN_SRC      := $(B)/gen/lexer.c $(B)/gen/parser.c
-LIB_OBJ      := $(patsubst %.c,$(B)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRC)) $(RUNTIME_SRC)) \
+LIB_OBJ      := $(patsubst %.c,$(B)/obj/%.o,$(COMPILER_SRC) $(RUNTIME_SRC)) \
                 $(B)/obj/gen/lexer.o $(B)/obj/gen/parser.o
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
@@ -72,14 +80,22 @@ $(B)/gen/parser.c: grammar/parser.y
 $(B)/gen/parser.h: $(B)/gen/parser.c
 
 # ---- objects and libraries --------------------------------------------------
-$(B)/obj/%.o: %.c | $(GEN_SRC)
+$(B)/obj/runtime/%.o: runtime/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(RUNTIME_INC) $(DEFS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/obj/compiler/%.o: compiler/%.c | $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(COMPILER_INC) $(DEFS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/obj/compiler/cli/%.o: compiler/cli/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CLI_INC) $(DEFS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # Lemon's and re2c's output is not ours: compile it without -Werror noise.
 $(B)/obj/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-parameter -Wno-unused-variable \
+	$(CC) $(COMPILER_INC) $(DEFS) $(CFLAGS) -Wno-unused-parameter -Wno-unused-variable \
 	  -Wno-unused-but-set-variable -Wno-sign-compare -Wno-implicit-fallthrough -c $< -o $@
 
 $(B)/libjnt.a: $(LIB_OBJ)
@@ -90,12 +106,12 @@ $(B)/libjnt.a: $(LIB_OBJ)
 # the tcc executable instead (compiler/jit.c, JNT_JIT_PROCESS).
 $(B)/obj/compiler/jit_process.o: compiler/jit.c | $(GEN_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -DJNT_JIT_PROCESS -MMD -MP -c $< -o $@
+	$(CC) $(COMPILER_INC) $(DEFS) $(CFLAGS) -DJNT_JIT_PROCESS -MMD -MP -c $< -o $@
 
 $(B)/libjnt.so: $(filter-out $(B)/obj/compiler/jit.o,$(LIB_OBJ)) $(B)/obj/compiler/jit_process.o
 	$(CC) $(SAN) -shared -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
 
-$(B)/jnt: $(B)/obj/compiler/main.o $(B)/libjnt.a
+$(B)/jnt: $(B)/obj/compiler/cli/main.o $(B)/libjnt.a
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
@@ -110,7 +126,7 @@ $(B)/tests/%: tests/examples/%.c tests/unit/check.h tests/unit/csvread.h $(B)/li
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libjnt.a $(LDLIBS)
 
 $(B)/embed: examples/embed/embed.c $(B)/libjnt.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libjnt.a $(LDLIBS)
+	$(CC) $(CLI_INC) $(CFLAGS) -o $@ $< $(B)/libjnt.a $(LDLIBS)
 
 test: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(B)/embed

@@ -11,8 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "fe.h"
-#include "red.h"
+#include "jnt/setup.h"
 
 static double now(void)
 {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 enum { BLOCK_SIZE = 64 * 1024 };
 
 typedef struct ast_block {
@@ -22,17 +24,6 @@ typedef struct ast_block {
 struct ast_arena {
     ast_block *head; /* the block being filled; older ones follow */
 };
-
-/* Abort on exhausted memory (see ast_new). */
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fputs("jnt: error: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
 
 /* A new, empty arena; free it with ast_arena_free. */
 ast_arena *ast_arena_new(void)

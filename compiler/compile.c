@@ -1,96 +1,167 @@
 /*
  * compile.c: the pipeline: parse -> sema -> IR -> C, and the public
- * jnt_compile_file / jnt_compile_string entry points.
+ * jnt_compile_file / jnt_compile_string / jnt_translate_file entry points.
+ *
+ * Each entry point is a recovery point of the allocation family (alloc.h): when memory runs
+ * out anywhere in the pipeline, the work stops, "jnt: error: out of memory" goes to the
+ * diagnostics stream, what the call owns (its comp_job) is freed and JNT_ERR_NOMEM returned.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "compile.h"
 #include "deriv.h"
 #include "gen.h"
 #include "parse.h"
 #include "sema.h"
-#include "util.h"
 
-/* Directory holding <jnt/abi.h>: $JNT_INCLUDE, else the source tree's. */
-const char *comp_include_dir(void)
+/* One call of an entry point and everything it owns while it runs. Every owned pointer is
+ * either NULL or valid at every allocation, so job_free can run after a failure too. */
+typedef struct comp_job {
+    const char *path;         /* the file to compile, or NULL: */
+    const char *name, *text;  /* the source given as text, named `name` in messages */
+    int want_c;               /* translate to C; 0: stop after sema (jnt check) */
+    diag_ctx dc;              /* the sources (imports too) and the diagnostics */
+    char *copy;               /* the copy of text, until dc owns it */
+    ast_arena *arena;         /* every file's syntax tree */
+    ir_model m;               /* the flat model and its expression pool */
+    FILE *mem;                /* the stream writing csrc, while open */
+    char *csrc;               /* the generated C */
+    size_t len;
+    double *data;             /* the model data (NULL when none) */
+    long ndata;
+} comp_job;
+
+/* A job printing diagnostics as opts asks; the caller sets the source and want_c. */
+static void job_init(comp_job *j, const jnt_compile_opts *opts)
 {
-    const char *env = getenv("JNT_INCLUDE");
-    return env && *env ? env : JNT_SOURCE_DIR "/runtime/include";
+    *j = (comp_job){0};
+    diag_init(&j->dc, opts && opts->diag ? opts->diag : stderr,
+              opts && opts->max_errors > 0 ? opts->max_errors : 20);
 }
 
-/* Parse, check and translate one source to C (see compile.h). */
-int comp_to_c(diag_ctx *dc, int file, char **csrc, double **data, long *ndata)
+/* Free what the job owns (what the caller took it has set to NULL). */
+static void job_free(comp_job *j)
 {
-    ast_arena *arena = ast_arena_new();
-    ast *model = parse_source(dc, arena, file);
-    int rc = -1;
-    if (data)
-        *data = NULL, *ndata = 0;
-    if (model) {
-        ir_model m;
-        int ok = sema_lower(dc, arena, model, file, &m) == 0 && !diag_errors(dc);
-        if (ok && !csrc) {
-            rc = 0;
-        } else if (ok) {
-            deriv_model(&m);
-            ir_data_layout(&m);
-            size_t len;
-            FILE *out = open_memstream(csrc, &len);
-            if (out) {
-                gen_model(&m, dc, out);
-                rc = fclose(out) == 0 ? 0 : -1;
-            }
-            if (rc == 0 && m.ndata) {
-                *data = xmalloc((size_t)m.ndata * sizeof **data);
-                ir_data_fill(&m, *data);
-                *ndata = m.ndata;
-            }
+    if (j->mem)
+        fclose(j->mem);
+    j->mem = NULL;
+    free(j->csrc);
+    free(j->data);
+    free(j->copy);
+    j->csrc = j->copy = NULL;
+    j->data = NULL;
+    ir_free(&j->m);
+    ast_arena_free(j->arena);
+    j->arena = NULL;
+    diag_free(&j->dc);
+}
+
+/* Read, parse and check the job's source, then (want_c) run the derivatives pass and
+ * translate it to C with its model data. JNT_OK, JNT_ERR_IO or JNT_ERR_MODEL after a
+ * message; runs under alloc_recover, which turns running out of memory into
+ * JNT_ERR_NOMEM. */
+static int translate(void *arg)
+{
+    comp_job *j = arg;
+    int file;
+    if (j->path) {
+        file = diag_load_file(&j->dc, j->path);
+        if (file < 0) {
+            fprintf(j->dc.out, "jnt: error: cannot read '%s': %s\n", j->path, strerror(errno));
+            return JNT_ERR_IO;
         }
-        ir_free(&m);
+    } else {
+        j->copy = xstrdup(j->text);
+        file = diag_add_source(&j->dc, j->name, j->copy, strlen(j->text));
+        j->copy = NULL;
     }
-    ast_arena_free(arena);
-    return diag_errors(dc) ? -1 : rc;
+    j->arena = ast_arena_new();
+    ast *model = parse_source(&j->dc, j->arena, file);
+    if (!model || sema_lower(&j->dc, j->arena, model, file, &j->m) != 0 || diag_errors(&j->dc))
+        return JNT_ERR_MODEL;
+    if (!j->want_c)
+        return JNT_OK;
+    deriv_model(&j->m);
+    ir_data_layout(&j->m);
+    /* a memory stream fails only when it cannot grow: that is running out of memory */
+    j->mem = open_memstream(&j->csrc, &j->len);
+    if (!j->mem)
+        alloc_nomem();
+    gen_model(&j->m, &j->dc, j->mem);
+    FILE *mem = j->mem;
+    j->mem = NULL;
+    if (fclose(mem) != 0)
+        alloc_nomem();
+    if (j->m.ndata) {
+        j->data = xmalloc((size_t)j->m.ndata * sizeof *j->data);
+        ir_data_fill(&j->m, j->data);
+        j->ndata = j->m.ndata;
+    }
+    return JNT_OK;
 }
 
-static int finish(diag_ctx *dc, int file, const jnt_compile_opts *opts, jnt_model **out)
+/* Translate the job and JIT the C; the job is freed (before the JIT: the model's memory
+ * is not needed by then). */
+static int compile_job(comp_job *j, jnt_model **out)
 {
+    *out = NULL;
+    j->want_c = 1;
+    int rc = alloc_recover(translate, j, j->dc.out);
     char *csrc = NULL;
     double *data = NULL;
-    long ndata;
-    int rc = JNT_ERR_MODEL;
-    if (comp_to_c(dc, file, &csrc, &data, &ndata) == 0)
-        rc = jit_compile(csrc, data, opts && opts->diag ? opts->diag : stderr, out);
+    if (rc == JNT_OK) {
+        csrc = j->csrc, data = j->data;
+        j->csrc = NULL, j->data = NULL;
+    }
+    FILE *diag = j->dc.out;
+    job_free(j);
+    if (rc == JNT_OK)
+        rc = jit_compile(csrc, data, diag, out);
     free(csrc);
-    diag_free(dc);
     return rc;
 }
 
-/* Compile a .jnt file and JIT it. */
+/* See jnt.h. */
 int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model **out)
 {
-    diag_ctx dc;
-    *out = NULL;
-    diag_init(&dc, opts && opts->diag ? opts->diag : stderr,
-              opts && opts->max_errors > 0 ? opts->max_errors : 20);
-    int f = diag_load_file(&dc, path);
-    if (f < 0) {
-        fprintf(dc.out, "jnt: error: cannot read '%s': %s\n", path, strerror(errno));
-        diag_free(&dc);
-        return JNT_ERR_IO;
-    }
-    return finish(&dc, f, opts, out);
+    comp_job j;
+    job_init(&j, opts);
+    j.path = path;
+    return compile_job(&j, out);
 }
 
-/* Compile a model given as text (named `name` in messages) and JIT it. */
+/* See jnt.h. */
 int jnt_compile_string(const char *name, const char *text, const jnt_compile_opts *opts,
                        jnt_model **out)
 {
-    diag_ctx dc;
-    *out = NULL;
-    diag_init(&dc, opts && opts->diag ? opts->diag : stderr,
-              opts && opts->max_errors > 0 ? opts->max_errors : 20);
-    int f = diag_add_source(&dc, name, xstrdup(text), strlen(text));
-    return finish(&dc, f, opts, out);
+    comp_job j;
+    job_init(&j, opts);
+    j.name = name;
+    j.text = text;
+    return compile_job(&j, out);
+}
+
+/* See jnt.h. */
+int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **csrc,
+                       double **data, long *ndata)
+{
+    comp_job j;
+    job_init(&j, opts);
+    j.path = path;
+    j.want_c = csrc != NULL;
+    if (csrc) {
+        *csrc = NULL;
+        *data = NULL;
+        *ndata = 0;
+    }
+    int rc = alloc_recover(translate, &j, j.dc.out);
+    if (rc == JNT_OK && csrc) {
+        *csrc = j.csrc, *data = j.data, *ndata = j.ndata;
+        j.csrc = NULL, j.data = NULL;
+    }
+    job_free(&j);
+    return rc;
 }

@@ -23,7 +23,7 @@
 
 #include "deriv.h"
 #include "expr_int.h"
-#include "util.h"
+#include "alloc.h"
 
 /* A constant coefficient in column col. */
 typedef struct lin_entry {

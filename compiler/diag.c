@@ -10,23 +10,13 @@
  */
 #include "diag.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-const jnt_loc loc_none = {-1, 0};
+#include "alloc.h"
 
-/* Abort on exhausted memory: a compiler cannot continue without it. */
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("jnt: error: out of memory\n", stderr);
-        abort();
-    }
-    return q;
-}
+const jnt_loc loc_none = {-1, 0};
 
 /* Set up an empty context printing to out (stderr when NULL); max_errors <= 0: no cap. */
 void diag_init(diag_ctx *dc, FILE *out, int max_errors)
@@ -48,49 +38,67 @@ void diag_free(diag_ctx *dc)
     dc->nsrc = dc->capsrc = 0;
 }
 
-/* Register text (malloc'd, NUL-terminated, ownership taken) under path. */
+/* Register text (malloc'd, NUL-terminated, ownership taken) under path. Both allocations
+ * come before text is stored: when one fails, text is still the caller's (diag_load_file
+ * frees it then). */
 int diag_add_source(diag_ctx *dc, const char *path, char *text, size_t len)
 {
-    if (dc->nsrc == dc->capsrc) {
-        dc->capsrc = dc->capsrc ? 2 * dc->capsrc : 8;
-        dc->srcs = xrealloc(dc->srcs, (size_t)dc->capsrc * sizeof *dc->srcs);
-    }
-    diag_src *s = &dc->srcs[dc->nsrc];
-    size_t n = strlen(path);
-    s->path = xrealloc(NULL, n + 1);
-    memcpy(s->path, path, n + 1);
-    s->text = text;
-    s->len = len;
+    XGROW(dc->srcs, dc->capsrc, dc->nsrc);
+    char *copy = xstrdup(path);
+    dc->srcs[dc->nsrc] = (diag_src){copy, text, len};
     return dc->nsrc++;
+}
+
+/* A file being read by diag_load_file; what it holds is freed by close_read, also when
+ * memory runs out midway (alloc_guard). */
+typedef struct file_read {
+    diag_ctx *dc;
+    const char *path;
+    FILE *f;
+    char *text; /* until registered */
+    int file;   /* its index, -1: read error */
+} file_read;
+
+/* Read r->f to its end and register the text. */
+static void read_all(void *arg)
+{
+    file_read *r = arg;
+    size_t len = 0, cap = 4096;
+    r->text = xmalloc(cap);
+    for (;;) {
+        if (cap - len < 2) {
+            r->text = xrealloc(r->text, 2 * cap);
+            cap *= 2;
+        }
+        size_t got = fread(r->text + len, 1, cap - len - 1, r->f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(r->f))
+        return;
+    r->text[len] = '\0';
+    r->file = diag_add_source(r->dc, r->path, r->text, len);
+    r->text = NULL;
+}
+
+static void close_read(void *arg)
+{
+    file_read *r = arg;
+    fclose(r->f);
+    free(r->text);
 }
 
 /* Read the whole file at path and register it; -1 with errno set on failure. */
 int diag_load_file(diag_ctx *dc, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    file_read r = {dc, path, fopen(path, "rb"), NULL, -1};
+    if (!r.f)
         return -1;
-    size_t len = 0, cap = 4096;
-    char *text = xrealloc(NULL, cap);
-    for (;;) {
-        if (cap - len < 2) {
-            cap *= 2;
-            text = xrealloc(text, cap);
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(text);
+    alloc_guard(read_all, &r, close_read);
+    if (r.file < 0)
         errno = EIO;
-        return -1;
-    }
-    text[len] = '\0';
-    return diag_add_source(dc, path, text, len);
+    return r.file;
 }
 
 /* The source a location points into, or NULL (loc_none, bad index). */
@@ -206,78 +214,4 @@ void diag_note(diag_ctx *dc, jnt_loc loc, const char *fmt, ...)
 int diag_errors(const diag_ctx *dc)
 {
     return dc->nerr;
-}
-
-/*
- * Optimal-string-alignment (restricted Damerau-Levenshtein) distance of a and
- * b, comparing case-insensitively when fold is set. Two rolling rows plus the
- * one before them for transpositions; names are short, so quadratic is fine.
- */
-static int edit_distance(const char *a, const char *b, int fold)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    int *row = xrealloc(NULL, 3 * (nb + 1) * sizeof *row);
-    int *pp = row, *p = row + nb + 1, *c = row + 2 * (nb + 1);
-    for (size_t j = 0; j <= nb; j++)
-        p[j] = (int)j;
-    for (size_t i = 1; i <= na; i++) {
-        c[0] = (int)i;
-        for (size_t j = 1; j <= nb; j++) {
-            int ca = (unsigned char)a[i - 1], cb = (unsigned char)b[j - 1];
-            if (fold) {
-                ca = tolower(ca);
-                cb = tolower(cb);
-            }
-            int best = p[j - 1] + (ca != cb);
-            if (p[j] + 1 < best)
-                best = p[j] + 1;
-            if (c[j - 1] + 1 < best)
-                best = c[j - 1] + 1;
-            if (i > 1 && j > 1) {
-                int pa = (unsigned char)a[i - 2], pb = (unsigned char)b[j - 2];
-                if (fold) {
-                    pa = tolower(pa);
-                    pb = tolower(pb);
-                }
-                if (ca == pb && pa == cb && pp[j - 2] + 1 < best)
-                    best = pp[j - 2] + 1;
-            }
-            c[j] = best;
-        }
-        int *t = pp;
-        pp = p;
-        p = c;
-        c = t;
-    }
-    int d = p[nb];
-    free(row);
-    return d;
-}
-
-/*
- * The candidate closest to name: smallest case-insensitive edit distance,
- * ties broken by the case-sensitive distance, then by order. Returned only
- * when the distance is at most max(1, strlen(name) / 3); else NULL.
- */
-const char *diag_closest(const char *name, const char *const *cands, int n)
-{
-    int limit = (int)strlen(name) / 3;
-    if (limit < 1)
-        limit = 1;
-    const char *best = NULL;
-    int bestd = 0, bestexact = 0;
-    for (int i = 0; i < n; i++) {
-        if (!cands[i])
-            continue;
-        int d = edit_distance(name, cands[i], 1);
-        if (d > limit)
-            continue;
-        int e = edit_distance(name, cands[i], 0);
-        if (!best || d < bestd || (d == bestd && e < bestexact)) {
-            best = cands[i];
-            bestd = d;
-            bestexact = e;
-        }
-    }
-    return best;
 }

@@ -59,7 +59,4 @@ void diag_note(diag_ctx *dc, jnt_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int diag_errors(const diag_ctx *dc);
 
-/* Closest candidate to `name` by edit distance (NULL when none is close). */
-const char *diag_closest(const char *name, const char *const *cands, int n);
-
 #endif

@@ -16,7 +16,7 @@
 
 #include "expr.h"
 #include "expr_int.h"
-#include "util.h"
+#include "alloc.h"
 
 /* Shorthands over the pool. */
 #define K(v) ex_const(p, (v))

@@ -16,7 +16,7 @@
 
 #include "expr.h"
 #include "expr_int.h"
-#include "util.h"
+#include "alloc.h"
 
 struct ex_pool {
     ex_node *nodes;
@@ -26,11 +26,10 @@ struct ex_pool {
     jnt_loc loc; /* recorded on nodes created from now on */
 };
 
-/* A misuse of the API (bad kind or id) is a bug in the caller. */
-static void misuse(const char *what)
+/* A misuse of the API (bad kind or id) is a bug in the caller: an internal error. */
+static _Noreturn void misuse(const char *what)
 {
-    fprintf(stderr, "jnt: expression pool misuse: %s\n", what);
-    abort();
+    alloc_fatal("expression pool misuse: %s", what);
 }
 
 /* ---- the id map ---------------------------------------------------------- */
@@ -257,9 +256,11 @@ static unsigned node_hash(ex_kind k, int a, int b, int c, double v)
 
 static void table_grow(ex_pool *p)
 {
+    /* the new table first: if it cannot be had, the pool stays whole for ex_pool_free */
+    int *table = xmalloc((size_t)p->tcap * 2 * sizeof *p->table);
     free(p->table);
+    p->table = table;
     p->tcap *= 2;
-    p->table = xmalloc((size_t)p->tcap * sizeof *p->table);
     memset(p->table, 0xff, (size_t)p->tcap * sizeof *p->table);
     unsigned mask = (unsigned)p->tcap - 1;
     for (int i = 0; i < p->n; i++) {
@@ -283,8 +284,8 @@ static ex_id intern(ex_pool *p, ex_kind k, int a, int b, int c, double v)
             return p->table[h];
     }
     if (p->n == p->cap) {
+        p->nodes = xrealloc(p->nodes, (size_t)p->cap * 2 * sizeof *p->nodes);
         p->cap *= 2;
-        p->nodes = xrealloc(p->nodes, (size_t)p->cap * sizeof *p->nodes);
     }
     ex_id id = p->n++;
     p->nodes[id] = (ex_node){.kind = k, .a = a, .b = b, .c = c, .v = v, .loc = p->loc};

@@ -18,7 +18,7 @@
 
 #include "expr_int.h"
 #include "gen.h"
-#include "util.h"
+#include "alloc.h"
 
 /* Write a C string literal. */
 static void put_str(FILE *out, const char *s)

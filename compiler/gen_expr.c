@@ -18,7 +18,7 @@
 
 #include "expr.h"
 #include "expr_int.h"
-#include "util.h"
+#include "alloc.h"
 
 /* Deepest nesting of inlined operations before a temporary is forced. */
 #define MAX_INLINE 24

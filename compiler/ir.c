@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ir.h"
-#include "util.h"
+#include "alloc.h"
 
 /* Append a variable; returns its index. */
 int ir_add(ir_vars *vs, char *name, ex_id rhs, ex_id init, jnt_dim dim, jnt_loc loc)

@@ -12,7 +12,7 @@
 #define JNT_IR_H
 
 #include "expr.h"
-#include "units.h"
+#include "jnt/setup.h"
 
 typedef struct ir_var {
     char *name;    /* "block.x", "block.x.v", "slide.z" (owned) */

@@ -20,6 +20,13 @@
 
 #include "compile.h"
 
+/* See jnt.h. */
+const char *jnt_include_dir(void)
+{
+    const char *env = getenv("JNT_INCLUDE");
+    return env && *env ? env : JNT_SOURCE_DIR "/runtime/include";
+}
+
 /* What a JIT-compiled model owns: the compiled code and the model data. */
 typedef struct jit_owner {
     void *code; /* the tcc state or the dlopen handle */
@@ -78,7 +85,7 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
     char so[sizeof src + 1];
     snprintf(so, sizeof so, "%.*s.so", (int)(sizeof src - 3), src);
     char inc[4096];
-    snprintf(inc, sizeof inc, "-I%s", comp_include_dir());
+    snprintf(inc, sizeof inc, "-I%s", jnt_include_dir());
     pid_t pid = fork();
     if (pid == 0) {
         execlp("tcc", "tcc", "-shared", "-nostdlib", inc, "-o", so, src, (char *)NULL);
@@ -143,7 +150,7 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
     jit_err err = {diag, 0};
     tcc_set_error_func(s, &err, on_error);
     tcc_set_options(s, "-nostdlib -nostdinc");
-    tcc_add_include_path(s, comp_include_dir());
+    tcc_add_include_path(s, jnt_include_dir());
     tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
     int rc = JNT_ERR_JIT;
     if (tcc_compile_string(s, csrc) == 0) {

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "jnt/jnt.h"
 #include "parse_ctx.h"
 #include "parser.h"
 
@@ -27,35 +29,28 @@ void *parse_lemonAlloc(void *(*alloc)(size_t));
 void parse_lemonFree(void *p, void (*dealloc)(void *));
 void parse_lemon(void *p, int major, const lex_token *minor, parse_ctx *pc);
 
-/* Abort on exhausted memory. */
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) {
-        fputs("jnt: error: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
+/* One parse and what it owns until it returns: freed by release_job, also when the
+ * allocation family fails midway (alloc_guard). */
+typedef struct parse_job {
+    parse_ctx pc;
+    lex_token *toks; /* pc.toks, writable */
+    int captok;
+    void *lemon;     /* the Lemon parser */
+    ast *result;
+} parse_job;
 
-/* Tokenize file into *out (ending with the end-of-file token); returns the
- * token count and sets *nerr to the number of lexical errors. */
-static int tokenize(diag_ctx *dc, int file, lex_token **out, int *nerr)
+/* Tokenize pc.file into j->toks (ending with the end-of-file token): the token count in
+ * pc.ntok; returns the number of lexical errors. */
+static int tokenize(parse_job *j)
 {
     lex_state L;
-    lex_init(&L, dc, file);
-    lex_token *v = NULL;
-    int n = 0, cap = 0;
+    lex_init(&L, j->pc.dc, j->pc.file);
     do {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 256;
-            v = xrealloc(v, (size_t)cap * sizeof *v);
-        }
-        lex_next(&L, &v[n]);
-    } while (v[n++].code != 0);
-    *out = v;
-    *nerr = L.nerr;
-    return n;
+        XGROW(j->toks, j->captok, j->pc.ntok);
+        j->pc.toks = j->toks;
+        lex_next(&L, &j->toks[j->pc.ntok]);
+    } while (j->toks[j->pc.ntok++].code != 0);
+    return L.nerr;
 }
 
 /* ---- messages ---------------------------------------------------------------- */
@@ -218,7 +213,7 @@ void parse_syntax_error(parse_ctx *pc, int major, const lex_token *tok)
                                           "simulate", "output"};
         char name[64];
         snprintf(name, sizeof name, "%.*s", tok->end - tok->off, pc->src + tok->off);
-        const char *kw = diag_closest(name, kws, N(kws));
+        const char *kw = jnt_closest_name(name, kws, N(kws));
         if (kw) {
             diag_error(pc->dc, loc, "unexpected %s; did you mean '%s'?", found, kw);
             return;
@@ -282,62 +277,61 @@ static void unclosed(parse_ctx *pc, const parse_open *ob, const lex_token *found
 
 /* ---- driver ------------------------------------------------------------------ */
 
-/* Parse the source registered as file (see parse.h). */
-ast *parse_source(diag_ctx *dc, ast_arena *a, int file)
+/* Feed the tokens to the parser (see the file comment); j->result is the tree or NULL. */
+static void run(void *arg)
 {
-    parse_ctx pc = {0};
-    lex_token *toks;
-    int lexerr = 0;
-    pc.dc = dc;
-    pc.arena = a;
-    pc.file = file;
-    pc.src = dc->srcs[file].text;
-    pc.ntok = tokenize(dc, file, &toks, &lexerr);
-    pc.toks = toks;
-    if (lexerr) {
-        free(toks);
-        return NULL;
-    }
-    pc.root = ast_new(a, AST_MODEL, (jnt_loc){file, 0});
-    pc.root->end = (jnt_loc){file, (int)dc->srcs[file].len};
+    parse_job *j = arg;
+    parse_ctx *pc = &j->pc;
+    if (tokenize(j))
+        return;
+    const lex_token *toks = j->toks;
+    pc->root = ast_new(pc->arena, AST_MODEL, (jnt_loc){pc->file, 0});
+    pc->root->end = (jnt_loc){pc->file, (int)pc->dc->srcs[pc->file].len};
 
-    void *p = parse_lemonAlloc(malloc);
-    if (!p) {
-        fputs("jnt: error: out of memory\n", stderr);
-        abort();
-    }
-    for (int i = 0; i < pc.ntok && !pc.failed; i++) {
-        const lex_token *t = &pc.toks[i];
-        pc.cur = i;
+    void *p = j->lemon = parse_lemonAlloc(xmalloc);
+    for (int i = 0; i < pc->ntok && !pc->failed; i++) {
+        const lex_token *t = &toks[i];
+        pc->cur = i;
         /* unmatched brackets are reported before the parser sees the token */
-        if (t->code == 0 && pc.nopen > 0) {
-            unclosed(&pc, &pc.open[pc.nopen - 1], t);
+        if (t->code == 0 && pc->nopen > 0) {
+            unclosed(pc, &pc->open[pc->nopen - 1], t);
             break;
         }
         if ((t->code == TK_RPAREN || t->code == TK_RBRACKET || t->code == TK_RBRACE) &&
-            pc.nopen > 0 && closer_of(toks[pc.open[pc.nopen - 1].tok].code) != t->code) {
-            unclosed(&pc, &pc.open[pc.nopen - 1], t);
+            pc->nopen > 0 && closer_of(toks[pc->open[pc->nopen - 1].tok].code) != t->code) {
+            unclosed(pc, &pc->open[pc->nopen - 1], t);
             break;
         }
-        parse_snapshot(p, &pc);
-        parse_lemon(p, t->code, t, &pc);
+        parse_snapshot(p, pc);
+        parse_lemon(p, t->code, t, pc);
         if (closer_of(t->code)) {
-            if (pc.nopen == pc.capopen) {
-                pc.capopen = pc.capopen ? 2 * pc.capopen : 16;
-                pc.open = xrealloc(pc.open, (size_t)pc.capopen * sizeof *pc.open);
-            }
+            XGROW(pc->open, pc->capopen, pc->nopen);
             int opener = -1;
-            if (t->code == TK_LBRACE && pc.nopen == 0 && is_keyword(toks[pc.decl_start].code))
-                opener = pc.decl_start;
-            pc.open[pc.nopen++] = (parse_open){i, opener};
-        } else if (pc.nopen > 0 && (t->code == TK_RPAREN || t->code == TK_RBRACKET ||
-                                    t->code == TK_RBRACE)) {
-            pc.nopen--;
+            if (t->code == TK_LBRACE && pc->nopen == 0 && is_keyword(toks[pc->decl_start].code))
+                opener = pc->decl_start;
+            pc->open[pc->nopen++] = (parse_open){i, opener};
+        } else if (pc->nopen > 0 && (t->code == TK_RPAREN || t->code == TK_RBRACKET ||
+                                     t->code == TK_RBRACE)) {
+            pc->nopen--;
         }
     }
-    parse_lemonFree(p, free);
-    free(pc.open);
-    free(pc.snap);
-    free(toks);
-    return pc.failed ? NULL : pc.root;
+    j->result = pc->failed ? NULL : pc->root;
+}
+
+/* Free the parser, the tokens and the driver's stacks (the tree stays in the arena). */
+static void release_job(void *arg)
+{
+    parse_job *j = arg;
+    parse_lemonFree(j->lemon, free);
+    free(j->pc.open);
+    free(j->pc.snap);
+    free(j->toks);
+}
+
+/* Parse the source registered as file (see parse.h). */
+ast *parse_source(diag_ctx *dc, ast_arena *a, int file)
+{
+    parse_job j = {.pc = {.dc = dc, .arena = a, .file = file, .src = dc->srcs[file].text}};
+    alloc_guard(run, &j, release_job);
+    return j.result;
 }

@@ -1,7 +1,7 @@
 /*
  * sema_chain.c: `substructure NAME : iwan_chain(sliders = n, stiffness = k,
  * slip = F) { left = L  right = R }`, the massless series-series Iwan chain of
- * seed 004 Sect. 3, solved quasi-statically by the runtime (runtime/chain.c)
+ * seed 004 Sect. 3, solved quasi-statically by the runtime (runtime/couple/chain.c)
  * after every accepted step. Its slider displacements and dissipated energy
  * are discrete states; its stiffness, slip strength and edge loads are
  * expressions evaluated at run time (they may use parameters, time and
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sema_int.h"
-#include "util.h"
+#include "alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
 static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
@@ -18,7 +18,7 @@ static const jnt_dim DIM_NM = {{6, 0, -12, 0, 0}};
 static const jnt_dim DIM_J = {{6, 12, -12, 0, 0}};
 
 /* The discrete states of a chain, from d0 on: q[1..n], then CHAIN_* of
- * runtime/chain.h in this order. */
+ * JNT_CHAIN_* of abi.h in this order. */
 static const char *const extra_names[] = {"D", "slipping", "load_left", "load_right"};
 static const jnt_dim *const extra_dims[] = {&DIM_J, &units_none, &DIM_N, &DIM_N};
 
@@ -56,7 +56,7 @@ void sema_declare_chain(sema *S, sym *s)
         for (int k = 0; k < 3; k++)
             known |= !strcmp(a->name, args[k]);
         if (!known) {
-            const char *best = diag_closest(a->name, args, 3);
+            const char *best = jnt_closest_name(a->name, args, 3);
             diag_error(S->dc, a->loc, "unknown argument '%s' of 'iwan_chain'%s%s%s", a->name,
                        best ? "; did you mean '" : " (it takes sliders, stiffness, slip)",
                        best ? best : "", best ? "'?" : "");
@@ -85,7 +85,7 @@ void sema_declare_chain(sema *S, sym *s)
                        DIM_M, d->loc);
         m->d.v[k].rhs = ex_var(S->pool, EX_D, k); /* the runtime updates it */
     }
-    for (int j = 0; j < 4; j++) {
+    for (int j = 0; j < JNT_CHAIN_NEXTRA; j++) {
         int k = ir_add(&m->d, xasprintf("%s.%s", d->name, extra_names[j]), -1,
                        ex_const(S->pool, 0), *extra_dims[j], d->loc);
         m->d.v[k].rhs = ex_var(S->pool, EX_D, k);
@@ -113,7 +113,7 @@ void sema_eval_chain(sema *S, const sym *s)
         int k = !strcmp(st->name, "left") ? 0 : !strcmp(st->name, "right") ? 1 : -1;
         if (k < 0) {
             static const char *const known[] = {"left", "right"};
-            const char *best = diag_closest(st->name, known, 2);
+            const char *best = jnt_closest_name(st->name, known, 2);
             diag_error(S->dc, st->loc, "unknown setting '%s' of an iwan_chain%s%s%s", st->name,
                        best ? "; did you mean '" : " (it has left, right: the edge loads)",
                        best ? best : "", best ? "'?" : "");
@@ -159,7 +159,7 @@ int sema_chain_member(sema *S, int ci, const char *name, jnt_loc loc, sval *out)
     if (k < 0) {
         static const char *const known[] = {"q_left", "q_right", "D", "slipping", "load_left",
                                             "load_right"};
-        const char *best = diag_closest(name, known, 6);
+        const char *best = jnt_closest_name(name, known, 6);
         diag_error(S->dc, loc, "iwan_chain '%s' has no member '%s'%s%s%s", c->name, name,
                    best ? "; did you mean '" : " (it has q_left, q_right, D, slipping, "
                                                "load_left, load_right)",

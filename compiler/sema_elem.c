@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "sema_int.h"
-#include "util.h"
+#include "alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
 static const jnt_dim DIM_MS = {{0, 6, -6, 0, 0}};
@@ -205,7 +205,7 @@ static int bind_params(sema *S, const scope *sc, lawctx *L, const ast *call)
                 const char **c = xmalloc(((size_t)np + 1) * sizeof *c);
                 for (int j = 0; j < np; j++)
                     c[j] = L->pdecl[j]->name;
-                const char *best = diag_closest(a->name, c, np);
+                const char *best = jnt_closest_name(a->name, c, np);
                 free(c);
                 diag_error(S->dc, a->loc, "law '%s' has no parameter '%s'%s%s%s", law->name,
                            a->name, best ? "; did you mean '" : "", best ? best : "",
@@ -504,7 +504,7 @@ static int gather_settings(sema *S, const ast *decl, int first, const setting_sp
             const char *c[8];
             for (int j = 0; j < nspec; j++)
                 c[j] = spec[j].name;
-            const char *best = diag_closest(st->name, c, nspec);
+            const char *best = jnt_closest_name(st->name, c, nspec);
             char list[160] = "";
             for (int j = 0; j < nspec; j++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s'%s'", j ? ", " : "", c[j]);
@@ -727,7 +727,7 @@ int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out)
     const char **c = xmalloc(((size_t)el->nq + 1) * sizeof *c);
     for (int i = 0; i < el->nq; i++)
         c[i] = el->q[i].name;
-    const char *best = diag_closest(name, c, el->nq);
+    const char *best = jnt_closest_name(name, c, el->nq);
     diag_error(S->dc, loc, "'%s' has no member '%s'%s%s%s", el->name, name,
                best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
     free(c);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sema_int.h"
-#include "util.h"
+#include "alloc.h"
 
 const sval sval_err = {V_ERR, -1, {{0}}, -1, 0, 0};
 
@@ -482,7 +482,7 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
         int nc = 0;
         for (int i = 0; i < b->ndof && nc < 64; i++)
             cands[nc++] = S->dofs[b->dof0 + i].short_name;
-        const char *best = diag_closest(n->name, cands, nc);
+        const char *best = jnt_closest_name(n->name, cands, nc);
         diag_error(S->dc, n->loc, "body '%s' has no degree of freedom '%s'%s%s%s", b->name,
                    n->name, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         return sval_err;

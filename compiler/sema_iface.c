@@ -2,17 +2,19 @@
  * sema_iface.c: `interface NAME between A.NODES and B.SURFACE : sliding {
  * friction = coulomb(mu = ..) | LAW(..)  coupling = dual(assumption = ..) | film }`,
  * a 2D node-to-segment sliding interface between two substructures (seed
- * 003), integrated by the runtime (runtime/iface_run.c on runtime/slide.h).
+ * 003), integrated by the runtime (runtime/couple/iface_slide.c on slide.h).
  * Here: the nodes' reference coordinates in the plane of the interface
  * (each substructure placed by its x0, y0, angle settings) and the rows of
- * their displacements in the substructures' generalized coordinates.
+ * their displacements in the substructures' generalized coordinates; and,
+ * once the model is built, what a model with interfaces may hold (its
+ * integrator, its states).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "jnt/setup.h"
 #include "sema_int.h"
-#include "slide.h"
-#include "util.h"
+#include "alloc.h"
 
 /* Per slave node: the discrete states the runtime writes after each step. */
 static const char *const contact_names[] = {"normal", "friction", "x", "y", "v_slip", "state"};
@@ -62,14 +64,11 @@ static int add_nodes(sema *S, const ast *at, int si, const int *nodes, int n, do
     char err[256];
     for (int k = 0; k < n; k++) {
         *rows = xrealloc(*rows, (*nrows + 2 * (size_t)b->r) * sizeof **rows);
-        slide_node sn;
-        if (slide_node_fe(b->fe, &basis, nodes[k], 0, origin, *rows + *nrows, &sn, err,
+        if (red_node_rows(b->fe, &basis, nodes[k], 0, origin, x + 2 * k, *rows + *nrows, err,
                           sizeof err) != 0) {
             diag_error(S->dc, at->loc, "%s", err);
             return -1;
         }
-        x[2 * k] = sn.X[0];
-        x[2 * k + 1] = sn.X[1];
         *nrows += 2 * (size_t)b->r;
     }
     return 0;
@@ -155,7 +154,7 @@ void sema_declare_iface(sema *S, sym *s)
             cp = st->kids[0];
         } else {
             static const char *const known[] = {"friction", "coupling"};
-            const char *best = diag_closest(st->name, known, 2);
+            const char *best = jnt_closest_name(st->name, known, 2);
             diag_error(S->dc, st->loc, fr && !strcmp(st->name, "friction") ? "'%s' is set twice%s%s%s"
                        : cp && !strcmp(st->name, "coupling") ? "'%s' is set twice%s%s%s"
                        : "unknown setting '%s' of an interface%s%s%s", st->name,
@@ -239,9 +238,54 @@ int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out)
         *out = sval_num(e, S->m->d.v[f->d0 + j].dim);
         return 0;
     }
-    const char *best = diag_closest(name, contact_names, JNT_IFACE_NCONTACT);
+    const char *best = jnt_closest_name(name, contact_names, JNT_IFACE_NCONTACT);
     diag_error(S->dc, loc, "interface '%s' has no member '%s'%s%s%s", f->name, name,
                best ? "; did you mean '" : " (it has normal, friction, x, y, v_slip, state)",
                best ? best : "", best ? "'?" : "");
     return -1;
+}
+
+/* See sema_int.h. A model with sliding interfaces runs on seed 003's central
+ * difference (runtime/couple/iface_slide.c): its states must all be
+ * substructure coordinates. */
+void sema_iface_check(sema *S)
+{
+    ir_model *m = S->m;
+    int central = m->integrator && !strcmp(m->integrator, "central");
+    const ast *first = NULL;
+    for (int i = 0; i < S->nsym && !first; i++)
+        if (S->syms[i].kind == SYM_IFACE)
+            first = S->syms[i].decl;
+    for (int i = 0; i < S->nsub && !first && !diag_errors(S->dc); i++)
+        if (S->subs[i].ray[0] >= 0) {
+            diag_error(S->dc, S->subs[i].decl->loc, "'%s': a damping that varies in time needs a "
+                                                    "model with sliding interfaces (the central "
+                                                    "difference applies it)", S->subs[i].name);
+            return;
+        }
+    if (central && !first && !diag_errors(S->dc)) {
+        diag_error(S->dc, m->y.n ? m->y.v[0].loc : loc_none,
+                   "integrator 'central' integrates models with sliding interfaces, and this "
+                   "model has none");
+        return;
+    }
+    if (!first || diag_errors(S->dc))
+        return;
+    if (S->have_sim && !central) {
+        diag_error(S->dc, first->loc, "a model with a sliding interface is integrated by "
+                                      "central(h = ...), the explicit central difference of "
+                                      "seed 003, not '%s'", m->integrator);
+        return;
+    }
+    for (int i = 0; i < m->y.n; i++) {
+        int in_block = 0;
+        for (int b = 0; b < m->nblocks; b++)
+            in_block |= i >= m->blocks[b].q0 && i < m->blocks[b].q0 + 2 * m->blocks[b].r;
+        if (!in_block) {
+            diag_error(S->dc, m->y.v[i].loc, "a model with a sliding interface may only have "
+                                             "substructures as states, not '%s'", m->y.v[i].name);
+            diag_note(S->dc, first->loc, "the interface is here");
+            return;
+        }
+    }
 }

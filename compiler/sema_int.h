@@ -1,7 +1,13 @@
 /*
- * sema_int.h: sema's internal state, shared by sema.c (declarations,
- * assembly), sema_expr.c (expressions, units, built-ins) and sema_elem.c
- * (elements and law instantiation). Not part of any public interface.
+ * sema_int.h: sema's internal state and the functions its files share:
+ * sema.c (the driver), sema_scope.c (symbols, lookup, index domains),
+ * sema_import.c (pass 1: names and imports), sema_assemble.c (bodies, the
+ * equations of motion), sema_simulate.c (init, simulate, output),
+ * sema_analysis.c (analyses), sema_expr.c (expressions, units, built-ins),
+ * sema_elem.c (elements and law instantiation), sema_sub.c,
+ * sema_sub_basis.c and sema_sub_gather.c (substructures: declaration,
+ * reduction basis, points), sema_chain.c, sema_point.c and sema_iface.c.
+ * Not part of any public interface.
  */
 #ifndef JNT_SEMA_INT_H
 #define JNT_SEMA_INT_H
@@ -9,7 +15,8 @@
 #include "ast.h"
 #include "diag.h"
 #include "ir.h"
-#include "units.h"
+#include "jnt/jnt.h"
+#include "jnt/setup.h"
 
 #define JNT_PI 3.14159265358979323846
 
@@ -91,7 +98,7 @@ typedef struct dof {
     int nlin, caplin;
 } dof;
 
-/* A substructure, reduced at compile time (runtime/fe.h, runtime/red.h). */
+/* A substructure, reduced at compile time (the setup library, jnt/setup.h). */
 typedef struct subst {
     char *name;
     const ast *decl;
@@ -171,15 +178,37 @@ struct sema {
     int nimported, capimported;
 };
 
-/* sema.c */
+/* sema_scope.c */
+/* The global and constants-only scopes and an empty symbol table. */
+void sema_scope_init(sema *S);
+/* A new symbol for declaration decl, or NULL after reporting a built-in
+ * name or a redefinition. */
+sym *sema_declare(sema *S, enum sym_kind kind, const ast *decl);
+/* Evaluate a const, param, let or integral (lazily, once); a cycle is
+ * reported at `use`. */
+void sema_eval_sym(sema *S, sym *s, jnt_loc use);
 /* The values of an index domain (AST_ITER): their count, or -1 on error. */
 int sema_domain(sema *S, const ast *iter, long **vals);
 int sema_domain_in(sema *S, const scope *sc, const ast *iter, long **vals);
 /* Size a declaration's instance table (s->inst, s->idx, s->ninst): the count
  * of instances, 0 on error; *vals = the array indices (NULL for a scalar). */
 int sema_instances(sema *S, sym *s, long **vals);
+/* The symbol called name, or NULL. */
 sym *sema_find(sema *S, const char *name);
+/* "; did you mean 'X'?" in buf for an unknown name seen in scope sc, or "". */
 void sema_suggest(sema *S, const scope *sc, const char *name, char *buf, size_t n);
+
+/* sema_import.c: pass 1, the declarations of the main file `file` and of
+ * the files it imports, registered as symbols. */
+void sema_register(sema *S, const ast *model, int file);
+
+/* sema_assemble.c */
+/* Pass 2: the instances and dofs of a body declaration. */
+void sema_declare_body(sema *S, sym *s);
+/* Pass 3: masses, prescribed motions, every element's forces; the dofs'
+ * accelerations and the state equations. */
+void sema_assemble(sema *S);
+/* A dof's acceleration (output columns only): 0 and *out, or -1. */
 int sema_dof_accel(sema *S, int dof, jnt_loc loc, sval *out);
 /* F_eq of element ei (the force that keeps its relative acceleration zero):
  * 0 and *out, or -1 after an error. */
@@ -188,6 +217,20 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out);
 ex_id sema_other_forces(sema *S, int di, int skip);
 /* Replace the leaves (kind, i) by repl[i] in every expression of the model. */
 void sema_subst_all(sema *S, ex_kind kind, const ex_id *repl);
+/* After the other passes: prescribed dofs replaced by their motion. */
+void sema_eliminate_prescribed(sema *S);
+
+/* sema_simulate.c: pass 4, the main file's run settings */
+/* `init STATE = value`; seen[] marks the states (y, then d) set so far. */
+void sema_eval_init(sema *S, const ast *d, unsigned char *seen);
+void sema_eval_simulate(sema *S, const ast *d);
+void sema_eval_output(sema *S, const ast *d);
+/* A setting's value: parameters only, of dimension dim; -1 after an error. */
+ex_id sema_setting_expr(sema *S, const ast *e, jnt_dim dim, const char *what);
+
+/* sema_analysis.c: `analysis NAME : KIND(...)` of the main file (model), in
+ * source `file` (a hysteresis analysis lowers a model of its own). */
+void sema_eval_analysis(sema *S, const ast *d, const ast *model, int file);
 
 /* sema_expr.c */
 sval sema_eval(sema *S, const scope *sc, const ast *n);
@@ -213,26 +256,54 @@ const char *sema_kind_name(sema *S, sval v);
  * v under a unit normal force, without s. Stateless laws only. */
 sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v);
 
+/* One argument of a substructure type or reduction: name, dimension,
+ * default (NAN: required); or (dim NULL) a file name in quotes, or, when
+ * choice is set, a keyword: one of choice[0..nchoice-1], written as a name
+ * or in quotes, whose index is the value (def: the default index). */
+typedef struct arg_spec {
+    const char *name;
+    const jnt_dim *dim;
+    double def;
+    const char *const *choice;
+    int nchoice;
+} arg_spec;
+
 /* sema_sub.c */
+/* Bind the named/positional arguments call->kids[first..last) to the n
+ * specs; values in v[] (a keyword: its index), strings in str[] (may be NULL
+ * when no spec is a string). Every value must be a compile-time constant.
+ * 0, or -1 after reporting errors (`what` names the call). */
+int sema_bind_args(sema *S, const ast *call, int first, int last, const arg_spec *spec, int n,
+                   const char *what, double *v, const char **str);
+/* Pass 2: build, constrain, damp and reduce substructure s; its states. */
 void sema_declare_sub(sema *S, sym *s);
+void sema_sub_free(sema *S);
+
+/* sema_sub_basis.c */
+/* The basis of a `reduce = ...` setting e on the model fe: 0, or -1 after
+ * reporting errors (out may hold part of a basis: red_basis_free it). */
+int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out);
+/* The node sets named by a setting value, NAME or {NAME, ...}: their
+ * indices in sets[] (at most max), their count, or -1 after an error. */
+int sema_sub_sets(sema *S, const ast *e, const fe_model *fe, int *sets, int max);
+/* The index (FE_UX ...) of a component name "ux" .. "rz", or -1. */
+int sema_sub_comp(const char *name);
+
+/* sema_sub_gather.c */
 /* Members of a substructure (sets, nodes, components): 0 and *out, or -1. */
 int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out);
 int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out);
+/* The acceleration of substructure point di as a0 + alpha F, F the force of
+ * element `skip` on it (excluded from a0): 0, or -1 after an error. */
+int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha);
 /* The substructures' own generalized forces (frame inertia) and blocks. */
 void sema_sub_assemble(sema *S);
 /* Last: the gathered points in block order, their forces and the blocks'
  * rows (after every expression is built). */
 void sema_sub_gather(sema *S);
-/* The acceleration of substructure point di as a0 + alpha F, F the force of
- * element `skip` on it (excluded from a0): 0, or -1 after an error. */
-int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha);
-void sema_sub_free(sema *S);
 /* In a model with sliding interfaces: the acceleration of substructure
  * point di from the accelerations the runtime writes (discrete states). */
 sval sema_sub_point_accel(sema *S, int di);
-/* `analysis NAME : modes(of = SUB, count = n)`: frequency and shape tables. */
-int sema_sub_modes(sema *S, const ast *at, int si, int count, struct ir_analysis *freq,
-                   struct ir_analysis *shapes);
 
 /* sema_chain.c: `substructure NAME : iwan_chain(...)` */
 void sema_declare_chain(sema *S, sym *s);
@@ -249,6 +320,9 @@ void sema_point_assemble(sema *S);
 /* sema_iface.c: `interface NAME between A and B : sliding { ... }` */
 void sema_declare_iface(sema *S, sym *s);
 int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out);
+/* Last: what a model with sliding interfaces (or without) may hold: its
+ * integrator, its states, time-varying damping. */
+void sema_iface_check(sema *S);
 
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sema_int.h"
-#include "util.h"
+#include "alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
 

@@ -37,6 +37,11 @@ for src in tests/errors/*.jnt; do
     fi
 done
 
+# the architecture: include paths, no circles across folders
+B=$B sh tests/layout/layout.sh > "$B/tests/layout.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/layout.txt" >> "$log"
+grep '^FAIL' "$B/tests/layout.txt"
+
 # command-line behaviour, generated C, standalone builds
 B=$B sh tests/cli/cli.sh > "$B/tests/cli.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"

@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "csvread.h"
-#include "fe.h"
+#include "jnt/setup.h"
 #include "jnt/jnt.h"
 
 static const double paper[3] = {13.71, 85.93, 240.6};

@@ -18,7 +18,7 @@
 
 #include "check.h"
 #include "csvread.h"
-#include "data.h"
+#include "core/data.h"
 #include "jnt/jnt.h"
 
 #define UM 1e-6

@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "csvread.h"
-#include "data.h"
+#include "core/data.h"
 #include "jnt/jnt.h"
 
 #define PI 3.14159265358979323846

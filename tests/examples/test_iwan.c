@@ -5,7 +5,7 @@
  * (examples/iwan_interface/full.jnt, dopri5), against model (b), the
  * reduced-order model: 10 modes of the elastic chain plus the massless
  * dissipative chain solved by the complementarity iteration
- * (examples/iwan_interface/rom.jnt, runtime/chain.c).
+ * (examples/iwan_interface/rom.jnt, runtime/couple/chain.c).
  *
  *   1. The example itself (a and b side by side, n = 40, F0 = 0.3).
  *   2. n = 40, F0 in [0.05, 0.5]: D per cycle from (a) and (b) within 2 %
@@ -62,7 +62,7 @@ static double max_diff(const csv_table *a, const csv_table *b, const char *name)
 
 /* The exact dissipation per cycle of the massless chain (n sliders of
  * strength fs, springs k/2 between neighbours) under the edge loads
- * A sin(omega t) at both ends, derived independently of runtime/chain.c:
+ * A sin(omega t) at both ends, derived independently of runtime/couple/chain.c:
  * loading from rest to A, slider j of each end slips while the force
  * reaching it, A - (j - 1) fs, exceeds fs; the spring beyond slipping
  * slider i carries T_i = A - i fs, so q_j = sum_{i >= j} 2 T_i / k and each

@@ -5,7 +5,7 @@
  * exponential contact (eq. 41) and three-parameter Coulomb friction (eq. 1),
  * clamped at the left, a smoothed step load on a point mass at the central
  * sheet's free end. Checks the one-sided trial vector derivatives of
- * runtime/red_jtv.c on the example's model (eq. 7, their asymmetry, and the
+ * runtime/setup/red_jtv.c on the example's model (eq. 7, their asymmetry, and the
  * smooth ones as their differences), then Sect. 6.1 / Fig. 17: the contact
  * force norm |f_c| of reduced models (modal + static + jtv with 0, 10, 20
  * JTVs, and 20 additional normal modes instead) against the unreduced model
@@ -19,10 +19,9 @@
 
 #include "check.h"
 #include "csvread.h"
-#include "fe.h"
+#include "jnt/setup.h"
 #include "jnt/jnt.h"
-#include "red.h"
-#include "red_impl.h"
+#include "setup/red_impl.h"
 
 static const char *model_path = "examples/lap_joint.jnt";
 
@@ -318,7 +317,7 @@ static double max_abs(const double *x, int n)
     return m;
 }
 
-/* The one-sided TVDs of runtime/red_jtv.c on the example's model (clamped,
+/* The one-sided TVDs of runtime/setup/red_jtv.c on the example's model (clamped,
  * modal(5) + static(at = load), the 60 pairs on uy): K d^+-_ij =
  * sum_c dk (b_c^T phi_i) max(0, +-b_c^T phi_j) b_c (eq. 7 with the one-sided
  * dK/dq_j), d^+_ij != d^+_ji (seed 000 Sect. 7: not symmetric), d^+_ij -

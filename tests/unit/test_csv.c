@@ -1,12 +1,12 @@
 /*
- * test_csv.c: the CSV writer (runtime/csv.c): the temporary ".part" name,
+ * test_csv.c: the CSV writer (runtime/io/csv.c): the temporary ".part" name,
  * the rename on close, whole rows in "%.15g", write errors.
  */
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
-#include "csv.h"
+#include "io/csv.h"
 #include "jnt/jnt.h"
 
 /* The whole content of a file (static buffer), "" if missing. */

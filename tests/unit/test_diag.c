@@ -1,7 +1,7 @@
 /*
  * test_diag.c: the source table and diagnostics (compiler/diag.c): line and
  * column, the exact output format (tabs kept under the caret), severities,
- * the error cap, and diag_closest.
+ * the error cap, and jnt_closest_name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "jnt/jnt.h"
 
 static char out[4096];
 static diag_ctx dc;
@@ -101,15 +102,15 @@ int main(void)
 
     /* closest names */
     const char *names[] = {"mass", "stiffness", "damping", "normal", "Mass2", NULL, "ab"};
-    CHECK(diag_closest("mas", names, 7) && !strcmp(diag_closest("mas", names, 7), "mass"),
+    CHECK(jnt_closest_name("mas", names, 7) && !strcmp(jnt_closest_name("mas", names, 7), "mass"),
           "closest: one deletion");
-    CHECK(!strcmp(diag_closest("stifness", names, 7), "stiffness"), "closest: missing letter");
-    CHECK(!strcmp(diag_closest("dampign", names, 7), "damping"), "closest: transposition");
-    CHECK(!strcmp(diag_closest("MASS", names, 7), "mass"), "closest: case-insensitive");
-    CHECK(!strcmp(diag_closest("mass2", names, 7), "Mass2"), "closest: case-insensitive tie");
-    CHECK(diag_closest("velocity", names, 7) == NULL, "closest: nothing close");
-    CHECK(diag_closest("xy", names, 7) == NULL, "closest: 'xy' is 2 from 'ab' (limit 1)");
-    CHECK(!strcmp(diag_closest("ax", names, 7), "ab"), "closest: short names allow 1 edit");
-    CHECK(diag_closest("x", names, 0) == NULL, "closest: no candidates");
+    CHECK(!strcmp(jnt_closest_name("stifness", names, 7), "stiffness"), "closest: missing letter");
+    CHECK(!strcmp(jnt_closest_name("dampign", names, 7), "damping"), "closest: transposition");
+    CHECK(!strcmp(jnt_closest_name("MASS", names, 7), "mass"), "closest: case-insensitive");
+    CHECK(!strcmp(jnt_closest_name("mass2", names, 7), "Mass2"), "closest: case-insensitive tie");
+    CHECK(jnt_closest_name("velocity", names, 7) == NULL, "closest: nothing close");
+    CHECK(jnt_closest_name("xy", names, 7) == NULL, "closest: 'xy' is 2 from 'ab' (limit 1)");
+    CHECK(!strcmp(jnt_closest_name("ax", names, 7), "ab"), "closest: short names allow 1 edit");
+    CHECK(jnt_closest_name("x", names, 0) == NULL, "closest: no candidates");
     return check_done();
 }

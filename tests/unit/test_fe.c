@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "fe.h"
+#include "jnt/setup.h"
 #include "jnt/jnt.h"
 
 /* lapacke.h may define I (complex.h): no variable is called I here */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "data.h"
+#include "core/data.h"
 #include "jnt/jnt.h"
 
 /* One model per stdlib law, each driven through stick and slip. */

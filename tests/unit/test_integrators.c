@@ -1,6 +1,6 @@
 /*
  * test_integrators.c: the integrators and their driver (runtime/integ_*.c,
- * integrate.c, run.c, params.c, sim_main.c) on hand-written models with
+ * integ_drive.c, run.c, params.c, sim_main.c) on hand-written models with
  * known solutions.
  *
  * References: exact solutions of linear ODEs; orders of accuracy from

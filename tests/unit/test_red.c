@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "jnt/jnt.h"
-#include "red_impl.h"
+#include "setup/red_impl.h"
 
 #define PI 3.14159265358979323846
 

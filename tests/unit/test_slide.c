@@ -15,7 +15,7 @@
 #include "check.h"
 #include "csvread.h"
 #include "jnt/jnt.h"
-#include "slide.h"
+#include "couple/slide.h"
 
 #define PI 3.14159265358979323846
 

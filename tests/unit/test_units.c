@@ -1,12 +1,12 @@
 /*
  * test_units.c: dimensions, unit words, unit expressions, quantities and
- * their readable form (runtime/units.c). References: SI brochure (9th ed.)
+ * their readable form (runtime/setup/units.c). References: SI brochure (9th ed.)
  * for the unit definitions and prefixes.
  */
 #include <string.h>
 
 #include "check.h"
-#include "units.h"
+#include "jnt/setup.h"
 
 #define PI 3.14159265358979323846
 

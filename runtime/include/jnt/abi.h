@@ -118,11 +118,13 @@ typedef struct jnt_abi_block {
 enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2 };
 
 /* A massless series-series Iwan chain solved quasi-statically after every
- * accepted step (runtime/chain.c, seed 004 Sect. 3): n slider displacements
+ * accepted step (runtime/couple/chain.c, seed 004 Sect. 3): n slider displacements
  * in d[d0 .. d0 + n), then the dissipated energy, the number of slipping
- * sliders and the loads of the last solution (left, right). The model's
+ * sliders and the loads of the last solution (left, right): JNT_CHAIN_*
+ * past d0 + n. The model's
  * chain_in kernel writes the chain's inputs at in[in0 ..]: the stiffness k,
  * the left and right loads, then the n slip strengths. */
+enum { JNT_CHAIN_D, JNT_CHAIN_NSLIP, JNT_CHAIN_LOAD_L, JNT_CHAIN_LOAD_R, JNT_CHAIN_NEXTRA };
 typedef struct jnt_abi_chain {
     const char *name;
     int d0, n, in0;

@@ -74,6 +74,13 @@ typedef struct jnt_run_opts {
 const char *jnt_status_name(int status);
 const char *jnt_status_message(int status);
 
+/* The candidate closest to `name` ("did you mean"): the smallest
+ * case-insensitive optimal-string-alignment distance (a transposition
+ * counts one), ties broken by the case-sensitive distance, then by order.
+ * Returned only when the distance is at most max(1, strlen(name) / 3); else
+ * NULL. NULL entries of cands are skipped. */
+const char *jnt_closest_name(const char *name, const char *const *cands, int n);
+
 /* Compiler options. Zero-initialise; NULL options mean defaults. */
 typedef struct jnt_compile_opts {
     FILE *diag;       /* where diagnostics go: NULL = stderr */
@@ -82,10 +89,29 @@ typedef struct jnt_compile_opts {
 
 /* Compile a .jnt file (or a source string named `name`) and JIT it with
  * libtcc. On success *out owns a new model and JNT_OK is returned; on model
- * errors diagnostics are printed and JNT_ERR_MODEL is returned. */
+ * errors diagnostics are printed and JNT_ERR_MODEL is returned. Other
+ * failures, each after a one-line message on the diagnostics stream:
+ * JNT_ERR_IO (the file cannot be read), JNT_ERR_NOMEM (out of memory: the
+ * compiler's memory is freed and the process goes on; the call may be
+ * retried), JNT_ERR_JIT. *out is NULL on every failure. */
 int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model **out);
 int jnt_compile_string(const char *name, const char *text, const jnt_compile_opts *opts,
                        jnt_model **out);
+
+/* Translate a .jnt file to C without compiling it (what jnt emit and jnt
+ * build do): *csrc receives the generated C (malloc'd, NUL-terminated) and
+ * *data, *ndata its model data (malloc'd; NULL and 0 when the model has
+ * none); the caller frees both. With csrc NULL the model is only checked
+ * (sema, no code generation: jnt check) and data, ndata may be NULL.
+ * Returns JNT_OK, JNT_ERR_MODEL after diagnostics, JNT_ERR_IO when the file
+ * cannot be read, or JNT_ERR_NOMEM after "jnt: error: out of memory" on the
+ * diagnostics stream (nothing is returned in *csrc and *data then). */
+int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **csrc,
+                       double **data, long *ndata);
+
+/* The directory holding <jnt/abi.h> and <jnt/jnt.h>, for compiling
+ * generated C: $JNT_INCLUDE, else the source tree's runtime/include. */
+const char *jnt_include_dir(void);
 
 /* Wrap generated kernels and their model data (abi->ndata doubles: the
  * blocks' matrices and rows, the interfaces' tables; NULL when ndata is 0)

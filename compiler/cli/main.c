@@ -1,0 +1,298 @@
+/*
+ * main.c: the jnt command line.
+ *
+ *   jnt run MODEL.jnt [-D name=value]... [-o out.csv] [--stats] [--progress]
+ *   jnt check MODEL.jnt
+ *   jnt emit MODEL.jnt [-o model.c]
+ *   jnt build MODEL.jnt -o sim
+ *
+ * Exit status: 0 success, 1 model or run error, 2 usage error.
+ *
+ * A client of the public API (jnt/jnt.h) only, like examples/embed: the
+ * Makefile builds it with no other include path.
+ */
+#define _DEFAULT_SOURCE /* mkstemps, readlink */
+#include <errno.h>
+#include <stdarg.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jnt/jnt.h"
+
+static const char usage_text[] =
+    "usage: jnt <command> MODEL.jnt [options]\n"
+    "\n"
+    "commands:\n"
+    "  run MODEL.jnt [-D name=value]... [-o out.csv] [--stats] [--progress]\n"
+    "                   compile in memory (libtcc) and simulate\n"
+    "  check MODEL.jnt  report diagnostics only\n"
+    "  emit MODEL.jnt [-o model.c]\n"
+    "                   write the generated C (stdout without -o); a model with\n"
+    "                   substructures also writes its matrices and basis rows to\n"
+    "                   model.c.data (link them as jnt_generated_data)\n"
+    "  build MODEL.jnt -o sim\n"
+    "                   build a standalone simulator with gcc -O2 (plus $JNT_CFLAGS);\n"
+    "                   ./sim takes the same options as 'jnt run'\n"
+    "\n"
+    "options of run and of built simulators:\n"
+    "  -D name=value    set a parameter: a number in SI units, or with a unit (-D tE=0.3ms)\n"
+    "  -o FILE          write the CSV to FILE ('-' for stdout) instead of the model's file\n"
+    "  --stats          print steps, rejected steps, evaluations and CPU time on stderr\n"
+    "  --progress       print a progress line on stderr (automatic on a terminal)\n"
+    "  --integrator NAME  rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the model's\n"
+    "  --h STEP         step size (fixed-step methods) or initial step, in s or with a unit\n"
+    "  --rtol X, --atol X  tolerances (dopri5, bdf, and the Newton iterations)\n"
+    "\n"
+    "exit status: 0 success, 1 model or simulation error, 2 usage error\n";
+
+static int usage(const char *fmt, const char *arg)
+{
+    fputs("jnt: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(see 'jnt --help')\n", stderr);
+    return 2;
+}
+
+/* A malloc'd printf-style string; exits with a message when out of memory
+ * (the command line has nothing to give back). */
+static char *fmt(const char *f, ...)
+{
+    va_list ap, aq;
+    va_start(ap, f);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!s) {
+        fputs("jnt: error: out of memory\n", stderr);
+        exit(1);
+    }
+    vsnprintf(s, (size_t)n + 1, f, aq);
+    va_end(aq);
+    return s;
+}
+
+/* Front end to C for check (csrc NULL: sema only), emit and build: the C
+ * text and the model data (*data, *ndata doubles; NULL when none). 0, or 1
+ * after diagnostics. */
+static int to_c(const char *path, char **csrc, double **data, long *ndata)
+{
+    return jnt_translate_file(path, NULL, csrc, data, ndata) == JNT_OK ? 0 : 1;
+}
+
+/* Write len bytes to path atomically (a temporary file, then rename). */
+static int write_file(const char *path, const void *bytes, size_t len)
+{
+    char *tmp = fmt("%s.part", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(bytes, 1, len, f) == len;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "jnt: error: cannot write '%s': %s\n", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return 1;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Directory of the running executable (where libjnt.a is built next to it). */
+static char *exe_dir(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return fmt("%s", JNT_SOURCE_DIR "/build");
+    buf[n] = 0;
+    return fmt("%s", dirname(buf));
+}
+
+static int run_gcc(char **argv)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "jnt: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A temporary file /tmp/jnt-build-XXXXXX<suffix> holding `len` bytes of
+ * `text`: its malloc'd path, or NULL after a message. */
+static char *temp_file(const char *suffix, const void *text, size_t len)
+{
+    char *path = fmt("/tmp/jnt-build-XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)strlen(suffix));
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+        fprintf(stderr, "jnt: error: cannot write a temporary file: %s\n", strerror(errno));
+        if (fd >= 0)
+            remove(path);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* The model data for gcc: the binary file and an assembler file that
+ * includes it as the symbol jnt_generated_data (no C literals, so the size
+ * of a basis costs gcc nothing). 0, or 1 after a message. */
+static int data_object(const double *data, long n, char **bin, char **asm_path)
+{
+    *asm_path = NULL;
+    *bin = temp_file(".bin", data, (size_t)n * sizeof *data);
+    if (!*bin)
+        return 1;
+    char *text = fmt("\t.section .rodata\n\t.balign 8\n\t.globl jnt_generated_data\n"
+                           "jnt_generated_data:\n\t.incbin \"%s\"\n"
+                           "\t.section .note.GNU-stack,\"\",@progbits\n", *bin);
+    *asm_path = temp_file(".s", text, strlen(text));
+    free(text);
+    return *asm_path ? 0 : 1;
+}
+
+static int cmd_build(const char *model, const char *out)
+{
+    char *csrc;
+    double *data;
+    long ndata;
+    if (to_c(model, &csrc, &data, &ndata) != 0)
+        return 1;
+    char *tmpl = temp_file(".c", csrc, strlen(csrc));
+    free(csrc);
+    char *bin = NULL, *asm_path = NULL;
+    if (!tmpl || (ndata && data_object(data, ndata, &bin, &asm_path) != 0)) {
+        free(data);
+        if (tmpl)
+            remove(tmpl);
+        free(tmpl);
+        if (bin)
+            remove(bin);
+        free(bin);
+        return 1;
+    }
+    free(data);
+    char *dir = exe_dir();
+    char *lib = fmt("%s/libjnt.a", dir);
+    char *inc = fmt("-I%s", jnt_include_dir());
+    char *tmpout = fmt("%s.part", out);
+    char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout,
+                      "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixdense",
+                      "-lcholmod", "-larpack", "-llapacke", "-lopenblas", "-lm"};
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    if (asm_path)
+        argv[argc++] = asm_path;
+    /* extra compiler flags from $JNT_CFLAGS (for instance -march=native) */
+    char *extra = fmt("%s", getenv("JNT_CFLAGS") ? getenv("JNT_CFLAGS") : "");
+    for (char *w = strtok(extra, " \t"); w && argc < 63; w = strtok(NULL, " \t"))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    int rc = run_gcc(argv);
+    free(extra);
+    remove(tmpl);
+    free(tmpl);
+    if (asm_path) {
+        remove(asm_path);
+        remove(bin);
+    }
+    free(asm_path);
+    free(bin);
+    if (rc == 0 && rename(tmpout, out) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "jnt: error: building '%s' with gcc failed\n", out);
+        remove(tmpout);
+    }
+    free(dir);
+    free(lib);
+    free(inc);
+    free(tmpout);
+    return rc == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage_text, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("jnt 0.1 (ABI %d)\n", JNT_ABI_VERSION);
+        return 0;
+    }
+    const char *cmd = argv[1];
+    int known = !strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "emit") ||
+                !strcmp(cmd, "build");
+    if (!known)
+        return usage("unknown command '%s'", cmd);
+    if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc < 3 || argv[2][0] == '-')
+        return usage("'%s' needs a model file", cmd);
+    const char *model = argv[2];
+
+    if (!strcmp(cmd, "run")) {
+        jnt_model *m;
+        int rc = jnt_compile_file(model, NULL, &m);
+        if (rc != JNT_OK)
+            return 1;
+        char *prog = fmt("jnt run %s", model);
+        rc = jnt_sim_main(m, prog, argc - 3, argv + 3);
+        free(prog);
+        jnt_model_free(m);
+        return rc;
+    }
+
+    const char *out = NULL;
+    for (int i = 3; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc && !out)
+            out = argv[++i];
+        else
+            return usage("unexpected argument '%s'", argv[i]);
+    }
+    if (!strcmp(cmd, "check"))
+        return to_c(model, NULL, NULL, NULL);
+    if (!strcmp(cmd, "emit")) {
+        char *csrc;
+        double *data;
+        long ndata;
+        if (to_c(model, &csrc, &data, &ndata) != 0)
+            return 1;
+        int rc = 0, to_stdout = !out || !strcmp(out, "-");
+        if (to_stdout)
+            fputs(csrc, stdout);
+        else
+            rc = write_file(out, csrc, strlen(csrc));
+        if (ndata && to_stdout) {
+            fprintf(stderr, "jnt: note: the model data (%ld values: matrices and basis rows) "
+                            "is written beside the C only with -o FILE (as FILE.data)\n", ndata);
+        } else if (ndata && rc == 0) {
+            char *dpath = fmt("%s.data", out);
+            rc = write_file(dpath, data, (size_t)ndata * sizeof *data);
+            free(dpath);
+        }
+        free(csrc);
+        free(data);
+        return rc;
+    }
+    if (!out)
+        return usage("'build' needs '-o %s'", "EXECUTABLE");
+    return cmd_build(model, out);
+}

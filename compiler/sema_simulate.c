@@ -1,0 +1,235 @@
+/*
+ * sema_simulate.c: what the main file says about a run (pass 4): `init`
+ * values of states, the `simulate` block (integrator and its options, start,
+ * until) and the `output` block (file, interval, columns). Their settings
+ * may use parameters, not time or states.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema_int.h"
+#include "alloc.h"
+
+static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
+
+/* See sema_int.h. */
+void sema_eval_init(sema *S, const ast *d, unsigned char *seen)
+{
+    sval tgt = sema_eval(S, &S->global, d->kids[0]);
+    int yi = -1, di = -1;
+    if (tgt.k == V_DOF && S->dofs[tgt.id].point) {
+        diag_error(S->dc, d->kids[0]->loc, "a point cannot be initialised: initialise the dofs it "
+                                           "is made of");
+        return;
+    }
+    if (tgt.k == V_DOF && S->dofs[tgt.id].sub >= 0) {
+        diag_error(S->dc, d->kids[0]->loc, "a point of a substructure cannot be initialised (its "
+                                           "generalized coordinates start at rest)");
+        return;
+    }
+    if (tgt.k == V_DOF) {
+        yi = S->dofs[tgt.id].y;
+    } else if (tgt.k == V_NUM) {
+        const ex_node *n = ex_get(S->pool, tgt.e);
+        if (n->kind == EX_Y)
+            yi = n->a;
+        else if (n->kind == EX_D)
+            di = n->a;
+    }
+    if (tgt.k == V_ERR)
+        return;
+    for (int i = 0; yi >= 0 && i < S->ndof; i++)
+        if (S->dofs[i].motion >= 0 && (S->dofs[i].y == yi || S->dofs[i].y + 1 == yi)) {
+            diag_error(S->dc, d->loc, "'%s' has a prescribed motion and cannot be initialised",
+                       S->dofs[i].name);
+            return;
+        }
+    if (yi < 0 && di < 0) {
+        diag_error(S->dc, d->kids[0]->loc, "'init' needs a state: a degree of freedom, its "
+                                           "velocity (block.x.v) or a law state (slide.z)");
+        return;
+    }
+    ir_var *var = yi >= 0 ? &S->m->y.v[yi] : &S->m->d.v[di];
+    int key = yi >= 0 ? yi : S->m->y.n + di;
+    if (seen[key]) {
+        diag_error(S->dc, d->loc, "'%s' is initialised twice", var->name);
+        return;
+    }
+    seen[key] = 1;
+    sval v = sema_num_dim(S, &S->global, d->kids[1], var->dim, "the initial value");
+    if (v.k != V_NUM)
+        return;
+    if (sema_is_dynamic(S, v.e)) {
+        diag_error(S->dc, d->kids[1]->loc, "an initial value may use parameters only");
+        return;
+    }
+    var->init = v.e;
+}
+
+typedef struct integ_spec {
+    const char *name;
+    const char *opt[4];
+    double def[4]; /* NAN: required */
+} integ_spec;
+
+static const integ_spec integ_specs[] = {
+    {"rk4", {"h"}, {NAN}},
+    {"trapezoidal", {"h"}, {NAN}},
+    {"midpoint", {"h"}, {NAN}},
+    {"radau", {"h"}, {NAN}},
+    {"dopri5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+    {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+    {"central", {"h"}, {NAN}},
+};
+
+/* See sema_int.h: parameters only, with a dimension. */
+ex_id sema_setting_expr(sema *S, const ast *e, jnt_dim dim, const char *what)
+{
+    sval v = sema_num_dim(S, &S->global, e, dim, what);
+    if (v.k != V_NUM)
+        return -1;
+    if (sema_is_dynamic(S, v.e)) {
+        diag_error(S->dc, e->loc, "%s may use parameters only, not time or states", what);
+        return -1;
+    }
+    return v.e;
+}
+
+static void eval_integrator(sema *S, const ast *e)
+{
+    ir_model *m = S->m;
+    const char *name = e->kind == AST_CALL || e->kind == AST_NAME ? e->name : NULL;
+    const integ_spec *sp = NULL;
+    const char *names[8];
+    int nspec = (int)(sizeof integ_specs / sizeof *integ_specs);
+    for (int i = 0; i < nspec; i++) {
+        names[i] = integ_specs[i].name;
+        if (name && strcmp(name, integ_specs[i].name) == 0)
+            sp = &integ_specs[i];
+    }
+    if (!sp) {
+        const char *best = name ? jnt_closest_name(name, names, nspec) : NULL;
+        if (best)
+            diag_error(S->dc, e->loc, "unknown integrator '%s'; did you mean '%s'?", name, best);
+        else
+            diag_error(S->dc, e->loc, "expected an integrator: rk4(h), dopri5(rtol, atol), "
+                                      "bdf(rtol, atol), radau(h), trapezoidal(h), midpoint(h) "
+                                      "or central(h)");
+        return;
+    }
+    m->integrator = sp->name;
+    int nopt = 0;
+    while (nopt < 4 && sp->opt[nopt])
+        nopt++;
+    const ast *given[4] = {0};
+    int pos = 0;
+    for (int i = 0; e->kind == AST_CALL && i < e->nkids; i++) {
+        const ast *a = e->kids[i];
+        int k = -1;
+        if (a->kind == AST_ARG) {
+            for (int j = 0; j < nopt; j++)
+                if (strcmp(sp->opt[j], a->name) == 0)
+                    k = j;
+        } else {
+            k = pos < nopt ? pos++ : -1;
+        }
+        if (k < 0 && a->kind == AST_ARG) {
+            const char *best = jnt_closest_name(a->name, sp->opt, nopt);
+            diag_error(S->dc, a->loc, "unknown option '%s' of '%s'%s%s%s", a->name, sp->name,
+                       best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            continue;
+        }
+        if (k < 0 || given[k]) {
+            diag_error(S->dc, a->loc, k < 0 ? "too many options for '%s'"
+                                            : "an option of '%s' is given twice", sp->name);
+            continue;
+        }
+        given[k] = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    ex_id *slot[4];
+    jnt_dim dims[4];
+    for (int j = 0; j < nopt; j++) {
+        const char *o = sp->opt[j];
+        int is_tol = o[1] == 't'; /* rtol, atol */
+        slot[j] = strcmp(o, "h") == 0 || strcmp(o, "h0") == 0 ? &m->h
+                : strcmp(o, "h_max") == 0 ? &m->h_max : o[0] == 'r' ? &m->rtol : &m->atol;
+        dims[j] = is_tol ? units_none : DIM_S;
+        if (given[j]) {
+            char what[64];
+            snprintf(what, sizeof what, "option '%s' of '%s'", o, sp->name);
+            *slot[j] = sema_setting_expr(S, given[j], dims[j], what);
+        } else if (isnan(sp->def[j])) {
+            diag_error(S->dc, e->loc, "'%s' needs the step size: %s(h = ...)", sp->name, sp->name);
+        } else {
+            *slot[j] = ex_const(S->pool, sp->def[j]);
+        }
+    }
+}
+
+/* See sema_int.h. */
+void sema_eval_simulate(sema *S, const ast *d)
+{
+    if (S->have_sim++) {
+        diag_error(S->dc, d->loc, "a model has one 'simulate' block");
+        return;
+    }
+    const char *known[] = {"integrator", "until", "start"};
+    int have_until = 0;
+    for (int i = 0; i < d->nkids; i++) {
+        const ast *st = d->kids[i];
+        if (strcmp(st->name, "integrator") == 0) {
+            eval_integrator(S, st->kids[0]);
+        } else if (strcmp(st->name, "until") == 0) {
+            have_until = 1;
+            S->m->t_end = sema_setting_expr(S, st->kids[0], DIM_S, "'until'");
+        } else if (strcmp(st->name, "start") == 0) {
+            S->m->t0 = sema_setting_expr(S, st->kids[0], DIM_S, "'start'");
+        } else {
+            const char *best = jnt_closest_name(st->name, known, 3);
+            diag_error(S->dc, st->loc, "unknown setting '%s' in 'simulate'%s%s%s", st->name,
+                       best ? "; did you mean '" : " (it has 'integrator', 'until', 'start')",
+                       best ? best : "", best ? "'?" : "");
+        }
+    }
+    if (!have_until)
+        diag_error(S->dc, d->loc, "'simulate' needs 'until = <end time>'");
+}
+
+/* See sema_int.h. */
+void sema_eval_output(sema *S, const ast *d)
+{
+    ir_model *m = S->m;
+    if (S->have_out++) {
+        diag_error(S->dc, d->loc, "a model has one 'output' block in this version");
+        return;
+    }
+    m->output_file = xstrdup(d->str);
+    m->out_every = sema_setting_expr(S, d->kids[0], DIM_S, "the output interval");
+    S->in_output = 1;
+    for (int i = 1; i < d->nkids; i++) {
+        const ast *c = d->kids[i];
+        const char *name = c->name ? c->name : c->str;
+        for (int j = 0; j < m->out.n; j++)
+            if (strcmp(m->out.v[j].name, name) == 0) {
+                diag_error(S->dc, c->loc, "column '%s' appears twice", name);
+                goto next;
+            }
+        if (strcmp(name, "t") == 0 && i != 1) {
+            diag_error(S->dc, c->loc, "'t' must be the first column");
+            goto next;
+        }
+        sval v = sema_num(S, &S->global, c->kids[0], "an output column");
+        if (v.k == V_NUM)
+            ir_add(&m->out, xstrdup(name), v.e, -1, v.dim, c->loc);
+    next:;
+    }
+    S->in_output = 0;
+    if (m->out.n == 0 || strcmp(m->out.v[0].name, "t") != 0) {
+        ir_add(&m->out, xstrdup("t"), ex_var(S->pool, EX_T, 0), -1, DIM_S, d->loc);
+        ir_var tv = m->out.v[m->out.n - 1];
+        memmove(&m->out.v[1], &m->out.v[0], (size_t)(m->out.n - 1) * sizeof *m->out.v);
+        m->out.v[0] = tv;
+    }
+}

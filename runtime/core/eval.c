@@ -1,0 +1,290 @@
+/*
+ * eval.c: gather, kernels, scatter, completion (eval.h).
+ *
+ * With R_b the rows of block b's basis at its ng_b gathered points (model
+ * data), u_b = R_b q_b and uv_b = R_b qd_b; the kernel's point forces F_b
+ * add R_b^T F_b to the block's generalized forces; the kernel's Jacobian
+ * (rows ydot and F, columns y, u and uv) becomes the Jacobian in y by the
+ * chain rule:
+ *   d ydot / dy  = J_yy + J_yu R
+ *   d g_b / dy   = R_b^T (J_Fy + J_Fu R)
+ * The F-u part between two dense blocks is R_b^T (K R_c), one dgemm per
+ * block pair after K R_c is accumulated row by row; every other part goes
+ * through the compressed rows, so unit rows (unreduced or boundary points)
+ * cost one multiply per kernel entry.
+ */
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+#include "blocks.h"
+#include "data.h"
+#include "err.h"
+#include "eval.h"
+#include "model.h"
+
+/* Largest block size of a (the width of the K R scratch). */
+static int r_max(const jnt_abi_model *a)
+{
+    int r = 0;
+    for (int b = 0; b < a->nblocks; b++)
+        r = a->blocks[b].r > r ? a->blocks[b].r : r;
+    return r;
+}
+
+/* See eval.h. Layout of d->ew: u (2 nu), kernel outputs (ny + nu), Jacobian
+ * values (nnz), K R (nu x r_max), block_jac's work; d->iew: block_jac's. */
+void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni)
+{
+    size_t bw, bi;
+    block_jac_work(a, &bw, &bi);
+    size_t nu = (size_t)a->nu;
+    *nw = 2 * nu + (size_t)a->ny + nu + (size_t)a->jac_nnz + nu * (size_t)r_max(a) + bw;
+    *ni = bi;
+}
+
+static double *ew_out(const jnt_abi_model *a, jnt_data *d)
+{
+    return d->ew + 2 * (size_t)a->nu;
+}
+
+static double *ew_jv(const jnt_abi_model *a, jnt_data *d)
+{
+    return ew_out(a, d) + (size_t)a->ny + (size_t)a->nu;
+}
+
+static double *ew_kr(const jnt_abi_model *a, jnt_data *d)
+{
+    return ew_jv(a, d) + (size_t)a->jac_nnz;
+}
+
+static double *ew_block(const jnt_abi_model *a, jnt_data *d)
+{
+    return ew_kr(a, d) + (size_t)a->nu * (size_t)r_max(a);
+}
+
+/* x = R v for block b's rows (ng values from r). */
+static void rows_mul(const model_block *mb, int ng, int r, const double *v, double *x)
+{
+    if (mb->dense) {
+        cblas_dgemv(CblasColMajor, CblasNoTrans, ng, r, 1.0, mb->rows, ng, v, 1, 0.0, x, 1);
+        return;
+    }
+    for (int i = 0; i < ng; i++) {
+        double s = 0.0;
+        for (int k = mb->rowptr[i]; k < mb->rowptr[i + 1]; k++)
+            s += mb->val[k] * v[mb->col[k]];
+        x[i] = s;
+    }
+}
+
+/* See eval.h. */
+const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
+{
+    const jnt_abi_model *a = m->abi;
+    if (a->nu == 0)
+        return NULL;
+    double *u = d->ew;
+    for (int b = 0; b < a->nblocks; b++) {
+        const jnt_abi_block *k = &a->blocks[b];
+        if (k->ng == 0)
+            continue;
+        rows_mul(&m->blk[b], k->ng, k->r, y + k->q0, u + k->g0);
+        rows_mul(&m->blk[b], k->ng, k->r, y + k->q0 + k->r, u + a->nu + k->g0);
+    }
+    return u;
+}
+
+/* See eval.h. */
+int eval_forces(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot)
+{
+    const jnt_abi_model *a = m->abi;
+    if (a->nu == 0)
+        return a->rhs(t, y, NULL, d->d, d->p, ydot);
+    const double *u = eval_gather(m, d, y);
+    double *o = ew_out(a, d);
+    int rc = a->rhs(t, y, u, d->d, d->p, o);
+    if (rc != 0)
+        return rc;
+    memcpy(ydot, o, (size_t)a->ny * sizeof *ydot);
+    const double *F = o + a->ny;
+    for (int b = 0; b < a->nblocks; b++) {
+        const jnt_abi_block *k = &a->blocks[b];
+        const model_block *mb = &m->blk[b];
+        double *g = ydot + k->q0 + k->r;
+        if (k->ng == 0)
+            continue;
+        if (mb->dense) {
+            cblas_dgemv(CblasColMajor, CblasTrans, k->ng, k->r, 1.0, mb->rows, k->ng, F + k->g0,
+                        1, 1.0, g, 1);
+            continue;
+        }
+        for (int i = 0; i < k->ng; i++)
+            for (int j = mb->rowptr[i]; j < mb->rowptr[i + 1]; j++)
+                g[mb->col[j]] += mb->val[j] * F[k->g0 + i];
+    }
+    return 0;
+}
+
+/* See eval.h. */
+int eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot)
+{
+    int rc = eval_forces(m, d, t, y, ydot);
+    if (rc == 0 && m->abi->nblocks)
+        block_rhs(m, y, ydot);
+    return rc;
+}
+
+/* Where kernel column c acts in y: its block (or -1 for a state column),
+ * the point's local row and the first y column of the coordinates it
+ * gathers from (q for a position, qd for a velocity). */
+static int column_target(const jnt_model *m, int c, int *l, int *base)
+{
+    const jnt_abi_model *a = m->abi;
+    if (c < a->ny)
+        return -1;
+    int g = c - a->ny, vel = g >= a->nu;
+    g -= vel ? a->nu : 0;
+    int b = m->gblock[g];
+    const jnt_abi_block *k = &a->blocks[b];
+    *l = g - k->g0;
+    *base = k->q0 + (vel ? k->r : 0);
+    return b;
+}
+
+/* J[rows r0 + R_b row l, column jc] += v R_b[l, :]^T (a force row). */
+static void add_force_row(const model_block *mb, int l, double v, double *Jcol)
+{
+    for (int k = mb->rowptr[l]; k < mb->rowptr[l + 1]; k++)
+        Jcol[mb->col[k]] += v * mb->val[k];
+}
+
+/* See eval.h. */
+int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double *J, int *bad,
+             double *badv)
+{
+    const jnt_abi_model *a = m->abi;
+    size_t n = (size_t)a->ny;
+    int nu = a->nu, ny = a->ny;
+    double *jv = ew_jv(a, d);
+    int rc = a->jac(t, y, eval_gather(m, d, y), d->d, d->p, jv);
+    if (rc != 0)
+        return rc;
+    for (int c = 0; c < ny + 2 * nu; c++)
+        for (int k = a->jac_colptr[c]; k < a->jac_colptr[c + 1]; k++)
+            if (!isfinite(jv[k])) {
+                int i = a->jac_rowind[k];
+                *bad = i < ny ? i : a->blocks[m->gblock[i - ny]].q0 +
+                                    a->blocks[m->gblock[i - ny]].r;
+                *badv = jv[k];
+                return EVAL_NONFINITE;
+            }
+    memset(J, 0, n * n * sizeof *J);
+    for (int c = 0; c < ny; c++)
+        for (int k = a->jac_colptr[c]; k < a->jac_colptr[c + 1]; k++) {
+            int i = a->jac_rowind[k];
+            if (i < ny) {
+                J[(size_t)c * n + (size_t)i] = jv[k];
+            } else {
+                /* a point force on a state: R_b^T column */
+                const jnt_abi_block *kb = &a->blocks[m->gblock[i - ny]];
+                add_force_row(&m->blk[m->gblock[i - ny]], i - ny - kb->g0, jv[k],
+                              J + (size_t)c * n + kb->q0 + kb->r);
+            }
+        }
+    double *KR = ew_kr(a, d);
+    /* the point columns, one gathering block (and half) at a time */
+    for (int cb = 0; cb < a->nblocks && nu; cb++) {
+        const jnt_abi_block *kc = &a->blocks[cb];
+        const model_block *mc = &m->blk[cb];
+        for (int half = 0; half < 2 && kc->ng; half++) {
+            int c0 = ny + half * nu + kc->g0, l, base;
+            int any_kr = 0;
+            for (int c = c0; c < c0 + kc->ng; c++) {
+                column_target(m, c, &l, &base);
+                for (int k = a->jac_colptr[c]; k < a->jac_colptr[c + 1]; k++) {
+                    int i = a->jac_rowind[k];
+                    double v = jv[k];
+                    if (i < ny) { /* a state row: J[i, base + R row l] */
+                        for (int j = mc->rowptr[l]; j < mc->rowptr[l + 1]; j++)
+                            J[(size_t)(base + mc->col[j]) * n + (size_t)i] += v * mc->val[j];
+                        continue;
+                    }
+                    int rb = m->gblock[i - ny];
+                    const jnt_abi_block *kr = &a->blocks[rb];
+                    const model_block *mr = &m->blk[rb];
+                    int li = i - ny - kr->g0;
+                    if (mr->dense && mc->dense) { /* (K R_c)[i, :] += v R_c[l, :] */
+                        if (!any_kr)
+                            memset(KR, 0, (size_t)nu * (size_t)kc->r * sizeof *KR);
+                        any_kr = 1;
+                        for (int j = mc->rowptr[l]; j < mc->rowptr[l + 1]; j++)
+                            KR[(size_t)mc->col[j] * (size_t)nu + (size_t)(i - ny)] +=
+                                v * mc->val[j];
+                        continue;
+                    }
+                    /* R_b^T v R_c through the compressed rows */
+                    for (int j = mc->rowptr[l]; j < mc->rowptr[l + 1]; j++)
+                        add_force_row(mr, li, v * mc->val[j],
+                                      J + (size_t)(base + mc->col[j]) * n + kr->q0 + kr->r);
+                }
+            }
+            if (!any_kr)
+                continue;
+            /* J[g rows of b, base ..] += R_b^T (K R_c)_b for every dense b */
+            column_target(m, c0, &l, &base);
+            for (int rb = 0; rb < a->nblocks; rb++) {
+                const jnt_abi_block *kr = &a->blocks[rb];
+                if (!m->blk[rb].dense || !kr->ng)
+                    continue;
+                cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, kr->r, kc->r, kr->ng, 1.0,
+                            m->blk[rb].rows, kr->ng, KR + kr->g0, nu, 1.0,
+                            J + (size_t)base * n + kr->q0 + kr->r, (int)n);
+            }
+        }
+    }
+    if (a->nblocks)
+        block_jac(m, J, ew_block(a, d), d->iew);
+    return 0;
+}
+
+/* Name of state i for messages. */
+static const char *state_name(const jnt_abi_model *a, int i)
+{
+    return i >= 0 && i < a->ny && a->y_names && a->y_names[i] ? a->y_names[i] : "?";
+}
+
+/* See jnt.h. */
+int jnt_eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot)
+{
+    if (!m || !d || d->m != m || (!y && m->abi->ny) || (!ydot && m->abi->ny))
+        return JNT_ERR_USAGE;
+    int rc = eval_rhs(m, d, t, y, ydot);
+    if (rc != 0)
+        return jnt_errf(d->err, sizeof d->err, JNT_ERR_KERNEL,
+                        "t = %.9g s: the rhs kernel failed (status %d)", t, rc);
+    for (int i = 0; i < m->abi->ny; i++)
+        if (!isfinite(ydot[i]))
+            return jnt_errf(d->err, sizeof d->err, JNT_ERR_NONFINITE,
+                            "t = %.9g s: derivative of state '%s' is not finite", t,
+                            state_name(m->abi, i));
+    return JNT_OK;
+}
+
+/* See jnt.h. */
+int jnt_eval_jacobian(const jnt_model *m, jnt_data *d, double t, const double *y, double *J)
+{
+    if (!m || !d || d->m != m || (!y && m->abi->ny) || (!J && m->abi->ny))
+        return JNT_ERR_USAGE;
+    int bad = -1;
+    double badv = 0;
+    int rc = eval_jac(m, d, t, y, J, &bad, &badv);
+    if (rc == EVAL_NONFINITE)
+        return jnt_errf(d->err, sizeof d->err, JNT_ERR_NONFINITE,
+                        "t = %.9g s: the Jacobian of state '%s' is not finite", t,
+                        state_name(m->abi, bad));
+    if (rc != 0)
+        return jnt_errf(d->err, sizeof d->err, JNT_ERR_KERNEL,
+                        "t = %.9g s: the Jacobian kernel failed (status %d)", t, rc);
+    return JNT_OK;
+}

@@ -1,0 +1,164 @@
+/*
+ * run.c: jnt_run: parameters, settings, initial state, the CSV, and the
+ * driver of the model's kind (model.h): integ_drive for ODE models, the
+ * central difference of couple/iface_slide.c for sliding interfaces.
+ */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/data.h"
+#include "core/model.h"
+#include "couple/iface_slide.h"
+#include "integ.h"
+#include "io/csv.h"
+
+/* The driver of each model kind: from the initial state in d over the
+ * settings, rows to csv (may be NULL), a progress line as asked. */
+typedef int (*run_driver)(const jnt_model *m, jnt_data *d, const jnt_settings *s,
+                          csv_writer *csv, int progress);
+static const run_driver drivers[MODEL_NKINDS] = {
+    [MODEL_ODE] = integ_drive,
+    [MODEL_SLIDE] = iface_run,
+};
+
+/* One BLAS thread per run (runs scale by running many, jnt sweeps), unless
+ * the user asks for more with OPENBLAS_NUM_THREADS: OpenBLAS's own threads
+ * spin-wait between the small products of a step and cost more than they
+ * give (40 % of the unreduced lap joint's time in sched_yield). */
+static void blas_threads(void)
+{
+    const char *env = getenv("OPENBLAS_NUM_THREADS");
+    if (!env || !*env)
+        openblas_set_num_threads(1);
+}
+
+/* Check the settings a run needs; JNT_ERR_PARAM with a message if wrong. */
+static int check_settings(jnt_data *d, const jnt_settings *s, const integ_type *ty)
+{
+    const char *name = ty->name;
+    if (!isfinite(s->t0) || !isfinite(s->t_end))
+        return data_error(d, JNT_ERR_PARAM, "start and end times must be finite (t0 = %g s, "
+                          "t_end = %g s)", s->t0, s->t_end);
+    if (!(s->t_end > s->t0))
+        return data_error(d, JNT_ERR_PARAM,
+                          "the end time (%g s) must be after the start time (%g s)", s->t_end,
+                          s->t0);
+    if (ty->fixed_step && !(s->h > 0 && isfinite(s->h)))
+        return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs a step h > 0 (got %g s)",
+                          name, s->h);
+    if (!ty->fixed_step) {
+        if (!(s->rtol > 0 && isfinite(s->rtol)))
+            return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs rtol > 0 (got %g)", name,
+                              s->rtol);
+        if (!(s->atol > 0 && isfinite(s->atol)))
+            return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs atol > 0 (got %g)", name,
+                              s->atol);
+        if (!(s->h >= 0 && isfinite(s->h)))
+            return data_error(d, JNT_ERR_PARAM, "the initial step must be >= 0 (got %g s)", s->h);
+    }
+    if (!(s->out_every >= 0 && isfinite(s->out_every)))
+        return data_error(d, JNT_ERR_PARAM, "the output interval must be >= 0 (got %g s)",
+                          s->out_every);
+    if (!(s->h_min >= 0) || !(s->h_max >= 0))
+        return data_error(d, JNT_ERR_PARAM, "h_min and h_max must be >= 0 (got %g s, %g s)",
+                          s->h_min, s->h_max);
+    if (s->h_max > 0 && s->h_min > s->h_max)
+        return data_error(d, JNT_ERR_PARAM, "h_min (%g s) is larger than h_max (%g s)", s->h_min,
+                          s->h_max);
+    return JNT_OK;
+}
+
+/* Integrate from t0 to t_end; see jnt.h. */
+int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
+{
+    if (!m || !d)
+        return JNT_ERR_USAGE;
+    if (d->m != m)
+        return data_error(d, JNT_ERR_USAGE, "this data object belongs to another model");
+    const jnt_abi_model *a = m->abi;
+    blas_threads();
+    clock_t c0 = clock();
+    memset(&d->stats, 0, sizeof d->stats);
+    d->err[0] = '\0';
+    /* the integrator: the caller's choice or the model's; its arena */
+    const char *iname = opts && opts->integrator ? opts->integrator : a->integrator;
+    if (!iname)
+        return data_error(d, JNT_ERR_MODEL, "the model has no 'simulate' block (only analyses)");
+    /* a model with sliding interfaces runs on seed 003's central difference
+     * (couple/iface_slide.c); the fixed-step checks of rk4 apply to its settings */
+    int central = m->kind == MODEL_SLIDE;
+    if (central != !strcmp(iname, "central"))
+        return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
+                          central ? "a model with sliding interfaces runs with the integrator "
+                                    "'central' only (not '%s')"
+                                  : "integrator '%s' needs a model with sliding interfaces", iname);
+    d->integ = integ_find(central ? "rk4" : iname);
+    /* without continuous states, time advances in fixed steps h (the discrete
+     * updates, once per step, define the model): no method has work to do */
+    if (d->integ && a->ny == 0)
+        d->integ = integ_find("rk4");
+    if (!d->integ)
+        return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
+                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal, midpoint)",
+                          iname ? iname : "");
+    size_t nw, ni;
+    integ_arena_size(d->integ, a, &nw, &ni);
+    int rc = data_reserve(d, nw, ni);
+    if (rc != JNT_OK)
+        return rc;
+    rc = params_defaults(m, d);
+    if (rc != JNT_OK)
+        return rc;
+    jnt_settings s;
+    memset(&s, 0, sizeof s);
+    rc = a->settings(d->p, &s);
+    if (rc < 0)
+        return data_error(d, JNT_ERR_KERNEL, "the settings kernel failed (status %d)", rc);
+    if (opts && opts->h > 0)
+        s.h = opts->h;
+    if (opts && opts->t_end != 0)
+        s.t_end = opts->t_end;
+    if (opts && opts->rtol > 0)
+        s.rtol = opts->rtol;
+    if (opts && opts->atol > 0)
+        s.atol = opts->atol;
+    if (a->ny == 0 && !(s.h > 0))
+        return data_error(d, JNT_ERR_PARAM, "a model without continuous states advances in fixed "
+                                            "steps: give the integrator a step h (or --h)");
+    if ((rc = check_settings(d, &s, d->integ)) != JNT_OK)
+        return rc;
+    rc = a->init(d->p, d->y, d->d);
+    if (rc < 0)
+        return data_error(d, JNT_ERR_KERNEL, "the initial-value kernel failed (status %d)", rc);
+    d->t = s.t0;
+    for (int i = 0; i < a->ny; i++)
+        if (!isfinite(d->y[i]))
+            return data_error(d, JNT_ERR_NONFINITE,
+                              "t = %.9g s: the initial value of state '%s' is not finite", s.t0,
+                              a->y_names[i]);
+    /* the CSV: the caller's path, else the model's; "" = none */
+    const char *path = opts && opts->csv_path ? opts->csv_path : a->output_file;
+    csv_writer csv, *pcsv = NULL;
+    memset(&csv, 0, sizeof csv);
+    if (path && path[0]) {
+        rc = csv_open(&csv, path, a->nout, d->err, sizeof d->err);
+        if (rc == JNT_OK)
+            rc = csv_header(&csv, a->out_names, a->nout, d->err, sizeof d->err);
+        if (rc != JNT_OK) {
+            csv_close(&csv, NULL, 0);
+            return rc;
+        }
+        pcsv = &csv;
+    }
+    rc = drivers[m->kind](m, d, &s, pcsv, opts ? opts->progress : 0);
+    if (pcsv) {
+        int crc = csv_close(&csv, rc == JNT_OK ? d->err : NULL, sizeof d->err);
+        if (rc == JNT_OK)
+            rc = crc;
+    }
+    d->stats.cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    return rc;
+}

@@ -1,0 +1,65 @@
+/*
+ * red_impl.h: internals shared by the reduction files (red_*.c) and their
+ * unit test: sparse sub-matrices, the factorisation of A + beta B
+ * (CHOLMOD), the dense and sparse generalised eigensolvers, and the raw
+ * trial vector derivatives of red_jtv. Errors go through jnt_errf (err.h).
+ * Not part of the public interface (red.h).
+ */
+#ifndef JNT_RED_IMPL_H
+#define JNT_RED_IMPL_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+#include "jnt/setup.h"
+
+/* DOF count from which eigenproblems go the sparse (ARPACK) way when the
+ * caller does not say (red_modal's sparse_from = 0, Craig-Bampton). */
+#define RED_SPARSE_DEFAULT 500
+
+/* The rows and columns of A with keep[i] >= 0, renumbered to keep[i]
+ * (which must increase with i); nsub of them. out owns new arrays
+ * (fe_sparse_free). 0 or JNT_ERR_NOMEM. */
+int red_sparse_sub(const fe_sparse *a, const int *keep, int nsub, fe_sparse *out);
+
+/* Flip the sign of each column of the n x r phi so that its entry of
+ * largest magnitude is positive (a deterministic sign for mode shapes). */
+void red_fix_signs(int n, int r, double *phi);
+
+/* A Cholesky factorisation of the symmetric positive definite A + beta B
+ * (B may be NULL), CHOLMOD supernodal, fill-reducing ordering. */
+typedef struct red_fact red_fact;
+
+/* Factorise; 0, 1 when A + beta B is not (numerically) positive definite
+ * (a pivot fails, or the reciprocal condition estimate is below 1e-14),
+ * or a negative status with a message. *out is NULL unless 0 is returned. */
+int red_fact_new(const fe_sparse *a, const fe_sparse *b, double beta, red_fact **out, char *err,
+                 size_t errn);
+/* Overwrite the n x nrhs column-major x with (A + beta B)^-1 x; 0 or a
+ * negative status. */
+int red_fact_solve(red_fact *f, double *x, int nrhs, char *err, size_t errn);
+void red_fact_free(red_fact *f);
+
+/* min_j K_jj / M_jj over the DOFs where both are positive (1 if none): of
+ * the order of the largest eigenvalues of (K, M); shifts for a singular K
+ * are small multiples of it. */
+double red_shift_scale(const fe_sparse *k, const fe_sparse *m);
+
+/* The `nev` lowest eigenpairs of K phi = lambda M phi: lambda ascending,
+ * phi (n x nev) M-orthonormal with red_fix_signs. Dense (dsygvx/dsygvd)
+ * when n < sparse_from, else CHOLMOD shift-invert + ARPACK Lanczos. */
+int red_eig(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, double *phi,
+            double *lambda, char *err, size_t errn);
+
+/* The trial vector derivatives of eq. 7 (seed 000) of the columns of base
+ * as given: d_ij = K^-1 (dK/dq_j) phi_i for 0 <= i <= j < r (d_ij = d_ji),
+ * column i + j (j + 1) / 2 of out, with dK/dq_j = sum_c dk_c/dg
+ * (b_c^T phi_j) b_c b_c^T, b_c = e_a - e_b. For tests and diagnostics. */
+int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, red_basis *out,
+            char *err, size_t errn);
+/* The one-sided TVDs (red_jtv.c's header): 2 r^2 columns, d^+_ij at
+ * 2 (i + r j) and d^-_ij at 2 (i + r j) + 1, unweighted. */
+int red_tvd_onesided(const fe_model *m, const red_basis *base, const red_joint *joint,
+                     red_basis *out, char *err, size_t errn);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * sim_main.c: the command line shared by `jnt run` and standalone
+ * simulators: [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].
+ * Exit status: 0 success, 1 run or model error, 2 usage error.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/data.h"
+#include "core/model.h"
+#include "jnt/setup.h"
+
+/* Usage text, with the model's parameters and their defaults. */
+static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f)
+{
+    const jnt_abi_model *a = m->abi;
+    fprintf(f,
+            "usage: %s [options]\n"
+            "Simulate model '%s'%s%s%s and write its outputs as CSV.\n\n"
+            "options:\n"
+            "  -D name=value   set a parameter; value in SI units or with a unit (-D tE=0.3ms)\n"
+            "  -o FILE         write the CSV to FILE ('-' = standard output%s%s%s)\n"
+            "  --stats         print run statistics on standard error\n"
+            "  --progress      show a progress line on standard error\n"
+            "  --integrator NAME  use rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the\n"
+            "                  model's integrator\n"
+            "  --h STEP        step size (fixed-step methods) or initial step, e.g. 1e-4 or 0.1ms\n"
+            "  --rtol X, --atol X  tolerances of dopri5 and bdf (and of the Newton iterations)\n"
+            "  -h, --help      show this help and exit\n",
+            prog, a->name ? a->name : "?", a->source ? " (" : "", a->source ? a->source : "",
+            a->source ? ")" : "", a->output_file ? "; default: " : "",
+            a->output_file ? a->output_file : "", a->output_file ? "" : "; default: none");
+    if (a->np > 0)
+        fprintf(f, "\nparameters (defaults):\n");
+    for (int i = 0; i < a->np; i++) {
+        jnt_dim dim;
+        char ub[64];
+        memcpy(dim.e, a->p_dims + (size_t)i * JNT_NDIM, sizeof dim.e);
+        units_format(dim, ub, sizeof ub);
+        fprintf(f, "  %s = %.6g%s%s\n", a->p_names[i], jnt_get_param(m, d, i),
+                units_is_none(dim) ? "" : " ", units_is_none(dim) ? "" : ub);
+    }
+}
+
+/* A usage error: message, hint, exit status 2. */
+static int sim_usage_error(const char *prog, const char *what, const char *arg)
+{
+    fprintf(stderr, "%s: error: %s%s%s%s\n", prog, what, arg ? " '" : "", arg ? arg : "",
+            arg ? "'" : "");
+    fprintf(stderr, "try '%s --help' for more information\n", prog);
+    return 2;
+}
+
+/* The value of an option given as "-Xvalue" or "-X value"; NULL if missing. */
+static const char *sim_optarg(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (a[2])
+        return a + 2;
+    if (*i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+/* See jnt.h. */
+int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
+{
+    if (!prog)
+        prog = "jnt-sim";
+    if (!m) {
+        fprintf(stderr, "%s: error: no model\n", prog);
+        return 1;
+    }
+    jnt_data *d = jnt_data_new(m);
+    if (!d) {
+        fprintf(stderr, "%s: error: out of memory\n", prog);
+        return 1;
+    }
+    const char *out = NULL;
+    int stats = 0, progress = 0, rc = 0;
+    jnt_run_opts o;
+    memset(&o, 0, sizeof o);
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            sim_usage(m, d, prog, stdout);
+            jnt_data_free(d);
+            return 0;
+        } else if (strcmp(a, "--stats") == 0) {
+            stats = 1;
+        } else if (strcmp(a, "--progress") == 0) {
+            progress = 1;
+        } else if (strcmp(a, "--integrator") == 0) {
+            o.integrator = i + 1 < argc ? argv[++i] : NULL;
+            if (!o.integrator)
+                rc = sim_usage_error(prog, "option '--integrator' needs a name", NULL);
+        } else if (!strcmp(a, "--h") || !strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
+            const char *why = "needs a positive value";
+            double v = 0;
+            jnt_dim dim;
+            int ok = i + 1 < argc && units_parse_quantity(argv[++i], &v, &dim, &why) == 0;
+            jnt_dim want = units_none;
+            if (a[2] == 'h')
+                want.e[2] = JNT_DIM_DEN; /* seconds; a bare number is in seconds too */
+            if (ok && a[2] == 'h' && units_is_none(dim))
+                dim = want;
+            if (!ok || !(v > 0) || !units_equal(dim, want))
+                rc = sim_usage_error(prog, a[2] == 'h' ? "option '--h' needs a positive time"
+                                                       : "option needs a positive number", a);
+            else if (a[2] == 'h')
+                o.h = v;
+            else if (a[2] == 'r')
+                o.rtol = v;
+            else
+                o.atol = v;
+        } else if (strncmp(a, "-D", 2) == 0) {
+            const char *v = sim_optarg(argc, argv, &i);
+            if (!v)
+                rc = sim_usage_error(prog, "option '-D' needs an argument name=value", NULL);
+            else if (jnt_set_param_text(m, d, v) != JNT_OK)
+                rc = sim_usage_error(prog, jnt_data_error(d), NULL);
+        } else if (strncmp(a, "-o", 2) == 0) {
+            out = sim_optarg(argc, argv, &i);
+            if (!out)
+                rc = sim_usage_error(prog, "option '-o' needs a file name", NULL);
+        } else if (a[0] == '-' && a[1]) {
+            rc = sim_usage_error(prog, "unknown option", a);
+        } else {
+            rc = sim_usage_error(prog, "unexpected argument", a);
+        }
+    }
+    if (rc != 0) {
+        jnt_data_free(d);
+        return rc;
+    }
+    o.csv_path = out;
+    o.progress = progress ? 1 : (isatty(STDERR_FILENO) ? 2 : 0);
+    /* the simulation (if the model has one), then its analyses */
+    int st = m->abi->integrator ? jnt_run(m, d, &o) : JNT_OK;
+    if (st == JNT_OK && m->abi->nanalyses > 0)
+        st = jnt_run_analyses(m, d, NULL);
+    if (stats) {
+        const jnt_stats *s = jnt_data_stats(d);
+        char chains[96] = "";
+        if (s->chain_iters)
+            snprintf(chains, sizeof chains, ", chain iterations %ld, halvings %ld", s->chain_iters,
+                     s->chain_halvings);
+        fprintf(stderr,
+                "steps %ld, rejected %ld, rhs %ld, jac %ld, lu %ld, newton %ld, rows %ld, "
+                "cpu %.3g s%s\n",
+                s->steps, s->rejected, s->rhs_evals, s->jac_evals, s->lu_decomps,
+                s->newton_iters, s->out_rows, s->cpu_seconds, chains);
+    }
+    if (st != JNT_OK) {
+        const char *msg = jnt_data_error(d);
+        fprintf(stderr, "%s: error: %s\n", prog, msg[0] ? msg : jnt_status_message(st));
+    }
+    jnt_data_free(d);
+    return st == JNT_OK ? 0 : st == JNT_ERR_USAGE ? 2 : 1;
+}
