@@ -20,6 +20,8 @@
 #   7. seed 000's lap joint, unreduced vs joint trial vectors;
 #   8. JIT vs `jnt build` on four models: generation time and memory, C and
 #      model-data size, gcc time, and the run phase of each (--stats CPU).
+# BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
+# sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
 # (BENCH_STAT=min) of N repetitions (BENCH_N, default 7), wall clock.
 # The tables go to standard output and to $B/bench/results.md; raw lines of
@@ -81,6 +83,8 @@ reldiff() {
             d = ($1 - r) / r; if (d < 0) d = -d; if (d > m) m = d; n++ }
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
+# want N: is section N selected (BENCH_SECTIONS)?
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -125,6 +129,7 @@ ok_model() {
 }
 why_model() { grep -m 1 'error' "$OUT/$1.check.err" 2>/dev/null || head -n 1 "$OUT/$1.check.err"; }
 
+if want 1 || want 2 || want 3; then
 frdyn2_ok=1 lugre_ok=1
 ok_model frdyn2 "$FRDYN2" || { frdyn2_ok=0; say "bench: $FRDYN2 does not compile: $(why_model frdyn2)"; }
 ok_model lugre "$LUGRE" || { lugre_ok=0; say "bench: $LUGRE does not compile: $(why_model lugre)"; }
@@ -338,11 +343,13 @@ echo
 echo "Raw lines of every tool: $RAW."
 } > "$RES"
 cat "$RES"
+fi
 
 # ---- 4. Craig-Bampton reduction of imported plates (issue 4) ----------------------
 # bench/bench_reduce.c: a plate2d of about N DOFs written to Matrix Market, imported
 # (with its checks), clamped on the left edge and reduced keeping the top edge plus 20
 # fixed-interface modes (CHOLMOD + ARPACK sparse path); peak resident memory of the process.
+if want 4; then
 gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Iruntime/include -Iruntime \
     -o "$OUT/bench_reduce" bench/bench_reduce.c "$B/libjnt.a" $LDLIBS || exit 1
 {
@@ -358,6 +365,7 @@ for n in 5000 20000 50000; do
     rm -f "$OUT"/plate_"$n"_*
 done
 } | tee -a "$RES"
+fi
 
 # ---- 5. seed 004's two-sided interface: full vs reduced (issue 4) ------------------
 # examples/iwan_interface/{full,rom}.jnt with n sliders (copies with `const n`
@@ -368,6 +376,7 @@ done
 # complementarity chain, RK4) at the example's 20 ms and at 50 ms (the same D; Delta_1
 # within 7e-4 of the 20 ms run at n = 100). Seed 004 Fig. 10: the reduced model should
 # be at least 100x faster at n = 100.
+if want 5; then
 {
 echo
 echo "## 5. Seed 004's interface: full differential model vs reduced model"
@@ -392,12 +401,14 @@ done
 echo
 echo "Times are the $STAT_NAME of $N runs."
 } | tee -a "$RES"
+fi
 
 # ---- 6. seed 003's beam on beam: the couplings side by side (issue 5) --------------
 # examples/beam_on_beam.jnt (paper-size qm6 meshes, mu ramped to 0.3) with each coupling,
 # 0.3 s (C crosses both unstable windows of the locus, 48.1-48.8 and 50.9-51.5 mm; 857k
 # central-difference steps), no CSV, in-process (bench_jit: compile once, then one timed
 # run each: 40 to 50 s). Seed 003: Subs-a, -b, -c take 68, 74, 69 % of FiLm's time.
+if want 6; then
 NB=1
 {
 echo
@@ -419,6 +430,7 @@ done
 echo
 echo "Times are the $STAT_NAME of $NB run(s)."
 } | tee -a "$RES"
+fi
 
 # ---- 7. seed 000's lap joint: unreduced vs joint trial vectors (issue 4) ----------
 # examples/lap_joint.jnt as it is (friction, 0.4 s, bdf rtol 1e-6) with the line marked
@@ -427,6 +439,7 @@ echo "Times are the $STAT_NAME of $NB run(s)."
 # static + jtv(count = 60); one run each (`jnt run --stats`: the integration's CPU
 # time). The |f_c| error is the RMS over the record relative to the unreduced run's.
 # Seed 000 Sect. 6.1: 60 JTVs take 0.2 % of the CPU time of its 903-pair model.
+if want 7; then
 {
 echo
 echo "## 7. Seed 000's lap joint: unreduced model vs joint trial vectors"
@@ -462,12 +475,14 @@ echo
 echo "jtv(count = 60) gives 17 vectors here: the trial vector derivatives of this 60-pair joint span 17" \
      "directions above round-off (docs/reduction.md); seed 000's mesh has 903 pairs."
 } | tee -a "$RES"
+fi
 
 # ---- 8. JIT vs jnt build: generated size, build time, run phase (issue 11) -------------
 # Per model: `jnt emit` (wall time and peak memory, /usr/bin/time), the C and model-data
 # sizes, `jnt build` (emit + gcc -O2, wall), and the run's CPU time (--stats) of
 # `jnt run` (tcc) and of the simulator (gcc -O2), alternating, the STAT of BENCH8_N runs.
 # The lap joint with modal(40) + static + jtv(60) is section 7's file.
+if want 8; then
 N8=${BENCH8_N:-3}
 {
 echo
@@ -506,3 +521,4 @@ done
 echo
 echo "Run times are the $STAT_NAME of $N8 runs of the integration's CPU time (--stats), no CSV."
 } | tee -a "$RES"
+fi
