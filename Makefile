@@ -24,8 +24,10 @@ COMPILER_INC  := -Iruntime/include -Icompiler -I$(B)/gen
 CLI_INC       := -Iruntime/include
 TEST_INC      := -Iruntime/include -Iruntime -Icompiler -I$(B)/gen
 CPPFLAGS      := $(TEST_INC) $(DEFS)
-LDLIBS   := -ltcc -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
-            -lcholmod -larpack -llapacke -lopenblas -lm -ldl -lpthread
+# The runtime's libraries: also the link line of `jnt build` (compiler/cli/main.c).
+RUN_LIBS := -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense -lklu -lcholmod \
+            -larpack -llapacke -lopenblas -lm
+LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 
 # Debian packages the build, the tests and the benchmarks need.
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
@@ -90,7 +92,7 @@ $(B)/obj/compiler/%.o: compiler/%.c | $(GEN_SRC)
 
 $(B)/obj/compiler/cli/%.o: compiler/cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CLI_INC) $(DEFS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CLI_INC) $(DEFS) -DJNT_LINK_LIBS='"$(RUN_LIBS)"' $(CFLAGS) -MMD -MP -c $< -o $@
 
 # Lemon's and re2c's output is not ours: compile it without -Werror noise.
 $(B)/obj/gen/%.o: $(B)/gen/%.c

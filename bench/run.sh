@@ -19,7 +19,9 @@
 #   6. seed 003's beam on beam, each coupling against FiLm;
 #   7. seed 000's lap joint, unreduced vs joint trial vectors;
 #   8. JIT vs `jnt build` on four models: generation time and memory, C and
-#      model-data size, gcc time, and the run phase of each (--stats CPU).
+#      model-data size, gcc time, and the run phase of each (--stats CPU);
+#   9. the implicit integrators on multimass chains of 100 to 6,400 masses:
+#      cost per step, log-log slope, CPU against wall (bench/scaling.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -44,8 +46,8 @@ esac
 OUT=$B/bench
 PY=/usr/bin/python3
 OCT="octave-cli --no-gui -q --no-history"
-LDLIBS=${LDLIBS:--ltcc -lcholmod -larpack -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
--llapacke -lopenblas -lm -ldl -lpthread}
+LDLIBS=${LDLIBS:--ltcc -lklu -lcholmod -larpack -lsundials_cvode -lsundials_nvecserial \
+-lsundials_sunmatrixdense -llapacke -lopenblas -lm -ldl -lpthread}
 OPENBLAS_NUM_THREADS=1
 OMP_NUM_THREADS=1
 export OPENBLAS_NUM_THREADS OMP_NUM_THREADS
@@ -522,3 +524,5 @@ echo
 echo "Run times are the $STAT_NAME of $N8 runs of the integration's CPU time (--stats), no CSV."
 } | tee -a "$RES"
 fi
+
+if want 9; then . bench/scaling.sh; fi

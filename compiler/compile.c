@@ -38,6 +38,7 @@ typedef struct comp_job {
 static void job_init(comp_job *j, const jnt_compile_opts *opts)
 {
     *j = (comp_job){0};
+    jnt_blas_threads(-1); /* reductions run LAPACK at compile time */
     diag_init(&j->dc, opts && opts->diag ? opts->diag : stderr,
               opts && opts->max_errors > 0 ? opts->max_errors : 20);
 }

@@ -24,6 +24,11 @@
 
 #include "jnt/jnt.h"
 
+/* The runtime's libraries for `jnt build` (the Makefile's RUN_LIBS). */
+#ifndef JNT_LINK_LIBS
+#error "define JNT_LINK_LIBS: the libraries the runtime links (the Makefile's RUN_LIBS)"
+#endif
+
 static const char usage_text[] =
     "usage: jnt <command> MODEL.jnt [options]\n"
     "\n"
@@ -188,12 +193,14 @@ static int cmd_build(const char *model, const char *out)
     char *lib = fmt("%s/libjnt.a", dir);
     char *inc = fmt("-I%s", jnt_include_dir());
     char *tmpout = fmt("%s.part", out);
-    char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout,
-                      "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixdense",
-                      "-lcholmod", "-larpack", "-llapacke", "-lopenblas", "-lm"};
+    char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout};
     int argc = 0;
     while (argv[argc])
         argc++;
+    /* the runtime's libraries, as the Makefile links them */
+    char *libs = fmt("%s", JNT_LINK_LIBS);
+    for (char *w = strtok(libs, " "); w && argc < 40; w = strtok(NULL, " "))
+        argv[argc++] = w;
     if (asm_path)
         argv[argc++] = asm_path;
     /* extra compiler flags from $JNT_CFLAGS (for instance -march=native) */
@@ -203,6 +210,7 @@ static int cmd_build(const char *model, const char *out)
     argv[argc] = NULL;
     int rc = run_gcc(argv);
     free(extra);
+    free(libs);
     remove(tmpl);
     free(tmpl);
     if (asm_path) {

@@ -248,6 +248,29 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
     return 0;
 }
 
+/* See eval.h. */
+int eval_jac_is_y(const jnt_abi_model *a)
+{
+    return a->jac && a->nu == 0 && a->nblocks == 0;
+}
+
+/* See eval.h. */
+int eval_jac_values(const jnt_model *m, jnt_data *d, double t, const double *y, double *jv,
+                    int *bad, double *badv)
+{
+    const jnt_abi_model *a = m->abi;
+    int rc = a->jac(t, y, NULL, d->d, d->p, jv);
+    if (rc != 0)
+        return rc;
+    for (int k = 0; k < a->jac_nnz; k++)
+        if (!isfinite(jv[k])) {
+            *bad = a->jac_rowind[k];
+            *badv = jv[k];
+            return EVAL_NONFINITE;
+        }
+    return 0;
+}
+
 /* Name of state i for messages. */
 static const char *state_name(const jnt_abi_model *a, int i)
 {

@@ -41,4 +41,14 @@ int eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double 
 int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double *J, int *bad,
              double *badv);
 
+/* Is the kernel's Jacobian pattern (jac_colptr, jac_rowind) already the
+ * Jacobian's in y? So for a model with a jac kernel and no gathered points
+ * or blocks: the sparse Newton path of the implicit integrators. */
+int eval_jac_is_y(const jnt_abi_model *a);
+
+/* The Jacobian's values in the kernel's pattern (eval_jac_is_y models):
+ * jv (jac_nnz values). Returns as eval_jac. */
+int eval_jac_values(const jnt_model *m, jnt_data *d, double t, const double *y, double *jv,
+                    int *bad, double *badv);
+
 #endif

@@ -85,6 +85,9 @@ int integ_rhs(integ_run *r, double t, const double *y, double *ydot);
  * f(t, y)). Returns 0, 1 (recoverable) or JNT_ERR_KERNEL. */
 int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, double *J,
                     double *tmp);
+/* The Jacobian's values at (t, y) in the kernel's pattern (models for which
+ * eval_jac_is_y holds) into jv. Returns as integ_jac_dense. */
+int integ_jac_sparse(integ_run *r, double t, const double *y, double *jv);
 /* Format the failure message "t = T s: ..." into the data and return status. */
 int integ_fail(integ_run *r, int status, double t, const char *fmt, ...)
 #ifdef __GNUC__
@@ -114,12 +117,46 @@ typedef struct integ_irk {
     const double *c;      /* s */
     const double *e;      /* s explicit weights of f(t, y) */
 } integ_irk;
-/* Arena need of integ_irk_step for ny states. */
+/* The Newton matrices M = I - h (A (x) J) of the implicit methods
+ * (integ_linsys.c), sparse or dense, with J kept across steps. */
+typedef struct integ_linsys integ_linsys;
+/* Does the sparse path pay for tableau k on model a (J's pattern known in
+ * y, the crossover of linalg/sparse.h, JNT_LINSOLVE)? */
+int integ_linsys_sparse_pays(const jnt_abi_model *a, const integ_irk *k);
+/* For tableau k (A only) on the run's model: picks the path (sparse when the
+ * kernel's pattern is J's and the crossover says so), allocates. Returns 0
+ * or JNT_ERR_NOMEM with the message set; *out is set either way (free it). */
+int integ_linsys_new(integ_run *r, const integ_irk *k, integ_linsys **out);
+/* Make J current: evaluated at (t, y) (fy = f(t, y) and tmp, n doubles, for
+ * finite differences) unless kept from an earlier step and !force. A new J
+ * invalidates the factorisation. Returns as integ_jac_dense. */
+int integ_linsys_update(integ_run *r, integ_linsys *w, double t, const double *y,
+                        const double *fy, double *tmp, int force);
+/* Form and factorise M for step h (nothing when already done for this h
+ * and J). Returns 0, 1 (singular: cause recorded) or a fatal status. */
+int integ_linsys_factor(integ_run *r, integ_linsys *w, const integ_irk *k, double h);
+/* Solve M x = b in place. Returns 0 or -1. */
+int integ_linsys_solve(integ_linsys *w, double *b);
+/* Was J evaluated for the current step (not kept from an earlier one)? */
+int integ_linsys_fresh(const integ_linsys *w);
+/* After an accepted step whose Newton contracted at worst by theta: keep J
+ * for the next step only if that was fast. */
+void integ_linsys_step_done(integ_linsys *w, double theta);
+/* Drop J and the factorisation (the next update evaluates J). */
+void integ_linsys_forget(integ_linsys *w);
+int integ_linsys_is_sparse(const integ_linsys *w);
+void integ_linsys_free(integ_linsys *w);
+/* Arena need of integ_irk_step for ny states (vectors; the Jacobian and
+ * the Newton matrix are allocated at the first step, freed by
+ * integ_irk_stop). */
 void integ_irk_work(const integ_irk *k, int ny, size_t *nw, size_t *ni);
-/* One accepted fixed step of an implicit method: Jacobian at the step
- * start, Newton on the stages, halving the step on failure (at most 10
- * times, each counted as rejected). Sets t_new, y_new, f_new. */
+/* One accepted fixed step of an implicit method: Newton on the stages with
+ * a Jacobian kept from earlier steps while Newton contracts fast, evaluated
+ * again at the step start otherwise, halving the step on failure (at most
+ * 10 times, each counted as rejected). Sets t_new, y_new, f_new. */
 int integ_irk_step(integ_run *r, const integ_irk *k);
+/* Free what integ_irk_step allocated (the methods' stop). */
+void integ_irk_stop(integ_run *r);
 
 extern const integ_type integ_rk4;
 extern const integ_type integ_dopri5;

@@ -3,6 +3,10 @@
  * analytic Jacobian and a dense direct linear solver of our own on LAPACK
  * (OpenBLAS's blocked dgetrf; Debian builds SUNDIALS without its LAPACK
  * module, and its own unblocked LU is 20 to 30 times slower at 800 states).
+ * Models whose Jacobian pattern is known in y (point bodies) and large
+ * enough for the crossover of linalg/sparse.h solve I - gamma J sparse
+ * instead (KLU through integ_linsys.c: pattern analysed once per run,
+ * refactorised when CVODE asks for a new J or gamma).
  * CVODE advances one internal step per call (CV_ONE_STEP) up to the stop
  * time t_end; rows inside a step come from its interpolating polynomial
  * (CVodeGetDky). A change of the discrete state does not restart CVODE: the
@@ -36,6 +40,8 @@ typedef struct bdf_mem {
     N_Vector y, yi;
     SUNMatrix A;
     SUNLinearSolver ls;
+    integ_linsys *sp; /* the sparse path's matrices, or NULL (dense) */
+    double gamma;     /* the sparse path's last gamma */
     void *cv;
     integ_run *r;
     int inited;    /* CVodeInit succeeded: counters are valid */
@@ -246,6 +252,55 @@ static SUNLinearSolver lu_new(const jnt_abi_model *a, SUNContext ctx)
     return S;
 }
 
+/* The sparse path: I - gamma J by integ_linsys (a one-stage tableau with
+ * a = 1, so that h = gamma). The matrix arguments are not used. */
+static const double bdf_one[1] = {1.0}, bdf_zero[1] = {0.0};
+static const integ_irk bdf_tableau = {1, bdf_one, bdf_one, bdf_zero};
+
+static int sp_setup(SUNLinearSolver S, SUNMatrix A)
+{
+    (void)A;
+    bdf_mem *m = S->content;
+    int rc = integ_linsys_factor(m->r, m->sp, &bdf_tableau, m->gamma);
+    if (rc < 0)
+        m->fatal = rc;
+    return rc == 0 ? SUNLS_SUCCESS : rc > 0 ? SUNLS_LUFACT_FAIL : SUNLS_ILL_INPUT;
+}
+
+static int sp_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, sunrealtype tol)
+{
+    (void)A, (void)tol;
+    bdf_mem *m = S->content;
+    if (x != b)
+        N_VScale(1.0, b, x);
+    return integ_linsys_solve(m->sp, N_VGetArrayPointer(x)) == 0 ? SUNLS_SUCCESS
+                                                                : SUNLS_ILL_INPUT;
+}
+
+static int sp_free(SUNLinearSolver S)
+{
+    if (S) {
+        S->content = NULL;
+        SUNLinSolFreeEmpty(S);
+    }
+    return SUNLS_SUCCESS;
+}
+
+/* A linear solver object on m->sp (owned by m). */
+static SUNLinearSolver sp_new(bdf_mem *m)
+{
+    SUNLinearSolver S = SUNLinSolNewEmpty(m->ctx);
+    if (!S)
+        return NULL;
+    S->ops->gettype = lu_type;
+    S->ops->getid = lu_id;
+    S->ops->setup = sp_setup;
+    S->ops->solve = sp_solve;
+    S->ops->free = sp_free;
+    S->content = m;
+    return S;
+}
+
 /* A scratch vector for finite-difference Jacobians. */
 static void bdf_work(int ny, int nnz, size_t *nw, size_t *ni)
 {
@@ -274,8 +329,19 @@ static int bdf_linsys(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix A, sunbo
 {
     (void)A, (void)t1, (void)t2, (void)t3;
     bdf_mem *m = ud;
-    lu_solver *c = m->ls->content;
     *jcur = !jok;
+    if (m->sp) {
+        int rc = jok ? 0
+                     : integ_linsys_update(m->r, m->sp, t, N_VGetArrayPointer(y),
+                                           N_VGetArrayPointer(fy), m->r->w, 1);
+        if (rc < 0)
+            m->fatal = rc;
+        if (rc != 0)
+            return rc < 0 ? -1 : rc;
+        m->gamma = gamma;
+        return 0;
+    }
+    lu_solver *c = m->ls->content;
     if (!jok) {
         int rc = integ_jac_dense(m->r, t, N_VGetArrayPointer(y), N_VGetArrayPointer(fy), c->J,
                                  m->r->w);
@@ -410,8 +476,16 @@ static int bdf_start(integ_run *r)
     CVodeSetUserData(m->cv, m);
     if (CVodeSStolerances(m->cv, s->rtol, s->atol) != CV_SUCCESS)
         return bdf_setup_failed(r, m, "CVodeSStolerances");
-    m->A = SUNDenseMatrix(n, n, m->ctx);
-    m->ls = m->A ? lu_new(r->abi, m->ctx) : NULL;
+    /* CVODE wants a matrix for a direct solver; ours keep their own */
+    m->A = SUNDenseMatrix(1, 1, m->ctx);
+    if (integ_linsys_sparse_pays(r->abi, &bdf_tableau)) {
+        int rc = integ_linsys_new(r, &bdf_tableau, &m->sp);
+        if (rc != 0)
+            return rc;
+        m->ls = sp_new(m);
+    } else {
+        m->ls = lu_new(r->abi, m->ctx);
+    }
     if (!m->A || !m->ls)
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting CVODE");
     if (CVodeSetLinearSolver(m->cv, m->ls, m->A) != CV_SUCCESS)
@@ -476,6 +550,7 @@ static void bdf_stop(integ_run *r)
         SUNLinSolFree(m->ls);
     if (m->A)
         SUNMatDestroy(m->A);
+    integ_linsys_free(m->sp);
     if (m->y)
         N_VDestroy(m->y);
     if (m->yi)

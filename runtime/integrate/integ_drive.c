@@ -141,6 +141,27 @@ int integ_rhs(integ_run *r, double t, const double *y, double *ydot)
     return 0;
 }
 
+/* An evaluation of the Jacobian kernel (eval_jac's status rc) as integ_jac_*
+ * return it: 0, 1 with the cause recorded, or JNT_ERR_KERNEL. */
+static int jac_status(integ_run *r, double t, int rc, int bad, double badv)
+{
+    if (rc < 0)
+        return integ_fail(r, JNT_ERR_KERNEL, t, "the jacobian kernel failed (status %d)", rc);
+    if (rc == EVAL_NONFINITE) {
+        r->cause = INTEG_CAUSE_NONFINITE;
+        r->cause_index = bad;
+        r->cause_value = badv;
+        r->cause_t = t;
+        return 1;
+    }
+    if (rc > 0) {
+        r->cause = INTEG_CAUSE_RHS;
+        r->cause_t = t;
+        return 1;
+    }
+    return 0;
+}
+
 /* See integ.h. */
 int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, double *J,
                     double *tmp)
@@ -165,22 +186,17 @@ int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, d
     }
     int bad = -1;
     double badv = 0;
-    int rc = eval_jac(r->data->m, r->data, t, y, J, &bad, &badv);
-    if (rc < 0)
-        return integ_fail(r, JNT_ERR_KERNEL, t, "the jacobian kernel failed (status %d)", rc);
-    if (rc == EVAL_NONFINITE) {
-        r->cause = INTEG_CAUSE_NONFINITE;
-        r->cause_index = bad;
-        r->cause_value = badv;
-        r->cause_t = t;
-        return 1;
-    }
-    if (rc > 0) {
-        r->cause = INTEG_CAUSE_RHS;
-        r->cause_t = t;
-        return 1;
-    }
-    return 0;
+    return jac_status(r, t, eval_jac(r->data->m, r->data, t, y, J, &bad, &badv), bad, badv);
+}
+
+/* See integ.h. */
+int integ_jac_sparse(integ_run *r, double t, const double *y, double *jv)
+{
+    r->st->jac_evals++;
+    int bad = -1;
+    double badv = 0;
+    return jac_status(r, t, eval_jac_values(r->data->m, r->data, t, y, jv, &bad, &badv), bad,
+                      badv);
 }
 
 /* See integ.h. Cubic Hermite basis on theta = (t - t_n) / h. */

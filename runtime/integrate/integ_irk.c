@@ -6,29 +6,33 @@
  * Stages Z_i = Y_i - y_n solve (HNW II, Sec. IV.8, eq. 8.2, with an explicit
  * term for methods whose first stage is y_n itself)
  *     Z_i = h (e_i f(t_n, y_n) + sum_j a_ij f(t_n + c_j h, y_n + Z_j)),
- * iterated with the matrix I - h (A (x) J), J = df/dy at (t_n, y_n),
- * factorised once per attempt (LAPACKE_dgetrf). Convergence is judged on
- * the rate theta as in HNW II, eq. IV.8.10. On failure the step is halved
- * (at most 10 times); y_{n+1} = y_n + Z_s (stiffly accurate methods).
+ * iterated with the matrix M = I - h (A (x) J), J = df/dy. Convergence is
+ * judged on the rate theta as in HNW II, eq. IV.8.10. On failure the step
+ * is halved (at most 10 times); y_{n+1} = y_n + Z_s (stiffly accurate
+ * methods).
+ *
+ * Modified Newton across steps (as radau5 and CVODE do): J and the
+ * factorisation of M are kept from step to step while Newton contracts
+ * fast (theta <= JAC_KEEP_THETA); a slow or failed iteration with an old J
+ * evaluates J again at the step start before the step is halved.
+ * M, J and their factorisation: integ_linsys.c.
  */
-#include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "integ.h"
-
-_Static_assert(sizeof(lapack_int) == sizeof(int), "LAPACKE with 32-bit integers expected");
 
 #define NEWTON_MAXIT 10
 #define NEWTON_HALVINGS 10
 #define NEWTON_KAPPA 1e-3 /* converged when the estimated error < KAPPA * tolerance */
 
-/* See integ.h: J (n^2), M ((sn)^2), Z, F, R (sn each), a stage state (n). */
+/* See integ.h: Z, F, R (sn each), a stage state (n). */
 void integ_irk_work(const integ_irk *k, int ny, size_t *nw, size_t *ni)
 {
-    size_t n = (size_t)ny, N = (size_t)k->s * n;
-    *nw = n * n + N * N + 3 * N + n;
-    *ni = N;
+    size_t N = (size_t)k->s * ny;
+    *nw = 3 * N + (size_t)ny;
+    *ni = 0;
 }
 
 /* Tolerances of the Newton test: the run's, or defaults for fixed-step
@@ -68,38 +72,18 @@ static int newton_diverged(integ_run *r, int worst)
     return 1;
 }
 
-/* Newton iteration for the stages with step h. Returns 0 (converged, Z
- * set), 1 (not converged: cause recorded), or a fatal status. */
-static int newton_solve(integ_run *r, const integ_irk *k, double h, const double *J, double *M,
-                        double *Z, double *F, double *R, double *ys, int *ipiv)
+/* Newton iteration for the stages with step h and the factorised M.
+ * Returns 0 (converged, Z set, *theta_max the slowest contraction seen),
+ * 1 (not converged: cause recorded), or a fatal status. */
+static int newton_solve(integ_run *r, integ_linsys *w, const integ_irk *k, double h, double *Z,
+                        double *F, double *R, double *ys, double *theta_max)
 {
     int n = r->abi->ny, s = k->s, N = s * n;
     double t = r->t;
-    /* M = I - h (A (x) J), column-major N x N */
-    for (int bj = 0; bj < s; bj++) {
-        for (int c = 0; c < n; c++) {
-            double *col = M + (size_t)(bj * n + c) * N;
-            for (int bi = 0; bi < s; bi++) {
-                double ha = h * k->a[bi * s + bj];
-                for (int i = 0; i < n; i++)
-                    col[bi * n + i] = -ha * J[(size_t)c * n + i];
-            }
-            col[bj * n + c] += 1.0;
-        }
-    }
-    r->st->lu_decomps++;
-    lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, N, N, M, N, ipiv);
-    if (info < 0)
-        return integ_fail(r, JNT_ERR_SOLVER, t, "LAPACKE_dgetrf: bad argument %d", (int)-info);
-    if (info > 0) {
-        r->cause = INTEG_CAUSE_SINGULAR;
-        r->cause_index = (int)(info - 1) % n;
-        r->cause_t = t;
-        return 1;
-    }
     memset(Z, 0, (size_t)N * sizeof *Z);
     double prev = 0.0;
     int worst = 0;
+    *theta_max = 0.0;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
         r->st->newton_iters++;
         for (int j = 0; j < s; j++) {
@@ -118,10 +102,8 @@ static int newton_solve(integ_run *r, const integ_irk *k, double h, const double
                 R[bi * n + i] = h * acc - Z[bi * n + i];
             }
         }
-        info = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', N, 1, M, N, ipiv, R, N);
-        if (info != 0)
-            return integ_fail(r, JNT_ERR_SOLVER, t, "LAPACKE_dgetrs: bad argument %d",
-                              (int)-info);
+        if (integ_linsys_solve(w, R) != 0)
+            return integ_fail(r, JNT_ERR_SOLVER, t, "the Newton solve failed");
         for (int i = 0; i < N; i++)
             Z[i] += R[i];
         double nrm = newton_norm(r, s, R, &worst);
@@ -131,6 +113,7 @@ static int newton_solve(integ_run *r, const integ_irk *k, double h, const double
             return 0;
         if (it > 0) {
             double theta = nrm / prev;
+            *theta_max = fmax(*theta_max, theta);
             /* no contraction: diverged, unless already stalled in rounding */
             if (theta >= 1.0)
                 return nrm <= NEWTON_KAPPA ? 0 : newton_diverged(r, worst);
@@ -143,30 +126,48 @@ static int newton_solve(integ_run *r, const integ_irk *k, double h, const double
 }
 
 /* See integ.h. */
+void integ_irk_stop(integ_run *r)
+{
+    integ_linsys_free(r->mem);
+    r->mem = NULL;
+}
+
+/* See integ.h. */
 int integ_irk_step(integ_run *r, const integ_irk *k)
 {
     int n = r->abi->ny, s = k->s;
     size_t N = (size_t)s * n;
-    double *J = r->w, *M = J + (size_t)n * n, *Z = M + N * N, *F = Z + N, *R = F + N,
-           *ys = R + N;
-    double t = r->t, t_full = integ_fixed_end(r, r->s.h), h = t_full - t;
-    int rc = integ_jac_dense(r, t, r->y, r->f, J, ys);
-    if (rc == 1)
-        return integ_fail_cause(r, JNT_ERR_KERNEL, t, "the jacobian kernel failed");
-    if (rc < 0)
+    double *Z = r->w, *F = Z + N, *R = F + N, *ys = R + N;
+    double t = r->t, t_full = integ_fixed_end(r, r->s.h), h = t_full - t, theta = 0.0;
+    int rc;
+    if (!r->mem && (rc = integ_linsys_new(r, k, (integ_linsys **)&r->mem)) != 0)
         return rc;
-    for (int halvings = 0;; halvings++) {
-        rc = newton_solve(r, k, h, J, M, Z, F, R, ys, r->iw);
+    integ_linsys *w = r->mem;
+    for (int halvings = 0, fresh = 0;;) {
+        /* J at the step start unless kept, then M for this h */
+        rc = integ_linsys_update(r, w, r->t, r->y, r->f, ys, fresh);
+        if (rc == 1)
+            return integ_fail_cause(r, JNT_ERR_KERNEL, t, "the jacobian kernel failed");
+        if (rc == 0)
+            rc = integ_linsys_factor(r, w, k, h);
+        if (rc == 0)
+            rc = newton_solve(r, w, k, h, Z, F, R, ys, &theta);
         if (rc == 0)
             break;
         if (rc < 0)
             return rc;
+        /* an old J first: evaluate it again here and retry the same step */
+        if (!integ_linsys_fresh(w)) {
+            fresh = 1;
+            continue;
+        }
         r->st->rejected++;
-        if (halvings == NEWTON_HALVINGS)
+        if (halvings++ == NEWTON_HALVINGS)
             return integ_fail_cause(r, JNT_ERR_NEWTON, t,
                                     "newton iteration did not converge after 10 step halvings");
         h *= 0.5;
     }
+    integ_linsys_step_done(w, theta);
     r->t_new = h == t_full - t ? t_full : t + h;
     for (int i = 0; i < n; i++)
         r->y_new[i] = r->y[i] + Z[(size_t)(s - 1) * n + i];

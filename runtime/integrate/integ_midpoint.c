@@ -35,5 +35,5 @@ const integ_type integ_midpoint = {
     .step = mid_step,
     .interp = integ_hermite,
     .reset = NULL,
-    .stop = NULL,
+    .stop = integ_irk_stop,
 };

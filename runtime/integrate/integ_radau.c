@@ -30,5 +30,5 @@ const integ_type integ_radau = {
     .step = radau_step,
     .interp = integ_hermite,
     .reset = NULL,
-    .stop = NULL,
+    .stop = integ_irk_stop,
 };

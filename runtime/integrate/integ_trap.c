@@ -31,5 +31,5 @@ const integ_type integ_trap = {
     .step = trap_step,
     .interp = integ_hermite,
     .reset = NULL,
-    .stop = NULL,
+    .stop = integ_irk_stop,
 };

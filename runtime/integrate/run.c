@@ -3,7 +3,6 @@
  * driver of the model's kind (model.h): integ_drive for ODE models, the
  * central difference of couple/iface_slide.c for sliding interfaces.
  */
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +22,6 @@ static const run_driver drivers[MODEL_NKINDS] = {
     [MODEL_ODE] = integ_drive,
     [MODEL_SLIDE] = iface_run,
 };
-
-/* One BLAS thread per run (runs scale by running many, jnt sweeps), unless
- * the user asks for more with OPENBLAS_NUM_THREADS: OpenBLAS's own threads
- * spin-wait between the small products of a step and cost more than they
- * give (40 % of the unreduced lap joint's time in sched_yield). */
-static void blas_threads(void)
-{
-    const char *env = getenv("OPENBLAS_NUM_THREADS");
-    if (!env || !*env)
-        openblas_set_num_threads(1);
-}
 
 /* Check the settings a run needs; JNT_ERR_PARAM with a message if wrong. */
 static int check_settings(jnt_data *d, const jnt_settings *s, const integ_type *ty)
@@ -79,7 +67,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     if (d->m != m)
         return data_error(d, JNT_ERR_USAGE, "this data object belongs to another model");
     const jnt_abi_model *a = m->abi;
-    blas_threads();
+    jnt_blas_threads(-1);
     clock_t c0 = clock();
     memset(&d->stats, 0, sizeof d->stats);
     d->err[0] = '\0';

@@ -12,7 +12,7 @@
 B=${B:-build}
 pass() { echo "PASS: layout: $*"; }
 fail() { echo "FAIL: layout: $*"; }
-CC="gcc -std=c11 -D_POSIX_C_SOURCE=200809L -DJNT_SOURCE_DIR=\"x\" -fsyntax-only"
+CC="gcc -std=c11 -D_POSIX_C_SOURCE=200809L -DJNT_SOURCE_DIR=\"x\" -DJNT_LINK_LIBS=\"-lm\" -fsyntax-only"
 
 # 1. include paths
 bad=""
@@ -27,7 +27,7 @@ for f in compiler/cli/*.c examples/embed/*.c; do
 done
 if [ -z "$bad" ]; then pass "the command line and examples/embed build with -Iruntime/include only"
 else fail "clients of the public API need more than it:$bad"; fi
-if grep -l '#include "\(core\|setup\|io\|couple\|integrate\|analyse\|sim\)/' compiler/*.c compiler/*.h \
+if grep -l '#include "\(core\|setup\|io\|couple\|integrate\|analyse\|linalg\|sim\)/' compiler/*.c compiler/*.h \
     compiler/cli/*.c > /dev/null 2>&1; then
     fail "the compiler includes the runtime's insides"
 else

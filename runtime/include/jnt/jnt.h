@@ -70,6 +70,13 @@ typedef struct jnt_run_opts {
     double t_end;         /* != 0: stop at this time instead of the model's t_end */
 } jnt_run_opts;
 
+/* BLAS threads of this process's runs and compiles: n >= 1 sets that many,
+ * 0 restores the default (OPENBLAS_NUM_THREADS when set, else 1: runs scale
+ * by running many models, not by threading one), n < 0 only applies what is
+ * set. jnt_run and jnt_compile_* apply it at their start. Returns the count
+ * in effect. */
+int jnt_blas_threads(int n);
+
 /* Name ("JNT_ERR_HMIN") and message ("step size underflow") of a status code. */
 const char *jnt_status_name(int status);
 const char *jnt_status_message(int status);

@@ -1,0 +1,33 @@
+/*
+ * threads.c: the BLAS threads of this process (jnt_blas_threads, jnt.h).
+ *
+ * One OpenBLAS thread by default: runs scale by running many models at
+ * once, and OpenBLAS's own threads spin-wait between the small products of
+ * a step (40 % of the unreduced lap joint's time went to sched_yield). The
+ * compile entry points apply it too, since reductions run LAPACK at compile
+ * time.
+ */
+#include <cblas.h>
+#include <stdlib.h>
+
+#include "jnt/jnt.h"
+
+static int chosen; /* a count set by the caller, or 0 */
+
+/* See jnt.h. */
+int jnt_blas_threads(int n)
+{
+    if (n >= 1)
+        chosen = n;
+    else if (n == 0)
+        chosen = 0;
+    int want = chosen;
+    if (want == 0) {
+        const char *env = getenv("OPENBLAS_NUM_THREADS");
+        want = env && *env ? atoi(env) : 1;
+        if (want < 1)
+            want = 1;
+    }
+    openblas_set_num_threads(want);
+    return want;
+}
