@@ -46,5 +46,6 @@ done
 echo
 echo "CPU per step of the integration (--stats), one run each; the slope is fitted over the sizes run." \
      "CPU / wall: the whole process (user + sys over elapsed, /usr/bin/time), which includes compiling the model."
-echo "The sparse path (KLU) is the default for these models; the dense path (LAPACK) is what they took before."
+echo "The sparse path (KLU) is the default for these models; the dense path (LAPACK, JNT_LINSOLVE=dense, the same" \
+     "modified Newton) is what they took before, with a Jacobian and an LU at every step for the fixed-step methods."
 } | tee -a "$RES"
