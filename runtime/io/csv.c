@@ -1,7 +1,9 @@
 /*
  * csv.c: the CSV writer of a run. Rows are formatted whole into a buffer and
  * written with one fwrite, so that a failing run leaves only complete lines;
- * the file is written as "<path>.part" and renamed when closed.
+ * a file is written as "<path>.part" and renamed when closed. A path that
+ * exists and is not a regular file (/dev/null, a pipe, a terminal) is
+ * written directly: renaming over it would replace the device.
  */
 #include <errno.h>
 #include <math.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "csv.h"
 #include "jnt/jnt.h"
@@ -35,9 +38,15 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
     if (!w->path || !w->part || !w->iobuf)
         goto nomem;
     memcpy(w->path, path, n + 1);
-    memcpy(w->part, path, n);
-    memcpy(w->part + n, ".part", 6);
-    w->f = fopen(w->part, "w");
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        free(w->part);
+        w->part = NULL;
+    } else {
+        memcpy(w->part, path, n);
+        memcpy(w->part + n, ".part", 6);
+    }
+    w->f = fopen(w->part ? w->part : w->path, "w");
     if (!w->f) {
         snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
         csv_close(w, NULL, 0);
@@ -189,7 +198,7 @@ int csv_close(csv_writer *w, char *err, size_t errn)
                 snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
             rc = JNT_ERR_IO;
         }
-        if (rename(w->part, w->path) != 0 && rc == JNT_OK) {
+        if (w->part && rename(w->part, w->path) != 0 && rc == JNT_OK) {
             if (err)
                 snprintf(err, errn, "cannot rename '%s' to '%s': %s", w->part, w->path,
                          strerror(errno));

@@ -12,7 +12,7 @@
 typedef struct csv_writer {
     FILE *f;
     char *path;     /* final name (NULL for stdout) */
-    char *part;     /* temporary name */
+    char *part;     /* temporary name; NULL when the path is not a regular file */
     char *row;      /* one formatted row */
     size_t row_cap;
     char *iobuf;    /* stdio buffer */

@@ -1,8 +1,11 @@
 /*
  * test_csv.c: the CSV writer (runtime/io/csv.c): the temporary ".part" name,
- * the rename on close, whole rows in "%.15g", write errors.
+ * the rename on close, whole rows in "%.15g", write errors, and a path that
+ * is not a regular file written in place.
  */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -64,7 +67,7 @@ int main(void)
     check_format();
     char err[256] = "";
     const char *path = test_out("csv_basic.csv");
-    char part[600];
+    char part[640];
     snprintf(part, sizeof part, "%s.part", path);
     unlink(path);
     csv_writer w;
@@ -86,6 +89,28 @@ int main(void)
     CHECK(csv_open(&w, "/nonexistent-dir/out.csv", 2, err, sizeof err) == JNT_ERR_IO &&
               strstr(err, "'/nonexistent-dir/out.csv'") && strstr(err, "No such file"),
           "unwritable: %s", err);
+
+    /* a FIFO (as /dev/null or a pipe) is written in place, not renamed over:
+     * this process holds the read end open, the rows fit in the pipe */
+    char fifo[600];
+    snprintf(fifo, sizeof fifo, "%s.fifo", path);
+    unlink(fifo);
+    int fd = mkfifo(fifo, 0600) == 0 ? open(fifo, O_RDWR | O_NONBLOCK) : -1;
+    char got[256] = "";
+    struct stat st;
+    int in_place = fd >= 0 && csv_open(&w, fifo, 3, err, sizeof err) == JNT_OK &&
+                   csv_header(&w, names, 3, err, sizeof err) == JNT_OK &&
+                   csv_close(&w, err, sizeof err) == JNT_OK;
+    ssize_t nr = fd >= 0 ? read(fd, got, sizeof got - 1) : -1;
+    got[nr > 0 ? nr : 0] = '\0';
+    snprintf(part, sizeof part, "%s.part", fifo);
+    CHECK(in_place && strcmp(got, "t,u,F_R\n") == 0 && stat(fifo, &st) == 0 &&
+              S_ISFIFO(st.st_mode) && access(part, F_OK) != 0,
+          "a FIFO is written in place and stays a FIFO (read back '%.*s')", (int)strcspn(got, "\n"),
+          got);
+    if (fd >= 0)
+        close(fd);
+    unlink(fifo);
 
     /* a closed zeroed writer is harmless */
     memset(&w, 0, sizeof w);
