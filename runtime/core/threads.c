@@ -5,7 +5,11 @@
  * once, and OpenBLAS's own threads spin-wait between the small products of
  * a step (40 % of the unreduced lap joint's time went to sched_yield). The
  * compile entry points apply it too, since reductions run LAPACK at compile
- * time.
+ * time. OpenBLAS starts its pool at load time (OPENBLAS_NUM_THREADS unset:
+ * one thread per core), and an idle pool thread spins in sched_yield for a
+ * while after each wake-up; with one thread wanted the pool is shut down
+ * (blas_thread_shutdown_, OpenBLAS's own, looked up weakly so that another
+ * BLAS links too): a short run then costs no hidden CPU.
  */
 #include <cblas.h>
 #include <stdlib.h>
@@ -13,6 +17,8 @@
 #include "jnt/jnt.h"
 
 static int chosen; /* a count set by the caller, or 0 */
+
+int blas_thread_shutdown_(void) __attribute__((weak));
 
 /* See jnt.h. */
 int jnt_blas_threads(int n)
@@ -29,5 +35,7 @@ int jnt_blas_threads(int n)
             want = 1;
     }
     openblas_set_num_threads(want);
+    if (want == 1 && blas_thread_shutdown_)
+        blas_thread_shutdown_();
     return want;
 }
