@@ -11,7 +11,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/eval.h"
 #include "integ.h"
