@@ -20,6 +20,14 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Peak resident memory of the process so far (MB). */
+static double maxrss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -44,6 +52,7 @@ int main(int argc, char **argv)
         return 1;
     }
     double t1 = now();
+    double import_mb = maxrss_mb();
     const fe_set *top = &fe.set[fe_find_set(&fe, "top")];
     int *keep = malloc((size_t)top->n * 2 * sizeof *keep), nk = 0;
     for (int i = 0; i < top->n; i++)
@@ -62,10 +71,9 @@ int main(int argc, char **argv)
         return 1;
     }
     double t3 = now();
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("ndof=%d import_s=%.3f reduce_s=%.3f project_s=%.3f r=%d maxrss_mb=%.0f\n", fe.ndof,
-           t1 - t0, t2 - t1, t3 - t2, b.r, ru.ru_maxrss / 1024.0);
+    printf("ndof=%d import_s=%.3f reduce_s=%.3f project_s=%.3f r=%d import_mb=%.0f "
+           "basis_mb=%.0f maxrss_mb=%.0f\n", fe.ndof, t1 - t0, t2 - t1, t3 - t2, b.r, import_mb,
+           (double)fe.ndof * b.r * sizeof(double) / 1048576.0, maxrss_mb());
     free(keep), free(Mr), free(Kr);
     red_basis_free(&b);
     fe_free(&fe);

@@ -17,6 +17,12 @@
  * caller does not say (red_modal's sparse_from = 0, Craig-Bampton). */
 #define RED_SPARSE_DEFAULT 500
 
+/* Columns handled at a time where a basis is built or projected column by
+ * column (solves, constraint modes, projections): the work arrays are
+ * n x RED_SOLVE_BLOCK, so that a reduction's memory is the basis (n x r),
+ * the sparse matrices and the factor, never a second n x r copy. */
+#define RED_SOLVE_BLOCK 32
+
 /* The rows and columns of A with keep[i] >= 0, renumbered to keep[i]
  * (which must increase with i); nsub of them. out owns new arrays
  * (fe_sparse_free). 0 or JNT_ERR_NOMEM. */
@@ -35,8 +41,8 @@ typedef struct red_fact red_fact;
  * or a negative status with a message. *out is NULL unless 0 is returned. */
 int red_fact_new(const fe_sparse *a, const fe_sparse *b, double beta, red_fact **out, char *err,
                  size_t errn);
-/* Overwrite the n x nrhs column-major x with (A + beta B)^-1 x; 0 or a
- * negative status. */
+/* Overwrite the n x nrhs column-major x with (A + beta B)^-1 x, in blocks of
+ * RED_SOLVE_BLOCK columns; 0 or a negative status. */
 int red_fact_solve(red_fact *f, double *x, int nrhs, char *err, size_t errn);
 void red_fact_free(red_fact *f);
 

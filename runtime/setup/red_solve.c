@@ -94,22 +94,27 @@ int red_fact_new(const fe_sparse *a, const fe_sparse *b, double beta, red_fact *
 /* See red_impl.h. */
 int red_fact_solve(red_fact *f, double *x, int nrhs, char *err, size_t errn)
 {
-    if (nrhs <= 0)
-        return JNT_OK;
-    cholmod_dense bd;
-    memset(&bd, 0, sizeof bd);
-    bd.nrow = (size_t)f->n;
-    bd.ncol = (size_t)nrhs;
-    bd.nzmax = bd.d = (size_t)f->n;
-    bd.nzmax *= (size_t)nrhs;
-    bd.x = x;
-    bd.xtype = CHOLMOD_REAL;
-    bd.dtype = CHOLMOD_DOUBLE;
-    if (!cholmod_solve2(CHOLMOD_A, f->l, &bd, NULL, &f->x, NULL, &f->y, &f->e, &f->c))
-        return jnt_errf(err, errn,
-                        f->c.status == CHOLMOD_OUT_OF_MEMORY ? JNT_ERR_NOMEM : JNT_ERR_SOLVER,
-                        "the sparse triangular solves (CHOLMOD) failed (status %d)", f->c.status);
-    memcpy(x, f->x->x, (size_t)f->n * (size_t)nrhs * sizeof *x);
+    /* RED_SOLVE_BLOCK columns at a time: CHOLMOD's solution and work arrays
+     * stay n x RED_SOLVE_BLOCK however many right-hand sides there are */
+    for (int j0 = 0; j0 < nrhs; j0 += RED_SOLVE_BLOCK) {
+        int nb = nrhs - j0 < RED_SOLVE_BLOCK ? nrhs - j0 : RED_SOLVE_BLOCK;
+        double *xb = x + (size_t)f->n * (size_t)j0;
+        cholmod_dense bd;
+        memset(&bd, 0, sizeof bd);
+        bd.nrow = (size_t)f->n;
+        bd.ncol = (size_t)nb;
+        bd.nzmax = bd.d = (size_t)f->n;
+        bd.nzmax *= (size_t)nb;
+        bd.x = xb;
+        bd.xtype = CHOLMOD_REAL;
+        bd.dtype = CHOLMOD_DOUBLE;
+        if (!cholmod_solve2(CHOLMOD_A, f->l, &bd, NULL, &f->x, NULL, &f->y, &f->e, &f->c))
+            return jnt_errf(err, errn,
+                            f->c.status == CHOLMOD_OUT_OF_MEMORY ? JNT_ERR_NOMEM : JNT_ERR_SOLVER,
+                            "the sparse triangular solves (CHOLMOD) failed (status %d)",
+                            f->c.status);
+        memcpy(xb, f->x->x, (size_t)f->n * (size_t)nb * sizeof *x);
+    }
     return JNT_OK;
 }
 

@@ -102,6 +102,18 @@ int red_craig_bampton(const fe_model *m, const int *keep, int nkeep, int modes, 
 }
 
 /* Craig-Bampton's basis; `what` names the caller in messages. */
+/* Columns of phi (n rows, nc of them) from interior vectors (ni rows):
+ * interior DOF i (map[i] >= 0) takes row map[i]; the others stay as they
+ * are (zero). */
+static void scatter_interior(int n, const int *map, int ni, const double *src, int nc,
+                             double *phi)
+{
+    for (int j = 0; j < nc; j++)
+        for (int i = 0; i < n; i++)
+            if (map[i] >= 0)
+                phi[(size_t)n * (size_t)j + (size_t)i] = src[(size_t)ni * (size_t)j + (size_t)map[i]];
+}
+
 static int cb_basis(const char *what, const fe_model *m, const int *keep, int nkeep, int modes,
                     red_basis *out, char *err, size_t errn)
 {
@@ -126,9 +138,10 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
     for (int i = 0, k = 0; i < n; i++)
         if (map[i] == 0)
             map[i] = k++;
-    int r = nkeep + modes;
+    int r = nkeep + modes, wcols = modes > RED_SOLVE_BLOCK ? modes : RED_SOLVE_BLOCK;
     double *phi = calloc((size_t)n * (size_t)r, sizeof *phi);
-    double *rhs = calloc((size_t)(ni > 0 ? ni : 1) * (size_t)(r > 0 ? r : 1), sizeof *rhs);
+    /* interior work: a block of constraint modes, then the fixed-interface modes */
+    double *rhs = malloc((size_t)(ni > 0 ? ni : 1) * (size_t)wcols * sizeof *rhs);
     double *lambda = malloc((size_t)(modes > 0 ? modes : 1) * sizeof *lambda);
     fe_sparse kii = {0}, mii = {0};
     red_fact *f = NULL;
@@ -147,32 +160,37 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
         goto done;
     }
-    /* Constraint modes: rhs_j = -K_ib e_j (column keep[j] of K, interior rows). */
-    for (int j = 0; j < nkeep; j++) {
-        int c = keep[j];
-        for (int p = m->K.colptr[c]; p < m->K.colptr[c + 1]; p++)
-            if (map[m->K.rowind[p]] >= 0)
-                rhs[(size_t)ni * (size_t)j + (size_t)map[m->K.rowind[p]]] = -m->K.val[p];
-    }
     rc = red_fact_new(&kii, NULL, 0, &f, err, errn);
     if (rc == 1)
         rc = singular(what, err, errn);
-    if (rc != JNT_OK || (rc = red_fact_solve(f, rhs, nkeep, err, errn)) != JNT_OK)
+    if (rc != JNT_OK)
         goto done;
-    /* Fixed-interface modes into rhs columns nkeep.. */
-    if (modes > 0 &&
-        (rc = red_eig(&kii, &mii, modes, RED_SPARSE_DEFAULT, rhs + (size_t)ni * (size_t)nkeep,
-                      lambda, err, errn)) != JNT_OK)
-        goto done;
-    /* Scatter: interior rows from rhs, boundary rows e_j (constraint modes) or 0. */
-    for (int j = 0; j < r; j++) {
-        double *col = phi + (size_t)n * (size_t)j;
-        const double *src = rhs + (size_t)ni * (size_t)j;
-        for (int i = 0; i < n; i++)
-            if (map[i] >= 0)
-                col[i] = src[map[i]];
-        if (j < nkeep)
-            col[keep[j]] = 1.0;
+    /* Constraint modes, a block at a time: rhs_j = -K_ib e_j (column keep[j]
+     * of K, interior rows), solved, scattered into phi with u_b = e_j. */
+    for (int j0 = 0; j0 < nkeep; j0 += RED_SOLVE_BLOCK) {
+        int nb = nkeep - j0 < RED_SOLVE_BLOCK ? nkeep - j0 : RED_SOLVE_BLOCK;
+        memset(rhs, 0, (size_t)ni * (size_t)nb * sizeof *rhs);
+        for (int j = 0; j < nb; j++) {
+            int c = keep[j0 + j];
+            for (int p = m->K.colptr[c]; p < m->K.colptr[c + 1]; p++)
+                if (map[m->K.rowind[p]] >= 0)
+                    rhs[(size_t)ni * (size_t)j + (size_t)map[m->K.rowind[p]]] = -m->K.val[p];
+        }
+        if ((rc = red_fact_solve(f, rhs, nb, err, errn)) != JNT_OK)
+            goto done;
+        scatter_interior(n, map, ni, rhs, nb, phi + (size_t)n * (size_t)j0);
+        for (int j = 0; j < nb; j++)
+            phi[(size_t)n * (size_t)(j0 + j) + (size_t)keep[j0 + j]] = 1.0;
+    }
+    /* Fixed-interface modes, zero on the boundary (the eigensolver factors
+     * its own shifted matrix: this one goes first) */
+    red_fact_free(f);
+    f = NULL;
+    if (modes > 0) {
+        if ((rc = red_eig(&kii, &mii, modes, RED_SPARSE_DEFAULT, rhs, lambda, err, errn)) !=
+            JNT_OK)
+            goto done;
+        scatter_interior(n, map, ni, rhs, modes, phi + (size_t)n * (size_t)nkeep);
     }
 finish:
     out->n = n;

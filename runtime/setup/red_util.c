@@ -51,10 +51,14 @@ static void project_one(const fe_sparse *a, const red_basis *b, double *ap, doub
 {
     size_t n = (size_t)b->n;
     int r = b->r;
-    for (int j = 0; j < r; j++)
-        fe_sparse_mul(a, b->phi + n * (size_t)j, ap + n * (size_t)j);
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, r, r, b->n, 1.0, b->phi, b->n, ap, b->n,
-                0.0, p, r);
+    /* RED_SOLVE_BLOCK columns of A Phi at a time, then their columns of P */
+    for (int j0 = 0; j0 < r; j0 += RED_SOLVE_BLOCK) {
+        int nb = r - j0 < RED_SOLVE_BLOCK ? r - j0 : RED_SOLVE_BLOCK;
+        for (int j = 0; j < nb; j++)
+            fe_sparse_mul(a, b->phi + n * (size_t)(j0 + j), ap + n * (size_t)j);
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, r, nb, b->n, 1.0, b->phi, b->n, ap,
+                    b->n, 0.0, p + (size_t)r * (size_t)j0, r);
+    }
     for (int j = 0; j < r; j++)
         for (int i = 0; i < j; i++) {
             double s = 0.5 * (p[i + (size_t)j * r] + p[j + (size_t)i * r]);
@@ -72,7 +76,8 @@ int red_project(const fe_model *m, const red_basis *b, double *Mr, double *Kr, d
                         m ? m->ndof : 0);
     if (b->r == 0)
         return JNT_OK;
-    double *ap = malloc((size_t)b->n * (size_t)b->r * sizeof *ap);
+    int nb = b->r < RED_SOLVE_BLOCK ? b->r : RED_SOLVE_BLOCK;
+    double *ap = malloc((size_t)b->n * (size_t)nb * sizeof *ap);
     if (!ap)
         return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory projecting %d vectors", b->r);
     if (Mr)
