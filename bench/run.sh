@@ -21,7 +21,9 @@
 #   8. JIT vs `jnt build` on four models: generation time and memory, C and
 #      model-data size, gcc time, and the run phase of each (--stats CPU);
 #   9. the implicit integrators on multimass chains of 100 to 6,400 masses:
-#      cost per step, log-log slope, CPU against wall (bench/scaling.sh).
+#      cost per step, log-log slope, CPU against wall (bench/scaling.sh);
+#  10. what output costs: FrDyn2 with 10,001 rows, no file, .npy, CSV
+#      (bench/output.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -86,7 +88,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -358,14 +360,18 @@ gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Iruntime/include -Irun
 echo
 echo "## 4. Craig-Bampton reduction of an imported plate"
 echo
-echo "| DOFs (after clamping) | import (s) | reduction (s) | projection (s) | reduced size | peak memory (MB) |"
-echo "|---:|---:|---:|---:|---:|---:|"
+echo "| DOFs (after clamping) | import (s) | reduction (s) | projection (s) | reduced size | basis n x r (MB) | peak after import (MB) | peak memory (MB) | under 400 MB |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for n in 5000 20000 50000; do
-    line=$("$OUT/bench_reduce" $n "$OUT" 2>&1) || { echo "| $n | failed: $line | | | | |"; continue; }
+    line=$("$OUT/bench_reduce" $n "$OUT" 2>&1) || { echo "| $n | failed: $line | | | | | | | |"; continue; }
     echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-        printf "| %s | %s | %s | %s | %s | %s |\n", v["ndof"], v["import_s"], v["reduce_s"], v["project_s"], v["r"], v["maxrss_mb"] }'
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", v["ndof"], v["import_s"], v["reduce_s"], v["project_s"], v["r"],
+            v["basis_mb"], v["import_mb"], v["maxrss_mb"], v["maxrss_mb"] < 400 ? "yes" : "no" }'
     rm -f "$OUT"/plate_"$n"_*
 done
+echo
+echo "Peak resident memory of the process (getrusage). The reduction holds the basis (n x r), the sparse" \
+     "matrices and one factor at a time; solves and projections work 32 columns at a time (docs/reduction.md)."
 } | tee -a "$RES"
 fi
 
@@ -526,3 +532,4 @@ echo "Run times are the $STAT_NAME of $N8 runs of the integration's CPU time (--
 fi
 
 if want 9; then . bench/scaling.sh; fi
+if want 10; then . bench/output.sh; fi

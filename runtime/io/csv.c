@@ -4,6 +4,12 @@
  * a file is written as "<path>.part" and renamed when closed. A path that
  * exists and is not a regular file (/dev/null, a pipe, a terminal) is
  * written directly: renaming over it would replace the device.
+ *
+ * A path ending in ".npy" gets NumPy's binary format instead (format 1.0,
+ * or 2.0 for a header over 64 KiB): a structured array with one float64
+ * field per column, named after it, rows as raw doubles. The row count in
+ * the header is written as a placeholder and patched at close, so a run
+ * that fails still leaves a valid file of the rows it wrote.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +23,7 @@
 #include "jnt/jnt.h"
 
 #define CSV_IOBUF (1u << 20)
+#define NPY_COUNT 20 /* characters reserved for the row count in the header */
 #define CSV_CELL 32 /* "%.15g" needs at most 23 characters, plus ',' */
 
 /* See csv.h. */
@@ -38,8 +45,14 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
     if (!w->path || !w->part || !w->iobuf)
         goto nomem;
     memcpy(w->path, path, n + 1);
+    w->npy = n > 4 && strcmp(path + n - 4, ".npy") == 0;
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (w->npy) {
+            snprintf(err, errn, "cannot write '%s': a .npy file must be a regular file", path);
+            csv_close(w, NULL, 0);
+            return JNT_ERR_IO;
+        }
         free(w->part);
         w->part = NULL;
     } else {
@@ -75,8 +88,59 @@ static int csv_put(csv_writer *w, size_t len, char *err, size_t errn)
 }
 
 /* See csv.h. */
+/* NumPy's header for n float64 columns: magic, version, length, and the
+ * dict with the row count left as spaces (patched by csv_close). */
+static int npy_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn)
+{
+    unsigned one = 1;
+    const char *order = *(const unsigned char *)&one ? "<f8" : ">f8";
+    size_t cap = 128 + (size_t)n * 16, k = 0;
+    for (int i = 0; i < n; i++)
+        cap += 2 * strlen(names[i]);
+    char *h = malloc(cap);
+    if (!h) {
+        snprintf(err, errn, "out of memory writing the header of '%s'", w->path);
+        return JNT_ERR_NOMEM;
+    }
+    k += (size_t)sprintf(h, "{'descr': [");
+    for (int i = 0; i < n; i++) {
+        h[k++] = '(';
+        h[k++] = '\'';
+        for (const char *c = names[i]; *c; c++) { /* a Python string literal */
+            if (*c == '\'' || *c == '\\')
+                h[k++] = '\\';
+            h[k++] = *c;
+        }
+        k += (size_t)sprintf(h + k, "', '%s'), ", order);
+    }
+    k += (size_t)sprintf(h + k, "], 'fortran_order': False, 'shape': (");
+    size_t count_at = k;
+    k += (size_t)sprintf(h + k, "%-*d,), }", NPY_COUNT, 0);
+    /* magic (6) + version (2) + length (2 or 4) + dict + '\n', padded to 64 */
+    int v2 = k + 11 > 65535;
+    size_t pre = v2 ? 12 : 10, total = (pre + k + 1 + 63) / 64 * 64;
+    unsigned char head[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)(v2 ? 2 : 1), 0};
+    size_t hl = total - pre;
+    for (size_t b = 0; b < (v2 ? 4u : 2u); b++)
+        head[8 + b] = (unsigned char)(hl >> (8 * b));
+    int rc = JNT_OK;
+    if (fwrite(head, 1, pre, w->f) != pre || fwrite(h, 1, k, w->f) != k ||
+        fprintf(w->f, "%*s\n", (int)(total - pre - k - 1), "") < 0) {
+        w->failed = 1;
+        snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
+        rc = JNT_ERR_IO;
+    }
+    w->count_at = (long)(pre + count_at);
+    free(h);
+    return rc;
+}
+
+/* See csv.h. */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn)
 {
+    w->ncol = n;
+    if (w->npy)
+        return npy_header(w, names, n, err, errn);
     size_t k = 0;
     for (int i = 0; i < n; i++) {
         size_t l = strlen(names[i]);
@@ -173,6 +237,17 @@ int csv_format(char *s, double x)
 /* See csv.h. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
 {
+    if (w->npy) {
+        if (w->failed)
+            return JNT_ERR_IO;
+        if (fwrite(v, sizeof *v, (size_t)n, w->f) != (size_t)n) {
+            w->failed = 1;
+            snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
+            return JNT_ERR_IO;
+        }
+        w->nrows++;
+        return JNT_OK;
+    }
     size_t k = 0;
     for (int i = 0; i < n; i++) {
         if (i > 0)
@@ -193,7 +268,15 @@ int csv_close(csv_writer *w, char *err, size_t errn)
             rc = JNT_ERR_IO;
         }
     } else if (w->f) {
-        if (fclose(w->f) != 0 && !w->failed) {
+        /* the row count of a .npy header (the rows written, also after a failure) */
+        if (w->npy && w->count_at > 0 &&
+            (fseek(w->f, w->count_at, SEEK_SET) != 0 ||
+             fprintf(w->f, "%-*ld", NPY_COUNT, w->nrows) != NPY_COUNT) && !w->failed) {
+            if (err)
+                snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
+            rc = JNT_ERR_IO;
+        }
+        if (fclose(w->f) != 0 && !w->failed && rc == JNT_OK) {
             if (err)
                 snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
             rc = JNT_ERR_IO;

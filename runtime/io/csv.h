@@ -1,7 +1,8 @@
 /*
  * csv.h: the CSV writer of a run (internal). Writes to "<path>.part" and
  * renames it to "<path>" when closed, so an interrupted run never leaves a
- * half-written file under the final name; "-" writes to stdout.
+ * half-written file under the final name; "-" writes to stdout; a path
+ * ending in ".npy" is written in NumPy's binary format (csv.c).
  */
 #ifndef JNT_CSV_H
 #define JNT_CSV_H
@@ -17,12 +18,17 @@ typedef struct csv_writer {
     size_t row_cap;
     char *iobuf;    /* stdio buffer */
     int failed;     /* a write failed: further rows are dropped */
+    int npy;        /* NumPy's .npy format (the path ends in ".npy") */
+    int ncol;       /* columns (csv_header) */
+    long nrows;     /* .npy: rows written */
+    long count_at;  /* .npy: offset of the row count in the header */
 } csv_writer;
 
 /* Open `path` ("-" = stdout) for a table of ncol columns. Returns 0, or
  * JNT_ERR_IO / JNT_ERR_NOMEM with a message in err[errn]. */
 int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn);
-/* The header line: names joined by ','. Returns 0 or JNT_ERR_IO (message). */
+/* The header line: names joined by ','; for .npy, NumPy's header with one
+ * float64 field per name. Returns 0 or JNT_ERR_IO (message). */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn);
 /* One row of n values, "%.15g" each, written with one fwrite. */
 /* Write x into s (at least 32 bytes) with 15 significant digits in the

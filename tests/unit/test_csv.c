@@ -1,7 +1,7 @@
 /*
  * test_csv.c: the CSV writer (runtime/io/csv.c): the temporary ".part" name,
- * the rename on close, whole rows in "%.15g", write errors, and a path that
- * is not a regular file written in place.
+ * the rename on close, whole rows in "%.15g", write errors, a path that is
+ * not a regular file written in place, and NumPy's .npy format.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -111,6 +111,44 @@ int main(void)
     if (fd >= 0)
         close(fd);
     unlink(fifo);
+
+    /* .npy: NumPy's header (magic, version 1.0, length, dict with the row
+     * count patched at close, padded to 64 bytes), then the rows as doubles */
+    const char *npy = test_out("csv_basic.npy");
+    unlink(npy);
+    double rows[3][3] = {{0.0, 1.0 / 3.0, -2.5e-300}, {1e-5, NAN, INFINITY}, {2e-5, -0.0, 7.0}};
+    int wrote = csv_open(&w, npy, 3, err, sizeof err) == JNT_OK &&
+                csv_header(&w, names, 3, err, sizeof err) == JNT_OK;
+    for (int i = 0; i < 3 && wrote; i++)
+        wrote = csv_row(&w, rows[i], 3, err, sizeof err) == JNT_OK;
+    wrote = csv_close(&w, err, sizeof err) == JNT_OK && wrote;
+    FILE *f = fopen(npy, "rb");
+    unsigned char head[10] = {0};
+    char dict[512] = "";
+    double back[9];
+    int hl = 0, got_rows = 0;
+    if (f && fread(head, 1, 10, f) == 10) {
+        hl = head[8] | head[9] << 8;
+        if (hl < (int)sizeof dict && fread(dict, 1, (size_t)hl, f) == (size_t)hl)
+            got_rows = (int)fread(back, sizeof *back, 9, f);
+        dict[hl < (int)sizeof dict ? hl : 0] = '\0';
+    }
+    if (f)
+        fclose(f);
+    int same = got_rows == 9;
+    for (int i = 0; i < 9 && same; i++)
+        same = memcmp(&back[i], &rows[i / 3][i % 3], sizeof *back) == 0;
+    CHECK(wrote && memcmp(head, "\x93NUMPY\x01\x00", 8) == 0 && (10 + hl) % 64 == 0 &&
+              strstr(dict, "'descr': [('t', '<f8'), ('u', '<f8'), ('F_R', '<f8'), ]") &&
+              strstr(dict, "'shape': (3 ") && dict[hl - 1] == '\n' && same,
+          ".npy: magic, 64-byte aligned header naming the columns, 3 rows patched in, the "
+          "doubles bit for bit (%.*s)", (int)strcspn(dict, "\n"), dict);
+    /* and NumPy itself reads it (python3-numpy: installed by the Makefile) */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c \"import numpy as np; a = np.load('%s'); "
+             "import sys; sys.exit(0 if a.shape == (3,) and a.dtype.names == ('t', 'u', 'F_R') "
+             "and a['u'][0] == 1/3 and np.isnan(a['u'][1]) and a['F_R'][2] == 7 else 1)\"", npy);
+    CHECK(system(cmd) == 0, "numpy.load reads it: shape (3,), fields t, u, F_R, the values");
 
     /* a closed zeroed writer is harmless */
     memset(&w, 0, sizeof w);
