@@ -21,8 +21,9 @@
 #include "core/model.h"
 #include "slide.h"
 
-/* A locus flags a mode unstable when Re s > IFACE_UNSTABLE_TOL |s|: dggev's
- * round-off on a frictionless undamped Craig-Bampton pair reaches 2e-5 |s|. */
+/* A locus flags a mode unstable when Re s > IFACE_UNSTABLE_TOL |s|: the QZ
+ * path's round-off on a frictionless undamped Craig-Bampton pair reaches
+ * 2e-5 |s| (the modal solvers of slide_eig.c stay below 1e-8). */
 #define IFACE_UNSTABLE_TOL 1e-4
 
 /* Substructures a model with interfaces may have (one force trampoline each). */
@@ -236,8 +237,13 @@ int iface_model(const jnt_model *mdl, const double *p, double h, slide_model **o
         ifs[f].master = nd - af->nmaster;
     }
     if (rc == JNT_OK) {
+        /* The substructures run on their modal coordinates where the damping
+         * allows (slide_coords): the physical state is computed at the output
+         * rows (slide_sync), and before the force kernel only when it reads
+         * the state (its Jacobian has entries). */
         slide_def def = {.nsub = nb, .sub = subs, .niface = a->nifaces, .iface = ifs,
-                         .method = (slide_method)method, .h = h};
+                         .method = (slide_method)method, .h = h, .lazy = 1,
+                         .force_state = a->jac_colptr[a->ny + 2 * a->nu] > 0};
         rc = slide_model_new(&def, out, err, errn);
     }
 done:
@@ -246,6 +252,30 @@ done:
     free(ifs);
     free(nodes);
     return rc;
+}
+
+/* See iface_slide.h. */
+void *iface_modes_ctx(const jnt_model *m, const double *p)
+{
+    run_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = (run_ctx){.m = m, .a = m->abi, .p = p, .in_t = NAN};
+    c->dmu = calloc((size_t)m->abi->nd + m->abi->nifaces + 1, sizeof *c->dmu);
+    if (!c->dmu) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* See iface_slide.h. */
+void iface_modes_ctx_free(void *ctx)
+{
+    run_ctx *c = ctx;
+    if (c)
+        free(c->dmu);
+    free(c);
 }
 
 /* See iface_slide.h. */
@@ -258,19 +288,18 @@ int iface_locus(const jnt_model *m, const double *p, double h, int iface, double
     int rc = iface_model(m, p, h, &sm, err, errn);
     if (rc != JNT_OK)
         return rc;
-    run_ctx c = {.m = m, .a = a, .p = p, .in_t = NAN};
-    c.dmu = calloc((size_t)a->nd + a->nifaces + 1, sizeof *c.dmu);
+    void *ctx = iface_modes_ctx(m, p);
     slide_modes_opts o;
     memset(&o, 0, sizeof o);
     o.moved = 1 + a->ifaces[iface].slave;
     o.unstable_tol = IFACE_UNSTABLE_TOL;
     o.t = t;
     o.speed = speed;
-    if (c.dmu)
-        rc = slide_modes_locus(sm, &c, from, to, steps, &o, path, NULL, err, errn);
+    if (ctx)
+        rc = slide_modes_locus(sm, ctx, from, to, steps, &o, path, NULL, err, errn);
     else
         rc = JNT_ERR_NOMEM, snprintf(err, errn, "out of memory");
-    free(c.dmu);
+    iface_modes_ctx_free(ctx);
     slide_model_free(sm);
     return rc;
 }
@@ -293,7 +322,8 @@ static void write_contacts(const jnt_abi_model *a, const slide_data *sd, double 
 }
 
 /* The blocks' accelerations (at the step's start, the central difference's
- * a_n) into the discrete states that outputs read. */
+ * a_n) into the discrete states that outputs read (only outputs may: sema
+ * offers SUB.SET[k].uy.a in the output block alone). */
 static void write_accels(const run_ctx *c, double *d)
 {
     for (int b = 0; b < c->a->nblocks; b++) {
@@ -304,10 +334,13 @@ static void write_accels(const run_ctx *c, double *d)
     }
 }
 
-/* One output row at the slide state. */
-static int emit(run_ctx *c, csv_writer *csv)
+/* One output row at the slide state (brought up to date: slide_sync). */
+static int emit(run_ctx *c, slide_data *sd, csv_writer *csv)
 {
     jnt_data *dt = c->dt;
+    slide_sync(c->sm, sd);
+    if (sd->step > 0)
+        write_accels(c, dt->d);
     to_y(c, c->sd->u, c->sd->v, c->y);
     if (c->a->output(c->sd->t, c->y, eval_gather(c->m, dt, c->y), dt->d, dt->p, dt->out) < 0)
         return data_error(dt, JNT_ERR_KERNEL, "t = %.9g s: the output kernel failed", c->sd->t);
@@ -356,7 +389,7 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
     if (rc != JNT_OK)
         rc = data_error(dt, rc < 0 ? rc : JNT_ERR_MODEL, "t = %.9g s: %s", s->t0, slide_error(sd));
     else
-        rc = emit(&c, csv);
+        rc = emit(&c, sd, csv);
     double oe = s->out_every, next = s->t0 + oe;
     progress pg;
     progress_start(&pg, progress_mode, s->t0, s->t_end);
@@ -368,16 +401,16 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
         }
         dt->stats.steps++;
         write_contacts(a, sd, dt->d);
-        write_accels(&c, dt->d);
         int last = sd->t >= s->t_end - 0.5 * s->h;
         if (oe <= 0 || last || sd->t >= next - 0.5 * s->h) {
-            rc = emit(&c, csv);
+            rc = emit(&c, sd, csv);
             while (oe > 0 && next <= sd->t + 0.5 * s->h)
                 next += oe;
         }
         progress_update(&pg, sd->t);
     }
     progress_clear(&pg);
+    slide_sync(sm, sd);
     to_y(&c, sd->u, sd->v, dt->y);
     dt->t = sd->t;
     slide_data_free(sd);

@@ -29,6 +29,13 @@ int iface_locus(const jnt_model *m, const double *p, double h, int iface, double
                 double to, int steps, double t, double speed, const char *path, char *err,
                 size_t errn);
 
+/* The user pointer the callbacks of iface_model's substructures need
+ * outside a run (complex modes: no external forces; friction and damping
+ * from the model's kernels at parameters p, which must outlive it), or
+ * NULL when out of memory. Free with iface_modes_ctx_free. */
+void *iface_modes_ctx(const jnt_model *m, const double *p);
+void iface_modes_ctx_free(void *ctx);
+
 /* Run model m from its initial state (already in d) over the settings s
  * with seed 003's central difference, writing the output grid to csv (may
  * be NULL); progress as integ_drive's. 0 or a status (message in d). */

@@ -6,7 +6,9 @@
  * complex modes in slide_modes.c.
  */
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -56,16 +58,11 @@ void slide_model_free(slide_model *m)
     if (!m)
         return;
     for (int s = 0; s < m->nsub; s++) {
-        free(m->sub[s].M);
-        free(m->sub[s].Minv);
-        free(m->sub[s].K);
-        free(m->sub[s].C);
-    }
-    for (int p = 0; p < m->nport; p++) {
-        free(m->port[p].row);
-        free(m->port[p].y);
-        free(m->port[p].idx);
-        free(m->port[p].val);
+        slide_msub *b = &m->sub[s];
+        double *p[] = {b->M, b->Minv, b->K, b->C, b->Phi, b->PhiT, b->w2, b->dmod, b->Y, b->Psi};
+        for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+            free(p[i]);
+        csr_free(&b->R);
     }
     free(m->sub);
     free(m->iface);
@@ -85,8 +82,87 @@ static double *dup(const double *a, size_t n)
     return b;
 }
 
-/* Copy substructure s, invert its M (Cholesky) and find omega_max. */
-static int model_sub(slide_model *m, int s, const slide_sub *in, char *err, size_t errn)
+/* The modes of substructure o (Phi, PhiT, w2 from dsygvd on copies of K
+ * and M) and whether its C is classical: Phi^T C Phi diagonal, every
+ * off-diagonal entry within the round-off bound 8 n eps (|Phi|^T |C|
+ * |Phi|)_ij of the product that computes it. */
+static int sub_modes(slide_msub *o, int s, char *err, size_t errn)
+{
+    int n = o->n;
+    size_t nn = (size_t)n * (size_t)n;
+    double *b = dup(o->M, nn), *t = NULL, *u = NULL, *ac = NULL;
+    o->Phi = dup(o->K, nn);
+    o->PhiT = malloc(nn * sizeof *o->PhiT);
+    o->w2 = malloc((size_t)n * sizeof *o->w2);
+    o->dmod = calloc((size_t)n, sizeof *o->dmod);
+    if (o->C) {
+        t = malloc(nn * sizeof *t);
+        u = malloc(nn * sizeof *u);
+        ac = malloc(nn * sizeof *ac);
+    }
+    int rc = JNT_OK;
+    if (!b || !o->Phi || !o->PhiT || !o->w2 || !o->dmod || (o->C && (!t || !u || !ac))) {
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for substructure %d", s);
+        goto done;
+    }
+    /* K Phi = M Phi w2, Phi^T M Phi = I. */
+    lapack_int info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'L', n, o->Phi, n, b, n, o->w2);
+    if (info != 0) {
+        rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                      "substructure %d: the eigenvalues of (K, M) failed (info %d)", s, (int)info);
+        goto done;
+    }
+    /* Each mode's frequency as its Rayleigh quotient on the given K and M,
+     * its mass normalised to 1: dsygvd's eigenvalues carry an absolute
+     * error of eps w2_max (1e-8 of the lowest of a stiff Craig-Bampton
+     * substructure), the quotient one of second order in the mode's error.
+     * (b holds the Cholesky factor; the products go to PhiT as scratch.) */
+    cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, n, n, 1.0, o->K, n, o->Phi, n, 0.0,
+                o->PhiT, n);
+    for (int j = 0; j < n; j++)
+        o->w2[j] = cblas_ddot(n, o->Phi + (size_t)n * j, 1, o->PhiT + (size_t)n * j, 1);
+    cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, n, n, 1.0, o->M, n, o->Phi, n, 0.0,
+                o->PhiT, n);
+    for (int j = 0; j < n; j++) {
+        double mj = cblas_ddot(n, o->Phi + (size_t)n * j, 1, o->PhiT + (size_t)n * j, 1);
+        o->w2[j] /= mj;
+        cblas_dscal(n, 1 / sqrt(mj), o->Phi + (size_t)n * j, 1);
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            o->PhiT[j + (size_t)n * i] = o->Phi[i + (size_t)n * j];
+    o->classical = 1;
+    if (!o->C)
+        goto done;
+    /* t = Phi^T C Phi; u = |Phi|^T |C| |Phi| (the bound of its round-off). */
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, o->C, n, o->Phi, n, 0.0,
+                u, n);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0, o->Phi, n, u, n, 0.0, t, n);
+    for (size_t i = 0; i < nn; i++) {
+        ac[i] = fabs(o->C[i]);
+        b[i] = fabs(o->Phi[i]);
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, ac, n, b, n, 0.0, u, n);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0, b, n, u, n, 0.0, ac, n);
+    double tol = 8.0 * n * DBL_EPSILON;
+    for (int j = 0; j < n; j++) {
+        o->dmod[j] = t[j + (size_t)n * j];
+        for (int i = 0; i < n; i++)
+            if (i != j && fabs(t[i + (size_t)n * j]) > tol * ac[i + (size_t)n * j])
+                o->classical = 0;
+    }
+done:
+    free(b);
+    free(t);
+    free(u);
+    free(ac);
+    return rc;
+}
+
+/* Copy substructure s, invert its M (Cholesky), find its modes (and so
+ * omega_max) and choose its coordinates. */
+static int model_sub(slide_model *m, int s, const slide_sub *in, const slide_def *def, char *err,
+                     size_t errn)
 {
     slide_msub *o = &m->sub[s];
     int n = in->n;
@@ -105,45 +181,41 @@ static int model_sub(slide_model *m, int s, const slide_sub *in, char *err, size
     o->K = dup(in->K, nn);
     o->Minv = dup(in->M, nn);
     o->C = in->C ? dup(in->C, nn) : NULL;
-    double *a = dup(in->K, nn), *b = dup(in->M, nn), *w = malloc((size_t)n * sizeof *w);
-    int rc = JNT_OK;
-    if (!o->M || !o->K || !o->Minv || (in->C && !o->C) || !a || !b || !w) {
-        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for substructure %d", s);
-        goto done;
-    }
+    if (!o->M || !o->K || !o->Minv || (in->C && !o->C))
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for substructure %d", s);
     /* M^-1 from the Cholesky factor, both triangles. */
     lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, o->Minv, n);
     if (info == 0)
         info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', n, o->Minv, n);
-    if (info != 0) {
-        rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
-                      "substructure %d: M is not positive definite (Cholesky fails at %d)", s,
-                      (int)info);
-        goto done;
-    }
+    if (info != 0)
+        return jnt_errf(err, errn, JNT_ERR_SOLVER,
+                        "substructure %d: M is not positive definite (Cholesky fails at %d)", s,
+                        (int)info);
     for (int j = 0; j < n; j++)
         for (int i = 0; i < j; i++)
             o->Minv[i + (size_t)n * j] = o->Minv[j + (size_t)n * i];
+    int rc = sub_modes(o, s, err, errn);
+    if (rc != JNT_OK)
+        return rc;
     /* Stability limit of the central difference scheme: 2 / omega_max. */
-    info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'N', 'L', n, a, n, b, n, w);
-    if (info != 0) {
-        rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
-                      "substructure %d: the eigenvalues of (K, M) failed (info %d)", s, (int)info);
-        goto done;
-    }
-    if (w[n - 1] > 0) {
-        o->wmax = sqrt(w[n - 1]);
+    double w2max = 0;
+    for (int i = 0; i < n; i++)
+        w2max = fmax(w2max, o->w2[i]);
+    if (w2max > 0) {
+        o->wmax = sqrt(w2max);
         m->hcrit = fmin(m->hcrit, 2.0 / o->wmax);
     }
-done:
-    free(a);
-    free(b);
-    free(w);
-    return rc;
+    o->modal = o->classical &&
+               (def->coords == SLIDE_COORDS_MODAL ||
+                (def->coords == SLIDE_COORDS_AUTO && def->lazy && n >= SLIDE_MODAL_MIN));
+    return JNT_OK;
 }
 
-/* Node `in` of substructure s (-1: ground) as node i with ports 2i, 2i+1. */
-static int model_node(slide_model *m, int i, int s, const slide_node *in, char *err, size_t errn)
+/* Node `in` of substructure s (-1: ground) as node i with ports 2i, 2i+1;
+ * the rows of its ports go to rows[s] (row-major, n values each) at the
+ * substructure's next free rows nrow[s]. */
+static int model_node(slide_model *m, int i, int s, const slide_node *in, double **rows,
+                      int *nrow, char *err, size_t errn)
 {
     m->node[i].X[0] = in->X[0];
     m->node[i].X[1] = in->X[1];
@@ -155,46 +227,49 @@ static int model_node(slide_model *m, int i, int s, const slide_node *in, char *
         if (s < 0)
             continue;
         int n = m->sub[s].n;
-        if (in->phi[c]) {
-            p->kind = PORT_ROW;
-            p->row = dup(in->phi[c], (size_t)n);
-            if (!p->row)
-                return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
-            /* A sparse row (a Craig-Bampton kept DOF: one 1) is evaluated
-             * sparse in the step. */
-            int nz = 0;
-            for (int j = 0; j < n; j++)
-                nz += p->row[j] != 0;
-            p->nnz = -1;
-            if (4 * nz <= n) {
-                p->idx = malloc(((size_t)nz + 1) * sizeof *p->idx);
-                p->val = malloc(((size_t)nz + 1) * sizeof *p->val);
-                if (!p->idx || !p->val)
-                    return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
-                p->nnz = 0;
-                for (int j = 0; j < n; j++)
-                    if (p->row[j] != 0)
-                        p->idx[p->nnz] = j, p->val[p->nnz++] = p->row[j];
-            }
-        } else if (in->dof[c] >= 0) {
-            if (in->dof[c] >= n)
-                return jnt_errf(err, errn, JNT_ERR_USAGE,
-                                "interface node (%g, %g): DOF %d out of range (substructure %d "
-                                "has %d)", in->X[0], in->X[1], in->dof[c], s, n);
-            p->kind = PORT_DOF;
-            p->dof = in->dof[c];
-        }
-        if (p->kind == PORT_FIXED)
+        if (!in->phi[c] && in->dof[c] >= n)
+            return jnt_errf(err, errn, JNT_ERR_USAGE,
+                            "interface node (%g, %g): DOF %d out of range (substructure %d "
+                            "has %d)", in->X[0], in->X[1], in->dof[c], s, n);
+        if (!in->phi[c] && in->dof[c] < 0)
             continue;
-        /* y = M^-1 R^T */
-        p->y = malloc((size_t)n * sizeof *p->y);
-        if (!p->y)
-            return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
-        const double *Mi = m->sub[s].Minv;
-        if (p->kind == PORT_DOF)
-            memcpy(p->y, Mi + (size_t)n * p->dof, (size_t)n * sizeof *p->y);
+        /* A row of Phi, or the unit row of a DOF. */
+        p->kind = PORT_ROW;
+        p->row = nrow[s]++;
+        double *r = rows[s] + (size_t)p->row * (size_t)n;
+        if (in->phi[c])
+            memcpy(r, in->phi[c], (size_t)n * sizeof *r);
         else
-            cblas_dsymv(CblasColMajor, CblasLower, n, 1.0, Mi, n, p->row, 1, 0.0, p->y, 1);
+            r[in->dof[c]] = 1;
+    }
+    return JNT_OK;
+}
+
+/* The port rows of substructure s (nrow dense rows): R (sparse), Y = rows of
+ * M^-1 R^T, Psi = R Phi, and each port's M^-1 R^T in the step's
+ * coordinates. */
+static int model_ports(slide_model *m, int s, const double *rows, int nrow, char *err,
+                       size_t errn)
+{
+    slide_msub *b = &m->sub[s];
+    int n = b->n;
+    if (csr_from_rows(&b->R, nrow, n, rows, (size_t)n) != 0)
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
+    b->Y = calloc((size_t)nrow * n + 1, sizeof *b->Y);
+    b->Psi = malloc(((size_t)nrow * n + 1) * sizeof *b->Psi);
+    if (!b->Y || !b->Psi)
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
+    /* Y_i = M^-1 R_i^T: M^-1 is symmetric, so its columns at the row's entries. */
+    for (int i = 0; i < nrow; i++)
+        for (int k = b->R.rowptr[i]; k < b->R.rowptr[i + 1]; k++)
+            cblas_daxpy(n, b->R.val[k], b->Minv + (size_t)n * b->R.col[k], 1,
+                        b->Y + (size_t)n * i, 1);
+    /* Psi = R Phi: the rows of Phi are the columns of PhiT. */
+    csr_mul_rows(&b->R, b->PhiT, (size_t)n, n, b->Psi, (size_t)n);
+    for (int p = 0; p < m->nport; p++) {
+        slide_port *pt = &m->port[p];
+        if (pt->kind == PORT_ROW && pt->sub == s)
+            pt->y = (b->modal ? b->Psi : b->Y) + (size_t)n * pt->row;
     }
     return JNT_OK;
 }
@@ -233,6 +308,8 @@ int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t e
         return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_model_new: no substructures");
     if (!(def->h > 0) || (def->method != SLIDE_DUAL && def->method != SLIDE_FILM))
         return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_model_new: bad time step or method");
+    if (def->coords < SLIDE_COORDS_AUTO || def->coords > SLIDE_COORDS_MODAL)
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_model_new: bad coords %d", def->coords);
     for (int i = 0; i < def->niface; i++) {
         int rc = check_iface(def, i, err, errn);
         if (rc)
@@ -247,6 +324,8 @@ int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t e
     m->h = def->h;
     m->hcrit = INFINITY;
     m->energy = def->energy;
+    m->lazy = def->lazy != 0;
+    m->force_state = def->force_state != 0;
     m->max_iter = def->max_iter > 0 ? def->max_iter : 100;
     m->gs_tol = def->gs_tol > 0 ? def->gs_tol : 1e-12;
     for (int i = 0; i < def->niface; i++) {
@@ -261,14 +340,29 @@ int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t e
     m->contact_iface = calloc((size_t)m->ncontact + 1, sizeof *m->contact_iface);
     m->contact_node = calloc((size_t)m->ncontact + 1, sizeof *m->contact_node);
     m->G = calloc((size_t)m->nport * (size_t)m->nport + 1, sizeof *m->G);
+    double **rows = calloc((size_t)m->nsub, sizeof *rows);
+    int *nrow = calloc((size_t)m->nsub, sizeof *nrow);
     int rc = JNT_OK;
     if (!m->sub || !m->iface || !m->node || !m->port || !m->contact_iface || !m->contact_node ||
-        !m->G) {
+        !m->G || !rows || !nrow) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
         goto fail;
     }
     for (int s = 0; s < m->nsub && !rc; s++)
-        rc = model_sub(m, s, &def->sub[s], err, errn);
+        rc = model_sub(m, s, &def->sub[s], def, err, errn);
+    /* Room for the port rows of each substructure (at most two per node). */
+    for (int i = 0; i < def->niface && !rc; i++) {
+        const slide_iface *f = &def->iface[i];
+        nrow[f->slave_sub] += 2 * f->nslave;
+        if (f->master_sub >= 0)
+            nrow[f->master_sub] += 2 * f->nmaster;
+    }
+    for (int s = 0; s < m->nsub && !rc; s++) {
+        rows[s] = calloc((size_t)nrow[s] * (size_t)m->sub[s].n + 1, sizeof *rows[s]);
+        nrow[s] = 0;
+        if (!rows[s])
+            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
+    }
     /* Interfaces: slave nodes, then master nodes, each interface in turn. */
     int nd = 0, nc = 0;
     for (int i = 0; i < m->niface && !rc; i++) {
@@ -285,17 +379,20 @@ int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t e
         for (int k = 0; k < f->nslave && !rc; k++) {
             m->contact_iface[nc] = i;
             m->contact_node[nc++] = nd;
-            rc = model_node(m, nd++, f->slave_sub, &f->slave[k], err, errn);
+            rc = model_node(m, nd++, f->slave_sub, &f->slave[k], rows, nrow, err, errn);
         }
         o->master0 = nd;
         for (int k = 0; k < f->nmaster && !rc; k++)
-            rc = model_node(m, nd++, f->master_sub, &f->master[k], err, errn);
+            rc = model_node(m, nd++, f->master_sub, &f->master[k], rows, nrow, err, errn);
         double len = 0;
         for (int k = 0; k + 1 < f->nmaster; k++)
             len += hypot(f->master[k + 1].X[0] - f->master[k].X[0],
                          f->master[k + 1].X[1] - f->master[k].X[1]);
         o->lseg = len / (f->nmaster - 1);
     }
+    for (int s = 0; s < m->nsub && !rc; s++)
+        if (m->sub[s].n > 0)
+            rc = model_ports(m, s, rows[s], nrow[s], err, errn);
     if (rc)
         goto fail;
     /* Interface flexibilities G = R M^-1 R^T (ports of one substructure). */
@@ -304,21 +401,25 @@ int slide_model_new(const slide_def *def, slide_model **out, char *err, size_t e
         const slide_port *pq = &m->port[q];
         if (pq->kind == PORT_FIXED)
             continue;
+        const slide_msub *b = &m->sub[pq->sub];
+        const double *yq = b->Y + (size_t)b->n * pq->row;
         for (int p = 0; p < np; p++) {
             const slide_port *pp = &m->port[p];
-            if (pp->kind == PORT_FIXED || pp->sub != pq->sub)
-                continue;
-            double g;
-            if (pp->kind == PORT_DOF)
-                g = pq->y[pp->dof];
-            else
-                g = cblas_ddot(m->sub[pp->sub].n, pp->row, 1, pq->y, 1);
-            m->G[p + (size_t)np * q] = g;
+            if (pp->kind != PORT_FIXED && pp->sub == pq->sub)
+                m->G[p + (size_t)np * q] = csr_row_dot(&b->R, pp->row, yq);
         }
     }
+    for (int s = 0; s < m->nsub; s++)
+        free(rows[s]);
+    free(rows);
+    free(nrow);
     *out = m;
     return JNT_OK;
 fail:
+    for (int s = 0; rows && s < m->nsub; s++)
+        free(rows[s]);
+    free(rows);
+    free(nrow);
     slide_model_free(m);
     return rc;
 }
@@ -347,6 +448,12 @@ int slide_model_ncontact(const slide_model *m)
     return m->ncontact;
 }
 
+/* See slide.h. */
+int slide_model_modal(const slide_model *m, int s)
+{
+    return m && s >= 0 && s < m->nsub && m->sub[s].modal;
+}
+
 /* ---- data ---------------------------------------------------------------- */
 
 /* See slide.h. */
@@ -356,15 +463,19 @@ void slide_data_free(slide_data *d)
         return;
     struct slide_work *w = d->w;
     if (w) {
-        double *dbl[] = {w->u_prev, w->u_new, w->ustar, w->r, w->f, w->cv, w->tmp,
-                         w->pprev, w->pcur, w->pnew, w->pstar, w->fport, w->xr_prev,
-                         w->xr_cur, w->xr_new, w->vr_new, w->sslip, w->lamN, w->lamT,
-                         w->muv, w->chi_prev, w->cE, w->W, w->rhs, w->lam, w->ralpha};
+        double *dbl[] = {w->q, w->q_prev, w->q_star, w->q_new, w->qv, w->qa, w->r, w->f,
+                         w->cv, w->tmp, w->fport, w->xr_prev, w->xr_cur, w->xr_new,
+                         w->vr_new, w->sslip, w->lamN, w->lamT, w->muv, w->chi_prev, w->cE,
+                         w->W, w->rhs, w->lam, w->ralpha};
         for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
             free(dbl[i]);
         int *in[] = {w->fport_used, w->fport_list, w->cand, w->removed, w->ipiv, w->idx, w->map};
         for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
             free(in[i]);
+        for (int c = 0; c < SLIDE_NCONF; c++) {
+            free(w->pval[c]);
+            free(w->pgen[c]);
+        }
         free(w->geo);
         free(w);
     }
@@ -376,6 +487,14 @@ void slide_data_free(slide_data *d)
 }
 
 #define ALLOC(p, n) ((p) = calloc((size_t)(n) + 1, sizeof *(p)), ok = ok && (p))
+
+/* Forget every cached port displacement. */
+static void ports_forget(const slide_model *m, struct slide_work *w)
+{
+    for (int c = 0; c < SLIDE_NCONF; c++)
+        for (int p = 0; p < m->nport; p++)
+            w->pgen[c][p] = LONG_MIN;
+}
 
 /* See slide.h. */
 slide_data *slide_data_new(const slide_model *m, void *user)
@@ -398,17 +517,20 @@ slide_data *slide_data_new(const slide_model *m, void *user)
     ALLOC(d->v, N);
     ALLOC(d->a, N);
     ALLOC(d->contact, nc);
-    ALLOC(w->u_prev, N);
-    ALLOC(w->u_new, N);
-    ALLOC(w->ustar, N);
+    ALLOC(w->q, N);
+    ALLOC(w->q_prev, N);
+    ALLOC(w->q_star, N);
+    ALLOC(w->q_new, N);
+    ALLOC(w->qv, N);
+    ALLOC(w->qa, N);
     ALLOC(w->r, N);
     ALLOC(w->f, N);
     ALLOC(w->cv, N);
     ALLOC(w->tmp, N);
-    ALLOC(w->pprev, np);
-    ALLOC(w->pcur, np);
-    ALLOC(w->pnew, np);
-    ALLOC(w->pstar, np);
+    for (int c = 0; c < SLIDE_NCONF; c++) {
+        ALLOC(w->pval[c], np);
+        ALLOC(w->pgen[c], np);
+    }
     ALLOC(w->fport, np);
     ALLOC(w->fport_used, np);
     ALLOC(w->fport_list, np);
@@ -436,6 +558,7 @@ slide_data *slide_data_new(const slide_model *m, void *user)
         slide_data_free(d);
         return NULL;
     }
+    ports_forget(m, w);
     for (int k = 0; k < nc; k++) {
         d->contact[k].iface = m->contact_iface[k];
         d->contact[k].slave = m->contact_node[k] - m->iface[m->contact_iface[k]].slave0;
@@ -445,6 +568,103 @@ slide_data *slide_data_new(const slide_model *m, void *user)
     return d;
 }
 
+/* x (n, the step's coordinates of substructure b) from a physical u: Phi^-1
+ * u = Phi^T M u for modal coordinates (tmp: n values), else a copy. */
+static void to_step_coords(const slide_msub *b, const double *u, double *tmp, double *x)
+{
+    int n = b->n;
+    if (!b->modal) {
+        memcpy(x, u, (size_t)n * sizeof *x);
+        return;
+    }
+    memset(tmp, 0, (size_t)n * sizeof *tmp);
+    slide_matvec(n, b->M, u, 1.0, tmp);
+    memset(x, 0, (size_t)n * sizeof *x);
+    slide_matvec(n, b->PhiT, tmp, 1.0, x);
+}
+
+/* u = Phi q, v = Phi qv, a = Phi qa (qa may be NULL: a untouched) in one
+ * pass over Phi (n x n, column-major), four columns at a time. */
+static void modal_sync(int n, const double *restrict Phi, const double *restrict q,
+                       const double *restrict qv, const double *restrict qa, double *restrict u,
+                       double *restrict v, double *restrict a)
+{
+    memset(u, 0, (size_t)n * sizeof *u);
+    memset(v, 0, (size_t)n * sizeof *v);
+    if (qa)
+        memset(a, 0, (size_t)n * sizeof *a);
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const double *c0 = Phi + (size_t)n * j, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
+        double q0 = q[j], q1 = q[j + 1], q2 = q[j + 2], q3 = q[j + 3];
+        double v0 = qv[j], v1 = qv[j + 1], v2 = qv[j + 2], v3 = qv[j + 3];
+        /* rows by two: see slide_matvec */
+        int i = 0;
+        if (qa) {
+            double a0 = qa[j], a1 = qa[j + 1], a2 = qa[j + 2], a3 = qa[j + 3];
+            for (; i + 2 <= n; i += 2) {
+                u[i] += c0[i] * q0 + c1[i] * q1 + c2[i] * q2 + c3[i] * q3;
+                u[i + 1] += c0[i + 1] * q0 + c1[i + 1] * q1 + c2[i + 1] * q2 + c3[i + 1] * q3;
+                v[i] += c0[i] * v0 + c1[i] * v1 + c2[i] * v2 + c3[i] * v3;
+                v[i + 1] += c0[i + 1] * v0 + c1[i + 1] * v1 + c2[i + 1] * v2 + c3[i + 1] * v3;
+                a[i] += c0[i] * a0 + c1[i] * a1 + c2[i] * a2 + c3[i] * a3;
+                a[i + 1] += c0[i + 1] * a0 + c1[i + 1] * a1 + c2[i + 1] * a2 + c3[i + 1] * a3;
+            }
+            for (; i < n; i++)
+                a[i] += c0[i] * a0 + c1[i] * a1 + c2[i] * a2 + c3[i] * a3;
+            i = n - (n % 2);
+        } else {
+            for (; i + 2 <= n; i += 2) {
+                u[i] += c0[i] * q0 + c1[i] * q1 + c2[i] * q2 + c3[i] * q3;
+                u[i + 1] += c0[i + 1] * q0 + c1[i + 1] * q1 + c2[i + 1] * q2 + c3[i + 1] * q3;
+                v[i] += c0[i] * v0 + c1[i] * v1 + c2[i] * v2 + c3[i] * v3;
+                v[i + 1] += c0[i + 1] * v0 + c1[i + 1] * v1 + c2[i + 1] * v2 + c3[i + 1] * v3;
+            }
+        }
+        for (; i < n; i++) {
+            u[i] += c0[i] * q0 + c1[i] * q1 + c2[i] * q2 + c3[i] * q3;
+            v[i] += c0[i] * v0 + c1[i] * v1 + c2[i] * v2 + c3[i] * v3;
+        }
+    }
+    for (; j < n; j++) {
+        const double *c = Phi + (size_t)n * j;
+        for (int i = 0; i < n; i++) {
+            u[i] += c[i] * q[j];
+            v[i] += c[i] * qv[j];
+            if (qa)
+                a[i] += c[i] * qa[j];
+        }
+    }
+}
+
+/* See slide_impl.h. */
+void slide_sync_sub(const slide_model *m, slide_data *d, int s, int what)
+{
+    const slide_msub *b = &m->sub[s];
+    const struct slide_work *w = d->w;
+    int n = b->n, o = b->off;
+    if (n <= 0)
+        return;
+    if (b->modal) {
+        modal_sync(n, b->Phi, w->q + o, w->qv + o, what ? w->qa + o : NULL, d->u + o, d->v + o,
+                   d->a + o);
+        return;
+    }
+    memcpy(d->u + o, w->q + o, (size_t)n * sizeof *d->u);
+    memcpy(d->v + o, w->qv + o, (size_t)n * sizeof *d->v);
+    if (what)
+        memcpy(d->a + o, w->qa + o, (size_t)n * sizeof *d->a);
+}
+
+/* See slide.h. */
+void slide_sync(const slide_model *m, slide_data *d)
+{
+    if (!m || !d)
+        return;
+    for (int s = 0; s < m->nsub; s++)
+        slide_sync_sub(m, d, s, 1);
+}
+
 /* See slide.h. */
 int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
                const double *v0)
@@ -452,7 +672,6 @@ int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
     if (!m || !d)
         return JNT_ERR_USAGE;
     struct slide_work *w = d->w;
-    int N = m->N;
     w->err[0] = 0;
     if (m->h >= m->hcrit)
         return slide_fail(d, JNT_ERR_USAGE,
@@ -478,40 +697,52 @@ int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
     memset(&d->energy, 0, sizeof d->energy);
     d->t = w->t0 = t0;
     d->step = 0;
-    for (int i = 0; i < N; i++) {
-        d->u[i] = u0 ? u0[i] : 0;
-        d->v[i] = v0 ? v0[i] : 0;
-        d->a[i] = 0;
+    ports_forget(m, w);
+    /* u0, v0 in the step's coordinates. */
+    for (int s = 0; s < m->nsub; s++) {
+        const slide_msub *b = &m->sub[s];
+        int n = b->n, o = b->off;
+        if (n <= 0)
+            continue;
+        for (int i = 0; i < n; i++) {
+            d->u[o + i] = u0 ? u0[o + i] : 0;
+            d->v[o + i] = v0 ? v0[o + i] : 0;
+        }
+        to_step_coords(b, d->u + o, w->tmp + o, w->q + o);
+        to_step_coords(b, d->v + o, w->tmp + o, w->qv + o);
     }
     /* Contact-free a0, then u_-1 = u0 - h v0 + h^2/2 a0. */
     double *alp = w->ralpha;
-    int rc = slide_forces(m, d, t0, d->u, d->v, alp);
-    if (rc == 0) {
-        double h = m->h;
-        for (int s = 0; s < m->nsub; s++) {
-            const slide_msub *b = &m->sub[s];
-            int n = b->n, o = b->off;
-            if (n <= 0)
-                continue;
-            memset(d->a + o, 0, (size_t)n * sizeof *d->a);
-            slide_matvec(n, b->Minv, w->r + o, 1.0, d->a + o);
-            for (int i = 0; i < n; i++) {
-                d->a[o + i] -= alp[s] * d->v[o + i];
-                w->u_prev[o + i] = d->u[o + i] - h * d->v[o + i] + 0.5 * h * h * d->a[o + i];
-            }
-        }
-    }
+    int rc = slide_forces(m, d, t0, alp);
     if (rc)
         return rc;
-    for (int i = 0; i < N; i++)
-        d->v[i] = (d->u[i] - w->u_prev[i]) / m->h;
+    double h = m->h;
+    for (int s = 0; s < m->nsub; s++) {
+        const slide_msub *b = &m->sub[s];
+        int n = b->n, o = b->off;
+        if (n <= 0)
+            continue;
+        double *a = w->qa + o;
+        if (b->modal) {
+            memcpy(a, w->r + o, (size_t)n * sizeof *a);
+        } else {
+            memset(a, 0, (size_t)n * sizeof *a);
+            slide_matvec(n, b->Minv, w->r + o, 1.0, a);
+        }
+        for (int i = 0; i < n; i++) {
+            a[i] -= alp[s] * w->qv[o + i];
+            w->q_prev[o + i] = w->q[o + i] - h * w->qv[o + i] + 0.5 * h * h * a[i];
+        }
+    }
+    for (int i = 0; i < m->N; i++)
+        w->qv[i] = (w->q[i] - w->q_prev[i]) / h;
+    slide_sync(m, d);
     slide_rigid_at(m, d, t0 - m->h, w->xr_prev, NULL);
     slide_rigid_at(m, d, t0, w->xr_cur, NULL);
-    slide_ports_of(m, w->u_prev, w->pprev);
-    slide_ports_of(m, d->u, w->pcur);
     /* Segments on the geometry at t0; contacts start free. */
+    slide_pview cur = {m, d, SLIDE_CUR};
     for (int k = 0; k < m->ncontact; k++) {
-        slide_geometry(m, k, w->xr_cur, w->pcur, 1, 1, -1, &w->geo[k]);
+        slide_geometry(m, k, w->xr_cur, &cur, 1, 1, -1, &w->geo[k]);
         slide_contact *c = &d->contact[k];
         c->state = w->geo[k].off ? SLIDE_OFF : SLIDE_FREE;
         c->seg = w->geo[k].off ? -1 : w->geo[k].seg;
@@ -525,7 +756,7 @@ int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
         w->chi_prev[k] = 0;
         w->muv[k] = 0;
     }
-    /* Energy at t_-1/2. */
+    /* Energy at t_-1/2: v' M v / 2 + u_-1' K u0 / 2. */
     if (m->energy) {
         double e = 0;
         for (int s = 0; s < m->nsub; s++) {
@@ -533,14 +764,18 @@ int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
             int n = b->n, o = b->off;
             if (n <= 0)
                 continue;
-            for (int i = 0; i < n; i++)
-                w->tmp[o + i] = (d->u[o + i] - w->u_prev[o + i]) / m->h;
-            cblas_dsymv(CblasColMajor, CblasLower, n, 1.0, b->M, n, w->tmp + o, 1, 0.0, w->r + o,
+            if (b->modal) {
+                for (int i = 0; i < n; i++)
+                    e += 0.5 * (w->qv[o + i] * w->qv[o + i] +
+                                b->w2[i] * w->q_prev[o + i] * w->q[o + i]);
+                continue;
+            }
+            cblas_dsymv(CblasColMajor, CblasLower, n, 1.0, b->M, n, w->qv + o, 1, 0.0, w->r + o,
                         1);
-            e += 0.5 * cblas_ddot(n, w->tmp + o, 1, w->r + o, 1);
-            cblas_dsymv(CblasColMajor, CblasLower, n, 1.0, b->K, n, d->u + o, 1, 0.0, w->r + o,
+            e += 0.5 * cblas_ddot(n, w->qv + o, 1, w->r + o, 1);
+            cblas_dsymv(CblasColMajor, CblasLower, n, 1.0, b->K, n, w->q + o, 1, 0.0, w->r + o,
                         1);
-            e += 0.5 * cblas_ddot(n, w->u_prev + o, 1, w->r + o, 1);
+            e += 0.5 * cblas_ddot(n, w->q_prev + o, 1, w->r + o, 1);
         }
         d->energy.initial = e;
     }

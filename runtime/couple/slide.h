@@ -107,6 +107,22 @@ typedef struct slide_iface {
     double (*mu_fn)(double t, int iface, double v_slip, void *user);
 } slide_iface;
 
+/* The coordinates the step runs on (slide_def.coords). A substructure whose
+ * damping is classical (C = NULL, or Phi^T C Phi diagonal to round-off for
+ * its modes Phi of (K, M)) can be stepped on its modal coordinates: the
+ * predictor is then diagonal (O(n) instead of three n x n products) and the
+ * interface ports are rows of R Phi evaluated when a contact needs them.
+ * The scheme is the same (central differences are invariant under a
+ * constant change of coordinates): results agree to round-off. */
+typedef enum slide_coords {
+    SLIDE_COORDS_AUTO = 0,     /* modal for classical substructures of at least
+                                  SLIDE_MODAL_MIN coordinates when def.lazy, else physical */
+    SLIDE_COORDS_PHYSICAL = 1, /* the substructures' own coordinates, dense products */
+    SLIDE_COORDS_MODAL = 2     /* modal wherever the damping is classical */
+} slide_coords;
+
+#define SLIDE_MODAL_MIN 8
+
 /* The system. */
 typedef struct slide_def {
     int nsub;
@@ -118,6 +134,15 @@ typedef struct slide_def {
     int energy;         /* 1: keep the energy accounts (slide_energy; 3 extra products a step) */
     int max_iter;       /* active-set and Gauss-Seidel sweeps: 0 = 100 */
     double gs_tol;      /* Gauss-Seidel relative tolerance on lambda: 0 = 1e-12 */
+    int coords;         /* slide_coords */
+    /* 1: after slide_step, d->u, d->v, d->a of the substructures stepped on
+     * modal coordinates are those of the last slide_sync (or slide_init):
+     * call slide_sync when they are needed (a substructure on physical
+     * coordinates is always current). 0: all are current after every step. */
+    int lazy;
+    /* 1: a force callback reads d->u or d->v (through its user pointer):
+     * with lazy, they are brought up to date before the callbacks run. */
+    int force_state;
 } slide_def;
 
 /* Defaults: a zero interface with mu = 0.3, the realistic assumption. */
@@ -199,6 +224,8 @@ typedef struct slide_energy {
 typedef struct slide_data {
     double t;          /* time of u */
     long step;
+    /* u, v, a: physical coordinates (each substructure's own, at its offset);
+     * with slide_def.lazy see slide_sync */
     double *u;         /* coordinates at t (all substructures, offsets per substructure) */
     double *v;         /* backward velocity (u - u_prev) / h (eq. 13's damping velocity) */
     double *a;         /* acceleration at t - h: (u - 2 u_prev + u_prev2) / h^2; after
@@ -227,6 +254,13 @@ int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
  * u, v, a are still those of t_n, the contact report is partial). */
 int slide_step(const slide_model *m, slide_data *d);
 
+/* Bring d->u, d->v, d->a of every substructure up to date (slide_def.lazy:
+ * u = Phi q for those on modal coordinates, n^2 operations each). */
+void slide_sync(const slide_model *m, slide_data *d);
+
+/* 1 when substructure s is stepped on its modal coordinates (slide_coords). */
+int slide_model_modal(const slide_model *m, int s);
+
 /* Steps until t >= t_end - h/2, calling out(m, d, user) after every
  * `every`-th step (and once at the start); out returns non-zero to stop.
  * The first status < 0 is returned; informational ones are counted. */
@@ -253,6 +287,26 @@ const char *slide_status_name(int status);
 
 /* ---- complex modes (slide_modes.c) ------------------------------------ */
 
+/* The eigensolvers of the complex mode analysis (slide_modes_opts.solver,
+ * and which one slide_modes_at used). The first three work on the
+ * substructures' modes Phi (slide_eig.c) and need classical damping in
+ * every substructure (C = NULL or Phi^T C Phi diagonal; Rayleigh callbacks
+ * always are); QZ takes anything. Automatic choice: the first that applies. */
+enum {
+    SLIDE_EIG_AUTO = 0,    /* choose */
+    SLIDE_EIG_FREE = 1,    /* no slave in contact: each mode's s^2 + d s + w^2 = 0 */
+    SLIDE_EIG_SYM = 2,     /* no friction coupling (mu chi = 0) and proportional damping
+                              C = a M + b K: LAPACKE dsyevd on the symmetric constrained
+                              stiffness in modal coordinates (dsygvd gave the modes) */
+    SLIDE_EIG_SECULAR = 3, /* one slave in rigid contact (with friction, or damping that is
+                              not proportional): the roots of the modal secular equation
+                              (Aberth iteration, O(n^2) per sweep; QZ if it fails its checks) */
+    SLIDE_EIG_QZ = 4       /* LAPACKE dggev on the first-order pencil of the primal assembly */
+};
+
+/* "free", "symmetric", "secular", "qz" ("auto" for 0). */
+const char *slide_eig_name(int solver);
+
 /* Options of the complex mode analysis. Zero-initialise. */
 typedef struct slide_modes_opts {
     int moved;          /* 1 + the index of the moved substructure; 0: the slave
@@ -266,6 +320,8 @@ typedef struct slide_modes_opts {
     double t;           /* time at which the Rayleigh callbacks give C(t) */
     double unstable_tol;/* unstable when Re > unstable_tol |lambda| (0: 1e-9) */
     int count;          /* keep the `count` lowest frequencies (0: all) */
+    int solver;         /* SLIDE_EIG_*: 0 chooses; another is used when it applies (else
+                           JNT_ERR_USAGE) */
 } slide_modes_opts;
 
 /* One eigenvalue s = re + i 2 pi freq of the first-order system (freq >= 0). */
@@ -279,16 +335,18 @@ typedef struct slide_mode {
  * frames at rest, deformation zero: the basic geometry), the slaves in
  * contact coupled by primal assembly with the friction-coupled,
  * non-symmetric stiffness. Writes up to `cap` modes (ascending frequency,
- * each conjugate pair once) to out and their count to *nout, and the
- * number of slaves in contact to *ncontact (may be NULL). Allocates its own
- * work memory. 0 or < 0 (message in err). */
+ * each conjugate pair once, real eigenvalues each) to out and their count
+ * to *nout, the number of slaves in contact to *ncontact and the solver
+ * used (SLIDE_EIG_*) to *solver (both may be NULL). Allocates its own work
+ * memory. 0 or < 0 (message in err). */
 int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes_opts *o,
-                   slide_mode *out, int cap, int *nout, int *ncontact, char *err, size_t errn);
+                   slide_mode *out, int cap, int *nout, int *ncontact, int *solver, char *err,
+                   size_t errn);
 
 /* The locus: slide_modes_at at p = a + (b - a) k / steps, k = 0..steps,
- * written to a CSV "position,frequency,real,unstable" (m, Hz, 1/s, 0/1),
- * one row per mode and position. Returns the number of unstable rows in
- * *nunstable (may be NULL). 0 or < 0 (message). */
+ * written to a CSV "position,frequency,real,unstable,solver" (m, Hz, 1/s,
+ * 0/1, SLIDE_EIG_*), one row per mode and position. Returns the number of
+ * unstable rows in *nunstable (may be NULL). 0 or < 0 (message). */
 int slide_modes_locus(const slide_model *m, void *user, double a, double b, int steps,
                       const slide_modes_opts *o, const char *path, int *nunstable, char *err,
                       size_t errn);

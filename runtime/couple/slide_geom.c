@@ -11,33 +11,53 @@
 
 /* ---- geometry ------------------------------------------------------------ */
 
-/* See slide_impl.h. */
-double slide_port_value(const slide_model *m, int p, const double *u)
+/* Port p of the vector x in the step's coordinates (0 when fixed). */
+static double port_of(const slide_model *m, int p, const double *x)
 {
     const slide_port *pt = &m->port[p];
     if (pt->kind == PORT_FIXED)
         return 0;
-    const slide_msub *s = &m->sub[pt->sub];
-    if (pt->kind == PORT_DOF)
-        return u[s->off + pt->dof];
-    if (pt->nnz >= 0) {
-        double v = 0;
-        for (int j = 0; j < pt->nnz; j++)
-            v += pt->val[j] * u[s->off + pt->idx[j]];
-        return v;
-    }
-    return slide_dot(s->n, pt->row, u + s->off);
+    const slide_msub *b = &m->sub[pt->sub];
+    if (b->modal)
+        return slide_dot(b->n, b->Psi + (size_t)b->n * pt->row, x + b->off);
+    return csr_row_dot(&b->R, pt->row, x + b->off);
 }
 
 /* See slide_impl.h. */
-void slide_ports_of(const slide_model *m, const double *u, double *pv)
+double slide_port_at(const slide_model *m, slide_data *d, int which, int p)
 {
-    for (int p = 0; p < m->nport; p++)
-        pv[p] = slide_port_value(m, p, u);
+    struct slide_work *w = d->w;
+    /* the step number of the configuration: u_n-1, u_n, u_n+1 */
+    long gen = d->step + (which == SLIDE_PREV ? -1 : which == SLIDE_CUR ? 0 : 1);
+    if (w->pgen[which][p] == gen)
+        return w->pval[which][p];
+    double v;
+    if (which == SLIDE_NEW) {
+        /* u_n+1 = u* + h^2 M^-1 R^T F: the port forces of the corrector */
+        double h2 = m->h * m->h;
+        const double *g = m->G + p;
+        v = slide_port_at(m, d, SLIDE_STAR, p);
+        for (int k = 0; k < w->nfport; k++) {
+            int q = w->fport_list[k];
+            v += h2 * w->fport[q] * g[(size_t)m->nport * q];
+        }
+    } else {
+        const double *x = which == SLIDE_PREV ? w->q_prev : which == SLIDE_CUR ? w->q : w->q_star;
+        v = port_of(m, p, x);
+    }
+    w->pval[which][p] = v;
+    w->pgen[which][p] = gen;
+    return v;
+}
+
+/* The displacement of port p in the view (0 without one). */
+static double pv_port(const slide_pview *pv, int p)
+{
+    return pv ? slide_port_at(pv->m, pv->d, pv->which, p) : 0;
 }
 
 /* Position of node i: X + xr[sub] (+ its port displacements). */
-static void node_pos(const slide_model *m, int i, const double *xr, const double *ports,
+static void node_pos(const slide_model *m, int i, const double *xr, const slide_pview *pv,
                      double x[2])
 {
     const slide_mnode *nd = &m->node[i];
@@ -47,15 +67,15 @@ static void node_pos(const slide_model *m, int i, const double *xr, const double
         x[0] += xr[2 * nd->sub];
         x[1] += xr[2 * nd->sub + 1];
     }
-    if (ports) {
-        x[0] += ports[2 * i];
-        x[1] += ports[2 * i + 1];
+    if (pv) {
+        x[0] += pv_port(pv, 2 * i);
+        x[1] += pv_port(pv, 2 * i + 1);
     }
 }
 
 /* Raw projection parameter of point c on segment k of interface f. */
 static double project(const slide_model *m, const slide_miface *f, int k, const double *xr,
-                      const double *ports, const double c[2])
+                      const slide_pview *ports, const double c[2])
 {
     double a[2], b[2];
     node_pos(m, f->master0 + k, xr, ports, a);
@@ -65,12 +85,12 @@ static double project(const slide_model *m, const slide_miface *f, int k, const 
 }
 
 /* See slide_impl.h. */
-void slide_geometry(const slide_model *m, int k, const double *xr, const double *ports,
+void slide_geometry(const slide_model *m, int k, const double *xr, const slide_pview *ports,
                     int def_alpha, int def_normal, int seg0, slide_geo *g)
 {
     const slide_miface *f = &m->iface[m->contact_iface[k]];
     int ic = m->contact_node[k], nseg = f->nm - 1;
-    const double *pa = def_alpha ? ports : NULL;
+    const slide_pview *pa = def_alpha ? ports : NULL;
     double c[2];
     node_pos(m, ic, xr, pa, c);
     int seg;
@@ -138,8 +158,8 @@ void slide_geometry(const slide_model *m, int k, const double *xr, const double 
             r[dd] += xr[2 * f->slave_sub + dd] -
                      (f->master_sub >= 0 ? xr[2 * f->master_sub + dd] : 0);
         if (ports)
-            r[dd] += ports[2 * ic + dd] -
-                     ((1 - al) * ports[2 * t1 + dd] + al * ports[2 * t2 + dd]);
+            r[dd] += pv_port(ports, 2 * ic + dd) -
+                     ((1 - al) * pv_port(ports, 2 * t1 + dd) + al * pv_port(ports, 2 * t2 + dd));
     }
     g->gap = g->n[0] * r[0] + g->n[1] * r[1];
     g->x[0] = c[0];

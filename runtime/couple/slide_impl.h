@@ -9,15 +9,31 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "linalg/csr.h"
 #include "slide.h"
 
-/* How a port (one displacement component of an interface node) follows q. */
-enum { PORT_FIXED, PORT_DOF, PORT_ROW };
+/* A port (one displacement component of an interface node) is fixed (the
+ * ground, or a node held by neither a row nor a DOF) or a row of R. */
+enum { PORT_FIXED, PORT_ROW };
 
 typedef struct slide_msub {
     int n, off;
     double *M, *Minv, *K, *C; /* n x n; C NULL when absent */
     double wmax;              /* largest circular frequency of (K, M) */
+    /* Modes of (K, M): Phi (n x n, columns M-orthonormal) and PhiT = Phi^T
+     * (both column-major), w2 their squared circular frequencies (Rayleigh
+     * quotients: ascending to round-off), dmod the diagonal of Phi^T C Phi
+     * (0 without C); classical: Phi^T C Phi is diagonal to round-off. */
+    double *Phi, *PhiT, *w2, *dmod;
+    int classical;
+    int modal;                /* the step runs on the modal coordinates q = Phi^-1 u */
+    /* Its ports' rows: R (nport x n, sparse: a Craig-Bampton kept DOF is a
+     * unit row), Y = rows of (M^-1 R^T)^T, Psi = R Phi (row i at Y + i n,
+     * Psi + i n). A port's internal row and its M^-1 R^T in the
+     * coordinates of the step: R and Y (physical), Psi and Psi (modal:
+     * the modal mass is I). */
+    csr_mat R;
+    double *Y, *Psi;
     int (*force)(double t, double *f, void *user);
     void (*rayleigh)(double t, double *alpha, double *beta, void *user);
     void (*rigid)(double t, double x[2], double v[2], void *user);
@@ -25,13 +41,9 @@ typedef struct slide_msub {
 
 typedef struct slide_port {
     int sub;    /* -1: ground */
-    int kind;   /* PORT_FIXED, PORT_DOF, PORT_ROW */
-    int dof;    /* PORT_DOF: index in the substructure */
-    double *row;/* PORT_ROW: n values */
-    int nnz;    /* PORT_ROW: >= 0 when sparse: nnz entries val at idx; -1: dense */
-    int *idx;
-    double *val;
-    double *y;  /* M^-1 R^T (n values), NULL when fixed */
+    int kind;   /* PORT_FIXED, PORT_ROW */
+    int row;    /* PORT_ROW: its row in the substructure's R, Y and Psi */
+    const double *y; /* PORT_ROW: M^-1 R^T in the step's coordinates (n values) */
 } slide_port;
 
 /* Node i owns ports 2 i (ux) and 2 i + 1 (uy). */
@@ -54,7 +66,7 @@ struct slide_model {
     int nsub, N, niface, nnode, nport, ncontact;
     slide_method method;
     double h, hcrit, gs_tol;
-    int max_iter, energy;
+    int max_iter, energy, lazy, force_state;
     slide_msub *sub;
     slide_miface *iface;
     slide_mnode *node;
@@ -71,10 +83,19 @@ typedef struct slide_geo {
     double cN[6], cT[6];  /* gap and tangential-slip rows on the ports */
 } slide_geo;
 
-/* Work memory of a data object (sized at slide_data_new). */
+/* The configurations whose port displacements slide_port gives: u_n-1,
+ * u_n, the predictor u* and the corrected u_n+1 of the step. */
+enum { SLIDE_PREV, SLIDE_CUR, SLIDE_STAR, SLIDE_NEW, SLIDE_NCONF };
+
+/* Work memory of a data object (sized at slide_data_new). The vectors q*
+ * hold every substructure's coordinates in the step's coordinates (its
+ * own, or modal), at its offset. */
 struct slide_work {
-    double *u_prev, *u_new, *ustar, *r, *f, *cv, *tmp; /* N */
-    double *pprev, *pcur, *pnew, *pstar, *fport;       /* nport */
+    double *q, *q_prev, *q_star, *q_new, *qv, *qa;     /* N: u_n, u_n-1, u*, u_n+1, v, a */
+    double *r, *f, *cv, *tmp;                          /* N */
+    double *pval[SLIDE_NCONF];                         /* nport: port displacements, */
+    long *pgen[SLIDE_NCONF];                           /* valid where pgen = the step */
+    double *fport;                                     /* nport */
     int *fport_used, *fport_list, nfport;              /* nonzero ports */
     double *xr_prev, *xr_cur, *xr_new, *vr_new;        /* 2 nsub */
     slide_geo *geo;                                    /* ncontact */
@@ -89,17 +110,25 @@ struct slide_work {
 
 /* Small dense kernels of the step loop. Plain loops: multithreaded BLAS
  * costs more than it saves at these sizes (n of a few hundred), and the
- * step must not depend on the BLAS threading. */
-/* y += alpha A x, A n x n column-major. */
-static inline void slide_matvec(int n, const double *A, const double *x, double alpha,
-                                double *y)
+ * step must not depend on the BLAS threading. The rows are unrolled by
+ * two so that gcc -O2 packs them into vector instructions (its cost
+ * model does not vectorise a loop that needs a remainder); each element's
+ * arithmetic is unchanged. */
+/* y += alpha A x, A n x n column-major (y overlaps neither A nor x). */
+static inline void slide_matvec(int n, const double *restrict A, const double *restrict x,
+                                double alpha, double *restrict y)
 {
     int j = 0;
     for (; j + 4 <= n; j += 4) {
         double s0 = alpha * x[j], s1 = alpha * x[j + 1], s2 = alpha * x[j + 2];
         double s3 = alpha * x[j + 3];
         const double *a0 = A + (size_t)n * j, *a1 = a0 + n, *a2 = a1 + n, *a3 = a2 + n;
-        for (int i = 0; i < n; i++)
+        int i = 0;
+        for (; i + 2 <= n; i += 2) {
+            y[i] += a0[i] * s0 + a1[i] * s1 + a2[i] * s2 + a3[i] * s3;
+            y[i + 1] += a0[i + 1] * s0 + a1[i + 1] * s1 + a2[i + 1] * s2 + a3[i + 1] * s3;
+        }
+        for (; i < n; i++)
             y[i] += a0[i] * s0 + a1[i] * s1 + a2[i] * s2 + a3[i] * s3;
     }
     for (; j < n; j++) {
@@ -110,44 +139,85 @@ static inline void slide_matvec(int n, const double *A, const double *x, double 
     }
 }
 
-static inline double slide_dot(int n, const double *x, const double *y)
+/* y += a0 x0 + a1 x1 + a2 x2 + a3 x3 (one pass over y; no x overlaps y) */
+static inline void slide_axpy4(int n, const double a[4], const double *const x[4],
+                               double *restrict y)
 {
-    double s = 0;
-    for (int i = 0; i < n; i++)
-        s += x[i] * y[i];
-    return s;
+    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2];
+    const double *restrict x3 = x[3];
+    double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+        y[i] += a0 * x0[i] + a1 * x1[i] + a2 * x2[i] + a3 * x3[i];
+        y[i + 1] += a0 * x0[i + 1] + a1 * x1[i + 1] + a2 * x2[i + 1] + a3 * x3[i + 1];
+    }
+    for (; i < n; i++)
+        y[i] += a0 * x0[i] + a1 * x1[i] + a2 * x2[i] + a3 * x3[i];
 }
 
-/* y += a x */
-static inline void slide_axpy(int n, double a, const double *x, double *y)
+/* x . y, in two interleaved partial sums (so that they pack into vectors) */
+static inline double slide_dot(int n, const double *restrict x, const double *restrict y)
 {
-    for (int i = 0; i < n; i++)
+    double s0 = 0, s1 = 0;
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+        s0 += x[i] * y[i];
+        s1 += x[i + 1] * y[i + 1];
+    }
+    for (; i < n; i++)
+        s0 += x[i] * y[i];
+    return s0 + s1;
+}
+
+/* y += a x (x and y do not overlap) */
+static inline void slide_axpy(int n, double a, const double *restrict x, double *restrict y)
+{
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+        y[i] += a * x[i];
+        y[i + 1] += a * x[i + 1];
+    }
+    for (; i < n; i++)
         y[i] += a * x[i];
 }
 
-/* Displacement of port p from the global coordinates u. */
-double slide_port_value(const slide_model *m, int p, const double *u);
+/* Displacement of port p in the configuration `which` (SLIDE_PREV ..
+ * SLIDE_NEW) of the step that starts at d->step: computed from the step's
+ * vectors when first asked for and kept until the step ends (SLIDE_NEW:
+ * the predictor's value plus h^2 G times the port forces of the
+ * corrector, once they are known). */
+double slide_port_at(const slide_model *m, slide_data *d, int which, int p);
 
-/* All port values of u into pv[nport]. */
-void slide_ports_of(const slide_model *m, const double *u, double *pv);
+/* Where slide_geometry reads port displacements: configuration `which` of
+ * d (NULL: none, the undeformed nodes). */
+typedef struct slide_pview {
+    const slide_model *m;
+    slide_data *d;
+    int which;
+} slide_pview;
+
+/* Physical d->u, d->v (what = 0) and d->a (what = 1) of substructure s
+ * from the step's vectors. */
+void slide_sync_sub(const slide_model *m, slide_data *d, int s, int what);
 
 /* Rigid frame positions xr[2 nsub] (and velocities vr, may be NULL) at t. */
 void slide_rigid_at(const slide_model *m, slide_data *d, double t, double *xr, double *vr);
 
-/* Forces f(t) into w->f, r = f - C(t) v - K (u + beta v) into w->r (the
- * alpha of the Rayleigh callback goes to ralpha[s]: its alpha M v is
- * applied after M^-1), and with energy accounts the damping force
- * cv = C(t) v into w->cv. 0 or a callback's failure (message). */
-int slide_forces(const slide_model *m, slide_data *d, double t, const double *u,
-                 const double *v, double *ralpha);
+/* At the state w->q, w->qv (u_n and the backward velocity, in the step's
+ * coordinates): the forces f(t) into w->f, r = f - C(t) v - K (u + beta v)
+ * into w->r (the alpha of the Rayleigh callback goes to ralpha[s]: its
+ * alpha M v is applied after M^-1), and with energy accounts the damping
+ * force cv = C(t) v into w->cv, all in the step's coordinates. 0 or a
+ * callback's failure (message). */
+int slide_forces(const slide_model *m, slide_data *d, double t, double *ralpha);
 
 /* Contact k's geometry: node positions X + xr[sub] (+ the port
- * displacements ports[] when non-NULL: the gap always uses them);
+ * displacements of pv when non-NULL: the gap always uses them);
  * def_alpha: alpha and the segment from the displaced positions, else from
  * X + xr; def_normal: the normal of the displaced segment, else of the
  * undeformed one. seg0 >= 0: walk from that segment, else search all.
  * Fills g (off = 1 when the slave does not project onto the master). */
-void slide_geometry(const slide_model *m, int k, const double *xr, const double *ports,
+void slide_geometry(const slide_model *m, int k, const double *xr, const slide_pview *pv,
                     int def_alpha, int def_normal, int seg0, slide_geo *g);
 
 /* Friction coefficient of interface i at time t and slip speed v. */

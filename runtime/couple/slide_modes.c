@@ -1,12 +1,13 @@
 /*
  * slide_modes.c: complex modes of substructures coupled by sliding
  * interfaces at a frozen slave position (seed 003 Sect. 3.1, Fig. 4): the
- * primal assembly of the coupled substructures with the friction-coupled,
- * non-symmetric stiffness, and the eigenvalues of the first-order system
- * (LAPACKE dggev). The locus sweeps the position and writes a CSV.
+ * slaves in contact, their gap rows N (B_C) and force rows E (B_E), and the
+ * eigenvalues of the coupled system by the cheapest exact solver that
+ * applies (slide_eig.c on the substructures' modes: free, symmetric,
+ * secular), else by QZ (LAPACKE dggev) on the primal assembly below. The
+ * locus sweeps the position and writes a CSV.
  *
- * Rigid contact (kc = 0): with the gap rows N (B_C) and the force rows E
- * (B_E) of the slaves in contact, the normal force that keeps N u = 0 is
+ * Rigid contact (kc = 0): the normal force that keeps N u = 0 is
  * lambda = (N M^-1 E^T)^-1 N M^-1 (C u' + K u), so
  *   M u'' + Q (C u' + K u) = 0,  Q = I - E^T (N M^-1 E^T)^-1 N M^-1,
  * and with u = L q, L an orthonormal basis of the null space of N,
@@ -18,6 +19,7 @@
  * An analysis allocates its own memory: it is not part of the step loop.
  */
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,31 +28,30 @@
 
 #include "io/csv.h"
 #include "jnt/jnt.h"
+#include "slide_eig.h"
 #include "slide_impl.h"
 
-
-/* Add c times the row of port p (over the global coordinates) to row. */
+/* Add c times the (physical) row of port p over the global coordinates to
+ * row (entries `stride` apart). */
 static void add_port_row(const slide_model *m, int p, double c, double *row, int stride)
 {
     const slide_port *pt = &m->port[p];
     if (pt->kind == PORT_FIXED || c == 0)
         return;
     const slide_msub *b = &m->sub[pt->sub];
-    if (pt->kind == PORT_DOF)
-        row[(size_t)stride * (b->off + pt->dof)] += c;
-    else
-        for (int j = 0; j < b->n; j++)
-            row[(size_t)stride * (b->off + j)] += c * pt->row[j];
+    const csr_mat *R = &b->R;
+    for (int k = R->rowptr[pt->row]; k < R->rowptr[pt->row + 1]; k++)
+        row[(size_t)stride * (b->off + R->col[k])] += c * R->val[k];
 }
 
-/* Add c times M^-1 R_p^T (global coordinates) to col. */
+/* Add c times M^-1 R_p^T (physical, global coordinates) to col. */
 static void add_port_y(const slide_model *m, int p, double c, double *col)
 {
     const slide_port *pt = &m->port[p];
     if (pt->kind == PORT_FIXED || c == 0)
         return;
     const slide_msub *b = &m->sub[pt->sub];
-    cblas_daxpy(b->n, c, pt->y, 1, col + b->off, 1);
+    cblas_daxpy(b->n, c, b->Y + (size_t)b->n * pt->row, 1, col + b->off, 1);
 }
 
 static int cmp_mode(const void *a, const void *b)
@@ -61,12 +62,11 @@ static int cmp_mode(const void *a, const void *b)
     return x->re < y->re ? -1 : x->re > y->re;
 }
 
-/* Work arrays of one analysis. */
+/* Work arrays of the QZ path. */
 typedef struct mwork {
     double *M, *C, *K, *Nr, *Er, *YN, *Q, *tau, *Wm, *T, *KL, *Mp, *Cp, *Kp, *A, *B;
     double *ar, *ai, *be;
     int *ipiv;
-    slide_mode *modes;
 } mwork;
 
 static void mwork_free(mwork *w)
@@ -76,7 +76,6 @@ static void mwork_free(mwork *w)
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(w->ipiv);
-    free(w->modes);
 }
 
 /* X^T Y Z for N x r L: out (r x r) = L^T (Y L), Y N x N. */
@@ -87,32 +86,48 @@ static void project(int N, int r, const double *L, const double *Y, double *tmp,
 }
 
 /* See slide.h. */
-int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes_opts *o,
-                   slide_mode *out, int cap, int *nout, int *ncontact, char *err, size_t errn)
+const char *slide_eig_name(int solver)
 {
-    slide_modes_opts def;
-    memset(&def, 0, sizeof def);
-    if (!o)
-        o = &def;
-    if (!m || !nout || (cap > 0 && !out))
-        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: bad arguments");
-    *nout = 0;
-    if (m->niface < 1)
-        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: the model has no interface");
-    int moved = o->moved > 0 ? o->moved - 1 : m->iface[0].slave_sub;
-    if (moved >= m->nsub)
-        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: no substructure %d", moved);
-    double dir[2] = {o->dir[0], o->dir[1]}, dn = hypot(dir[0], dir[1]);
-    if (dn == 0)
-        dir[0] = 1, dn = 1;
-    dir[0] /= dn;
-    dir[1] /= dn;
-    double tol = o->unstable_tol > 0 ? o->unstable_tol : 1e-9;
-    int N = m->N, nc = m->ncontact;
+    switch (solver) {
+    case SLIDE_EIG_FREE:
+        return "free";
+    case SLIDE_EIG_SYM:
+        return "symmetric";
+    case SLIDE_EIG_SECULAR:
+        return "secular";
+    case SLIDE_EIG_QZ:
+        return "qz";
+    default:
+        return "auto";
+    }
+}
+
+/* The frozen contacts of one position (geometry, rows, damping). */
+typedef struct frozen {
+    const slide_model *m;
+    void *user;
+    const slide_modes_opts *o;
+    double p;
+    int na, *act;    /* the contacts in contact */
+    slide_geo *geo;  /* ncontact */
+    double *cE;      /* 6 ncontact: the force rows */
+    double *chimu;   /* ncontact: chi mu (0: no friction coupling) */
+} frozen;
+
+/* QZ (dggev) on the first-order pencil of the primal assembly in physical
+ * coordinates; the finite eigenvalues into sr, si (room for 2 N), their
+ * count to *nroot. */
+static int solve_qz(const frozen *fz, double *sr, double *si, int *nroot, char *err, size_t errn)
+{
+    const slide_model *m = fz->m;
+    const slide_modes_opts *o = fz->o;
+    const slide_geo *geo = fz->geo;
+    const int *act = fz->act;
+    int N = m->N, nc = m->ncontact, na = fz->na, rc = JNT_OK, ok = 1;
+    size_t NN = (size_t)N * N;
     mwork w;
     memset(&w, 0, sizeof w);
-    size_t NN = (size_t)N * N;
-    int ok = 1;
+    *nroot = 0;
 #define MALLOC(x, n) ((x) = calloc((size_t)(n) + 1, sizeof *(x)), ok = ok && (x))
     MALLOC(w.M, NN);
     MALLOC(w.C, NN);
@@ -122,12 +137,6 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
     MALLOC(w.YN, (size_t)nc * N);
     MALLOC(w.Wm, (size_t)nc * nc);
     MALLOC(w.ipiv, nc);
-    slide_geo *geo = calloc((size_t)nc + 1, sizeof *geo);
-    double *cE = calloc(6 * (size_t)nc + 1, sizeof *cE);
-    double *xr = calloc(2 * (size_t)m->nsub, sizeof *xr);
-    int *act = calloc((size_t)nc + 1, sizeof *act);
-    ok = ok && geo && cE && xr && act;
-    int rc = JNT_OK;
     if (!ok) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d coordinates)",
                       N);
@@ -138,7 +147,7 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
         const slide_msub *b = &m->sub[s];
         double al = 0, be = 0;
         if (b->rayleigh)
-            b->rayleigh(o->t, &al, &be, user);
+            b->rayleigh(o->t, &al, &be, fz->user);
         for (int j = 0; j < b->n; j++)
             for (int i = 0; i < b->n; i++) {
                 size_t g = (size_t)(b->off + i) + (size_t)N * (b->off + j);
@@ -148,32 +157,15 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
                 w.C[g] = o->no_damping ? 0 : (b->C ? b->C[l] : 0) + al * b->M[l] + be * b->K[l];
             }
     }
-    /* Slaves in contact on the frozen (basic) geometry, their rows. */
-    xr[2 * moved] = p * dir[0];
-    xr[2 * moved + 1] = p * dir[1];
-    int na = 0;
-    for (int k = 0; k < nc; k++) {
-        int fi = m->contact_iface[k];
-        const slide_miface *f = &m->iface[fi];
-        slide_geometry(m, k, xr, NULL, 0, 0, -1, &geo[k]);
-        double gt = o->gap_tol > 0 ? o->gap_tol : 1e-6 * f->lseg;
-        if (geo[k].off || geo[k].gap > gt)
-            continue;
-        double sv = moved == f->slave_sub ? 1 : moved == f->master_sub ? -1 : 0;
-        double vt = sv * (dir[0] * geo[k].t[0] + dir[1] * geo[k].t[1]);
-        double chi = vt > 1e-12 ? 1 : vt < -1e-12 ? -1 : 0;
-        double mu = slide_mu(m, fi, o->t, o->speed, user);
-        for (int j = 0; j < 6; j++)
-            cE[6 * k + j] = geo[k].cN[j] - chi * mu * geo[k].cT[j];
+    /* The rows of the contacts in contact. */
+    for (int i = 0; i < na; i++) {
+        int k = act[i];
         for (int j = 0; j < 6; j++) {
-            add_port_row(m, geo[k].p[j], geo[k].cN[j], w.Nr + na, nc);
-            add_port_row(m, geo[k].p[j], cE[6 * k + j], w.Er + na, nc);
-            add_port_y(m, geo[k].p[j], geo[k].cN[j], w.YN + (size_t)N * na);
+            add_port_row(m, geo[k].p[j], geo[k].cN[j], w.Nr + i, nc);
+            add_port_row(m, geo[k].p[j], fz->cE[6 * k + j], w.Er + i, nc);
+            add_port_y(m, geo[k].p[j], geo[k].cN[j], w.YN + (size_t)N * i);
         }
-        act[na++] = k;
     }
-    if (ncontact)
-        *ncontact = na;
     /* Primal assembly: penalty, or rigid with the null space of N. */
     int r = N;
     double *Mp = w.M, *Cp = w.C, *Kp = w.K;
@@ -211,7 +203,7 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
         if (rmin <= 1e-12 * rmax) {
             rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
                           "slide_modes_at: at position %g the %d contact constraints are dependent",
-                          p, na);
+                          fz->p, na);
             goto done;
         }
         if (LAPACKE_dorgqr(LAPACK_COL_MAJOR, N, N, na, w.Q, N, w.tau) != 0) {
@@ -223,10 +215,10 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
         for (int j = 0; j < na; j++)
             for (int i = 0; i < na; i++)
                 w.Wm[i + (size_t)na * j] = slide_g6(m, geo[act[i]].p, geo[act[i]].cN,
-                                                    geo[act[j]].p, cE + 6 * act[j]);
+                                                    geo[act[j]].p, fz->cE + 6 * act[j]);
         if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, na, na, w.Wm, na, w.ipiv) != 0) {
             rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
-                          "slide_modes_at: at position %g the contact matrix is singular", p);
+                          "slide_modes_at: at position %g the contact matrix is singular", fz->p);
             goto done;
         }
         /* X_p = L^T (X L - E^T Wm^-1 (M^-1 N^T)^T X L) for X = K, C. */
@@ -254,7 +246,6 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
     MALLOC(w.ar, n2);
     MALLOC(w.ai, n2);
     MALLOC(w.be, n2);
-    MALLOC(w.modes, n2);
     if (!ok) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d states)", n2);
         goto done;
@@ -277,36 +268,216 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
             goto done;
         }
     }
-    /* Eigenvalues s = (ar + i ai) / be with Im s >= 0, ascending frequency. */
-    int nm = 0;
+    /* The finite eigenvalues s = (ar + i ai) / be. */
+    int ns = 0;
     for (int j = 0; j < n2; j++) {
         double bb = w.be[j];
         if (!(fabs(bb) > 1e-14 * hypot(w.ar[j], w.ai[j])) || bb == 0)
             continue;
-        double re = w.ar[j] / bb, im = w.ai[j] / bb;
-        if (im < 0)
+        sr[ns] = w.ar[j] / bb;
+        si[ns++] = w.ai[j] / bb;
+    }
+    *nroot = ns;
+done:
+    mwork_free(&w);
+    return rc;
+#undef MALLOC
+}
+
+/* The coupled system on the substructures' modes (slide_eig.h): modal
+ * frequencies, damping at o->t, the contacts' rows n = N Phi and e = E Phi
+ * (from the rows R Phi of the ports). Arrays are allocated into *buf. */
+static int modal_system(const frozen *fz, slide_eigsys *e, double **buf)
+{
+    const slide_model *m = fz->m;
+    int N = m->N, na = fz->na;
+    double *b = calloc(2 * (size_t)N + 2 * (size_t)na * N + 1, sizeof *b);
+    *buf = b;
+    if (!b)
+        return JNT_ERR_NOMEM;
+    double *w2 = b, *d = b + N, *nr = d + N, *er = nr + (size_t)na * N;
+    for (int s = 0; s < m->nsub; s++) {
+        const slide_msub *sb = &m->sub[s];
+        double al = 0, be = 0;
+        if (sb->rayleigh && !fz->o->no_damping)
+            sb->rayleigh(fz->o->t, &al, &be, fz->user);
+        for (int i = 0; i < sb->n; i++) {
+            w2[sb->off + i] = sb->w2[i];
+            d[sb->off + i] = fz->o->no_damping ? 0 : sb->dmod[i] + al + be * sb->w2[i];
+        }
+    }
+    for (int k = 0; k < na; k++) {
+        const slide_geo *g = &fz->geo[fz->act[k]];
+        for (int j = 0; j < 6; j++) {
+            const slide_port *pt = &m->port[g->p[j]];
+            if (pt->kind == PORT_FIXED)
+                continue;
+            const slide_msub *sb = &m->sub[pt->sub];
+            const double *psi = sb->Psi + (size_t)sb->n * pt->row;
+            cblas_daxpy(sb->n, g->cN[j], psi, 1, nr + (size_t)N * k + sb->off, 1);
+            cblas_daxpy(sb->n, fz->cE[6 * fz->act[k] + j], psi, 1, er + (size_t)N * k + sb->off,
+                        1);
+        }
+    }
+    *e = (slide_eigsys){.N = N, .w2 = w2, .d = d, .na = na, .nr = nr, .er = er, .kc = fz->o->kc};
+    return JNT_OK;
+}
+
+/* See slide.h. */
+int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes_opts *o,
+                   slide_mode *out, int cap, int *nout, int *ncontact, int *solver, char *err,
+                   size_t errn)
+{
+    slide_modes_opts def;
+    memset(&def, 0, sizeof def);
+    if (!o)
+        o = &def;
+    if (!m || !nout || (cap > 0 && !out))
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: bad arguments");
+    *nout = 0;
+    if (solver)
+        *solver = SLIDE_EIG_AUTO;
+    if (m->niface < 1)
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: the model has no interface");
+    if (o->solver < SLIDE_EIG_AUTO || o->solver > SLIDE_EIG_QZ)
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: no solver %d", o->solver);
+    int moved = o->moved > 0 ? o->moved - 1 : m->iface[0].slave_sub;
+    if (moved >= m->nsub)
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_at: no substructure %d", moved);
+    double dir[2] = {o->dir[0], o->dir[1]}, dn = hypot(dir[0], dir[1]);
+    if (dn == 0)
+        dir[0] = 1, dn = 1;
+    dir[0] /= dn;
+    dir[1] /= dn;
+    double tol = o->unstable_tol > 0 ? o->unstable_tol : 1e-9;
+    int N = m->N, nc = m->ncontact, rc = JNT_OK;
+    frozen fz = {.m = m, .user = user, .o = o, .p = p};
+    fz.geo = calloc((size_t)nc + 1, sizeof *fz.geo);
+    fz.cE = calloc(6 * (size_t)nc + 1, sizeof *fz.cE);
+    fz.chimu = calloc((size_t)nc + 1, sizeof *fz.chimu);
+    fz.act = calloc((size_t)nc + 1, sizeof *fz.act);
+    double *xr = calloc(2 * (size_t)m->nsub, sizeof *xr);
+    double *sr = calloc(2 * (size_t)N + 1, sizeof *sr), *si = calloc(2 * (size_t)N + 1, sizeof *si);
+    double *mbuf = NULL;
+    slide_mode *md = calloc(2 * (size_t)N + 1, sizeof *md);
+    if (!fz.geo || !fz.cE || !fz.chimu || !fz.act || !xr || !sr || !si || !md) {
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d coordinates)",
+                      N);
+        goto done;
+    }
+    /* Slaves in contact on the frozen (basic) geometry, their rows. */
+    xr[2 * moved] = p * dir[0];
+    xr[2 * moved + 1] = p * dir[1];
+    for (int k = 0; k < nc; k++) {
+        int fi = m->contact_iface[k];
+        const slide_miface *f = &m->iface[fi];
+        slide_geo *g = &fz.geo[k];
+        slide_geometry(m, k, xr, NULL, 0, 0, -1, g);
+        double gt = o->gap_tol > 0 ? o->gap_tol : 1e-6 * f->lseg;
+        if (g->off || g->gap > gt)
             continue;
-        w.modes[nm].freq = im / (2 * 3.14159265358979323846);
-        w.modes[nm].re = re;
-        w.modes[nm].unstable = re > tol * hypot(re, im);
+        double sv = moved == f->slave_sub ? 1 : moved == f->master_sub ? -1 : 0;
+        double vt = sv * (dir[0] * g->t[0] + dir[1] * g->t[1]);
+        double chi = vt > 1e-12 ? 1 : vt < -1e-12 ? -1 : 0;
+        double mu = slide_mu(m, fi, o->t, o->speed, user);
+        fz.chimu[k] = chi * mu;
+        for (int j = 0; j < 6; j++)
+            fz.cE[6 * k + j] = g->cN[j] - chi * mu * g->cT[j];
+        fz.act[fz.na++] = k;
+    }
+    if (ncontact)
+        *ncontact = fz.na;
+    /* The solver: on the modes when every substructure's damping is
+     * classical (free, symmetric, secular), else QZ. */
+    int classical = 1, frictionless = 1, use = SLIDE_EIG_QZ;
+    for (int s = 0; s < m->nsub; s++)
+        classical &= m->sub[s].classical || o->no_damping;
+    for (int i = 0; i < fz.na; i++)
+        frictionless &= fz.chimu[fz.act[i]] == 0;
+    slide_eigsys es;
+    double pa = 0, pb = 0;
+    int proportional = 0;
+    if (classical) {
+        if (modal_system(&fz, &es, &mbuf) != JNT_OK) {
+            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory");
+            goto done;
+        }
+        proportional = slide_eig_proportional(&es, &pa, &pb);
+    }
+    int can[SLIDE_EIG_QZ + 1] = {0};
+    can[SLIDE_EIG_FREE] = classical && fz.na == 0;
+    /* a penalty stiffens K but not C: proportional only without damping */
+    can[SLIDE_EIG_SYM] = classical && frictionless && proportional &&
+                         (!(o->kc > 0) || (pa == 0 && pb == 0));
+    can[SLIDE_EIG_SECULAR] = classical && fz.na == 1 && !(o->kc > 0);
+    can[SLIDE_EIG_QZ] = 1;
+    if (o->solver != SLIDE_EIG_AUTO) {
+        if (!can[o->solver]) {
+            rc = jnt_errf(err, errn, JNT_ERR_USAGE,
+                          "slide_modes_at: at position %g the %s solver does not apply (%d "
+                          "contacts, %s, damping %s)", p, slide_eig_name(o->solver), fz.na,
+                          frictionless ? "no friction" : "friction",
+                          !classical ? "not classical" : proportional ? "proportional"
+                                                                      : "classical");
+            goto done;
+        }
+        use = o->solver;
+    } else {
+        for (int k = SLIDE_EIG_FREE; k <= SLIDE_EIG_QZ; k++)
+            if (can[k]) {
+                use = k;
+                break;
+            }
+    }
+    int ns = 0;
+    if (use == SLIDE_EIG_FREE) {
+        ns = slide_eig_free(&es, sr, si);
+    } else if (use == SLIDE_EIG_SYM) {
+        rc = slide_eig_sym(&es, pa, pb, sr, si, &ns, err, errn);
+    } else if (use == SLIDE_EIG_SECULAR) {
+        rc = slide_eig_secular(&es, sr, si, &ns, err, errn);
+        if (rc == SLIDE_EIG_NOCONV && o->solver == SLIDE_EIG_AUTO)
+            use = SLIDE_EIG_QZ, rc = JNT_OK;
+        else if (rc == SLIDE_EIG_NOCONV)
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER,
+                          "slide_modes_at: at position %g the secular iteration did not converge",
+                          p);
+    }
+    if (rc == JNT_OK && use == SLIDE_EIG_QZ)
+        rc = solve_qz(&fz, sr, si, &ns, err, errn);
+    if (rc != JNT_OK)
+        goto done;
+    if (solver)
+        *solver = use;
+    /* Eigenvalues s = re + i im with im >= 0, ascending frequency. */
+    int nm = 0;
+    for (int j = 0; j < ns; j++) {
+        if (si[j] < 0)
+            continue;
+        md[nm].freq = si[j] / (2 * 3.14159265358979323846);
+        md[nm].re = sr[j];
+        md[nm].unstable = sr[j] > tol * hypot(sr[j], si[j]);
         nm++;
     }
-    qsort(w.modes, (size_t)nm, sizeof *w.modes, cmp_mode);
+    qsort(md, (size_t)nm, sizeof *md, cmp_mode);
     if (o->count > 0 && nm > o->count)
         nm = o->count;
     if (nm > cap)
         nm = cap;
     if (nm > 0)
-        memcpy(out, w.modes, (size_t)nm * sizeof *out);
+        memcpy(out, md, (size_t)nm * sizeof *out);
     *nout = nm;
 done:
-    mwork_free(&w);
-    free(geo);
-    free(cE);
+    free(fz.geo);
+    free(fz.cE);
+    free(fz.chimu);
+    free(fz.act);
     free(xr);
-    free(act);
+    free(sr);
+    free(si);
+    free(mbuf);
+    free(md);
     return rc;
-#undef MALLOC
 }
 
 /* See slide.h. */
@@ -322,18 +493,18 @@ int slide_modes_locus(const slide_model *m, void *user, double a, double b, int 
         return jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_locus: out of memory");
     csv_writer cw;
     memset(&cw, 0, sizeof cw);
-    static const char *const names[] = {"position", "frequency", "real", "unstable"};
-    int rc = csv_open(&cw, path, 4, err, errn);
+    static const char *const names[] = {"position", "frequency", "real", "unstable", "solver"};
+    int rc = csv_open(&cw, path, 5, err, errn);
     if (rc == 0)
-        rc = csv_header(&cw, names, 4, err, errn);
+        rc = csv_header(&cw, names, 5, err, errn);
     for (int k = 0; k <= steps && rc == 0; k++) {
         double p = steps ? a + (b - a) * k / steps : a;
-        int n = 0;
-        rc = slide_modes_at(m, user, p, o, md, cap, &n, NULL, err, errn);
+        int n = 0, sv = 0;
+        rc = slide_modes_at(m, user, p, o, md, cap, &n, NULL, &sv, err, errn);
         for (int j = 0; j < n && rc == 0; j++) {
-            double row[4] = {p, md[j].freq, md[j].re, md[j].unstable};
+            double row[5] = {p, md[j].freq, md[j].re, md[j].unstable, sv};
             nu += md[j].unstable;
-            rc = csv_row(&cw, row, 4, err, errn);
+            rc = csv_row(&cw, row, 5, err, errn);
         }
     }
     int rc2 = csv_close(&cw, rc ? NULL : err, errn);

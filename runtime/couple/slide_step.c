@@ -7,6 +7,7 @@
  * allocation: everything lives in the data object's work memory.
  */
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -32,18 +33,24 @@ void slide_rigid_at(const slide_model *m, slide_data *d, double t, double *xr, d
 }
 
 /* See slide_impl.h. */
-int slide_forces(const slide_model *m, slide_data *d, double t, const double *u,
-                  const double *v, double *ralpha)
+int slide_forces(const slide_model *m, slide_data *d, double t, double *ralpha)
 {
     struct slide_work *w = d->w;
+    /* Callbacks that read d->u, d->v see the state of this step. */
+    if (m->force_state && m->lazy)
+        for (int s = 0; s < m->nsub; s++)
+            if (m->sub[s].modal)
+                slide_sync_sub(m, d, s, 0);
     for (int s = 0; s < m->nsub; s++) {
         const slide_msub *b = &m->sub[s];
         int n = b->n, o = b->off;
         if (n <= 0)
             continue;
-        memset(w->f + o, 0, (size_t)n * sizeof *w->f);
+        const double *u = w->q + o, *v = w->qv + o;
+        double *f = w->f + o, *r = w->r + o, *fp = b->modal ? w->tmp + o : f;
+        memset(fp, 0, (size_t)n * sizeof *fp);
         if (b->force) {
-            int rc = b->force(t, w->f + o, d->user);
+            int rc = b->force(t, fp, d->user);
             if (rc < 0)
                 return slide_fail(d, JNT_ERR_KERNEL,
                                   "substructure %d: the force callback failed at t = %g "
@@ -53,20 +60,41 @@ int slide_forces(const slide_model *m, slide_data *d, double t, const double *u,
         if (b->rayleigh)
             b->rayleigh(t, &al, &be, d->user);
         ralpha[s] = al;
+        if (b->modal) {
+            /* Modal: f = Phi^T f_phys (its nonzero entries: rows of Phi), and
+             * r = f - (dmod + beta w2) v - w2 u, diagonal. */
+            memset(f, 0, (size_t)n * sizeof *f);
+            for (int j = 0; j < n; j++)
+                if (fp[j] != 0)
+                    slide_axpy(n, fp[j], b->PhiT + (size_t)n * j, f);
+            const double *restrict dm = b->dmod, *restrict w2 = b->w2;
+            int i = 0;
+            for (; i + 2 <= n; i += 2) { /* rows by two: see slide_matvec */
+                r[i] = f[i] - (dm[i] + be * w2[i]) * v[i] - w2[i] * u[i];
+                r[i + 1] = f[i + 1] - (dm[i + 1] + be * w2[i + 1]) * v[i + 1] -
+                           w2[i + 1] * u[i + 1];
+            }
+            for (; i < n; i++)
+                r[i] = f[i] - (dm[i] + be * w2[i]) * v[i] - w2[i] * u[i];
+            if (m->energy)
+                for (i = 0; i < n; i++)
+                    w->cv[o + i] = (dm[i] + be * w2[i] + al) * v[i];
+            continue;
+        }
         /* r = f - C v - K (u + beta v); cv = C v + beta K v (+ alpha M v: energy). */
         for (int i = 0; i < n; i++)
-            w->tmp[o + i] = u[o + i] + be * v[o + i];
-        memcpy(w->r + o, w->f + o, (size_t)n * sizeof *w->r);
-        slide_matvec(n, b->K, w->tmp + o, -1.0, w->r + o);
+            w->tmp[o + i] = u[i] + be * v[i];
+        memcpy(r, f, (size_t)n * sizeof *r);
+        slide_matvec(n, b->K, w->tmp + o, -1.0, r);
         if (b->C)
-            slide_matvec(n, b->C, v + o, -1.0, w->r + o);
+            slide_matvec(n, b->C, v, -1.0, r);
         if (m->energy) {
             /* cv = f - r - K u + alpha M v: the damping force. */
             for (int i = 0; i < n; i++)
-                w->cv[o + i] = w->f[o + i] - w->r[o + i];
-            slide_matvec(n, b->K, u + o, -1.0, w->cv + o);
+                w->cv[o + i] = f[i] - r[i];
+            slide_matvec(n, b->K, u, -1.0, w->cv + o);
             if (al != 0)
-                slide_matvec(n, b->M, v + o, al, w->cv + o);
+                slide_matvec(n, b->M, v, al, w->cv + o);
         }
     }
     return JNT_OK;
@@ -193,7 +221,8 @@ static int contacts_predict(const slide_model *m, slide_data *d)
         int film = m->method == SLIDE_FILM, as = f->assumption;
         int def_alpha = film || as != SLIDE_BASIC, def_normal = film || as == SLIDE_REALISTIC;
         int was = c->state == SLIDE_SLIP || c->state == SLIDE_STICK;
-        slide_geometry(m, k, w->xr_new, w->pstar, def_alpha, def_normal, g->seg, g);
+        slide_pview star = {m, d, SLIDE_STAR};
+        slide_geometry(m, k, w->xr_new, &star, def_alpha, def_normal, g->seg, g);
         w->cand[k] = 0;
         c->state = g->off ? SLIDE_OFF : SLIDE_FREE;
         if (g->off) {
@@ -211,9 +240,12 @@ static int contacts_predict(const slide_model *m, slide_data *d)
         int ic = m->contact_node[k], t1 = f->master0 + g->seg;
         double s = 0;
         for (int dd = 0; dd < 2; dd++) {
-            double ds = w->pstar[2 * ic + dd] - w->pcur[2 * ic + dd];
-            double dm = (1 - g->alpha) * (w->pstar[2 * t1 + dd] - w->pcur[2 * t1 + dd]) +
-                        g->alpha * (w->pstar[2 * t1 + 2 + dd] - w->pcur[2 * t1 + 2 + dd]);
+            double ds = slide_port_at(m, d, SLIDE_STAR, 2 * ic + dd) -
+                        slide_port_at(m, d, SLIDE_CUR, 2 * ic + dd);
+            double dm = (1 - g->alpha) * (slide_port_at(m, d, SLIDE_STAR, 2 * t1 + dd) -
+                                          slide_port_at(m, d, SLIDE_CUR, 2 * t1 + dd)) +
+                        g->alpha * (slide_port_at(m, d, SLIDE_STAR, 2 * t1 + 2 + dd) -
+                                    slide_port_at(m, d, SLIDE_CUR, 2 * t1 + 2 + dd));
             double rs = w->xr_new[2 * f->slave_sub + dd] - w->xr_cur[2 * f->slave_sub + dd];
             double rm = f->master_sub >= 0 ? w->xr_new[2 * f->master_sub + dd] -
                                                  w->xr_cur[2 * f->master_sub + dd] : 0;
@@ -247,7 +279,8 @@ static int contacts_predict(const slide_model *m, slide_data *d)
     return rc;
 }
 
-/* Energy accounts of the step t_n-1 -> t_n+1 (slide_energy). */
+/* Energy accounts of the step t_n-1 -> t_n+1 (slide_energy), in the
+ * step's coordinates (the modal mass is I, the modal stiffness w2). */
 static void energy_step(const slide_model *m, slide_data *d)
 {
     struct slide_work *w = d->w;
@@ -259,17 +292,24 @@ static void energy_step(const slide_model *m, slide_data *d)
         if (n <= 0)
             continue;
         for (int i = 0; i < n; i++) {
-            double dl = 0.5 * (w->u_new[o + i] - w->u_prev[o + i]);
+            double dl = 0.5 * (w->q_new[o + i] - w->q_prev[o + i]);
             e->work_ext += w->f[o + i] * dl;
             e->damping += w->cv[o + i] * dl;
-            w->tmp[o + i] = (w->u_new[o + i] - d->u[o + i]) / h;
+            w->tmp[o + i] = (w->q_new[o + i] - w->q[o + i]) / h;
+        }
+        if (b->modal) {
+            for (int i = 0; i < n; i++) {
+                kin += 0.5 * w->tmp[o + i] * w->tmp[o + i];
+                str += 0.5 * b->w2[i] * w->q[o + i] * w->q_new[o + i];
+            }
+            continue;
         }
         memset(w->r + o, 0, (size_t)n * sizeof *w->r);
         slide_matvec(n, b->M, w->tmp + o, 1.0, w->r + o);
         kin += 0.5 * slide_dot(n, w->tmp + o, w->r + o);
         memset(w->r + o, 0, (size_t)n * sizeof *w->r);
-        slide_matvec(n, b->K, w->u_new + o, 1.0, w->r + o);
-        str += 0.5 * slide_dot(n, d->u + o, w->r + o);
+        slide_matvec(n, b->K, w->q_new + o, 1.0, w->r + o);
+        str += 0.5 * slide_dot(n, w->q + o, w->r + o);
     }
     e->kinetic = kin;
     e->strain = str;
@@ -288,7 +328,8 @@ static void energy_step(const slide_model *m, slide_data *d)
         double dN = g->n[0] * dr[0] + g->n[1] * dr[1], dT = g->t[0] * dr[0] + g->t[1] * dr[1];
         double wdrive = -(w->lamN[k] * dN + w->lamT[k] * dT);
         for (int j = 0; j < 6; j++) {
-            double dp = 0.5 * (w->pnew[g->p[j]] - w->pprev[g->p[j]]);
+            double dp = 0.5 * (slide_port_at(m, d, SLIDE_NEW, g->p[j]) -
+                               slide_port_at(m, d, SLIDE_PREV, g->p[j]));
             dN += g->cN[j] * dp;
             dT += g->cT[j] * dp;
         }
@@ -304,11 +345,14 @@ int slide_step(const slide_model *m, slide_data *d)
     if (!m || !d)
         return JNT_ERR_USAGE;
     struct slide_work *w = d->w;
-    int N = m->N, np = m->nport, nc = m->ncontact;
+    int N = m->N, nc = m->ncontact;
     double h = m->h, h2 = h * h, t = d->t;
     w->err[0] = 0;
+    /* A step that failed left u* and u_n+1 ports of a state that is gone. */
+    for (int p = 0; p < m->nport; p++)
+        w->pgen[SLIDE_STAR][p] = w->pgen[SLIDE_NEW][p] = LONG_MIN;
     /* Predictor (eq. 13): u* = h^2 M^-1 (f_n - C (u_n - u_n-1)/h - K u_n) + 2 u_n - u_n-1. */
-    int rc = slide_forces(m, d, t, d->u, d->v, w->ralpha);
+    int rc = slide_forces(m, d, t, w->ralpha);
     if (rc)
         return rc;
     for (int s = 0; s < m->nsub; s++) {
@@ -316,14 +360,27 @@ int slide_step(const slide_model *m, slide_data *d)
         int n = b->n, o = b->off;
         if (n <= 0)
             continue;
-        memset(w->ustar + o, 0, (size_t)n * sizeof *w->ustar);
-        slide_matvec(n, b->Minv, w->r + o, h2, w->ustar + o);
+        double *restrict us = w->q_star + o, ha = h2 * w->ralpha[s];
+        const double *restrict q = w->q + o, *restrict qp = w->q_prev + o;
+        const double *restrict qv = w->qv + o, *restrict r = w->r + o;
+        if (b->modal) {
+            /* the modal mass is I; rows by two: see slide_matvec */
+            int i = 0;
+            for (; i + 2 <= n; i += 2) {
+                us[i] = h2 * r[i] + (2 * q[i] - qp[i] - ha * qv[i]);
+                us[i + 1] = h2 * r[i + 1] + (2 * q[i + 1] - qp[i + 1] - ha * qv[i + 1]);
+            }
+            for (; i < n; i++)
+                us[i] = h2 * r[i] + (2 * q[i] - qp[i] - ha * qv[i]);
+            continue;
+        }
+        memset(us, 0, (size_t)n * sizeof *us);
+        slide_matvec(n, b->Minv, r, h2, us);
         for (int i = 0; i < n; i++)
-            w->ustar[o + i] += 2 * d->u[o + i] - w->u_prev[o + i] - h2 * w->ralpha[s] * d->v[o + i];
+            us[i] += 2 * q[i] - qp[i] - ha * qv[i];
     }
     /* Geometry at t_n+1 (eqs. 16-19) on the predictor, candidates. */
     slide_rigid_at(m, d, t + h, w->xr_new, w->vr_new);
-    slide_ports_of(m, w->ustar, w->pstar);
     int warn = contacts_predict(m, d);
     /* Multipliers (eq. 15 or FiLm). */
     rc = m->method == SLIDE_FILM ? slide_film_solve(m, d) : dual_solve(m, d);
@@ -332,6 +389,8 @@ int slide_step(const slide_model *m, slide_data *d)
     if (rc > 0)
         warn = rc;
     /* Port forces of the contacts, corrector (eq. 14): u^c = h^2 M^-1 R^T F. */
+    for (int q = 0; q < w->nfport; q++)
+        w->fport_used[w->fport_list[q]] = 0;
     w->nfport = 0;
     for (int k = 0; k < nc; k++) {
         if (w->lamN[k] == 0 && w->lamT[k] == 0)
@@ -349,29 +408,46 @@ int slide_step(const slide_model *m, slide_data *d)
             w->fport[p] += g->cN[j] * w->lamN[k] + g->cT[j] * w->lamT[k];
         }
     }
-    memcpy(w->u_new, w->ustar, (size_t)N * sizeof *w->u_new);
-    memcpy(w->pnew, w->pstar, (size_t)np * sizeof *w->pnew);
-    for (int q = 0; q < w->nfport; q++) {
-        int p = w->fport_list[q];
-        const slide_port *pt = &m->port[p];
+    memcpy(w->q_new, w->q_star, (size_t)N * sizeof *w->q_new);
+    for (int q = 0; q < w->nfport;) {
+        /* up to four ports of one substructure in one pass over its coordinates */
+        const slide_port *pt = &m->port[w->fport_list[q]];
         const slide_msub *b = &m->sub[pt->sub];
-        double fp = h2 * w->fport[p];
-        slide_axpy(b->n, fp, pt->y, w->u_new + b->off);
-        slide_axpy(np, fp, m->G + (size_t)np * p, w->pnew);
-        w->fport_used[p] = 0;
+        const double *y[4];
+        double a[4];
+        int k = 0;
+        for (; k < 4 && q < w->nfport; k++, q++) {
+            const slide_port *pk = &m->port[w->fport_list[q]];
+            if (pk->sub != pt->sub)
+                break;
+            y[k] = pk->y;
+            a[k] = h2 * w->fport[w->fport_list[q]];
+        }
+        for (int j = k; j < 4; j++)
+            y[j] = y[0], a[j] = 0;
+        slide_axpy4(b->n, a, y, w->q_new + b->off);
     }
-    for (int i = 0; i < N; i++)
-        if (!isfinite(w->u_new[i]))
+    /* A NaN or an infinity anywhere makes the sum one. */
+    double sum = 0, sum1 = 0;
+    int i2 = 0;
+    for (; i2 + 2 <= N; i2 += 2)
+        sum += w->q_new[i2], sum1 += w->q_new[i2 + 1];
+    for (; i2 < N; i2++)
+        sum += w->q_new[i2];
+    sum += sum1;
+    for (int i = 0; i < N && !isfinite(sum); i++)
+        if (!isfinite(w->q_new[i]))
             return slide_fail(d, JNT_ERR_NONFINITE,
                               "t = %g: coordinate %d became %g (time step too large, or a "
-                              "callback returned NaN)", t + h, i, w->u_new[i]);
+                              "callback returned NaN)", t + h, i, w->q_new[i]);
     /* Contact report: forces at t_n, geometry at t_n+1, residual gaps. */
     for (int k = 0; k < nc; k++) {
         slide_contact *c = &d->contact[k];
         const slide_geo *g = &w->geo[k];
         double dg = 0, ds = 0;
         for (int j = 0; j < 6; j++) {
-            double dp = w->pnew[g->p[j]] - w->pstar[g->p[j]];
+            double dp = slide_port_at(m, d, SLIDE_NEW, g->p[j]) -
+                        slide_port_at(m, d, SLIDE_STAR, g->p[j]);
             dg += g->cN[j] * dp;
             ds += g->cT[j] * dp;
         }
@@ -407,16 +483,37 @@ int slide_step(const slide_model *m, slide_data *d)
     if (m->energy)
         energy_step(m, d);
     /* Commit: t_n+1 becomes the current time. */
-    for (int i = 0; i < N; i++) {
-        d->a[i] = (w->u_new[i] - 2 * d->u[i] + w->u_prev[i]) / h2;
-        w->u_prev[i] = d->u[i];
-        d->u[i] = w->u_new[i];
-        d->v[i] = (d->u[i] - w->u_prev[i]) / h;
+    {
+        double *restrict qa = w->qa, *restrict qp = w->q_prev, *restrict q = w->q;
+        double *restrict qv = w->qv;
+        const double *restrict qn = w->q_new;
+        double ih = 1 / h, ih2 = 1 / h2;
+        int i = 0;
+        for (; i + 2 <= N; i += 2) { /* rows by two: see slide_matvec */
+            qa[i] = (qn[i] - 2 * q[i] + qp[i]) * ih2;
+            qa[i + 1] = (qn[i + 1] - 2 * q[i + 1] + qp[i + 1]) * ih2;
+            qv[i] = (qn[i] - q[i]) * ih;
+            qv[i + 1] = (qn[i + 1] - q[i + 1]) * ih;
+            qp[i] = q[i];
+            qp[i + 1] = q[i + 1];
+            q[i] = qn[i];
+            q[i + 1] = qn[i + 1];
+        }
+        for (; i < N; i++) {
+            qa[i] = (qn[i] - 2 * q[i] + qp[i]) * ih2;
+            qv[i] = (qn[i] - q[i]) * ih;
+            qp[i] = q[i];
+            q[i] = qn[i];
+        }
     }
-    double *pp = w->pprev;
-    w->pprev = w->pcur;
-    w->pcur = w->pnew;
-    w->pnew = pp;
+    /* The port displacements move with the configurations: u_n+1 becomes
+     * the current one, u_n the previous; the new step's u* and u_n+1
+     * carry the next step number (the old arrays' numbers never match). */
+    double *pv = w->pval[SLIDE_PREV];
+    long *pg = w->pgen[SLIDE_PREV];
+    w->pval[SLIDE_PREV] = w->pval[SLIDE_CUR], w->pgen[SLIDE_PREV] = w->pgen[SLIDE_CUR];
+    w->pval[SLIDE_CUR] = w->pval[SLIDE_NEW], w->pgen[SLIDE_CUR] = w->pgen[SLIDE_NEW];
+    w->pval[SLIDE_NEW] = pv, w->pgen[SLIDE_NEW] = pg;
     double *xp = w->xr_prev;
     w->xr_prev = w->xr_cur;
     w->xr_cur = w->xr_new;
@@ -424,6 +521,9 @@ int slide_step(const slide_model *m, slide_data *d)
     d->step++;
     d->t = w->t0 + (double)d->step * h; /* no drift from summing h */
     d->stats.steps++;
+    /* The physical state: every substructure, or with lazy those on their own coordinates. */
+    for (int s = 0; s < m->nsub; s++)
+        if (!m->lazy || !m->sub[s].modal)
+            slide_sync_sub(m, d, s, 1);
     return warn;
 }
-

@@ -165,8 +165,12 @@ int main(void)
             printf("INFO: %s: mean N %.5f N, mean friction %.5f N, final slip velocity %.4g m/s\n",
                    couplings[k], n, ft, v ? v[t.nrow - 1] : NAN);
             CHECK_REL(-ft, 0.3 * n, 0.02, "dragged by 0.5 N: friction = -mu N while sliding");
-            CHECK(v && v[t.nrow - 1] > 0.05, "dragged: the block slides forward (v = %g m/s)",
-                  v ? v[t.nrow - 1] : NAN);
+            /* the block bounces on the cantilever (the contact opens and closes):
+             * its slip velocity swings (0.03 to 0.35 m/s over the last ms), so
+             * its mean over the last ms, not one sample, says it slides */
+            double vm = csv_mean_after(&t, "v", 4e-3);
+            CHECK(vm > 0.05, "dragged: the block slides forward (mean slip velocity over the "
+                  "last ms %g m/s)", vm);
         }
         csv_free(&t);
         jnt_model_free(m);

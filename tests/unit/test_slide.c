@@ -570,13 +570,15 @@ typedef struct hist {
     slide_energy e;
     long steps, flips, free_steps;
     double cpu, hcrit;
-    int seg;
+    int seg, modal;
+    double u_end[64];
 } hist;
 
 /* Block (m = 5 g, kx = 2e3 N/m) pressed by P = 1 N (ramped over 5 ms) and
  * dragged at 50 mm/s along the plate's top from x = 33.5 mm (across the
  * node at 35 mm), 60 ms with h = 1 us. */
-static int plate_run(const plate *p, slide_method me, slide_assumption as, hist *hs)
+static int plate_run_on(const plate *p, slide_method me, slide_assumption as, int coords,
+                        int lazy, hist *hs)
 {
     block b;
     block_make(&b, 0.005, 2e3, 2 * 0.5 * sqrt(2e3 * 0.005), 0.0335, 0.01);
@@ -587,7 +589,7 @@ static int plate_run(const plate *p, slide_method me, slide_assumption as, hist 
     f.slave_sub = 0, f.master_sub = 1, f.nslave = 1, f.slave = &b.node;
     f.nmaster = p->ntop, f.master = p->top, f.assumption = as;
     slide_def def = {.nsub = 2, .sub = subs, .niface = 1, .iface = &f, .method = me,
-                     .h = 1e-6, .energy = 1};
+                     .h = 1e-6, .energy = 1, .coords = coords, .lazy = lazy};
     slide_model *mo;
     char err[256];
     int rc = slide_model_new(&def, &mo, err, sizeof err);
@@ -595,9 +597,12 @@ static int plate_run(const plate *p, slide_method me, slide_assumption as, hist 
         printf("plate_run: %s\n", err);
         return rc;
     }
+    hs->modal = slide_model_modal(mo, 0) + slide_model_modal(mo, 1);
     slide_data *d = slide_data_new(mo, &ctx);
     rc = slide_init(mo, d, 0, NULL, NULL);
+    int modal = hs->modal;
     memset(hs, 0, sizeof *hs);
+    hs->modal = modal;
     hs->gamma_min = INFINITY;
     hs->gamma_max = -INFINITY;
     clock_t c0 = clock();
@@ -607,6 +612,8 @@ static int plate_run(const plate *p, slide_method me, slide_assumption as, hist 
         const slide_contact *c = &d->contact[0];
         hs->res = fmax(hs->res, slide_compat_residual(mo, d));
         if (d->step % 25 == 0 && hs->n < 4096) {
+            if (lazy)
+                slide_sync(mo, d);
             hs->lam[hs->n] = c->normal;
             hs->slip[hs->n++] = c->v_slip;
             hs->pen = fmin(hs->pen, true_gap(mo, d, p, &b, &ctx, &hs->slope));
@@ -629,11 +636,19 @@ static int plate_run(const plate *p, slide_method me, slide_assumption as, hist 
     hs->escale = d->energy.work_ext + d->energy.work_drive;
     hs->steps = d->stats.steps;
     hs->flips = d->stats.chi_flips;
+    slide_sync(mo, d);
+    memcpy(hs->u_end, d->u, sizeof hs->u_end < (size_t)slide_model_ndof(mo) * sizeof *d->u
+                                ? sizeof hs->u_end : (size_t)slide_model_ndof(mo) * sizeof *d->u);
     if (rc < 0)
         printf("plate_run: %s\n", slide_error(d));
     slide_data_free(d);
     slide_model_free(mo);
     return rc < 0 ? rc : 0;
+}
+
+static int plate_run(const plate *p, slide_method me, slide_assumption as, hist *hs)
+{
+    return plate_run_on(p, me, as, SLIDE_COORDS_AUTO, 0, hs);
 }
 
 /* The block on the flexible plate with the three assumptions and FiLm:
@@ -722,6 +737,42 @@ static void test_plate(void)
           dl, lmax);
     printf("      plate CPU: Subs-a %.3f s, Subs-b %.3f s, Subs-c %.3f s, FiLm %.3f s\n",
            hs[0].cpu, hs[1].cpu, hs[2].cpu, hs[3].cpu);
+
+    /* The same runs on modal coordinates (slide_coords: a diagonal predictor,
+     * the ports as rows of R Phi), the physical state every step or only
+     * when asked for (lazy): the same contact forces, to the round-off the
+     * plate's vibration carries (as FiLm against Subs-b), and the same
+     * exact identities. */
+    static hist hm[2][2];
+    for (int me = 0; me < 2; me++)
+        for (int lazy = 0; lazy < 2; lazy++) {
+            slide_method method = me ? SLIDE_FILM : SLIDE_DUAL;
+            const char *name = method_name(method, SLIDE_REALISTIC);
+            hist *h = &hm[me][lazy], *ref = &hs[me ? 3 : 1];
+            int rc = plate_run_on(&p, method, SLIDE_REALISTIC, SLIDE_COORDS_MODAL, lazy, h);
+            double dl = 0, ds = 0, lmax = 0, smax = 0, du = 0, umax = 0;
+            for (int i = 0; i < h->n && i < ref->n; i++) {
+                dl = fmax(dl, fabs(h->lam[i] - ref->lam[i]));
+                ds = fmax(ds, fabs(h->slip[i] - ref->slip[i]));
+                lmax = fmax(lmax, fabs(ref->lam[i]));
+                smax = fmax(smax, fabs(ref->slip[i]));
+            }
+            for (int i = 0; i < 2 + p.r; i++) {
+                du = fmax(du, fabs(h->u_end[i] - ref->u_end[i]));
+                umax = fmax(umax, fabs(ref->u_end[i]));
+            }
+            CHECK(rc == 0 && h->modal == 2 && h->n == ref->n && h->seg == 7,
+                  "plate %s on modal coordinates%s: runs (both substructures modal, %ld steps, "
+                  "%.2f s CPU against %.2f s)", name, lazy ? ", lazy" : "", h->steps, h->cpu,
+                  ref->cpu);
+            CHECK(dl <= 1e-8 * lmax && ds <= 1e-8 * smax && du <= 1e-8 * umax,
+                  "plate %s, modal%s = physical: normal force (max diff %.3g of %.3g N), slip "
+                  "velocity (%.3g of %.3g m/s), final u (%.3g of %.3g m)", name,
+                  lazy ? " lazy" : "", dl, lmax, ds, smax, du, umax);
+            CHECK(h->res <= 1e-17 && fabs(h->ebal) <= 1e-9 * h->escale && h->pen >= -1e-12,
+                  "plate %s, modal%s: compatibility residual %.3g m, energy residual %.3g J, "
+                  "penetration %.3g m", name, lazy ? " lazy" : "", h->res, h->ebal, h->pen);
+        }
     plate_free(&p);
 }
 
@@ -978,6 +1029,8 @@ static void test_stability(void)
  * (k11 - k22 - kc)^2 + 4 k12^2 - 4 mu k12 kc < 0, i.e. above
  * mu_c = ((k11 - k22 - kc)^2 + 4 k12^2) / (4 k12 kc) = 0.5084 for
  * (1000, 300, 500; 1000). */
+static int hoff_solver; /* the eigensolver of the last hoff_flags */
+
 static int hoff_flags(double mu, const slide_modes_opts *o, slide_mode *md, int *nm)
 {
     double M[4] = {1, 0, 0, 1}, K[4] = {1000, 300, 300, 500};
@@ -997,7 +1050,7 @@ static int hoff_flags(double mu, const slide_modes_opts *o, slide_mode *md, int 
     slide_model_new(&def, &mo, NULL, 0);
     int nc = 0, nu = 0;
     char err[256];
-    int rc = slide_modes_at(mo, NULL, 0.1, o, md, 8, nm, &nc, err, sizeof err);
+    int rc = slide_modes_at(mo, NULL, 0.1, o, md, 8, nm, &nc, &hoff_solver, err, sizeof err);
     slide_model_free(mo);
     if (rc || nc != 1)
         return -1;
@@ -1016,8 +1069,13 @@ static void test_modes_hoffmann(void)
     int below = hoff_flags(muc * (1 - 1e-6), &o, md, &nm);
     CHECK(below == 0 && nm == 2, "Hoffmann: stable at mu_c (1 - 1e-6) (%d unstable of %d)", below,
           nm);
+    /* a penalty with friction: QZ; without: the symmetric solver */
+    int s_fric = hoff_solver;
     /* Frequencies at mu = 0: eigenvalues of [1000 300; 300 1500]. */
     hoff_flags(0, &o, md, &nm);
+    CHECK(s_fric == SLIDE_EIG_QZ && hoff_solver == SLIDE_EIG_SYM,
+          "Hoffmann: solved by %s with friction, %s without", slide_eig_name(s_fric),
+          slide_eig_name(hoff_solver));
     double tr = 2500, dt = 1000 * 1500 - 300 * 300;
     double w1 = sqrt((tr - sqrt(tr * tr - 4 * dt)) / 2);
     double w2 = sqrt((tr + sqrt(tr * tr - 4 * dt)) / 2);
@@ -1062,6 +1120,9 @@ static void test_modes_hoffmann(void)
  * c0 = k11 (k22 + k2) - k12^2, c1 = k12 k2: flutter where
  * (b0 + b1 mu)^2 - 4 A (c0 + c1 mu) < 0, between the roots of that
  * quadratic in mu (0.6093 and 39.39). */
+static int rigid_solver; /* the eigensolver of the last rigid_flags (rigid_force: forced) */
+static int rigid_force;
+
 static int rigid_flags(double mu, slide_mode *md, int *nm, int *nc)
 {
     double M[4] = {1, 0, 0, 1}, K[4] = {1000, 300, 300, 500}, M2[1] = {0.5}, K2[1] = {1000};
@@ -1083,7 +1144,8 @@ static int rigid_flags(double mu, slide_mode *md, int *nm, int *nc)
     slide_model *mo;
     slide_model_new(&def, &mo, NULL, 0);
     char err[256];
-    int rc = slide_modes_at(mo, NULL, 0.3, NULL, md, 8, nm, nc, err, sizeof err);
+    slide_modes_opts o = {.solver = rigid_force};
+    int rc = slide_modes_at(mo, NULL, 0.3, &o, md, 8, nm, nc, &rigid_solver, err, sizeof err);
     slide_model_free(mo);
     if (rc)
         return -1;
@@ -1117,6 +1179,21 @@ static void test_modes_rigid(void)
     CHECK(a == 0 && b == 1 && c == 1 && e == 0,
           "rigid: flutter exactly between mu_1 = %.6f and mu_2 = %.4f (flags at mu_1 -/+ and "
           "mu_2 -/+ 1e-6: %d %d %d %d)", mu1, mu2, a, b, c, e);
+    /* one rigid contact with friction: the secular solver; QZ (forced) agrees */
+    int used = rigid_solver;
+    slide_mode mq[8];
+    int nq;
+    rigid_force = SLIDE_EIG_QZ;
+    int bq = rigid_flags(mu1 * (1 + 1e-6), mq, &nq, &nc);
+    rigid_force = 0;
+    rigid_flags(mu1 * (1 + 1e-6), md, &nm, &nc);
+    double dq = nm == nq && nm == 2 ? 0 : INFINITY;
+    for (int i = 0; i < nm && nm == nq; i++)
+        dq = fmax(dq, hypot(md[i].re - mq[i].re, 2 * PI * (md[i].freq - mq[i].freq)) /
+                          hypot(mq[i].re, 2 * PI * mq[i].freq));
+    CHECK(used == SLIDE_EIG_SECULAR && rigid_solver == SLIDE_EIG_SECULAR && bq == 1 && dq <= 1e-10,
+          "rigid: solved by the secular equation (%s); QZ agrees at mu_1 (1 + 1e-6) to %.2g",
+          slide_eig_name(used), dq);
 }
 
 /* The locus over a two-segment rigid master: flat for p < 0, rising at
@@ -1149,10 +1226,16 @@ static void test_locus(void)
     CHECK(rc == 0, "locus: written (%s)", rc ? err : path);
     csv_table t;
     int lr = csv_load(path, &t);
-    CHECK(lr == 0 && t.ncol == 4 && t.nrow == 20 && !strcmp(t.names[0], "position") &&
-              !strcmp(t.names[3], "unstable"),
-          "locus: 10 positions x 2 modes, columns position,frequency,real,unstable (%d rows)",
-          t.nrow);
+    CHECK(lr == 0 && t.ncol == 5 && t.nrow == 20 && !strcmp(t.names[0], "position") &&
+              !strcmp(t.names[3], "unstable") && !strcmp(t.names[4], "solver"),
+          "locus: 10 positions x 2 modes, columns position,frequency,real,unstable,solver (%d "
+          "rows)", t.nrow);
+    /* a penalty contact with friction: only QZ applies */
+    int qz = 1;
+    for (int i = 0; i < t.nrow && lr == 0; i++)
+        qz &= t.col[4][i] == SLIDE_EIG_QZ;
+    CHECK(lr == 0 && qz, "locus: penalty contact with friction: solved by QZ (solver column %d)",
+          SLIDE_EIG_QZ);
     int agree = 1, nflag = 0;
     for (int i = 0; i < t.nrow && lr == 0; i++) {
         double p = t.col[0][i], g = p > 0 ? g2 : 0;
