@@ -252,7 +252,7 @@ int main(void)
               vmin, vmax);
 
         /* 4. the burst (seed 003 Sects. 3.2-3.4, Fig. 6): the locus finds the
-         * second axial mode unstable for C in about 48.05..48.8 mm; the band
+         * second axial mode unstable for C in about 48.10..48.75 mm; the band
          * of a_T around it grows while C crosses and decays after */
         double cmin, cmax, remax;
         int nu = locus(src, &cmin, &cmax, &remax);
