@@ -23,6 +23,16 @@
  * the sparse matrices and the factor, never a second n x r copy. */
 #define RED_SOLVE_BLOCK 32
 
+/* Rows handled at a time where a basis is multiplied in place by a small
+ * matrix (red_mul_inplace): the copy is RED_ROW_BLOCK x r. */
+#define RED_ROW_BLOCK 256
+
+/* phi := phi Y in place: phi is n x r (column-major, leading dimension n),
+ * Y is r x rn (leading dimension ldy, rn <= r); the result takes the first
+ * rn columns of phi. tmp is RED_ROW_BLOCK x r scratch. So that a change of
+ * basis (orthogonalisation) needs no second n x r array. */
+void red_mul_inplace(int n, int r, double *phi, const double *y, int ldy, int rn, double *tmp);
+
 /* The rows and columns of A with keep[i] >= 0, renumbered to keep[i]
  * (which must increase with i); nsub of them. out owns new arrays
  * (fe_sparse_free). 0 or JNT_ERR_NOMEM. */
@@ -56,6 +66,11 @@ double red_shift_scale(const fe_sparse *k, const fe_sparse *m);
  * when n < sparse_from, else CHOLMOD shift-invert + ARPACK Lanczos. */
 int red_eig(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, double *phi,
             double *lambda, char *err, size_t errn);
+/* The same with kf, the caller's factorisation of K (red_fact_new(k, NULL,
+ * 0, ...)), for the sparse path to use (shift 0) instead of factorising K
+ * again; NULL: as red_eig. kf stays the caller's. */
+int red_eig_fact(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, red_fact *kf,
+                 double *phi, double *lambda, char *err, size_t errn);
 
 /* The trial vector derivatives of eq. 7 (seed 000) of the columns of base
  * as given: d_ij = K^-1 (dK/dq_j) phi_i for 0 <= i <= j < r (d_ij = d_ji),

@@ -52,6 +52,14 @@
  * C^T L u_k / sqrt(lambda_k), phi_T,k = Z C C^T L u_k / lambda_k with
  * Z = K^-1 B; only np solves with K are needed. Else the N TVDs are solved
  * for (D = K^-1 B C) and S = D^T K D = C^T B^T D is decomposed directly.
+ *
+ * Memory: neither Z (n x np) nor D (n x N) is held. Both problems need only
+ * their pair rows, B^T Z and B^T D, which are gathered RED_SOLVE_BLOCK
+ * columns at a time; the t vectors kept are then Z y = K^-1 (B y) with
+ * y = C C^T L u_k / lambda_k (dual) or D s = K^-1 (B C s) (primal): t more
+ * solves. So a JTV computation holds K's factor, the coefficients C
+ * (np x N), the small POD matrices (np x np or N x N), n x RED_SOLVE_BLOCK
+ * work and the n x t result.
  */
 #include <cblas.h>
 #include <lapacke.h>
@@ -81,7 +89,8 @@ typedef struct jtv_work {
     double shift;  /* 0, or K is singular and kf factorises K + shift M */
     red_fact *kf;  /* K */
     double *c;     /* np x ntvd coefficients (weighted for red_jtv) */
-    double *x;     /* n x np (Z) or n x ntvd (D) */
+    double *x;     /* n x RED_SOLVE_BLOCK: a block of pair loads, then their solutions */
+    double *f, *res; /* n x RED_SOLVE_BLOCK each: refinement work when shift != 0 */
 } jtv_work;
 
 static void work_free(jtv_work *w)
@@ -89,6 +98,8 @@ static void work_free(jtv_work *w)
     red_fact_free(w->kf);
     free(w->c);
     free(w->x);
+    free(w->f);
+    free(w->res);
 }
 
 /* Index of the pair (i, j), i <= j, in the packed TVD list. */
@@ -125,7 +136,7 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
     w->m = m;
     w->jt = jt;
     int rc = red_fact_new(&m->K, NULL, 0, &w->kf, err, errn);
-    if (rc == 1) { /* free structure: see solve_pair_loads */
+    if (rc == 1) { /* free structure: see solve_k */
         w->shift = 1e-8 * red_shift_scale(&m->K, &m->M);
         rc = red_fact_new(&m->K, &m->M, w->shift, &w->kf, err, errn);
     }
@@ -136,8 +147,14 @@ static int prepare(const fe_model *m, const red_basis *base, const red_joint *jt
         return rc;
     double *scale = malloc((size_t)r * sizeof *scale), *om = malloc((size_t)r * sizeof *om);
     double *tmp = malloc((size_t)n * sizeof *tmp), *p = malloc((size_t)np * (size_t)r * sizeof *p);
+    size_t work = (size_t)n * RED_SOLVE_BLOCK * sizeof(double);
     w->c = malloc((size_t)np * (size_t)w->ntvd * sizeof *w->c);
-    if (!scale || !om || !tmp || !p || !w->c) {
+    w->x = malloc(work);
+    if (w->shift != 0) {
+        w->f = malloc(work);
+        w->res = malloc(work);
+    }
+    if (!scale || !om || !tmp || !p || !w->c || !w->x || (w->shift != 0 && (!w->f || !w->res))) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w->ntvd);
         goto done;
     }
@@ -219,69 +236,79 @@ done:
  * (factor s / (omega^2 + s) per step, s = 1e-8 of the largest eigenvalue
  * scale) and leaves the rigid part at the round-off of the first solve; the
  * orthogonalisation (eqs. 10-11) removes it later. Loads that are not
- * self-equilibrated do not converge: an error.
+ * self-equilibrated do not converge: an error. The refinement works
+ * RED_SOLVE_BLOCK columns at a time in w->f and w->res.
  */
 static int solve_k(jtv_work *w, double *x, int ncol, char *err, size_t errn)
 {
-    size_t n = (size_t)w->n, size = n * (size_t)ncol;
+    size_t n = (size_t)w->n;
     if (w->shift == 0)
         return red_fact_solve(w->kf, x, ncol, err, errn);
-    double *f = malloc(size * sizeof *f), *r = malloc(size * sizeof *r);
-    int rc = JNT_OK;
-    if (!f || !r) {
-        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
-        goto done;
-    }
-    memcpy(f, x, size * sizeof *f);
-    if ((rc = red_fact_solve(w->kf, x, ncol, err, errn)) != JNT_OK)
-        goto done;
-    for (int it = 0;; it++) {
-        double worst = 0;
-        for (int k = 0; k < ncol; k++) {
-            double *rk = r + n * (size_t)k, *fk = f + n * (size_t)k, rmax = 0, fmax_ = 0;
-            fe_sparse_mul(&w->m->K, x + n * (size_t)k, rk);
-            for (size_t i = 0; i < n; i++) {
-                rk[i] = fk[i] - rk[i];
-                rmax = fmax(rmax, fabs(rk[i]));
-                fmax_ = fmax(fmax_, fabs(fk[i]));
+    for (int j0 = 0; j0 < ncol; j0 += RED_SOLVE_BLOCK) {
+        int nb = ncol - j0 < RED_SOLVE_BLOCK ? ncol - j0 : RED_SOLVE_BLOCK, rc;
+        double *xb = x + n * (size_t)j0, *f = w->f, *r = w->res;
+        size_t size = n * (size_t)nb;
+        memcpy(f, xb, size * sizeof *f);
+        if ((rc = red_fact_solve(w->kf, xb, nb, err, errn)) != JNT_OK)
+            return rc;
+        for (int it = 0;; it++) {
+            double worst = 0;
+            for (int k = 0; k < nb; k++) {
+                double *rk = r + n * (size_t)k, *fk = f + n * (size_t)k, rmax = 0, fmax_ = 0;
+                fe_sparse_mul(&w->m->K, xb + n * (size_t)k, rk);
+                for (size_t i = 0; i < n; i++) {
+                    rk[i] = fk[i] - rk[i];
+                    rmax = fmax(rmax, fabs(rk[i]));
+                    fmax_ = fmax(fmax_, fabs(fk[i]));
+                }
+                worst = fmax(worst, fmax_ > 0 ? rmax / fmax_ : 0);
             }
-            worst = fmax(worst, fmax_ > 0 ? rmax / fmax_ : 0);
+            if (worst <= 1e-12)
+                break;
+            if (it == 50)
+                return jnt_errf(err, errn, JNT_ERR_MODEL,
+                                "jtv: the stiffness matrix is singular (a free structure) and "
+                                "the contact pair loads are not self-equilibrated (residual "
+                                "%.2g): pair the same component of coincident nodes, or fix "
+                                "the structure", worst);
+            if ((rc = red_fact_solve(w->kf, r, nb, err, errn)) != JNT_OK)
+                return rc;
+            for (size_t i = 0; i < size; i++)
+                xb[i] += r[i];
         }
-        if (worst <= 1e-12)
-            break;
-        if (it == 50) {
-            rc = jnt_errf(err, errn, JNT_ERR_MODEL,
-                          "jtv: the stiffness matrix is singular (a free structure) and the "
-                          "contact pair loads are not self-equilibrated (residual %.2g): pair "
-                          "the same component of coincident nodes, or fix the structure", worst);
-            goto done;
-        }
-        if ((rc = red_fact_solve(w->kf, r, ncol, err, errn)) != JNT_OK)
-            goto done;
-        for (size_t i = 0; i < size; i++)
-            x[i] += r[i];
     }
-done:
-    free(f);
-    free(r);
-    return rc;
+    return JNT_OK;
 }
 
-/* x = n x ncol solves K^-1 B y_k for the columns y_k (np each) of y, or
- * K^-1 B itself when y is NULL (ncol = np). */
-static int solve_pair_loads(jtv_work *w, const double *y, int ncol, char *err, size_t errn)
+/* Columns in the block of RED_SOLVE_BLOCK starting at j0, of ncol. */
+static int block_cols(int j0, int ncol)
+{
+    return ncol - j0 < RED_SOLVE_BLOCK ? ncol - j0 : RED_SOLVE_BLOCK;
+}
+
+/* x (n x ncol) = B y, the pair loads of the columns of y (np x ncol). */
+static void pair_loads(const jtv_work *w, const double *y, int ncol, double *x)
 {
     size_t n = (size_t)w->n;
-    w->x = calloc(n * (size_t)ncol, sizeof *w->x);
-    if (!w->x)
-        return jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", ncol);
+    memset(x, 0, n * (size_t)ncol * sizeof *x);
     for (int k = 0; k < ncol; k++)
         for (int c = 0; c < w->np; c++) {
-            double v = y ? y[c + (size_t)w->np * (size_t)k] : (c == k);
-            w->x[n * (size_t)k + (size_t)w->jt->dof_a[c]] += v;
-            w->x[n * (size_t)k + (size_t)w->jt->dof_b[c]] -= v;
+            double v = y[c + (size_t)w->np * (size_t)k];
+            x[n * (size_t)k + (size_t)w->jt->dof_a[c]] += v;
+            x[n * (size_t)k + (size_t)w->jt->dof_b[c]] -= v;
         }
-    return solve_k(w, w->x, ncol, err, errn);
+}
+
+/* w->x = K^-1 b_c for the pairs c in [c0, c0 + nb): a block of Z. */
+static int solve_unit_pairs(jtv_work *w, int c0, int nb, char *err, size_t errn)
+{
+    size_t n = (size_t)w->n;
+    memset(w->x, 0, n * (size_t)nb * sizeof *w->x);
+    for (int k = 0; k < nb; k++) {
+        w->x[n * (size_t)k + (size_t)w->jt->dof_a[c0 + k]] += 1.0;
+        w->x[n * (size_t)k + (size_t)w->jt->dof_b[c0 + k]] -= 1.0;
+    }
+    return solve_k(w, w->x, nb, err, errn);
 }
 
 /* bx = B^T x (np x ncol) for the n x ncol x. */
@@ -322,17 +349,21 @@ static int tvd(const fe_model *m, const red_basis *base, const red_joint *joint,
         work_free(&w);
         return rc;
     }
-    double *d = NULL;
-    if (w.np <= w.ntvd) { /* D = Z C */
-        d = malloc((size_t)w.n * (size_t)w.ntvd * sizeof *d);
-        if (!d)
-            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w.ntvd);
-        if (rc == JNT_OK && (rc = solve_pair_loads(&w, NULL, w.np, err, errn)) == JNT_OK)
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w.n, w.ntvd, w.np, 1.0, w.x,
-                        w.n, w.c, w.np, 0.0, d, w.n);
-    } else if ((rc = solve_pair_loads(&w, w.c, w.ntvd, err, errn)) == JNT_OK) {
-        d = w.x; /* D = K^-1 (B C) */
-        w.x = NULL;
+    size_t n = (size_t)w.n;
+    double *d = calloc(n * (size_t)w.ntvd, sizeof *d);
+    if (!d)
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", w.ntvd);
+    if (rc == JNT_OK && w.np <= w.ntvd) {
+        /* D = Z C: the sum over blocks of pairs of Z_b C_b (np solves) */
+        for (int c0 = 0; c0 < w.np && rc == JNT_OK; c0 += RED_SOLVE_BLOCK) {
+            int nb = block_cols(c0, w.np);
+            if ((rc = solve_unit_pairs(&w, c0, nb, err, errn)) == JNT_OK)
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w.n, w.ntvd, nb, 1.0,
+                            w.x, w.n, w.c + c0, w.np, 1.0, d, w.n);
+        }
+    } else if (rc == JNT_OK) { /* D = K^-1 (B C): ntvd solves */
+        pair_loads(&w, w.c, w.ntvd, d);
+        rc = solve_k(&w, d, w.ntvd, err, errn);
     }
     if (rc == JNT_OK) {
         out->n = w.n;
@@ -377,22 +408,25 @@ static int jtv_all_zero(char *err, size_t errn)
                     "or the base does not move the joint)");
 }
 
-/* np <= N: the dual np x np problem (file comment). vec gets the top t. */
+/* np <= N: the dual np x np problem (file comment); out gets the top t. */
 static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t errn)
 {
     int np = w->np, rc;
     size_t pp = (size_t)np * (size_t)np;
     double *g = malloc(pp * sizeof *g), *l = malloc(pp * sizeof *l), *a = malloc(pp * sizeof *a);
-    double *h = malloc(pp * sizeof *h), *d = malloc((size_t)np * sizeof *d);
-    double *y = malloc(pp * sizeof *y);
-    if (!g || !l || !a || !h || !d || !y) {
+    double *h = malloc(pp * sizeof *h), *d = malloc((size_t)np * sizeof *d), *y = NULL;
+    if (!g || !l || !a || !h || !d) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d pairs", np);
         goto done;
     }
-    if ((rc = solve_pair_loads(w, NULL, np, err, errn)) != JNT_OK)
-        goto done;
-    /* G = B^T Z = L L^T, L = V D^1/2 (G is semidefinite: pairs may share DOFs). */
-    pair_rows(w, w->x, np, g);
+    /* G = B^T Z, a block of pairs at a time */
+    for (int c0 = 0; c0 < np; c0 += RED_SOLVE_BLOCK) {
+        int nb = block_cols(c0, np);
+        if ((rc = solve_unit_pairs(w, c0, nb, err, errn)) != JNT_OK)
+            goto done;
+        pair_rows(w, w->x, nb, g + (size_t)np * (size_t)c0);
+    }
+    /* G = L L^T, L = V D^1/2 (G is semidefinite: pairs may share DOFs). */
     if ((rc = sym_eig(np, g, d, err, errn)) != JNT_OK)
         goto done;
     for (int k = 0; k < np; k++) {
@@ -409,10 +443,15 @@ static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t er
                 np);
     if ((rc = sym_eig(np, h, d, err, errn)) != JNT_OK)
         goto done;
-    /* y_k = A L u_k / lambda_k for the largest; phi_T,k = Z y_k. */
+    /* y_k = A L u_k / lambda_k for the largest; phi_T,k = Z y_k = K^-1 (B y_k). */
     int t = pod_rank(d, np, count);
     if (t == 0) {
         rc = jtv_all_zero(err, errn);
+        goto done;
+    }
+    y = malloc((size_t)np * (size_t)t * sizeof *y);
+    if (!y) {
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d pairs", np);
         goto done;
     }
     for (int k = 0; k < t; k++) {
@@ -425,10 +464,10 @@ static int pod_dual(jtv_work *w, int count, red_basis *out, char *err, size_t er
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
         goto done;
     }
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w->n, t, np, 1.0, w->x, w->n, y, np,
-                0.0, out->phi, w->n);
     out->n = w->n;
     out->r = t;
+    pair_loads(w, y, t, out->phi);
+    rc = solve_k(w, out->phi, t, err, errn);
 done:
     free(g);
     free(l);
@@ -439,19 +478,25 @@ done:
     return rc;
 }
 
-/* np > N: solve for the N TVDs and decompose S = D^T K D = C^T B^T D. */
+/* np > N: the pair rows B^T D of the N TVDs, a block at a time, and
+ * S = D^T K D = C^T B^T D decomposed directly. */
 static int pod_primal(jtv_work *w, int count, red_basis *out, char *err, size_t errn)
 {
     int nt = w->ntvd, np = w->np, rc;
     double *bd = malloc((size_t)np * (size_t)nt * sizeof *bd);
     double *s = malloc((size_t)nt * (size_t)nt * sizeof *s), *d = malloc((size_t)nt * sizeof *d);
+    double *y = NULL;
     if (!bd || !s || !d) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d TVDs", nt);
         goto done;
     }
-    if ((rc = solve_pair_loads(w, w->c, nt, err, errn)) != JNT_OK)
-        goto done;
-    pair_rows(w, w->x, nt, bd);
+    for (int j0 = 0; j0 < nt; j0 += RED_SOLVE_BLOCK) {
+        int nb = block_cols(j0, nt);
+        pair_loads(w, w->c + (size_t)np * (size_t)j0, nb, w->x);
+        if ((rc = solve_k(w, w->x, nb, err, errn)) != JNT_OK)
+            goto done;
+        pair_rows(w, w->x, nb, bd + (size_t)np * (size_t)j0);
+    }
     cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, nt, nt, np, 1.0, w->c, np, bd, np, 0.0, s,
                 nt);
     if ((rc = sym_eig(nt, s, d, err, errn)) != JNT_OK)
@@ -461,25 +506,30 @@ static int pod_primal(jtv_work *w, int count, red_basis *out, char *err, size_t 
         rc = jtv_all_zero(err, errn);
         goto done;
     }
-    /* phi_T,k = D s_k / sqrt(lambda_k) (eq. 9): scale the eigenvectors, largest first. */
+    /* phi_T,k = D s_k / sqrt(lambda_k) (eq. 9) = K^-1 (B y_k), y_k = C s_k / sqrt(lambda_k):
+     * the scaled eigenvectors, largest first, into bd (N x t), then y = C bd. */
     for (int k = 0; k < t; k++) {
         int e = nt - 1 - k;
         for (int i = 0; i < nt; i++)
             bd[i + (size_t)nt * k] = s[i + (size_t)nt * e] / sqrt(d[e]);
     }
+    y = malloc((size_t)np * (size_t)t * sizeof *y);
     out->phi = malloc((size_t)w->n * (size_t)t * sizeof *out->phi);
-    if (!out->phi) {
+    if (!y || !out->phi) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
         goto done;
     }
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w->n, t, nt, 1.0, w->x, w->n, bd, nt,
-                0.0, out->phi, w->n);
     out->n = w->n;
     out->r = t;
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, np, t, nt, 1.0, w->c, np, bd, nt, 0.0,
+                y, np);
+    pair_loads(w, y, t, out->phi);
+    rc = solve_k(w, out->phi, t, err, errn);
 done:
     free(bd);
     free(s);
     free(d);
+    free(y);
     return rc;
 }
 
@@ -496,8 +546,8 @@ static int k_orthonormalise(const fe_model *m, red_basis *v, char *err, size_t e
     size_t tt = (size_t)t * (size_t)t;
     double *g = malloc(tt * sizeof *g), *h = malloc(tt * sizeof *h);
     double *l = malloc((size_t)t * sizeof *l);
-    double *out = malloc((size_t)n * (size_t)t * sizeof *out);
-    if (!g || !h || !l || !out) {
+    double *tmp = malloc((size_t)RED_ROW_BLOCK * (size_t)t * sizeof *tmp);
+    if (!g || !h || !l || !tmp) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "jtv: out of memory for %d vectors", t);
         goto done;
     }
@@ -516,16 +566,12 @@ static int k_orthonormalise(const fe_model *m, red_basis *v, char *err, size_t e
                 s += g[i + (size_t)t * k] * g[j + (size_t)t * k] / sqrt(l[k]);
             h[i + (size_t)t * j] = s;
         }
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, t, t, 1.0, v->phi, n, h, t, 0.0, out,
-                n);
-    free(v->phi);
-    v->phi = out;
-    out = NULL;
+    red_mul_inplace(n, t, v->phi, h, t, t, tmp);
 done:
     free(g);
     free(h);
     free(l);
-    free(out);
+    free(tmp);
     return rc;
 }
 
@@ -545,9 +591,9 @@ static int jtv(const fe_model *m, const red_basis *base, const red_joint *joint,
     if (rc == JNT_OK)
         rc = w.np <= w.ntvd ? pod_dual(&w, count, out, err, errn)
                             : pod_primal(&w, count, out, err, errn);
+    work_free(&w); /* K's factor and the coefficients go before the last step */
     if (rc == JNT_OK)
         rc = k_orthonormalise(m, out, err, errn);
-    work_free(&w);
     if (rc == JNT_OK)
         red_fix_signs(out->n, out->r, out->phi);
     else

@@ -73,14 +73,15 @@ done:
 }
 
 /* Sparse: ARPACK shift-invert Lanczos around sigma (0, or negative when K is
- * singular), the nev eigenvalues nearest sigma, i.e. the lowest. */
-static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, double *phi, double *lambda,
-                      char *err, size_t errn)
+ * singular), the nev eigenvalues nearest sigma, i.e. the lowest. kf, when
+ * not NULL, is the caller's factorisation of K (sigma = 0), used as is. */
+static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, red_fact *kf,
+                      double *phi, double *lambda, char *err, size_t errn)
 {
-    int n = k->n, rc;
+    int n = k->n, rc = JNT_OK;
     double sigma = 0;
-    red_fact *f = NULL;
-    if ((rc = red_fact_new(k, m, -sigma, &f, err, errn)) == 1) {
+    red_fact *f = kf;
+    if (!kf && (rc = red_fact_new(k, m, -sigma, &f, err, errn)) == 1) {
         /* K singular (free-free): any sigma below the lowest eigenvalue is
          * correct, a small |sigma| converges fastest. */
         sigma = -1e-6 * red_shift_scale(k, m);
@@ -150,7 +151,8 @@ static int eig_sparse(const fe_sparse *k, const fe_sparse *m, int nev, double *p
     memcpy(lambda, d, (size_t)nev * sizeof *lambda);
     sort_pairs(n, nev, phi, lambda, resid);
 done:
-    red_fact_free(f);
+    if (f != kf)
+        red_fact_free(f);
     free(resid);
     free(v);
     free(workd);
@@ -164,6 +166,13 @@ done:
 int red_eig(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, double *phi,
             double *lambda, char *err, size_t errn)
 {
+    return red_eig_fact(k, m, nev, sparse_from, NULL, phi, lambda, err, errn);
+}
+
+/* See red_impl.h. */
+int red_eig_fact(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, red_fact *kf,
+                 double *phi, double *lambda, char *err, size_t errn)
+{
     int n = k->n;
     if (m->n != n || nev < 0 || nev > n)
         return jnt_errf(err, errn, JNT_ERR_USAGE, "red_eig: %d modes of a %d x %d problem", nev,
@@ -171,7 +180,7 @@ int red_eig(const fe_sparse *k, const fe_sparse *m, int nev, int sparse_from, do
     if (nev == 0)
         return JNT_OK;
     int rc = n < sparse_from || nev >= n - 1 ? eig_dense(k, m, nev, phi, lambda, err, errn)
-                                             : eig_sparse(k, m, nev, phi, lambda, err, errn);
+                                             : eig_sparse(k, m, nev, kf, phi, lambda, err, errn);
     if (rc == JNT_OK)
         red_fix_signs(n, nev, phi);
     return rc;

@@ -3,7 +3,8 @@
  * (Guyan's static modes, seed 000 eq. 5's Phi_S) and Craig-Bampton's
  * basis: constraint modes of the boundary DOFs followed by fixed-interface
  * normal modes. The solves go through CHOLMOD (red_solve.c); the
- * fixed-interface eigenproblem through red_eig (dense or ARPACK).
+ * fixed-interface eigenproblem through red_eig_fact (dense or ARPACK),
+ * which shares Craig-Bampton's one factorisation of K_ii.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,19 +102,23 @@ int red_craig_bampton(const fe_model *m, const int *keep, int nkeep, int modes, 
     return cb_basis("craig_bampton", m, keep, nkeep, modes, out, err, errn);
 }
 
-/* Craig-Bampton's basis; `what` names the caller in messages. */
-/* Columns of phi (n rows, nc of them) from interior vectors (ni rows):
- * interior DOF i (map[i] >= 0) takes row map[i]; the others stay as they
- * are (zero). */
-static void scatter_interior(int n, const int *map, int ni, const double *src, int nc,
-                             double *phi)
+/* In place, nc interior vectors (ni rows each, packed at v) become nc
+ * vectors of n rows (the same memory, n x nc): interior DOF i (map[i] >= 0)
+ * takes row map[i] of its column, the others are zero. Going from the last
+ * entry to the first, each entry is written at an index at or above the one
+ * it is read from (map[i] <= i, ni <= n) and above every entry still to be
+ * read, so no entry is overwritten before it is read. */
+static void expand_interior(int n, const int *map, int ni, int nc, double *v)
 {
-    for (int j = 0; j < nc; j++)
-        for (int i = 0; i < n; i++)
-            if (map[i] >= 0)
-                phi[(size_t)n * (size_t)j + (size_t)i] = src[(size_t)ni * (size_t)j + (size_t)map[i]];
+    for (int j = nc - 1; j >= 0; j--)
+        for (int i = n - 1; i >= 0; i--)
+            v[(size_t)n * (size_t)j + (size_t)i] =
+                map[i] >= 0 ? v[(size_t)ni * (size_t)j + (size_t)map[i]] : 0.0;
 }
 
+/* Craig-Bampton's basis; `what` names the caller in messages. Each block of
+ * vectors is computed on the interior, packed in the basis's own columns,
+ * and expanded in place: no n x r work array beside the basis. */
 static int cb_basis(const char *what, const fe_model *m, const int *keep, int nkeep, int modes,
                     red_basis *out, char *err, size_t errn)
 {
@@ -138,14 +143,12 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
     for (int i = 0, k = 0; i < n; i++)
         if (map[i] == 0)
             map[i] = k++;
-    int r = nkeep + modes, wcols = modes > RED_SOLVE_BLOCK ? modes : RED_SOLVE_BLOCK;
+    int r = nkeep + modes;
     double *phi = calloc((size_t)n * (size_t)r, sizeof *phi);
-    /* interior work: a block of constraint modes, then the fixed-interface modes */
-    double *rhs = malloc((size_t)(ni > 0 ? ni : 1) * (size_t)wcols * sizeof *rhs);
     double *lambda = malloc((size_t)(modes > 0 ? modes : 1) * sizeof *lambda);
     fe_sparse kii = {0}, mii = {0};
     red_fact *f = NULL;
-    if (!phi || !rhs || !lambda) {
+    if (!phi || !lambda) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for a Craig-Bampton basis of %d "
                       "vectors of %d DOFs", r, n);
         goto done;
@@ -155,8 +158,7 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
             phi[(size_t)n * (size_t)j + (size_t)keep[j]] = 1.0;
         goto finish;
     }
-    if (red_sparse_sub(&m->K, map, ni, &kii) != JNT_OK ||
-        red_sparse_sub(&m->M, map, ni, &mii) != JNT_OK) {
+    if (red_sparse_sub(&m->K, map, ni, &kii) != JNT_OK) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
         goto done;
     }
@@ -165,10 +167,30 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
         rc = singular(what, err, errn);
     if (rc != JNT_OK)
         goto done;
-    /* Constraint modes, a block at a time: rhs_j = -K_ib e_j (column keep[j]
-     * of K, interior rows), solved, scattered into phi with u_b = e_j. */
+    /* Fixed-interface modes, zero on the boundary, in the last columns; the
+     * sparse eigensolver's shift is 0 (K_ii is regular), so it uses this
+     * factor of K_ii. Before the constraint modes: their columns are not
+     * yet written (not resident) while the eigensolver's work is. */
+    if (modes > 0) {
+        double *v = phi + (size_t)n * (size_t)nkeep;
+        if (red_sparse_sub(&m->M, map, ni, &mii) != JNT_OK) {
+            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
+            goto done;
+        }
+        if ((rc = red_eig_fact(&kii, &mii, modes, RED_SPARSE_DEFAULT, f, v, lambda, err,
+                               errn)) != JNT_OK)
+            goto done;
+        expand_interior(n, map, ni, modes, v);
+    }
+    /* the constraint modes need only the factor and K's boundary columns */
+    fe_sparse_free(&kii);
+    fe_sparse_free(&mii);
+    /* Constraint modes, a block at a time in their own columns: rhs_j =
+     * -K_ib e_j (column keep[j] of K, interior rows), solved, expanded, and
+     * u_b = e_j. */
     for (int j0 = 0; j0 < nkeep; j0 += RED_SOLVE_BLOCK) {
         int nb = nkeep - j0 < RED_SOLVE_BLOCK ? nkeep - j0 : RED_SOLVE_BLOCK;
+        double *rhs = phi + (size_t)n * (size_t)j0;
         memset(rhs, 0, (size_t)ni * (size_t)nb * sizeof *rhs);
         for (int j = 0; j < nb; j++) {
             int c = keep[j0 + j];
@@ -178,19 +200,9 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
         }
         if ((rc = red_fact_solve(f, rhs, nb, err, errn)) != JNT_OK)
             goto done;
-        scatter_interior(n, map, ni, rhs, nb, phi + (size_t)n * (size_t)j0);
+        expand_interior(n, map, ni, nb, rhs);
         for (int j = 0; j < nb; j++)
             phi[(size_t)n * (size_t)(j0 + j) + (size_t)keep[j0 + j]] = 1.0;
-    }
-    /* Fixed-interface modes, zero on the boundary (the eigensolver factors
-     * its own shifted matrix: this one goes first) */
-    red_fact_free(f);
-    f = NULL;
-    if (modes > 0) {
-        if ((rc = red_eig(&kii, &mii, modes, RED_SPARSE_DEFAULT, rhs, lambda, err, errn)) !=
-            JNT_OK)
-            goto done;
-        scatter_interior(n, map, ni, rhs, modes, phi + (size_t)n * (size_t)nkeep);
     }
 finish:
     out->n = n;
@@ -204,7 +216,6 @@ done:
     fe_sparse_free(&mii);
     free(map);
     free(phi);
-    free(rhs);
     free(lambda);
     return rc;
 }

@@ -46,24 +46,43 @@ int red_basis_append(red_basis *a, const red_basis *b, char *err, size_t errn)
     return JNT_OK;
 }
 
-/* P = Phi^T A Phi (r x r), symmetrised; ap is n x r scratch. */
+/* P = Phi^T A Phi (r x r) for a symmetric A; ap is n x RED_SOLVE_BLOCK
+ * scratch. Column block [j0, j0 + nb) of A Phi gives the rows [0, j0 + nb)
+ * of those columns of P: the upper block triangle, half the products of
+ * the full Phi^T (A Phi); the diagonal blocks are symmetrised, the rest of
+ * the lower triangle mirrored. */
 static void project_one(const fe_sparse *a, const red_basis *b, double *ap, double *p)
 {
-    size_t n = (size_t)b->n;
-    int r = b->r;
-    /* RED_SOLVE_BLOCK columns of A Phi at a time, then their columns of P */
-    for (int j0 = 0; j0 < r; j0 += RED_SOLVE_BLOCK) {
-        int nb = r - j0 < RED_SOLVE_BLOCK ? r - j0 : RED_SOLVE_BLOCK;
+    size_t n = (size_t)b->n, r = (size_t)b->r;
+    for (int j0 = 0; j0 < b->r; j0 += RED_SOLVE_BLOCK) {
+        int nb = b->r - j0 < RED_SOLVE_BLOCK ? b->r - j0 : RED_SOLVE_BLOCK;
         for (int j = 0; j < nb; j++)
             fe_sparse_mul(a, b->phi + n * (size_t)(j0 + j), ap + n * (size_t)j);
-        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, r, nb, b->n, 1.0, b->phi, b->n, ap,
-                    b->n, 0.0, p + (size_t)r * (size_t)j0, r);
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, j0 + nb, nb, b->n, 1.0, b->phi,
+                    b->n, ap, b->n, 0.0, p + r * (size_t)j0, b->r);
     }
-    for (int j = 0; j < r; j++)
-        for (int i = 0; i < j; i++) {
-            double s = 0.5 * (p[i + (size_t)j * r] + p[j + (size_t)i * r]);
-            p[i + (size_t)j * r] = p[j + (size_t)i * r] = s;
-        }
+    for (size_t j = 0; j < r; j++) {
+        size_t j0 = j - j % RED_SOLVE_BLOCK;
+        for (size_t i = 0; i < j0; i++)
+            p[j + i * r] = p[i + j * r];
+        for (size_t i = j0; i < j; i++)
+            p[i + j * r] = p[j + i * r] = 0.5 * (p[i + j * r] + p[j + i * r]);
+    }
+}
+
+/* See red_impl.h. Rows [i0, i0 + m) of phi are copied to tmp (m x r) and
+ * their product with Y written back over the first rn columns: each row of
+ * the result depends only on the same row of phi. */
+void red_mul_inplace(int n, int r, double *phi, const double *y, int ldy, int rn, double *tmp)
+{
+    for (int i0 = 0; i0 < n; i0 += RED_ROW_BLOCK) {
+        int m = n - i0 < RED_ROW_BLOCK ? n - i0 : RED_ROW_BLOCK;
+        for (int j = 0; j < r; j++)
+            memcpy(tmp + (size_t)m * (size_t)j, phi + (size_t)n * (size_t)j + (size_t)i0,
+                   (size_t)m * sizeof *tmp);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, rn, r, 1.0, tmp, m, y, ldy,
+                    0.0, phi + i0, n);
+    }
 }
 
 /* See red.h. */
@@ -173,7 +192,7 @@ int red_orthogonalize(const fe_model *m, red_basis *b, double zero_tol, char *er
     double *mr = malloc(rr * sizeof *mr), *kr = malloc(rr * sizeof *kr);
     double *t = malloc(rr * sizeof *t), *kt = malloc(rr * sizeof *kt);
     double *s = malloc((size_t)r * sizeof *s), *d = malloc((size_t)r * sizeof *d);
-    double *phi = NULL;
+    double *tmp = NULL;
     if (!mr || !kr || !t || !kt || !s || !d) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory orthogonalising %d vectors", r);
         goto done;
@@ -222,17 +241,19 @@ int red_orthogonalize(const fe_model *m, red_basis *b, double zero_tol, char *er
                       "largest)", zero_tol);
         goto done;
     }
-    phi = malloc((size_t)b->n * (size_t)rn * sizeof *phi);
-    if (!phi) {
+    /* in place, a block of rows at a time: no second n x r array */
+    tmp = malloc((size_t)RED_ROW_BLOCK * (size_t)r * sizeof *tmp);
+    if (!tmp) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory orthogonalising %d vectors", r);
         goto done;
     }
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, b->n, rn, r, 1.0, b->phi, b->n,
-                mr + (size_t)first * r, r, 0.0, phi, b->n);
-    red_fix_signs(b->n, rn, phi);
-    free(b->phi);
-    b->phi = phi;
+    red_mul_inplace(b->n, r, b->phi, mr + (size_t)first * r, r, rn, tmp);
+    red_fix_signs(b->n, rn, b->phi);
     b->r = rn;
+    /* the columns past rn are no longer used: give them back if realloc can */
+    double *shrunk = rn < r ? realloc(b->phi, (size_t)b->n * (size_t)rn * sizeof *shrunk) : NULL;
+    if (shrunk)
+        b->phi = shrunk;
 done:
     free(mr);
     free(kr);
@@ -240,6 +261,7 @@ done:
     free(kt);
     free(s);
     free(d);
+    free(tmp);
     return rc;
 }
 

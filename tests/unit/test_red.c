@@ -783,6 +783,73 @@ static void test_jtv(void)
     fe_free(&m);
 }
 
+/* The JTVs when pairs and TVDs outnumber RED_SOLVE_BLOCK, so that the
+ * pair loads are solved in several blocks (red_jtv.c: neither K^-1 B nor
+ * the TVDs are held whole): a 20 x 20 grid with 70 pairs, 9 modes (45
+ * smooth TVDs < 70 pairs: the primal POD, TVDs in two blocks) and 12 modes
+ * (78 >= 70: the dual one, pairs in three blocks), against eq. 7 and the
+ * brute-force eq. 9; then a free-free chain with 40 pairs (the refinement
+ * of the singular solves in blocks). */
+static void test_jtv_blocks(void)
+{
+    fe_model m;
+    char err[256];
+    int a[70], b[70];
+    double k[70];
+    grid(&m, 20, 20);
+    for (int c = 0; c < 70; c++) { /* horizontal neighbours spread over the grid */
+        int x = (3 * c) % 19, y = (7 * c) % 20;
+        a[c] = x + 20 * y, b[c] = x + 1 + 20 * y, k[c] = -1e3 * (1 + 0.01 * c);
+    }
+    red_joint jt = {70, a, b, k};
+    for (int pass = 0; pass < 2; pass++) {
+        int r = pass ? 12 : 9, ntvd = r * (r + 1) / 2;
+        const char *what = ntvd < jt.npair ? "primal" : "dual";
+        red_basis base, d;
+        red_modal(&m, r, 0, &base, NULL, err, sizeof err);
+        int rc = red_tvd(&m, &base, &jt, &d, err, sizeof err);
+        CHECK(rc == 0 && d.r == ntvd, "jtv blocks: %d TVDs of %d modes, 70 pairs (%s)", ntvd, r,
+              rc ? err : "ok");
+        if (rc == 0) {
+            double e = eq7_residual(&m, &base, &jt, &d);
+            CHECK(e < 1e-10, "jtv blocks (%d modes): eq. 7, max rel. residual %.2g", r, e);
+        }
+        red_basis_free(&d);
+        double dev = eq9_deviation(&m, &base, &jt, 6);
+        CHECK(dev < 1e-8, "jtv blocks (%d modes, 70 pairs, %s POD): eq. 9 by brute force, "
+              "K-orthonormal (dev %.2g)", r, what, dev);
+        red_basis_free(&base);
+    }
+    fe_free(&m);
+    /* free-free: 40 pairs, 9 modes (one rigid): 45 TVDs >= 40 pairs */
+    int n = 81;
+    chain(&m, n, 1e3, 0.05, FREE_FREE);
+    for (int c = 0; c < 40; c++)
+        a[c] = 2 * c, b[c] = 2 * c + 1, k[c] = -2e4 * (1 + 0.02 * c);
+    jt.npair = 40;
+    red_basis base, d, out;
+    red_modal(&m, 9, 0, &base, NULL, err, sizeof err);
+    int rc = red_tvd(&m, &base, &jt, &d, err, sizeof err);
+    if (rc == 0) {
+        double e = eq7_residual(&m, &base, &jt, &d);
+        CHECK(e < 1e-10, "jtv blocks (free-free, 40 pairs): eq. 7, max rel. residual %.2g", e);
+    } else {
+        CHECK(0, "jtv blocks (free-free): TVDs (%s)", err);
+    }
+    rc = red_jtv(&m, &base, &jt, 5, &out, err, sizeof err);
+    double o = 0;
+    for (int p = 0; rc == 0 && p < out.r; p++)
+        for (int q = 0; q < out.r; q++)
+            o = fmax(o, fabs(k_dot(&m, out.phi + (size_t)n * p, out.phi + (size_t)n * q) -
+                             (p == q)));
+    CHECK(rc == 0 && out.r == 5 && o < 1e-10, "jtv blocks (free-free, 40 pairs): 5 "
+          "K-orthonormal vectors (%.2g) (%s)", o, rc ? err : "ok");
+    red_basis_free(&d);
+    red_basis_free(&out);
+    red_basis_free(&base);
+    fe_free(&m);
+}
+
 int main(void)
 {
     test_modal_chain();
@@ -793,5 +860,6 @@ int main(void)
     test_orthogonalize();
     test_mac_append_project();
     test_jtv();
+    test_jtv_blocks();
     return check_done();
 }
