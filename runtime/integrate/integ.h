@@ -142,9 +142,6 @@ int integ_linsys_fresh(const integ_linsys *w);
 /* After an accepted step whose Newton contracted at worst by theta: keep J
  * for the next step only if that was fast. */
 void integ_linsys_step_done(integ_linsys *w, double theta);
-/* Drop J and the factorisation (the next update evaluates J). */
-void integ_linsys_forget(integ_linsys *w);
-int integ_linsys_is_sparse(const integ_linsys *w);
 void integ_linsys_free(integ_linsys *w);
 /* Arena need of integ_irk_step for ny states (vectors; the Jacobian and
  * the Newton matrix are allocated at the first step, freed by

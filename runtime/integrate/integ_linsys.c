@@ -106,9 +106,7 @@ int integ_linsys_new(integ_run *r, const integ_irk *k, integ_linsys **out)
     } else {
         /* the dense M is written into the factorisation's own array */
         w->J = malloc((size_t)n * (size_t)n * sizeof *w->J + 1);
-        w->colptr = calloc((size_t)N + 1, sizeof *w->colptr);
-        rc = !w->J || !w->colptr ? -1
-                                 : sparse_lu_init(&w->lu, N, w->colptr, w->colptr, SPARSE_DENSE);
+        rc = !w->J ? -1 : sparse_lu_init(&w->lu, N, NULL, NULL, SPARSE_DENSE);
     }
     if (rc != 0)
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory for the %d x %d Newton matrix",
@@ -202,17 +200,4 @@ int integ_linsys_factor(integ_run *r, integ_linsys *w, const integ_irk *k, doubl
 int integ_linsys_solve(integ_linsys *w, double *b)
 {
     return sparse_lu_solve(&w->lu, b);
-}
-
-/* See integ.h. */
-int integ_linsys_is_sparse(const integ_linsys *w)
-{
-    return w->sparse;
-}
-
-/* See integ.h. */
-void integ_linsys_forget(integ_linsys *w)
-{
-    w->have_j = 0;
-    w->fact_h = 0.0;
 }

@@ -138,7 +138,6 @@ static int npy_header(csv_writer *w, const char *const *names, int n, char *err,
 /* See csv.h. */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn)
 {
-    w->ncol = n;
     if (w->npy)
         return npy_header(w, names, n, err, errn);
     size_t k = 0;

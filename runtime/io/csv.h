@@ -19,7 +19,6 @@ typedef struct csv_writer {
     char *iobuf;    /* stdio buffer */
     int failed;     /* a write failed: further rows are dropped */
     int npy;        /* NumPy's .npy format (the path ends in ".npy") */
-    int ncol;       /* columns (csv_header) */
     long nrows;     /* .npy: rows written */
     long count_at;  /* .npy: offset of the row count in the header */
 } csv_writer;

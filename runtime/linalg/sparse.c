@@ -55,10 +55,11 @@ static int pattern_ok(int n, const int *colptr, const int *rowind)
 int sparse_lu_init(sparse_lu *s, int n, const int *colptr, const int *rowind, int path)
 {
     memset(s, 0, sizeof *s);
-    if (!pattern_ok(n, colptr, rowind))
+    int bare = path == SPARSE_DENSE && !colptr && !rowind;
+    if (!bare && !pattern_ok(n, colptr, rowind))
         return -1;
     s->n = n;
-    s->nnz = colptr[n];
+    s->nnz = bare ? 0 : colptr[n];
     s->colptr = colptr;
     s->rowind = rowind;
     s->klu = path == SPARSE_KLU;

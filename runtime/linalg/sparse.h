@@ -46,7 +46,8 @@ int sparse_choose(int n, long nnz, int mode);
 
 /* Prepare for matrices of pattern (colptr, rowind), n x n, taking path
  * `path` (SPARSE_DENSE or SPARSE_KLU): allocates, and for KLU analyses the
- * pattern. Returns 0, or -1 when out of memory or the pattern is invalid
+ * pattern. The dense path may go without a pattern (NULL, NULL): the caller
+ * then fills s->a and factorises with val NULL. Returns 0, or -1 when out of memory or the pattern is invalid
  * (s is then safe to free). */
 int sparse_lu_init(sparse_lu *s, int n, const int *colptr, const int *rowind, int path);
 

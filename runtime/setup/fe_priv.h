@@ -12,7 +12,8 @@
 #include "jnt/jnt.h"
 
 /* out = the rows and columns i of a with map[i] >= 0, renumbered to map[i]
- * (0 <= map[i] < nnew). 0 or JNT_ERR_NOMEM. */
+ * (0 <= map[i] < nnew, increasing with i: the order is kept). 0 or
+ * JNT_ERR_NOMEM. */
 int fe_sparse_sub(const fe_sparse *a, const int *map, int nnew, fe_sparse *out);
 
 /* out = alpha a + beta b (same n; b may have n == 0: out = alpha a).

@@ -119,36 +119,38 @@ int fe_sparse_from_triplets(int n, int nt, const int *row, const int *col, const
     return JNT_OK;
 }
 
-/* See fe_priv.h. */
+/* See fe_priv.h. A direct copy column by column (the map keeps the order,
+ * so the kept rows stay sorted): no triplets, no sort. */
 int fe_sparse_sub(const fe_sparse *a, const int *map, int nnew, fe_sparse *out)
 {
     memset(out, 0, sizeof *out);
-    int nt = 0;
+    int nnz = 0;
     for (int j = 0; j < a->n; j++)
         if (map[j] >= 0)
-            for (int p = a->colptr[j]; p < a->colptr[j + 1]; p++)
-                nt += map[a->rowind[p]] >= 0;
-    int *r = malloc(((size_t)nt + 1) * sizeof *r);
-    int *c = malloc(((size_t)nt + 1) * sizeof *c);
-    double *v = malloc(((size_t)nt + 1) * sizeof *v);
-    int rc = JNT_ERR_NOMEM;
-    if (r && c && v) {
-        int k = 0;
-        for (int j = 0; j < a->n; j++) {
-            if (map[j] < 0)
-                continue;
-            for (int p = a->colptr[j]; p < a->colptr[j + 1]; p++) {
-                if (map[a->rowind[p]] < 0)
-                    continue;
-                r[k] = map[a->rowind[p]];
-                c[k] = map[j];
-                v[k++] = a->val[p];
-            }
-        }
-        rc = fe_sparse_from_triplets(nnew, nt, r, c, v, out);
+            for (int k = a->colptr[j]; k < a->colptr[j + 1]; k++)
+                nnz += map[a->rowind[k]] >= 0;
+    out->colptr = malloc(((size_t)nnew + 1) * sizeof *out->colptr);
+    out->rowind = malloc(((size_t)nnz + 1) * sizeof *out->rowind);
+    out->val = malloc(((size_t)nnz + 1) * sizeof *out->val);
+    if (!out->colptr || !out->rowind || !out->val) {
+        fe_sparse_free(out);
+        return JNT_ERR_NOMEM;
     }
-    free(r), free(c), free(v);
-    return rc;
+    out->n = nnew;
+    out->nnz = nnz;
+    int p = 0;
+    out->colptr[0] = 0;
+    for (int j = 0; j < a->n; j++) {
+        if (map[j] < 0)
+            continue;
+        for (int k = a->colptr[j]; k < a->colptr[j + 1]; k++)
+            if (map[a->rowind[k]] >= 0) {
+                out->rowind[p] = map[a->rowind[k]];
+                out->val[p++] = a->val[k];
+            }
+        out->colptr[map[j] + 1] = p;
+    }
+    return JNT_OK;
 }
 
 /* See fe_priv.h. */

@@ -33,11 +33,6 @@
  * basis (orthogonalisation) needs no second n x r array. */
 void red_mul_inplace(int n, int r, double *phi, const double *y, int ldy, int rn, double *tmp);
 
-/* The rows and columns of A with keep[i] >= 0, renumbered to keep[i]
- * (which must increase with i); nsub of them. out owns new arrays
- * (fe_sparse_free). 0 or JNT_ERR_NOMEM. */
-int red_sparse_sub(const fe_sparse *a, const int *keep, int nsub, fe_sparse *out);
-
 /* Flip the sign of each column of the n x r phi so that its entry of
  * largest magnitude is positive (a deterministic sign for mode shapes). */
 void red_fix_signs(int n, int r, double *phi);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jnt/jnt.h"
+#include "fe_priv.h"
 #include "red_impl.h"
 
 /* Check a DOF list: in range, no repeats. mark (n ints) is scratch, left 0. */
@@ -158,7 +159,7 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
             phi[(size_t)n * (size_t)j + (size_t)keep[j]] = 1.0;
         goto finish;
     }
-    if (red_sparse_sub(&m->K, map, ni, &kii) != JNT_OK) {
+    if (fe_sparse_sub(&m->K, map, ni, &kii) != JNT_OK) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
         goto done;
     }
@@ -173,7 +174,7 @@ static int cb_basis(const char *what, const fe_model *m, const int *keep, int nk
      * yet written (not resident) while the eigensolver's work is. */
     if (modes > 0) {
         double *v = phi + (size_t)n * (size_t)nkeep;
-        if (red_sparse_sub(&m->M, map, ni, &mii) != JNT_OK) {
+        if (fe_sparse_sub(&m->M, map, ni, &mii) != JNT_OK) {
             rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the interior matrices");
             goto done;
         }

@@ -140,39 +140,6 @@ void red_fix_signs(int n, int r, double *phi)
     }
 }
 
-/* See red_impl.h. */
-int red_sparse_sub(const fe_sparse *a, const int *keep, int nsub, fe_sparse *out)
-{
-    memset(out, 0, sizeof *out);
-    int nnz = 0;
-    for (int j = 0; j < a->n; j++)
-        if (keep[j] >= 0)
-            for (int k = a->colptr[j]; k < a->colptr[j + 1]; k++)
-                nnz += keep[a->rowind[k]] >= 0;
-    out->colptr = malloc(((size_t)nsub + 1) * sizeof *out->colptr);
-    out->rowind = malloc(((size_t)nnz + 1) * sizeof *out->rowind);
-    out->val = malloc(((size_t)nnz + 1) * sizeof *out->val);
-    if (!out->colptr || !out->rowind || !out->val) {
-        fe_sparse_free(out);
-        return JNT_ERR_NOMEM;
-    }
-    out->n = nsub;
-    out->nnz = nnz;
-    int p = 0;
-    out->colptr[0] = 0;
-    for (int j = 0; j < a->n; j++) {
-        if (keep[j] < 0)
-            continue;
-        for (int k = a->colptr[j]; k < a->colptr[j + 1]; k++)
-            if (keep[a->rowind[k]] >= 0) {
-                out->rowind[p] = keep[a->rowind[k]];
-                out->val[p++] = a->val[k];
-            }
-        out->colptr[keep[j] + 1] = p;
-    }
-    return JNT_OK;
-}
-
 /*
  * See red.h. Seed 000 eqs. 10-11: with the reduced matrices M~, K~ of the
  * basis, solve (K~ - w M~) y = 0, Phi_free = Phi Y, and reject the columns

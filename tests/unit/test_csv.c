@@ -112,6 +112,16 @@ int main(void)
         close(fd);
     unlink(fifo);
 
+    /* .npy needs a regular file (its header is patched at close): a FIFO is refused */
+    snprintf(fifo, sizeof fifo, "%s.fifo.npy", path);
+    unlink(fifo);
+    int refused = mkfifo(fifo, 0600) == 0 &&
+                  csv_open(&w, fifo, 3, err, sizeof err) == JNT_ERR_IO &&
+                  strstr(err, "a .npy file must be a regular file") && strstr(err, fifo);
+    CHECK(refused && stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode),
+          ".npy on a FIFO: JNT_ERR_IO, '%s'", err);
+    unlink(fifo);
+
     /* .npy: NumPy's header (magic, version 1.0, length, dict with the row
      * count patched at close, padded to 64 bytes), then the rows as doubles */
     const char *npy = test_out("csv_basic.npy");

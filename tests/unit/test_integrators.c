@@ -815,8 +815,30 @@ static void test_status(void)
     CHECK(strcmp(jnt_status_name(42), "JNT_UNKNOWN") == 0, "unknown code");
 }
 
+/* jnt_blas_threads: a count set sticks, 0 restores the default (one thread
+ * when OPENBLAS_NUM_THREADS is unset, its value when set), -1 applies what
+ * is set. */
+static void test_blas_threads(void)
+{
+    const char *env = getenv("OPENBLAS_NUM_THREADS");
+    char *saved = env ? strdup(env) : NULL;
+    unsetenv("OPENBLAS_NUM_THREADS");
+    int a = jnt_blas_threads(3), b = jnt_blas_threads(-1), c = jnt_blas_threads(0);
+    setenv("OPENBLAS_NUM_THREADS", "2", 1);
+    int e = jnt_blas_threads(-1);
+    unsetenv("OPENBLAS_NUM_THREADS");
+    int f = jnt_blas_threads(0);
+    if (saved)
+        setenv("OPENBLAS_NUM_THREADS", saved, 1);
+    free(saved);
+    CHECK(a == 3 && b == 3 && c == 1 && e == 2 && f == 1,
+          "jnt_blas_threads: 3 set %d, kept %d, default %d, from the environment %d, "
+          "default again %d", a, b, c, e, f);
+}
+
 int main(void)
 {
+    test_blas_threads();
     test_orders();
     test_oscillator();
     test_stiff();
