@@ -23,7 +23,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 7
+#define JNT_ABI_VERSION 8
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -43,6 +43,8 @@ typedef struct jnt_settings {
     double out_every; /* output interval (s); 0: every accepted step */
     double h_min;     /* smallest step before giving up (s); 0: default */
     double h_max;     /* largest step (s); 0: unlimited */
+    double alpha;     /* hht: alpha in [-1/3, 0] */
+    double rho_inf;   /* generalized_alpha: spectral radius at infinite frequency, [0, 1] */
 } jnt_settings;
 
 /* The right-hand side: ydot (ny) in out[0 .. ny), then the forces on the
@@ -151,6 +153,21 @@ typedef struct jnt_abi_iface {
     long x, rows;
 } jnt_abi_iface;
 
+/* A multibody model (nq > 0) is an index-3 DAE
+ *   M(q) q'' = Q(t, q, v, z, lambda) - C_q(q, t)^T lambda,   C(q, t) = 0,   z' = f_z(...)
+ * with its states in the order y = [q (nq), v (nq), z (nz), lambda (nc)],
+ * nz = ny - 2 nq - nc (first-order states of laws). The rhs kernel returns,
+ * row by row: v (q' = v); Q - C_q^T lambda (forces, not accelerations);
+ * z'; and C(q, t) in the rows of lambda. The jac kernel differentiates
+ * those rows as for any model (so it holds C_q in the rows of lambda and
+ * -(C_q^T lambda)_q + Q_q in the rows of v). The mass kernel writes the
+ * values of M (nq x nq, pattern mass_colptr/mass_rowind) into its out
+ * array; cons_rates writes C_t (nc) then gamma (nc), with
+ *   gamma = d/dt (C_q v + C_t) at q'' = 0,
+ * so that the constraints hold at velocity and acceleration level when
+ * C_q v + C_t = 0 and C_q q'' + gamma = 0. Integrated by "hht" and
+ * "generalized_alpha" (integrate/integ_dae.c). */
+
 typedef struct jnt_abi_model {
     int abi_version;            /* JNT_ABI_VERSION */
     const char *name;           /* model name */
@@ -190,6 +207,14 @@ typedef struct jnt_abi_model {
                                    array; NULL when nifaces == 0 */
     jnt_output_fn block_in;     /* per block 6 values (see jnt_abi_block.flags); NULL when
                                    no block has flags */
+    /* multibody (see above); all 0 / NULL for other models */
+    int nq, nc;
+    int mass_const;             /* 1: M depends on the parameters only */
+    int mass_nnz;
+    const int *mass_colptr;     /* nq + 1 entries */
+    const int *mass_rowind;     /* mass_nnz entries, each < nq */
+    jnt_output_fn mass;
+    jnt_output_fn cons_rates;
 } jnt_abi_model;
 
 #endif

@@ -56,6 +56,7 @@ typedef struct jnt_stats {
     long out_rows;      /* CSV rows written */
     long chain_iters;   /* assumption arrays tried by the quasi-static chains */
     long chain_halvings;/* load increments the chains split in two */
+    double cons_max;    /* multibody: largest |C(q, t)| after an accepted step (m, rad) */
     double cpu_seconds; /* CPU time spent integrating */
 } jnt_stats;
 
