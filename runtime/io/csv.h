@@ -11,13 +11,14 @@
 #include <stdio.h>
 
 typedef struct csv_writer {
-    FILE *f;
+    int fd;         /* -1: not open */
     char *path;     /* final name (NULL for stdout) */
     char *part;     /* temporary name; NULL when the path is not a regular file */
     char *row;      /* one formatted row */
     size_t row_cap;
-    char *iobuf;    /* stdio buffer */
-    int failed;     /* a write failed: further rows are dropped */
+    char *buf;      /* rows not yet written (CSV_IOBUF bytes) */
+    size_t len;
+    int failed;     /* errno of a failed write: further rows are dropped */
     int npy;        /* NumPy's .npy format (the path ends in ".npy") */
     long nrows;     /* .npy: rows written */
     long count_at;  /* .npy: offset of the row count in the header */
@@ -29,7 +30,6 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn);
 /* The header line: names joined by ','; for .npy, NumPy's header with one
  * float64 field per name. Returns 0 or JNT_ERR_IO (message). */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn);
-/* One row of n values, "%.15g" each, written with one fwrite. */
 /* Write x into s (at least 32 bytes) with 15 significant digits in the
  * layout of printf's %.15g (trailing zeros dropped; exponent form below 1e-4
  * and from 1e15 on), several times faster than snprintf: one scaling by an
@@ -38,6 +38,7 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
  * (relative error below 1e-15 either way). Returns the length. */
 int csv_format(char *s, double x);
 
+/* One row of n values (csv_format each, or n doubles in a .npy). */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);
 /* Flush, close and rename to the final name (also after a failure). Returns
  * 0 or JNT_ERR_IO (message, only if err is not NULL). Safe on a writer that
