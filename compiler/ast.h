@@ -24,6 +24,7 @@ typedef enum ast_kind {
     AST_IF,      /* if kids[0] then kids[1] else kids[2] */
     AST_DER,     /* der ( kids[0] ) */
     AST_STRING,  /* str (in setting values, e.g. table("f.csv")) */
+    AST_TUPLE,   /* ( kids[0], kids[1], ... ): a vector, e.g. a marker's (x, y) */
     /* ---- index domains ---- */
     AST_RANGE,   /* kids[0] .. kids[1] */
     AST_SET,     /* { kids... } */
@@ -64,6 +65,8 @@ typedef enum ast_kind {
     AST_POINT,   /* name, iter; kids[0] = its position, a linear combination of dofs */
     AST_INTERFACE, /* name, str = type ("sliding"); kids[0], kids[1] = the slave nodes and
                     the master surface; kids[2..] = AST_SETTING */
+    AST_JOINT,   /* joint name : str ( kids... ): kids are AST_ARG or expressions */
+    AST_MARKER,  /* marker name = kids[0] (a tuple), in a body's block */
     AST_SUBSTRUCTURE /* name, str = type ("beam2d", "fe", ...); kids = type arguments
                     (AST_ARG or expressions) followed by AST_SETTING (fix, damping, reduce) */
 } ast_kind;

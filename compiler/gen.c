@@ -136,6 +136,14 @@ static void gen_tables(const gen_ctx *g)
     fputs(m->p.n ? "\n};\n" : "0};\n", out);
     put_ints(out, NAME("jac_colptr"), m->jac.colptr, m->jac.ncol + 1);
     put_ints(out, NAME("jac_rowind"), m->jac.rowind, m->jac.nnz);
+    if (m->nq) { /* a diagonal mass matrix */
+        int *ix = xmalloc(((size_t)m->nq + 1) * sizeof *ix);
+        for (int i = 0; i <= m->nq; i++)
+            ix[i] = i;
+        put_ints(out, NAME("mass_colptr"), ix, m->nq + 1);
+        put_ints(out, NAME("mass_rowind"), ix, m->nq);
+        free(ix);
+    }
 #undef NAME
 }
 
@@ -156,10 +164,11 @@ static void gen_settings(const gen_ctx *g)
 {
     const ir_model *m = g->m;
     open_fn(g, "settings", "const double *p, jnt_settings *s", "p");
-    ex_id sr[7] = {m->t0, m->t_end, m->h, m->rtol, m->atol, m->out_every, m->h_max};
-    static const char *const sl[7] = {"s->t0", "s->t_end", "s->h", "s->rtol", "s->atol",
-                                      "s->out_every", "s->h_max"};
-    ex_emit(m->pool, g->out, 7, sr, sl, g->dc, "    ", "w");
+    ex_id sr[9] = {m->t0, m->t_end, m->h, m->rtol, m->atol, m->out_every, m->h_max, m->alpha,
+                   m->rho_inf};
+    static const char *const sl[9] = {"s->t0", "s->t_end", "s->h", "s->rtol", "s->atol",
+                                      "s->out_every", "s->h_max", "s->alpha", "s->rho_inf"};
+    ex_emit(m->pool, g->out, 9, sr, sl, g->dc, "    ", "w");
     close_fn(g->out);
 }
 
@@ -283,6 +292,18 @@ static void gen_output(const gen_ctx *g)
 
 static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char *px,
                     const char *abi_name, int exported);
+
+/* Multibody: the mass matrix's values, and the constraints' C_t and gamma. */
+static void gen_multibody(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    open_fn(g, "mass", KARGS("out"), "tyudp");
+    emit_block(m->pool, g->out, g->dc, m->nq, m->mass, "out[%d]", NULL, "w");
+    close_fn(g->out);
+    open_fn(g, "cons_rates", KARGS("out"), "tyudp");
+    emit_block(m->pool, g->out, g->dc, 2 * m->nc, m->crate, "out[%d]", NULL, "w");
+    close_fn(g->out);
+}
 
 /* Analyses: their own models first, then what they need from this one. */
 static void gen_analyses(const gen_ctx *g)
@@ -409,7 +430,12 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, m->nifaces, "ifaces", ", ");
     put_ref(g, m->nifaces, "iface_mu", ",\n");
     fputs("    ", out);
-    put_ref(g, nflag, "block_in", ",\n};\n");
+    put_ref(g, nflag, "block_in", ",\n");
+    fprintf(out, "    %d, %d, %d, %d, ", m->nq, m->nc, m->nq > 0, m->nq);
+    put_ref(g, m->nq, "mass_colptr", ", ");
+    put_ref(g, m->nq, "mass_rowind", ", ");
+    put_ref(g, m->nq, "mass", ", ");
+    put_ref(g, m->nq, "cons_rates", ",\n};\n");
 }
 
 /* One model: its tables, kernels and jnt_abi_model object `abi_name`
@@ -436,6 +462,8 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
     if (m->nifaces)
         gen_ifaces(&g);
     gen_output(&g);
+    if (m->nq)
+        gen_multibody(&g);
     if (m->nan)
         gen_analyses(&g);
     if (m->nblocks)

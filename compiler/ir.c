@@ -28,6 +28,8 @@ void ir_free(ir_model *m)
 {
     if (!m)
         return;
+    free(m->mass);
+    free(m->crate);
     vars_free(&m->y);
     vars_free(&m->d);
     vars_free(&m->p);

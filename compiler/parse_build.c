@@ -333,11 +333,20 @@ ast *parse_substructure(parse_ctx *pc, const lex_token *kw, const lex_token *nam
     return n;
 }
 
-/* analysis name : kind ( args ). */
+/* ( first, rest... ): a tuple. */
+ast *parse_tuple(parse_ctx *pc, const lex_token *lp, ast *first, ast *rest, const lex_token *rp)
+{
+    ast *n = node(pc, AST_TUPLE, lp->off, at(pc, rp->end));
+    ast_add(pc->arena, n, first);
+    adopt(pc, n, rest);
+    return n;
+}
+
+/* analysis name : kind ( args ), and joint name : kind ( args ). */
 ast *parse_analysis(parse_ctx *pc, const lex_token *kw, const lex_token *name,
                     const lex_token *kind, ast *args, const lex_token *rp)
 {
-    ast *n = node(pc, AST_ANALYSIS, kw->off, at(pc, rp->end));
+    ast *n = node(pc, kw->code == TK_JOINT ? AST_JOINT : AST_ANALYSIS, kw->off, at(pc, rp->end));
     n->name = text(pc, name);
     n->aux = at(pc, name->off);
     n->str = text(pc, kind);

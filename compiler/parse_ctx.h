@@ -78,6 +78,7 @@ ast *parse_interface(parse_ctx *pc, const lex_token *kw, const lex_token *name, 
 ast *parse_point(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *iter, ast *value);
 ast *parse_substructure(parse_ctx *pc, const lex_token *kw, const lex_token *name,
                         const lex_token *type, ast *args, ast *settings, const lex_token *rb);
+ast *parse_tuple(parse_ctx *pc, const lex_token *lp, ast *first, ast *rest, const lex_token *rp);
 ast *parse_analysis(parse_ctx *pc, const lex_token *kw, const lex_token *name,
                     const lex_token *kind, ast *args, const lex_token *rp);
 ast *parse_body(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *iter,

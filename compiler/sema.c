@@ -47,9 +47,11 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     out->name = model_name(model, dc->srcs[file].path);
     out->t0 = ex_const(out->pool, 0);
     out->t_end = out->h = out->rtol = out->atol = out->out_every = out->h_max = -1;
+    out->alpha = ex_const(out->pool, -0.05);
+    out->rho_inf = ex_const(out->pool, 0.9);
     out->integrator = "bdf";
 
-    sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool};
+    sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool, .model = model};
     sema_scope_init(&S);
     sema_register(&S, model, file);
 
@@ -72,6 +74,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
             sema_declare_point(&S, s);
         else if (s->kind == SYM_IFACE)
             sema_declare_iface(&S, s);
+        else if (s->kind == SYM_JOINT)
+            sema_declare_joint(&S, s);
     }
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
@@ -109,6 +113,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         if (S.syms[i].kind == SYM_CHAIN)
             sema_eval_chain(&S, &S.syms[i]);
     if (!diag_errors(dc)) {
+        sema_mb_finish(&S);
         sema_eliminate_prescribed(&S);
         sema_sub_gather(&S);
     }
@@ -160,6 +165,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         free(S.dofs[i].lin_c);
     }
     sema_sub_free(&S);
+    sema_mb_free(&S);
     for (int i = 0; i < S.nelem; i++) {
         free(S.elems[i].name);
         free(S.elems[i].q);

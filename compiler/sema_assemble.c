@@ -19,8 +19,9 @@ static const jnt_dim DIM_KG = {{6, 0, 0, 0, 0}};
 void sema_declare_body(sema *S, sym *s)
 {
     const ast *d = s->decl;
-    if (strcmp(d->str, "point") != 0) {
-        diag_error(S->dc, d->loc, "unknown body type '%s' (this version has 'point')", d->str);
+    int rigid = strcmp(d->str, "rigid2d") == 0;
+    if (strcmp(d->str, "point") != 0 && !rigid) {
+        diag_error(S->dc, d->loc, "unknown body type '%s' (known: point, rigid2d)", d->str);
         return;
     }
     long *vals;
@@ -32,8 +33,17 @@ void sema_declare_body(sema *S, sym *s)
         b->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         b->iname = d->iter ? d->iter->name : NULL;
         b->ival = d->iter ? vals[k] : 0;
+        if (rigid) {
+            sema_declare_rigid2d(S, b);
+            s->inst[k] = S->nbody++;
+            continue;
+        }
         for (int j = 0; j < d->nkids; j++) {
             const ast *q = d->kids[j];
+            if (q->kind == AST_MARKER) {
+                diag_error(S->dc, q->loc, "markers belong to rigid2d bodies, not to points");
+                continue;
+            }
             if (q->kind != AST_DOF)
                 continue;
             for (int i = b->dof0; i < S->ndof; i++)
@@ -188,8 +198,13 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
 void sema_assemble(sema *S)
 {
     ex_pool *P = S->pool;
-    for (int i = 0; i < S->nbody; i++)
-        eval_body_mass(S, &S->bodies[i]);
+    for (int i = 0; i < S->nbody; i++) {
+        if (S->bodies[i].rigid)
+            sema_rigid2d_mass(S, &S->bodies[i]);
+        else
+            eval_body_mass(S, &S->bodies[i]);
+    }
+    sema_mb_gravity(S);
     for (int i = 0; i < S->nelem; i++) {
         elem *el = &S->elems[i];
         if (el->kind != ELEM_MOTION)
@@ -234,6 +249,10 @@ void sema_assemble(sema *S)
         body *b = &S->bodies[f->body];
         ex_set_loc(P, b->decl->loc);
         S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
+        if (S->multibody) { /* M q'' = Q - C_q^T lambda: the forces, M apart (sema_mb.c) */
+            S->m->y.v[f->y + 1].rhs = f->force;
+            continue;
+        }
         if (f->motion < 0)
             f->acc = b->mass.k == V_NUM ? ex_op2(P, EX_DIV, f->force, b->mass.e) : ex_const(P, 0);
         S->m->y.v[f->y + 1].rhs = f->acc;
@@ -246,6 +265,10 @@ int sema_dof_accel(sema *S, int di, jnt_loc loc, sval *out)
 {
     if (!S->in_output || !S->assembled) {
         diag_error(S->dc, loc, "an acceleration can only be used in an output column");
+        return -1;
+    }
+    if (S->multibody) {
+        diag_error(S->dc, loc, "accelerations are not outputs of a multibody model yet");
         return -1;
     }
     *out = sval_num(S->dofs[di].acc, (jnt_dim){{0, 6, -12, 0, 0}});

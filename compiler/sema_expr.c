@@ -39,6 +39,8 @@ const char *sema_kind_name(sema *S, sval v)
     case V_SUBNODE: return "a node";
     case V_CHAIN: return "a chain";
     case V_IFACE: return "an interface";
+    case V_MARKER: return "a marker";
+    case V_JOINT: return "a joint";
     default: return "an invalid value";
     }
 }
@@ -475,6 +477,9 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
         for (int i = 0; i < b->ndof; i++)
             if (strcmp(S->dofs[b->dof0 + i].short_name, n->name) == 0)
                 return (sval){V_DOF, -1, units_none, b->dof0 + i, 0, 0};
+        for (int i = 0; i < S->nmarker; i++)
+            if (S->markers[i].body == base.id && !strcmp(S->markers[i].short_name, n->name))
+                return (sval){V_MARKER, -1, units_none, i, 0, 0};
         /* a body with one degree of freedom: body.v, body.a */
         if (b->ndof == 1 && (strcmp(n->name, "v") == 0 || strcmp(n->name, "a") == 0))
             return dof_member(S, b->dof0, n);
@@ -506,6 +511,14 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
     case V_IFACE: {
         sval v;
         return sema_iface_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
+    }
+    case V_MARKER: {
+        sval v;
+        return sema_marker_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
+    }
+    case V_JOINT: {
+        sval v;
+        return sema_joint_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
     }
     default:
         diag_error(S->dc, n->loc, "%s has no members", sema_kind_name(S, base));

@@ -125,6 +125,7 @@ static void register_decls(sema *S, const ast *model, int file)
             break;
         case AST_POINT: sema_declare(S, SYM_POINT, d); break;
         case AST_INTERFACE: sema_declare(S, SYM_IFACE, d); break;
+        case AST_JOINT: sema_declare(S, SYM_JOINT, d); break;
         case AST_PARAM:
             if ((s = sema_declare(S, SYM_PARAM, d)))
                 s->pidx = ir_add(&S->m->p, xstrdup(d->name), -1, -1, units_none, d->loc);

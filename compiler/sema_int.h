@@ -36,7 +36,9 @@ typedef enum vkind {
     V_SUBSET, /* id = substructure index, aux = node set index */
     V_SUBNODE,/* id = substructure index, aux = node index */
     V_CHAIN,  /* id = quasi-static chain index (ir_model.chains) */
-    V_IFACE   /* id = interface index (ir_model.ifaces) */
+    V_IFACE,  /* id = interface index (ir_model.ifaces) */
+    V_MARKER, /* id = marker index (a point fixed in a rigid body, or in the ground) */
+    V_JOINT   /* id = joint index */
 } vkind;
 
 typedef struct sval {
@@ -49,7 +51,7 @@ typedef struct sval {
 } sval;
 
 enum sym_kind { SYM_CONST, SYM_PARAM, SYM_LET, SYM_GROUND, SYM_BODY, SYM_ELEM, SYM_LAW,
-                SYM_INTEGRAL, SYM_SUB, SYM_CHAIN, SYM_POINT, SYM_IFACE };
+                SYM_INTEGRAL, SYM_SUB, SYM_CHAIN, SYM_POINT, SYM_IFACE, SYM_JOINT };
 
 typedef struct sym {
     enum sym_kind kind;
@@ -76,7 +78,33 @@ typedef struct body {
     long ival;
     sval mass;
     int dof0, ndof;
+    int rigid;        /* rigid2d: dofs x, y, angle; inertia about its centre of mass */
+    sval inertia;
 } body;
+
+/* A point fixed in a rigid2d body (body >= 0; its coordinates dofs dx, dy,
+ * `points` made of the body's coordinates) or in the ground (body -1). */
+typedef struct marker {
+    char *name;       /* "rod.tip" */
+    const char *short_name;
+    int body;
+    ex_id px, py;     /* its position: expressions of the body's states */
+    ex_id angle;      /* the angle of the frame it is fixed in (0 for the ground) */
+    int dx, dy;       /* its coordinates as dofs, or -1 */
+} marker;
+
+/* A joint between two markers: its constraint rows C (built last, when the
+ * initial angles are known) and their multipliers, states y[l0 .. l0 + nl). */
+enum { JOINT_REVOLUTE, JOINT_PRISMATIC, JOINT_FIXED };
+typedef struct joint {
+    char *name;
+    const ast *decl;
+    int kind, a, b;   /* kind, markers */
+    ex_id ex, ey;     /* prismatic: the axis (unit, in b's frame) in the plane */
+    ex_id drive;      /* the prescribed relative coordinate (a function of t), or -1 */
+    ex_id rel, rel_v; /* the relative coordinate (angle or slide) and its rate */
+    int l0, nl;
+} joint;
 
 typedef struct dof {
     char *name;   /* "block.x", "beam.tip.uy" */
@@ -171,6 +199,12 @@ struct sema {
     scope global;     /* every declared name */
     scope consts;     /* what a law body sees: constants and built-ins */
     int have_sim, have_out, have_an;
+    marker *markers;
+    int nmarker, capmarker;
+    joint *joints;
+    int njoint, capjoint;
+    int multibody;    /* a rigid2d body or a joint: the model is an index-3 DAE */
+    const ast *model; /* the main file's declarations */
     char **stack;     /* real paths of the files being imported (cycle detection) */
     int *stack_file;  /* their source indices */
     int nstack, capstack;
@@ -324,6 +358,21 @@ int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out)
  * integrator, its states, time-varying damping. */
 void sema_iface_check(sema *S);
 
+/* sema_mb.c: planar multibody (rigid2d bodies, markers, joints, gravity) */
+/* Pass 2: the dofs x, y, angle and the markers of rigid2d body b. */
+void sema_declare_rigid2d(sema *S, body *b);
+/* Pass 2: `joint NAME : KIND(A, B, ...)`. */
+void sema_declare_joint(sema *S, sym *s);
+/* Pass 3: mass and inertia of rigid2d body b; gravity on every body. */
+void sema_rigid2d_mass(sema *S, body *b);
+void sema_mb_gravity(sema *S);
+/* Members: marker.x, .y, .vx, .vy; joint.fx, .fy, .torque, ... */
+int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out);
+int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
+/* Last: the constraints and their forces, the states ordered as the DAE
+ * wants them (y = [q, v, z, lambda]), the mass matrix and C_t, gamma. */
+void sema_mb_finish(sema *S);
+void sema_mb_free(sema *S);
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);
 int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out);

@@ -187,6 +187,9 @@ static int global_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc
     case SYM_IFACE:
         *out = s->ninst == 1 ? (sval){V_IFACE, -1, units_none, s->inst[0], 0, 0} : sval_err;
         return 1;
+    case SYM_JOINT:
+        *out = s->ninst == 1 ? (sval){V_JOINT, -1, units_none, s->inst[0], 0, 0} : sval_err;
+        return 1;
     case SYM_POINT:
         if (!s->done) {
             diag_error(S->dc, loc, "point '%s' is used before its declaration", name);

@@ -82,6 +82,9 @@ static const integ_spec integ_specs[] = {
     {"dopri5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     {"central", {"h"}, {NAN}},
+    /* index-3 DAEs (multibody): a fixed step h, or adaptive from h when rtol > 0 */
+    {"hht", {"h", "alpha", "rtol", "atol"}, {NAN, -0.05, 0, 0}},
+    {"generalized_alpha", {"h", "rho_inf", "rtol", "atol"}, {NAN, 0.9, 0, 0}},
 };
 
 /* See sema_int.h: parameters only, with a dimension. */
@@ -102,7 +105,7 @@ static void eval_integrator(sema *S, const ast *e)
     ir_model *m = S->m;
     const char *name = e->kind == AST_CALL || e->kind == AST_NAME ? e->name : NULL;
     const integ_spec *sp = NULL;
-    const char *names[8];
+    const char *names[sizeof integ_specs / sizeof *integ_specs];
     int nspec = (int)(sizeof integ_specs / sizeof *integ_specs);
     for (int i = 0; i < nspec; i++) {
         names[i] = integ_specs[i].name;
@@ -115,8 +118,8 @@ static void eval_integrator(sema *S, const ast *e)
             diag_error(S->dc, e->loc, "unknown integrator '%s'; did you mean '%s'?", name, best);
         else
             diag_error(S->dc, e->loc, "expected an integrator: rk4(h), dopri5(rtol, atol), "
-                                      "bdf(rtol, atol), radau(h), trapezoidal(h), midpoint(h) "
-                                      "or central(h)");
+                                      "bdf(rtol, atol), radau(h), trapezoidal(h), midpoint(h), "
+                                      "central(h), hht(h, alpha) or generalized_alpha(h, rho_inf)");
         return;
     }
     m->integrator = sp->name;
@@ -152,10 +155,11 @@ static void eval_integrator(sema *S, const ast *e)
     jnt_dim dims[4];
     for (int j = 0; j < nopt; j++) {
         const char *o = sp->opt[j];
-        int is_tol = o[1] == 't'; /* rtol, atol */
+        int is_h = o[0] == 'h';
         slot[j] = strcmp(o, "h") == 0 || strcmp(o, "h0") == 0 ? &m->h
-                : strcmp(o, "h_max") == 0 ? &m->h_max : o[0] == 'r' ? &m->rtol : &m->atol;
-        dims[j] = is_tol ? units_none : DIM_S;
+                : strcmp(o, "h_max") == 0 ? &m->h_max : strcmp(o, "alpha") == 0 ? &m->alpha
+                : strcmp(o, "rho_inf") == 0 ? &m->rho_inf : o[0] == 'r' ? &m->rtol : &m->atol;
+        dims[j] = is_h ? DIM_S : units_none;
         if (given[j]) {
             char what[64];
             snprintf(what, sizeof what, "option '%s' of '%s'", o, sp->name);
@@ -175,7 +179,7 @@ void sema_eval_simulate(sema *S, const ast *d)
         diag_error(S->dc, d->loc, "a model has one 'simulate' block");
         return;
     }
-    const char *known[] = {"integrator", "until", "start"};
+    const char *known[] = {"integrator", "until", "start", "gravity"};
     int have_until = 0;
     for (int i = 0; i < d->nkids; i++) {
         const ast *st = d->kids[i];
@@ -186,8 +190,10 @@ void sema_eval_simulate(sema *S, const ast *d)
             S->m->t_end = sema_setting_expr(S, st->kids[0], DIM_S, "'until'");
         } else if (strcmp(st->name, "start") == 0) {
             S->m->t0 = sema_setting_expr(S, st->kids[0], DIM_S, "'start'");
+        } else if (strcmp(st->name, "gravity") == 0) {
+            /* applied with the forces (sema_mb_gravity) */
         } else {
-            const char *best = jnt_closest_name(st->name, known, 3);
+            const char *best = jnt_closest_name(st->name, known, 4);
             diag_error(S->dc, st->loc, "unknown setting '%s' in 'simulate'%s%s%s", st->name,
                        best ? "; did you mean '" : " (it has 'integrator', 'until', 'start')",
                        best ? best : "", best ? "'?" : "");

@@ -43,7 +43,7 @@ static const struct keyword {
     {"der", TK_DER},         {"discrete", TK_DISCRETE}, {"dof", TK_DOF},
     {"else", TK_ELSE},       {"every", TK_EVERY},     {"force", TK_FORCE},
     {"friction", TK_FRICTION}, {"ground", TK_GROUND}, {"if", TK_IF},
-    {"import", TK_IMPORT},   {"integral", TK_INTEGRAL},   {"interface", TK_INTERFACE},   {"in", TK_IN},           {"init", TK_INIT},
+    {"import", TK_IMPORT},   {"joint", TK_JOINT},     {"marker", TK_MARKER},   {"integral", TK_INTEGRAL},   {"interface", TK_INTERFACE},   {"in", TK_IN},           {"init", TK_INIT},
     {"law", TK_LAW},         {"let", TK_LET},         {"model", TK_MODEL},
     {"motion", TK_MOTION},
     {"not", TK_NOT},         {"on", TK_ON},           {"or", TK_OR},

@@ -47,7 +47,7 @@
 
 /* Token codes, in the order messages list them. */
 %token MODEL IMPORT CONST PARAM LET GROUND BODY DOF SPRING DAMPER FRICTION CONTACT
-       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT INTERFACE LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
+       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT INTERFACE JOINT MARKER LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
        BETWEEN AND ON IN IF THEN ELSE OR NOT.
 %token ID NUM STRING UNIT.
 %token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI COLON DOT DOTDOT
@@ -56,7 +56,7 @@
 /* Keywords that are names wherever the keyword is not expected: `law = ...`,
  * `force = ...` in laws, `slide.force`, `between x and ground`, `import friction`. */
 %fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT
-             INTERFACE LAW STATE
+             INTERFACE JOINT MARKER LAW STATE
              DISCRETE UPDATE INIT OUTPUT EVERY.
 
 %type elemkind {const lex_token *}
@@ -80,6 +80,8 @@ decl(A) ::= INTEGRAL(K) ID(N) ASSIGN expr(E).      { A = parse_binding(pc, AST_I
 decl(A) ::= SUBSTRUCTURE(K) ID(N) COLON ID(T) LPAREN args_opt(G) RPAREN
             LBRACE settings(S) RBRACE(R).          { A = parse_substructure(pc, K, N, T, G, S, R); }
 decl(A) ::= ANALYSIS(K) ID(N) COLON ID(T) LPAREN args_opt(G) RPAREN(R).
+                                                   { A = parse_analysis(pc, K, N, T, G, R); }
+decl(A) ::= JOINT(K) ID(N) COLON ID(T) LPAREN args_opt(G) RPAREN(R).
                                                    { A = parse_analysis(pc, K, N, T, G, R); }
 decl(A) ::= GROUND(K) ID(N).                       { A = parse_binding(pc, AST_GROUND, K, N, NULL); }
 decl(A) ::= BODY(K) ID(N) iter_opt(I) COLON ID(T) LPAREN args_opt(G) RPAREN
@@ -124,6 +126,8 @@ dofs(A) ::= .                                      { A = parse_list(pc, NULL); }
 dofs(A) ::= doflist(A).
 doflist(A) ::= dofs(L) DOF ID(N).                  { A = parse_dofs(pc, L, N); }
 doflist(A) ::= doflist(L) COMMA ID(N).             { A = parse_dofs(pc, L, N); }
+doflist(A) ::= dofs(L) MARKER(K) ID(N) ASSIGN expr(E).
+                                                   { A = ast_add(pc->arena, L, parse_binding(pc, AST_MARKER, K, N, E)); }
 
 /* ---- settings: ID '=' E, optionally followed by ',' or ';' ---- */
 settings(A) ::= .                                  { A = parse_list(pc, NULL); }
@@ -209,6 +213,7 @@ primary(A) ::= NUM(T).                             { A = parse_num(pc, T); }
 primary(A) ::= ID(T).                              { A = parse_leaf(pc, AST_NAME, T); }
 primary(A) ::= STRING(T).                          { A = parse_string(pc, T); }
 primary(A) ::= LPAREN(L) expr(X) RPAREN(R).        { A = parse_paren(pc, L, X, R); }
+primary(A) ::= LPAREN(L) expr(X) COMMA exprs(E) RPAREN(R). { A = parse_tuple(pc, L, X, E, R); }
 primary(A) ::= ID(N) LPAREN args_opt(G) RPAREN(R). { A = parse_call(pc, N, G, R); }
 primary(A) ::= ID(F) LPAREN(L) ID(N) IN domain(D) COMMA expr(X) RPAREN(R).
                                                    { A = parse_reduce(pc, F, L, N, D, X, R); }

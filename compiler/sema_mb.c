@@ -1,0 +1,539 @@
+/*
+ * sema_mb.c: planar multibody. A rigid2d body has the coordinates x, y of
+ * its centre of mass and its angle; a marker is a point fixed in it (or in
+ * the ground), whose coordinates are `points` made of the body's coordinates
+ * (sema_point.c hands their forces on by virtual work, with coefficients
+ * that turn with the body). A joint between two markers adds constraint rows
+ * C(q, t) = 0 and their multipliers lambda (states); the model becomes the
+ * index-3 DAE of jnt/abi.h:
+ *   M q'' = Q - C_q^T lambda,   C(q, t) = 0,
+ * with the states ordered y = [q, v, z, lambda] by sema_mb_finish, which also
+ * gives the mass matrix (diagonal: m, m, J per rigid body, m per point-body
+ * dof) and the rates C_t, gamma the integrators' initial conditions need.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema_int.h"
+#include "alloc.h"
+
+static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+static const jnt_dim DIM_MS = {{0, 6, -6, 0, 0}};
+static const jnt_dim DIM_PS = {{0, 0, -6, 0, 0}};
+static const jnt_dim DIM_KG = {{6, 0, 0, 0, 0}};
+static const jnt_dim DIM_KGM2 = {{6, 12, 0, 0, 0}};
+static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
+static const jnt_dim DIM_NM = {{6, 12, -12, 0, 0}};
+static const jnt_dim DIM_ACC = {{0, 6, -12, 0, 0}};
+
+#define ADD(a, b) ex_op2(P, EX_ADD, (a), (b))
+#define SUB(a, b) ex_op2(P, EX_SUB, (a), (b))
+#define MUL(a, b) ex_op2(P, EX_MUL, (a), (b))
+#define Y(i) ex_var(P, EX_Y, (i))
+
+/* A pair (a, b) of dimension dim: 0 and out[2], or -1 after an error. */
+static int eval_pair(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
+                     ex_id out[2])
+{
+    if (e->kind != AST_TUPLE || e->nkids != 2) {
+        diag_error(S->dc, e->loc, "%s is a pair (x, y)", what);
+        return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        sval v = sema_num_dim(S, sc, e->kids[k], dim, what);
+        if (v.k != V_NUM)
+            return -1;
+        out[k] = v.e;
+    }
+    return 0;
+}
+
+/* A new position state (and its velocity) of body b. */
+static int add_dof(sema *S, body *b, const char *short_name, jnt_dim dim, jnt_loc loc)
+{
+    XGROW(S->dofs, S->capdof, S->ndof);
+    dof *f = &S->dofs[S->ndof];
+    *f = (dof){.name = xasprintf("%s.%s", b->name, short_name), .short_name = short_name,
+               .body = (int)(b - S->bodies), .sub = -1, .g = -1,
+               .force = ex_const(S->pool, 0), .acc = -1, .motion = -1};
+    f->y = ir_add(&S->m->y, xstrdup(f->name), -1, ex_const(S->pool, 0), dim, loc);
+    ir_add(&S->m->y, xasprintf("%s.v", f->name), -1, ex_const(S->pool, 0),
+           units_div(dim, (jnt_dim){{0, 0, 6, 0, 0}}), loc);
+    f->pos = ex_var(S->pool, EX_Y, f->y);
+    f->vel = ex_var(S->pool, EX_Y, f->y + 1);
+    return S->ndof++;
+}
+
+/* One coordinate of a marker as a point dof: pos = expression of the body's
+ * coordinates q (its force goes to q_j as d(pos)/d(q_j) F). */
+static int marker_dof(sema *S, const body *b, const char *mname, const char *c, ex_id pos)
+{
+    ex_pool *P = S->pool;
+    dof f = {.name = xasprintf("%s.%s", mname, c), .short_name = c, .body = -1, .y = -1,
+             .sub = -1, .g = -1, .point = 1, .force = ex_const(P, 0), .acc = -1,
+             .motion = -1, .pos = pos, .vel = ex_const(P, 0)};
+    for (int i = 0; i < b->ndof; i++) {
+        int y = S->dofs[b->dof0 + i].y;
+        ex_id cf = ex_diff(P, pos, EX_Y, y);
+        XGROW(f.lin_y, f.caplin, f.nlin);
+        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
+        f.lin_y[f.nlin] = y;
+        f.lin_c[f.nlin++] = cf;
+        f.vel = ADD(f.vel, MUL(cf, Y(y + 1)));
+    }
+    XGROW(S->dofs, S->capdof, S->ndof);
+    S->dofs[S->ndof] = f;
+    return S->ndof++;
+}
+
+static int add_marker(sema *S, marker m)
+{
+    XGROW(S->markers, S->capmarker, S->nmarker);
+    S->markers[S->nmarker] = m;
+    return S->nmarker++;
+}
+
+/* See sema_int.h. */
+void sema_declare_rigid2d(sema *S, body *b)
+{
+    ex_pool *P = S->pool;
+    const ast *d = b->decl;
+    S->multibody = 1;
+    b->rigid = 1;
+    int ix = add_dof(S, b, "x", DIM_M, d->loc);
+    add_dof(S, b, "y", DIM_M, d->loc);
+    add_dof(S, b, "angle", units_none, d->loc);
+    b->ndof = 3;
+    ex_id x = S->dofs[ix].pos, y = S->dofs[ix + 1].pos, th = S->dofs[ix + 2].pos;
+    ex_id c = ex_op1(P, EX_COS, th), s = ex_op1(P, EX_SIN, th);
+    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+    for (int j = 0; j < d->nkids; j++) {
+        const ast *q = d->kids[j];
+        if (q->kind == AST_DOF) {
+            diag_error(S->dc, q->loc, "a rigid2d body has the coordinates x, y and angle; "
+                                      "declare points fixed in it with 'marker NAME = (x, y)'");
+            continue;
+        }
+        if (q->kind != AST_MARKER)
+            continue;
+        for (int i = 0; i < S->nmarker; i++)
+            if (S->markers[i].body == (int)(b - S->bodies) &&
+                strcmp(S->markers[i].short_name, q->name) == 0) {
+                diag_error(S->dc, q->loc, "marker '%s' is declared twice", q->name);
+                goto next;
+            }
+        ex_id sxy[2];
+        if (eval_pair(S, b->iname ? &isc : &S->global, q->kids[0], DIM_M,
+                      "a marker's position in its body", sxy) != 0)
+            continue;
+        if (sema_is_dynamic(S, sxy[0]) || sema_is_dynamic(S, sxy[1])) {
+            diag_error(S->dc, q->kids[0]->loc, "a marker's position in its body may use "
+                                               "parameters only");
+            continue;
+        }
+        ex_set_loc(P, q->loc);
+        marker m = {.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
+                    .body = (int)(b - S->bodies), .angle = th,
+                    .px = ADD(x, SUB(MUL(c, sxy[0]), MUL(s, sxy[1]))),
+                    .py = ADD(y, ADD(MUL(s, sxy[0]), MUL(c, sxy[1])))};
+        m.dx = marker_dof(S, b, m.name, "x", m.px);
+        m.dy = marker_dof(S, b, m.name, "y", m.py);
+        add_marker(S, m);
+    next:;
+    }
+}
+
+/* See sema_int.h. */
+void sema_rigid2d_mass(sema *S, body *b)
+{
+    static const char *const names[2] = {"mass", "inertia"};
+    const jnt_dim dims[2] = {DIM_KG, DIM_KGM2};
+    const ast *d = b->decl, *given[2] = {0};
+    int pos = 0;
+    for (int j = 0; j < d->nkids; j++) {
+        const ast *a = d->kids[j];
+        if (a->kind == AST_DOF || a->kind == AST_MARKER)
+            continue;
+        int k = a->kind != AST_ARG ? pos++ : !strcmp(a->name, "mass") ? 0
+              : !strcmp(a->name, "inertia") ? 1 : -1;
+        if (k < 0 || k > 1) {
+            diag_error(S->dc, a->loc, "'rigid2d' takes 'mass' and 'inertia' (about its centre "
+                                      "of mass)");
+            return;
+        }
+        given[k] = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+    sval v[2];
+    for (int k = 0; k < 2; k++) {
+        if (!given[k]) {
+            diag_error(S->dc, d->loc, "'rigid2d' needs its %s: rigid2d(mass = 1 kg, "
+                                      "inertia = 0.01 kg*m^2)", names[k]);
+            return;
+        }
+        v[k] = sema_num_dim(S, b->iname ? &isc : &S->global, given[k], dims[k], names[k]);
+        if (v[k].k != V_NUM)
+            return;
+        double x;
+        if (sema_is_dynamic(S, v[k].e) || (ex_is_const(S->pool, v[k].e, &x) && !(x > 0))) {
+            diag_error(S->dc, given[k]->loc, "the %s must be positive and use parameters only",
+                       names[k]);
+            return;
+        }
+    }
+    b->mass = v[0];
+    b->inertia = v[1];
+}
+
+/* See sema_int.h: m g on the centre of mass of every rigid body. */
+void sema_mb_gravity(sema *S)
+{
+    const ast *g = NULL;
+    for (int i = 0; S->model && i < S->model->nkids; i++) {
+        const ast *d = S->model->kids[i];
+        for (int j = 0; d->kind == AST_SIMULATE && j < d->nkids; j++)
+            if (strcmp(d->kids[j]->name, "gravity") == 0)
+                g = d->kids[j]->kids[0];
+    }
+    ex_id gxy[2];
+    if (!g || eval_pair(S, &S->global, g, DIM_ACC, "gravity", gxy) != 0)
+        return;
+    if (!S->multibody)
+        diag_error(S->dc, g->loc, "gravity acts on rigid2d bodies: this model has none");
+    ex_pool *P = S->pool;
+    ex_set_loc(P, g->loc);
+    for (int i = 0; i < S->nbody; i++) {
+        body *b = &S->bodies[i];
+        if (!b->rigid || b->mass.k != V_NUM)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            dof *f = &S->dofs[b->dof0 + k];
+            f->force = ADD(f->force, MUL(b->mass.e, gxy[k]));
+        }
+    }
+}
+
+/* A joint's endpoint: a marker, or a point (x, y) of the ground. */
+static int endpoint(sema *S, const ast *e, const char *jname)
+{
+    ex_pool *P = S->pool;
+    if (e->kind == AST_TUPLE) {
+        ex_id xy[2];
+        if (eval_pair(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
+            return -1;
+        if (sema_is_dynamic(S, xy[0]) || sema_is_dynamic(S, xy[1])) {
+            diag_error(S->dc, e->loc, "a point of the ground may use parameters only");
+            return -1;
+        }
+        marker m = {.name = xasprintf("%s.ground", jname), .short_name = "ground", .body = -1,
+                    .px = xy[0], .py = xy[1], .angle = ex_const(P, 0), .dx = -1, .dy = -1};
+        return add_marker(S, m);
+    }
+    sval v = sema_eval(S, &S->global, e);
+    if (v.k == V_MARKER)
+        return v.id;
+    if (v.k != V_ERR)
+        diag_error(S->dc, e->loc, "a joint connects markers (body.marker) or a point (x, y) of "
+                                  "the ground, not %s", sema_kind_name(S, v));
+    return -1;
+}
+
+/* A multiplier state of joint j: its name and dimension. */
+static void add_lambda(sema *S, joint *j, const char *what, jnt_dim dim)
+{
+    int i = ir_add(&S->m->y, xasprintf("%s.%s", j->name, what), -1, ex_const(S->pool, 0), dim,
+                   j->decl->loc);
+    if (j->nl++ == 0)
+        j->l0 = i;
+}
+
+/* See sema_int.h. */
+void sema_declare_joint(sema *S, sym *s)
+{
+    static const char *const kinds[3] = {"revolute", "prismatic", "fixed"};
+    const ast *d = s->decl;
+    ex_pool *P = S->pool;
+    S->multibody = 1;
+    s->done = 1;
+    int kind = -1;
+    for (int k = 0; k < 3; k++)
+        if (strcmp(d->str, kinds[k]) == 0)
+            kind = k;
+    if (kind < 0) {
+        const char *best = jnt_closest_name(d->str, kinds, 3);
+        diag_error(S->dc, d->loc, "unknown joint '%s'%s%s%s (known: revolute, prismatic, fixed)",
+                   d->str, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+        return;
+    }
+    joint j = {.name = xstrdup(d->name), .decl = d, .kind = kind, .a = -1, .b = -1,
+               .drive = -1};
+    const ast *ends[2] = {0}, *axis = NULL, *drive = NULL;
+    int pos = 0;
+    for (int i = 0; i < d->nkids; i++) {
+        const ast *a = d->kids[i];
+        if (a->kind != AST_ARG && pos < 2) {
+            ends[pos++] = a;
+        } else if (a->kind == AST_ARG && kind == JOINT_PRISMATIC && !strcmp(a->name, "axis")) {
+            axis = a->kids[0];
+        } else if (a->kind == AST_ARG && kind != JOINT_FIXED && !strcmp(a->name, "drive")) {
+            drive = a->kids[0];
+        } else {
+            diag_error(S->dc, a->loc, "'%s' takes two markers%s", kinds[kind],
+                       kind == JOINT_PRISMATIC ? ", 'axis' and 'drive'"
+                       : kind == JOINT_REVOLUTE ? " and 'drive'" : "");
+            goto fail;
+        }
+    }
+    if (!ends[1]) {
+        diag_error(S->dc, d->loc, "a joint connects two markers: %s(body1.A, body2.B)",
+                   kinds[kind]);
+        goto fail;
+    }
+    j.a = endpoint(S, ends[0], j.name);
+    j.b = endpoint(S, ends[1], j.name);
+    if (j.a < 0 || j.b < 0)
+        goto fail;
+    const marker *ma = &S->markers[j.a], *mb = &S->markers[j.b];
+    if (ma->body >= 0 && ma->body == mb->body) {
+        diag_error(S->dc, d->loc, "joint '%s' connects two markers of the same body", j.name);
+        goto fail;
+    }
+    ex_set_loc(P, d->loc);
+    ex_id th = SUB(ma->angle, mb->angle);
+    if (kind == JOINT_PRISMATIC) {
+        ex_id a[2] = {ex_const(P, 1), ex_const(P, 0)};
+        if (axis && eval_pair(S, &S->global, axis, units_none, "the axis", a) != 0)
+            goto fail;
+        ex_id len = ex_op1(P, EX_SQRT, ADD(MUL(a[0], a[0]), MUL(a[1], a[1])));
+        ex_id ax = ex_op2(P, EX_DIV, a[0], len), ay = ex_op2(P, EX_DIV, a[1], len);
+        ex_id c = ex_op1(P, EX_COS, mb->angle), sn = ex_op1(P, EX_SIN, mb->angle);
+        j.ex = SUB(MUL(c, ax), MUL(sn, ay)); /* the axis turns with b's frame */
+        j.ey = ADD(MUL(sn, ax), MUL(c, ay));
+        j.rel = ADD(MUL(j.ex, SUB(ma->px, mb->px)), MUL(j.ey, SUB(ma->py, mb->py)));
+    } else {
+        j.rel = th;
+    }
+    j.rel_v = ex_diff(P, j.rel, EX_T, 0);
+    for (int i = 0; i < S->m->y.n; i++)
+        if (ex_depends(P, j.rel, EX_Y, i))
+            j.rel_v = ADD(j.rel_v, MUL(ex_diff(P, j.rel, EX_Y, i), Y(i + 1)));
+    if (drive) {
+        sval v = sema_num_dim(S, &S->global, drive, kind == JOINT_PRISMATIC ? DIM_M : units_none,
+                              "the drive");
+        if (v.k != V_NUM)
+            goto fail;
+        if (!sema_is_time_only(S, v.e)) {
+            diag_error(S->dc, drive->loc, "a drive is a function of time and parameters");
+            goto fail;
+        }
+        j.drive = v.e;
+    }
+    /* the multipliers, one per constraint row (built by sema_mb_finish) */
+    if (kind == JOINT_PRISMATIC) {
+        add_lambda(S, &j, "lambda_n", DIM_N);
+        add_lambda(S, &j, "lambda_angle", DIM_NM);
+    } else {
+        add_lambda(S, &j, "lambda_x", DIM_N);
+        add_lambda(S, &j, "lambda_y", DIM_N);
+        if (kind == JOINT_FIXED)
+            add_lambda(S, &j, "lambda_angle", DIM_NM);
+    }
+    if (j.drive >= 0)
+        add_lambda(S, &j, "lambda_drive", kind == JOINT_PRISMATIC ? DIM_N : DIM_NM);
+    XGROW(S->joints, S->capjoint, S->njoint);
+    S->joints[S->njoint] = j;
+    s->inst = xmalloc(sizeof *s->inst);
+    s->inst[0] = S->njoint++;
+    s->ninst = 1;
+    return;
+fail:
+    free(j.name);
+}
+
+/* See sema_int.h. */
+int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out)
+{
+    const marker *m = &S->markers[mi];
+    int v = name[0] == 'v';
+    const char *c = name + v;
+    if ((c[0] != 'x' && c[0] != 'y') || c[1] || m->dx < 0) {
+        diag_error(S->dc, loc, "marker '%s' has the members x, y, vx and vy", m->name);
+        return -1;
+    }
+    int di = c[0] == 'x' ? m->dx : m->dy;
+    *out = v ? sval_num(S->dofs[di].vel, DIM_MS) : (sval){V_DOF, -1, units_none, di, 0, 0};
+    return 0;
+}
+
+/* The multiplier of joint j's row k, negated: the reaction on its first body. */
+static sval reaction(sema *S, const joint *j, int k, jnt_dim dim)
+{
+    return sval_num(ex_op1(S->pool, EX_NEG, ex_var(S->pool, EX_Y, j->l0 + k)), dim);
+}
+
+/* See sema_int.h. */
+int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out)
+{
+    const joint *j = &S->joints[ji];
+    ex_pool *P = S->pool;
+    int pr = j->kind == JOINT_PRISMATIC, nbase = j->kind == JOINT_FIXED ? 3 : 2;
+    if (!strcmp(name, pr ? "s" : "angle")) {
+        *out = sval_num(j->rel, pr ? DIM_M : units_none);
+    } else if (!strcmp(name, "speed")) {
+        *out = sval_num(j->rel_v, pr ? DIM_MS : DIM_PS);
+    } else if (!pr && (!strcmp(name, "fx") || !strcmp(name, "fy"))) {
+        *out = reaction(S, j, name[1] == 'y', DIM_N);
+    } else if (pr && !strcmp(name, "fn")) {
+        *out = reaction(S, j, 0, DIM_N);
+    } else if (!strcmp(name, "reaction")) { /* the magnitude of the reaction force */
+        ex_id fx = ex_var(P, EX_Y, j->l0), fy = ex_var(P, EX_Y, j->l0 + 1);
+        *out = sval_num(pr ? ex_op1(P, EX_ABS, fx)
+                           : ex_op1(P, EX_SQRT, ADD(MUL(fx, fx), MUL(fy, fy))), DIM_N);
+    } else if (!strcmp(name, "torque") && (pr || j->kind == JOINT_FIXED)) {
+        *out = reaction(S, j, pr ? 1 : 2, DIM_NM);
+    } else if (!strcmp(name, pr ? "force" : "torque") && j->drive >= 0) {
+        *out = reaction(S, j, nbase, pr ? DIM_N : DIM_NM);
+    } else {
+        diag_error(S->dc, loc, "joint '%s' has no member '%s' (it has %s)", j->name, name,
+                   pr ? "s, speed, fn, reaction, torque and, with a drive, force"
+                   : j->kind == JOINT_FIXED ? "angle, speed, fx, fy, reaction, torque"
+                   : "angle, speed, fx, fy, reaction and, with a drive, torque");
+        return -1;
+    }
+    return 0;
+}
+
+/* The initial value of the angle of marker m's frame (0 for the ground). */
+static ex_id initial_angle(sema *S, const marker *m)
+{
+    if (m->body < 0)
+        return ex_const(S->pool, 0);
+    return S->m->y.v[S->dofs[S->bodies[m->body].dof0 + 2].y].init;
+}
+
+/* The constraint rows of joint j into c[] (j->nl of them). */
+static void joint_rows(sema *S, const joint *j, ex_id *c)
+{
+    ex_pool *P = S->pool;
+    const marker *a = &S->markers[j->a], *b = &S->markers[j->b];
+    ex_id dx = SUB(a->px, b->px), dy = SUB(a->py, b->py);
+    ex_id locked = SUB(SUB(a->angle, b->angle), SUB(initial_angle(S, a), initial_angle(S, b)));
+    int k = 0;
+    if (j->kind == JOINT_PRISMATIC) {
+        c[k++] = SUB(MUL(j->ex, dy), MUL(j->ey, dx)); /* no motion across the axis */
+        c[k++] = locked;
+    } else {
+        c[k++] = dx;
+        c[k++] = dy;
+        if (j->kind == JOINT_FIXED)
+            c[k++] = locked;
+    }
+    if (j->drive >= 0)
+        c[k++] = SUB(j->rel, j->drive);
+}
+
+/* See sema_int.h. */
+void sema_mb_finish(sema *S)
+{
+    ir_model *m = S->m;
+    ex_pool *P = S->pool;
+    if (!S->multibody)
+        return;
+    if (S->nsub || m->nchains || m->nifaces) {
+        diag_error(S->dc, S->model->loc, "a multibody model (rigid2d bodies, joints) cannot hold "
+                                         "substructures, chains or interfaces yet");
+        return;
+    }
+    for (int i = 0; i < S->ndof; i++)
+        if (S->dofs[i].motion >= 0) {
+            diag_error(S->dc, S->dofs[i].motion_loc, "in a multibody model, prescribe a motion "
+                                                     "with a joint's drive");
+            return;
+        }
+    /* the constraint rows and their forces -C_q^T lambda on the coordinates */
+    int ny = m->y.n;
+    unsigned char *kind = xcalloc((size_t)ny + 1, 1); /* 1 q, 2 v, 3 lambda, 0 z */
+    for (int i = 0; i < S->ndof; i++)
+        if (S->dofs[i].body >= 0) {
+            kind[S->dofs[i].y] = 1;
+            kind[S->dofs[i].y + 1] = 2;
+        }
+    for (int ji = 0; ji < S->njoint; ji++) {
+        const joint *j = &S->joints[ji];
+        ex_id c[4];
+        ex_set_loc(P, j->decl->loc);
+        joint_rows(S, j, c);
+        for (int k = 0; k < j->nl; k++) {
+            int l = j->l0 + k;
+            kind[l] = 3;
+            m->y.v[l].rhs = c[k];
+            for (int q = 0; q < ny; q++)
+                if (kind[q] == 1 && ex_depends(P, c[k], EX_Y, q))
+                    m->y.v[q + 1].rhs = SUB(m->y.v[q + 1].rhs,
+                                            MUL(ex_diff(P, c[k], EX_Y, q), Y(l)));
+        }
+    }
+    /* y = [q, v, z, lambda] */
+    int *order = xmalloc(((size_t)ny + 1) * sizeof *order), n = 0;
+    static const int pass[4] = {1, 2, 0, 3};
+    for (int p = 0; p < 4; p++)
+        for (int i = 0; i < ny; i++)
+            if (kind[i] == pass[p])
+                order[n++] = i;
+    ex_id *repl = xmalloc(((size_t)ny + 1) * sizeof *repl);
+    ir_var *vars = xmalloc(((size_t)ny + 1) * sizeof *vars);
+    for (int k = 0; k < ny; k++) {
+        repl[order[k]] = Y(k);
+        vars[k] = m->y.v[order[k]];
+    }
+    memcpy(m->y.v, vars, (size_t)ny * sizeof *vars);
+    sema_subst_all(S, EX_Y, repl);
+    m->nq = m->nc = 0;
+    for (int i = 0; i < ny; i++) {
+        m->nq += kind[i] == 1;
+        m->nc += kind[i] == 3;
+    }
+    /* the mass matrix's diagonal, in the order of q */
+    m->mass = xmalloc(((size_t)m->nq + 1) * sizeof *m->mass);
+    for (int k = 0; k < m->nq; k++)
+        for (int i = 0; i < S->ndof; i++) {
+            const dof *f = &S->dofs[i];
+            if (f->body < 0 || f->y != order[k])
+                continue;
+            const body *b = &S->bodies[f->body];
+            sval mv = b->rigid && !strcmp(f->short_name, "angle") ? b->inertia : b->mass;
+            m->mass[k] = mv.k == V_NUM ? mv.e : ex_const(P, 1);
+        }
+    /* C_t and gamma = d/dt (C_q v + C_t) at q'' = 0 */
+    m->crate = xmalloc(((size_t)2 * m->nc + 1) * sizeof *m->crate);
+    for (int k = 0; k < m->nc; k++) {
+        ex_id c = m->y.v[ny - m->nc + k].rhs, ct = ex_diff(P, c, EX_T, 0), cd = ct;
+        for (int q = 0; q < m->nq; q++)
+            cd = ADD(cd, MUL(ex_diff(P, c, EX_Y, q), Y(m->nq + q)));
+        ex_id g = ex_diff(P, cd, EX_T, 0);
+        for (int q = 0; q < m->nq; q++)
+            g = ADD(g, MUL(ex_diff(P, cd, EX_Y, q), Y(m->nq + q)));
+        m->crate[k] = ct;
+        m->crate[m->nc + k] = g;
+    }
+    /* the integrators of index-3 DAEs, and only those */
+    if (m->integrator && strcmp(m->integrator, "hht") && strcmp(m->integrator, "generalized_alpha"))
+        diag_error(S->dc, S->model->loc, "a multibody model runs with 'hht' or "
+                                         "'generalized_alpha', not '%s'", m->integrator);
+    free(order);
+    free(repl);
+    free(vars);
+    free(kind);
+}
+
+/* See sema_int.h. */
+void sema_mb_free(sema *S)
+{
+    for (int i = 0; i < S->nmarker; i++)
+        free(S->markers[i].name);
+    for (int i = 0; i < S->njoint; i++)
+        free(S->joints[i].name);
+    free(S->markers);
+    free(S->joints);
+}
