@@ -142,11 +142,18 @@ int sema_unit(sema *S, const ast *n, jnt_dim *out)
 
 /* ---- helpers ------------------------------------------------------------------ */
 
+/* A dof's dimension: m, or its state's (a rigid body's angle has none). */
+static jnt_dim dof_dim(sema *S, int di)
+{
+    const dof *f = &S->dofs[di];
+    return f->body >= 0 ? S->m->y.v[f->y].dim : (jnt_dim){{0, 6, 0, 0, 0}};
+}
+
 /* A dof used as a number reads as its position. */
 static sval as_num(sema *S, sval v)
 {
     if (v.k == V_DOF)
-        return sval_num(S->dofs[v.id].pos, (jnt_dim){{0, 6, 0, 0, 0}});
+        return sval_num(S->dofs[v.id].pos, dof_dim(S, v.id));
     return v;
 }
 
@@ -444,7 +451,7 @@ static sval dof_member(sema *S, int di, const ast *n)
 {
     dof *d = &S->dofs[di];
     if (strcmp(n->name, "v") == 0)
-        return sval_num(d->vel, (jnt_dim){{0, 6, -6, 0, 0}});
+        return sval_num(d->vel, units_div(dof_dim(S, di), (jnt_dim){{0, 0, 6, 0, 0}}));
     if (strcmp(n->name, "a") == 0 && d->sub >= 0 && S->m->nifaces > 0 && S->in_output)
         return sema_sub_point_accel(S, di);
     if (strcmp(n->name, "a") == 0 && d->body < 0) {
