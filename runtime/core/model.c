@@ -12,6 +12,27 @@ static int in_data(const jnt_abi_model *a, long off, long n)
     return off >= 0 && n >= 0 && off + n <= a->ndata;
 }
 
+/* The multibody fields (abi.h): y = [q, v, z, lambda] fits in ny, M's
+ * pattern is a valid nq x nq CSC pattern, the kernels (mass, cons_rates and
+ * the Jacobian, whose values build the Newton matrix) are present. */
+static int multibody_valid(const jnt_abi_model *a)
+{
+    if (a->nq == 0)
+        return 1;
+    if (2 * a->nq + a->nc > a->ny || !a->mass || !a->cons_rates || !a->jac ||
+        a->mass_nnz < 0 || !a->mass_colptr || (a->mass_nnz > 0 && !a->mass_rowind))
+        return 0;
+    if (a->mass_colptr[0] != 0 || a->mass_colptr[a->nq] != a->mass_nnz)
+        return 0;
+    for (int j = 0; j < a->nq; j++)
+        if (a->mass_colptr[j + 1] < a->mass_colptr[j])
+            return 0;
+    for (int k = 0; k < a->mass_nnz; k++)
+        if (a->mass_rowind[k] < 0 || a->mass_rowind[k] >= a->nq)
+            return 0;
+    return 1;
+}
+
 /* Structural checks of a generated model: sizes, name tables, kernels. */
 static int abi_valid(const jnt_abi_model *a, const double *data)
 {
@@ -61,6 +82,8 @@ static int abi_valid(const jnt_abi_model *a, const double *data)
         (a->np > 0 && (!a->p_names || !a->p_dims)) || (a->nout > 0 && !a->out_names))
         return 0;
     if (a->jac && (!a->jac_colptr || (a->jac_nnz > 0 && !a->jac_rowind)))
+        return 0;
+    if (a->nq < 0 || a->nc < 0 || (a->nq == 0 && a->nc > 0) || !multibody_valid(a))
         return 0;
     if (a->jac) {
         if (a->jac_colptr[0] != 0 || a->jac_colptr[a->ny + 2 * a->nu] != a->jac_nnz)
@@ -139,7 +162,7 @@ int jnt_model_wrap(const jnt_abi_model *abi, const double *data, void *owner,
     m->abi = abi;
     m->data = data;
     m->blk = calloc((size_t)abi->nblocks + 1, sizeof *m->blk);
-    m->kind = abi->nifaces > 0 ? MODEL_SLIDE : MODEL_ODE;
+    m->kind = abi->nq > 0 ? MODEL_DAE : abi->nifaces > 0 ? MODEL_SLIDE : MODEL_ODE;
     m->gblock = calloc((size_t)abi->nu + 1, sizeof *m->gblock);
     int ok = m->blk && m->gblock;
     for (int b = 0; ok && b < abi->nblocks; b++)

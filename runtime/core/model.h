@@ -30,6 +30,8 @@ typedef enum model_kind {
     MODEL_ODE,   /* ydot = f(t, y): any integrator of integrate/ */
     MODEL_SLIDE, /* sliding interfaces (abi->nifaces > 0): seed 003's central
                     difference on couple/ (integrator 'central') */
+    MODEL_DAE,   /* multibody (abi->nq > 0): the index-3 DAE methods of
+                    integrate/integ_dae.c ('hht', 'generalized_alpha') */
     MODEL_NKINDS
 } model_kind;
 

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include "jnt/jnt.h"
+#include "linalg/sparse.h"
 
 typedef struct integ_run integ_run;
 
@@ -36,6 +37,10 @@ typedef struct integ_type {
     int (*reset)(integ_run *r);
     /* After the last step, on success and failure alike. May be NULL. */
     void (*stop)(integ_run *r);
+    /* The method's own checks of the step, tolerances and parameters
+     * (run.c), replacing the generic ones of fixed_step; JNT_OK or a status
+     * with the message in the data. May be NULL. */
+    int (*check)(jnt_data *d, const jnt_settings *s);
 } integ_type;
 
 /* Why the last rhs evaluation failed (recoverable failures only). */
@@ -161,5 +166,69 @@ extern const integ_type integ_bdf;
 extern const integ_type integ_radau;
 extern const integ_type integ_trap;
 extern const integ_type integ_midpoint;
+/* The index-3 DAE methods of multibody models (integ_dae.c): HHT-alpha and
+ * generalized-alpha. */
+extern const integ_type integ_hht, integ_galpha;
+
+/* ---- the multibody DAE methods (integ_dae.c, integ_dae_init.c) ---------
+ * y = [q (nq), v (nq), z (nz), lambda (nc)] (abi.h). Newton works on
+ * x = [q'' (nq), z (nz), lambda (nc)], N = ny - nq unknowns: unknown i
+ * stands for the states q_i and v_i (i < nq) or for state i + nq, and
+ * residual row i is rhs row i + nq. Its matrix has one pattern: the
+ * Jacobian's columns of q_i and v_i (or of state i + nq) in its rows from
+ * nq on, M's pattern in the first nq rows, and the diagonal; each use
+ * fills it with its own coefficients (integ_dae_coef). */
+typedef struct integ_dae {
+    int nq, nz, nc, N;
+    int hht;                 /* 1: HHT-alpha; 0: generalized-alpha */
+    double alpha_m, alpha_f; /* generalized-alpha's; HHT: 0 and -alpha */
+    double gamma, beta;      /* Newmark's */
+    double ca;               /* d a_{n+1} / d q''_{n+1} */
+    double wm, wf;           /* equilibrium wm M q'' - F_{n+1} + wf F_n = 0 */
+    double err_coef;         /* local error in q: err_coef h^2 (a_{n+1} - a_n) */
+    sparse_lu lu;            /* the Newton matrix's factorisation */
+    int *colptr, *rowind;    /* its pattern (N + 1, nnz) */
+    int *pos;                /* N ints of scratch, -1 between uses */
+    double *val;             /* its values (nnz) */
+    double *jv, *mv;         /* the Jacobian's values (jac_nnz), M's (mass_nnz) */
+    int have_m;              /* mv holds M (kept when mass_const) */
+    double fact_h;           /* h of the step matrix factorised; 0: none */
+    int fresh;               /* the factorisation is from the current step */
+    double *vec;             /* the block holding the vectors below */
+    double *qdd, *a, *fn;    /* at t_n: q'', the auxiliary acceleration, the rhs (ny) */
+    double *qdd1, *a1, *f1;  /* at t_{n+1} */
+    int swap;                /* a step was accepted: its end becomes the next start */
+    double *x, *dx, *yt;     /* unknowns, residual and correction (N), a trial state (ny) */
+    double *cr;              /* C_t then gamma (2 nc) */
+    double h;                /* adaptive: the next step */
+} integ_dae;
+
+/* Coefficients of the Newton matrix: on the columns of q''_i, m M + iq I
+ * and kq[b] J(:, q_i) + kv[b] J(:, v_i); on z_j's, iz I + kz[b] J(:, z_j);
+ * on lambda_k's, kl[b] J(:, lambda_k); b the block of the row (0: the rows
+ * of v, 1: of z, 2: of lambda). */
+typedef struct integ_dae_coef {
+    double m, iq, iz, kq[3], kv[3], kz[3], kl[3];
+} integ_dae_coef;
+
+/* Allocate w's arrays and the Newton matrix's pattern and factorisation
+ * (its path by linalg/sparse.h's crossover). 0 or JNT_ERR_NOMEM (message
+ * set). */
+int integ_dae_alloc(integ_run *r, integ_dae *w);
+void integ_dae_free(integ_dae *w);
+/* M at (t, y) into w->mv unless kept (mass_const). 0 or JNT_ERR_KERNEL. */
+int integ_dae_mass(integ_run *r, integ_dae *w, double t, const double *y);
+/* Fill the Newton matrix from w->jv and w->mv with c and factorise it.
+ * Returns 0, 1 + j when singular at unknown j (a pivot below tiny times the
+ * largest when `strict`, dense path), or JNT_ERR_NOMEM (message set). */
+int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int strict);
+/* Consistent initial conditions at r->t (integ_dae_init.c): q onto
+ * C(q, t) = 0, v onto C_q v + C_t = 0, then q'' and lambda from
+ * [M C_q^T; C_q 0] [q''; lambda] = [Q; -gamma]; writes q, v, lambda into
+ * r->y and q'', a and the rhs into w. 0 or an error status (JNT_ERR_MODEL
+ * for an unassembled or redundant model). */
+int integ_dae_consistent(integ_run *r, integ_dae *w);
+/* The largest |C_k| of an rhs f (ny) of the run's model. */
+double integ_dae_cmax(const integ_dae *w, const double *f);
 
 #endif

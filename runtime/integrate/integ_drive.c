@@ -20,6 +20,7 @@
 
 static const integ_type *const integ_table[] = {
     &integ_rk4, &integ_dopri5, &integ_bdf, &integ_radau, &integ_trap, &integ_midpoint,
+    &integ_hht, &integ_galpha,
 };
 
 /* See integ.h. */
@@ -324,18 +325,20 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
 
     long k_next = 1;
     int rc = a->nchains ? update_chains(&r, r.t, r.y, 1, cw) : 0;
-    if (rc == 0)
-        rc = emit(&r, csv, r.t, r.y);
     if (rc == 0 && ty->keeps_f) {
         rc = integ_rhs(&r, r.t, r.y, r.f);
         if (rc == 1)
             rc = integ_fail_cause(&r, JNT_ERR_KERNEL, r.t,
                                   "the rhs kernel failed at the initial state");
     }
-    /* stop runs whenever start was reached, also after a failing start */
+    /* stop runs whenever start was reached, also after a failing start;
+     * the first row after start, which may make the state consistent
+     * (the multibody methods project it onto the constraints) */
     int started = rc == 0;
     if (rc == 0 && ty->start)
         rc = ty->start(&r);
+    if (rc == 0)
+        rc = emit(&r, csv, r.t, r.y);
     while (rc == 0 && r.t < s->t_end) {
         r.cause = INTEG_CAUSE_NONE;
         rc = ty->step(&r);

@@ -21,6 +21,7 @@ typedef int (*run_driver)(const jnt_model *m, jnt_data *d, const jnt_settings *s
 static const run_driver drivers[MODEL_NKINDS] = {
     [MODEL_ODE] = integ_drive,
     [MODEL_SLIDE] = iface_run,
+    [MODEL_DAE] = integ_drive,
 };
 
 /* Check the settings a run needs; JNT_ERR_PARAM with a message if wrong. */
@@ -34,10 +35,14 @@ static int check_settings(jnt_data *d, const jnt_settings *s, const integ_type *
         return data_error(d, JNT_ERR_PARAM,
                           "the end time (%g s) must be after the start time (%g s)", s->t_end,
                           s->t0);
-    if (ty->fixed_step && !(s->h > 0 && isfinite(s->h)))
+    if (ty->check) {
+        int rc = ty->check(d, s);
+        if (rc != JNT_OK)
+            return rc;
+    } else if (ty->fixed_step && !(s->h > 0 && isfinite(s->h)))
         return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs a step h > 0 (got %g s)",
                           name, s->h);
-    if (!ty->fixed_step) {
+    if (!ty->fixed_step && !ty->check) {
         if (!(s->rtol > 0 && isfinite(s->rtol)))
             return data_error(d, JNT_ERR_PARAM, "integrator '%s' needs rtol > 0 (got %g)", name,
                               s->rtol);
@@ -83,6 +88,20 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
                           central ? "a model with sliding interfaces runs with the integrator "
                                     "'central' only (not '%s')"
                                   : "integrator '%s' needs a model with sliding interfaces", iname);
+    /* a multibody model (index-3 DAE) runs on its methods only, and they
+     * only on it */
+    int dae = m->kind == MODEL_DAE;
+    if (dae && (a->nu > 0 || a->nblocks > 0 || a->nifaces > 0))
+        return data_error(d, JNT_ERR_MODEL, "multibody models with substructure points or "
+                          "sliding interfaces are not supported yet");
+    const integ_type *named = integ_find(iname);
+    int dae_method = named == &integ_hht || named == &integ_galpha;
+    if (named && dae != dae_method)
+        return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
+                          dae ? "a multibody model runs with the integrators 'hht' or "
+                                "'generalized_alpha' only (not '%s')"
+                              : "integrator '%s' needs a multibody model (bodies and joints)",
+                          iname);
     d->integ = integ_find(central ? "rk4" : iname);
     /* without continuous states, time advances in fixed steps h (the discrete
      * updates, once per step, define the model): no method has work to do */
@@ -90,7 +109,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         d->integ = integ_find("rk4");
     if (!d->integ)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
-                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal, midpoint)",
+                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal, "
+                          "midpoint; hht, generalized_alpha for multibody models)",
                           iname ? iname : "");
     size_t nw, ni;
     integ_arena_size(d->integ, a, &nw, &ni);

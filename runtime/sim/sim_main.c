@@ -146,11 +146,14 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         if (s->chain_iters)
             snprintf(chains, sizeof chains, ", chain iterations %ld, halvings %ld", s->chain_iters,
                      s->chain_halvings);
+        char cons[64] = "";
+        if (m->abi->nc > 0)
+            snprintf(cons, sizeof cons, ", constraint violation %.3g", s->cons_max);
         fprintf(stderr,
                 "steps %ld, rejected %ld, rhs %ld, jac %ld, lu %ld, newton %ld, rows %ld, "
-                "cpu %.3g s%s\n",
+                "cpu %.3g s%s%s\n",
                 s->steps, s->rejected, s->rhs_evals, s->jac_evals, s->lu_decomps,
-                s->newton_iters, s->out_rows, s->cpu_seconds, chains);
+                s->newton_iters, s->out_rows, s->cpu_seconds, chains, cons);
     }
     if (st != JNT_OK) {
         const char *msg = jnt_data_error(d);

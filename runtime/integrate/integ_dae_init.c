@@ -1,0 +1,413 @@
+/*
+ * integ_dae_init.c: the multibody DAE methods' Newton matrix (pattern,
+ * values, factorisation) and their consistent initial conditions
+ * (integ.h, "the multibody DAE methods").
+ *
+ * Initial conditions at t0, as Negrut et al. 2007 (Sect. 3) start HHT and
+ * Arnold & Bruls 2007 (Sect. 3) the generalized-alpha scheme: q'' and
+ * lambda must satisfy the equations of motion and the constraints at
+ * acceleration level, which needs q and v on the position and velocity
+ * constraints. So
+ *   (a) q by Gauss-Newton minimum-norm corrections
+ *       [I C_q^T; C_q 0] [dq; mu] = [0; -C(q, t0)] until |C| < 1e-12 (1 + |q|);
+ *   (b) v by the M-weighted projection
+ *       [M C_q^T; C_q 0] [dv; mu] = [0; -(C_q v + C_t)];
+ *   (c) [M C_q^T; C_q 0] [q''; lambda] = [Q; -gamma], by Newton on lambda
+ *       when Q depends on it (joint friction: the Jacobian's lambda columns
+ *       hold C_q^T - Q_lambda).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "integ.h"
+
+#define ASSEMBLY_TOL 1e-3 /* an initial |C_k| above this (1 + |q|): not assembled */
+#define PROJECT_TOL 1e-12 /* the projection's |C| (1 + |q|) */
+#define PROJECT_MAXIT 10
+
+/* The block of Newton row i: 0 (rows of v), 1 (z), 2 (lambda). */
+static int row_block(const integ_dae *w, int i)
+{
+    return i < w->nq ? 0 : i < w->nq + w->nz ? 1 : 2;
+}
+
+/* Add row i to column e0.. of the pattern being built (once). */
+static void pattern_add(integ_dae *w, int i, int *e)
+{
+    if (w->pos[i] < 0) {
+        w->pos[i] = *e;
+        w->rowind[(*e)++] = i;
+    }
+}
+
+/* The rows of the Jacobian's column jc from nq on, into the pattern. */
+static void pattern_jcol(integ_dae *w, const jnt_abi_model *a, int jc, int *e)
+{
+    for (int k = a->jac_colptr[jc]; k < a->jac_colptr[jc + 1]; k++)
+        if (a->jac_rowind[k] >= w->nq)
+            pattern_add(w, a->jac_rowind[k] - w->nq, e);
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+    int u = *(const int *)x, v = *(const int *)y;
+    return (u > v) - (u < v);
+}
+
+/* See integ.h. */
+int integ_dae_alloc(integ_run *r, integ_dae *w)
+{
+    const jnt_abi_model *a = r->abi;
+    int nq = a->nq, ny = a->ny, N = ny - nq;
+    w->nq = nq, w->nc = a->nc, w->nz = ny - 2 * nq - a->nc, w->N = N;
+    size_t cap = 2 * (size_t)a->jac_nnz + (size_t)a->mass_nnz + (size_t)N;
+    w->colptr = malloc(((size_t)N + 1) * sizeof *w->colptr);
+    w->rowind = malloc(cap * sizeof *w->rowind + 1);
+    w->pos = malloc((size_t)N * sizeof *w->pos + 1);
+    w->val = malloc(cap * sizeof *w->val + 1);
+    w->jv = malloc((size_t)a->jac_nnz * sizeof *w->jv + 1);
+    w->mv = malloc((size_t)a->mass_nnz * sizeof *w->mv + 1);
+    /* q'', a at both ends (nq each), the rhs at both ends and a trial
+     * state (ny each), x and dx (N each), C_t and gamma (2 nc) */
+    size_t nv = 4 * (size_t)nq + 3 * (size_t)ny + 2 * (size_t)N + 2 * (size_t)a->nc;
+    double *v = calloc(nv + 1, sizeof *v);
+    if (!w->colptr || !w->rowind || !w->pos || !w->val || !w->jv || !w->mv || !v) {
+        free(v);
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting the DAE integrator");
+    }
+    w->vec = v;
+    w->qdd = v, v += nq;
+    w->qdd1 = v, v += nq;
+    w->a = v, v += nq;
+    w->a1 = v, v += nq;
+    w->fn = v, v += ny;
+    w->f1 = v, v += ny;
+    w->yt = v, v += ny;
+    w->x = v, v += N;
+    w->dx = v, v += N;
+    w->cr = v;
+    /* the pattern, column by column: the diagonal, M, the Jacobian's columns */
+    for (int i = 0; i < N; i++)
+        w->pos[i] = -1;
+    int e = 0;
+    for (int c = 0; c < N; c++) {
+        int e0 = w->colptr[c] = e;
+        pattern_add(w, c, &e);
+        if (c < nq) {
+            for (int k = a->mass_colptr[c]; k < a->mass_colptr[c + 1]; k++)
+                pattern_add(w, a->mass_rowind[k], &e);
+            pattern_jcol(w, a, c, &e);
+            pattern_jcol(w, a, nq + c, &e);
+        } else {
+            pattern_jcol(w, a, c + nq, &e);
+        }
+        qsort(w->rowind + e0, (size_t)(e - e0), sizeof *w->rowind, cmp_int);
+        for (int k = e0; k < e; k++)
+            w->pos[w->rowind[k]] = -1;
+    }
+    w->colptr[N] = e;
+    int path = sparse_choose(N, e, SPARSE_AUTO);
+    if (sparse_lu_init(&w->lu, N, w->colptr, w->rowind, path) != 0)
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory for the %d x %d Newton matrix",
+                          N, N);
+    return 0;
+}
+
+/* See integ.h. */
+void integ_dae_free(integ_dae *w)
+{
+    if (!w)
+        return;
+    sparse_lu_free(&w->lu);
+    free(w->colptr), free(w->rowind), free(w->pos), free(w->val), free(w->jv), free(w->mv);
+    free(w->vec);
+    free(w);
+}
+
+/* See integ.h. */
+int integ_dae_mass(integ_run *r, integ_dae *w, double t, const double *y)
+{
+    const jnt_abi_model *a = r->abi;
+    if (w->have_m && a->mass_const)
+        return 0;
+    int rc = a->mass(t, y, NULL, r->d, r->p, w->mv);
+    if (rc != 0)
+        return integ_fail(r, JNT_ERR_KERNEL, t, "the mass kernel failed (status %d)", rc);
+    for (int k = 0; k < a->mass_nnz; k++)
+        if (!isfinite(w->mv[k]))
+            return integ_fail(r, JNT_ERR_NONFINITE, t, "the mass matrix has a value that is not "
+                              "finite (row of '%s')", a->y_names[a->mass_rowind[k]]);
+    w->have_m = 1;
+    return 0;
+}
+
+/* Add coefficient times the Jacobian's column jc (rows from nq on) to the
+ * values of the current column (positions in w->pos), per row block. */
+static void fill_jcol(integ_dae *w, const jnt_abi_model *a, int jc, const double k[3])
+{
+    for (int e = a->jac_colptr[jc]; e < a->jac_colptr[jc + 1]; e++) {
+        int row = a->jac_rowind[e];
+        if (row < w->nq)
+            continue;
+        int i = row - w->nq;
+        w->val[w->pos[i]] += k[row_block(w, i)] * w->jv[e];
+    }
+}
+
+/* See integ.h. */
+int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int strict)
+{
+    const jnt_abi_model *a = r->abi;
+    int nq = w->nq, N = w->N;
+    for (int col = 0; col < N; col++) {
+        for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++) {
+            w->pos[w->rowind[e]] = e;
+            w->val[e] = 0.0;
+        }
+        if (col < nq) {
+            w->val[w->pos[col]] += c->iq;
+            for (int k = a->mass_colptr[col]; k < a->mass_colptr[col + 1]; k++)
+                w->val[w->pos[a->mass_rowind[k]]] += c->m * w->mv[k];
+            fill_jcol(w, a, col, c->kq);
+            fill_jcol(w, a, nq + col, c->kv);
+        } else if (col < nq + w->nz) {
+            w->val[w->pos[col]] += c->iz;
+            fill_jcol(w, a, col + nq, c->kz);
+        } else {
+            fill_jcol(w, a, col + nq, c->kl);
+        }
+        for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++)
+            w->pos[w->rowind[e]] = -1;
+    }
+    r->st->lu_decomps++;
+    int info = sparse_lu_factor(&w->lu, w->val);
+    if (info < 0)
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory factorising the Newton matrix");
+    if (info > 0 || !strict || w->lu.klu)
+        return info;
+    /* dense: a pivot at rounding level is a dependent row too */
+    double big = 0.0;
+    for (int i = 0; i < N; i++)
+        big = fmax(big, fabs(w->lu.a[(size_t)i * N + i]));
+    for (int i = 0; i < N; i++)
+        if (fabs(w->lu.a[(size_t)i * N + i]) <= 1e-12 * big)
+            return 1 + i;
+    return 0;
+}
+
+/* See integ.h. */
+double integ_dae_cmax(const integ_dae *w, const double *f)
+{
+    double c = 0.0;
+    for (int k = 0; k < w->nc; k++)
+        c = fmax(c, fabs(f[2 * w->nq + w->nz + k]));
+    return c;
+}
+
+/* Length of the joint part of a constraint's name ("pin" of "pin.x"). */
+static int joint_len(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? (int)(dot - name) : (int)strlen(name);
+}
+
+/* The name of constraint k. */
+static const char *cons_name(const integ_run *r, const integ_dae *w, int k)
+{
+    const char *s = r->abi->y_names[2 * w->nq + w->nz + k];
+    return s ? s : "?";
+}
+
+/* Constraint k is violated by more than the assembly tolerance: name its
+ * joint and the distance of its markers (the norm of the joint's rows). */
+static int not_assembled(integ_run *r, const integ_dae *w, int k, const double *f)
+{
+    const char *name = cons_name(r, w, k);
+    int len = joint_len(name);
+    double s = 0.0;
+    for (int j = 0; j < w->nc; j++) {
+        const char *o = cons_name(r, w, j);
+        if (joint_len(o) == len && strncmp(o, name, (size_t)len) == 0) {
+            double c = f[2 * w->nq + w->nz + j];
+            s += c * c;
+        }
+    }
+    return integ_fail(r, JNT_ERR_MODEL, r->t,
+                      "joint '%.*s' is not assembled: its markers are %.3g m (or rad) apart "
+                      "(constraint '%s' = %.3g)", len, name, sqrt(s), name,
+                      f[2 * w->nq + w->nz + k]);
+}
+
+/* A singular constraint system at unknown j (1 + j from integ_dae_factor). */
+static int redundant(integ_run *r, const integ_dae *w, int info, const char *what)
+{
+    int j = info - 1;
+    if (j >= w->nq + w->nz)
+        return integ_fail(r, JNT_ERR_MODEL, r->t,
+                          "%s: the constraints are redundant or conflicting: the matrix "
+                          "[M C_q^T; C_q 0] is singular at constraint '%s' (a joint given twice, "
+                          "or more joints than the motion needs?)", what,
+                          cons_name(r, w, j - w->nq - w->nz));
+    return integ_fail(r, JNT_ERR_MODEL, r->t,
+                      "%s: the matrix [M C_q^T; C_q 0] is singular at coordinate '%s' (a body "
+                      "without mass, or redundant constraints?)", what,
+                      r->abi->y_names[j < w->nq ? j : j + w->nq]);
+}
+
+/* r = C_q u (the Jacobian's rows of lambda, columns of q) into out (nc). */
+static void cq_times(const integ_run *r, const integ_dae *w, const double *u, double *out)
+{
+    const jnt_abi_model *a = r->abi;
+    int c0 = 2 * w->nq + w->nz;
+    memset(out, 0, (size_t)w->nc * sizeof *out);
+    for (int j = 0; j < w->nq; j++)
+        for (int e = a->jac_colptr[j]; e < a->jac_colptr[j + 1]; e++)
+            if (a->jac_rowind[e] >= c0)
+                out[a->jac_rowind[e] - c0] += w->jv[e] * u[j];
+}
+
+/* The rhs at (t, y) into f, a failure as an error. */
+static int rhs_at(integ_run *r, const double *y, double *f, const char *where)
+{
+    int rc = integ_rhs(r, r->t, y, f);
+    if (rc == 1)
+        return integ_fail_cause(r, JNT_ERR_KERNEL, r->t, where);
+    return rc;
+}
+
+/* The Jacobian at (t, y) into w->jv, a failure as an error. */
+static int jac_at(integ_run *r, integ_dae *w, const double *y)
+{
+    int rc = integ_jac_sparse(r, r->t, y, w->jv);
+    if (rc == 1)
+        return integ_fail_cause(r, JNT_ERR_KERNEL, r->t,
+                                "the jacobian kernel failed at the initial state");
+    return rc;
+}
+
+/* (a): q onto C(q, t0) = 0. */
+static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
+{
+    int nq = w->nq, nc = w->nc, c0 = nq + w->nz;
+    double qmax = 0.0;
+    for (int i = 0; i < nq; i++)
+        qmax = fmax(qmax, fabs(y[i]));
+    for (int k = 0; k < nc; k++)
+        if (fabs(f[nq + c0 + k]) > ASSEMBLY_TOL * (1.0 + qmax))
+            return not_assembled(r, w, k, f);
+    const integ_dae_coef proj = {.iq = 1.0, .iz = 1.0, .kq = {0, 0, 1}, .kl = {-1, 0, 0}};
+    for (int it = 0; integ_dae_cmax(w, f) > PROJECT_TOL * (1.0 + qmax); it++) {
+        if (it == PROJECT_MAXIT)
+            return integ_fail(r, JNT_ERR_MODEL, r->t, "the joints cannot be assembled: the "
+                              "constraints are still off by %.3g after %d corrections",
+                              integ_dae_cmax(w, f), PROJECT_MAXIT);
+        int rc = jac_at(r, w, y);
+        if (rc == 0)
+            rc = integ_dae_factor(r, w, &proj, 1);
+        if (rc > 0)
+            return redundant(r, w, rc, "assembling the joints");
+        if (rc < 0)
+            return rc;
+        memset(w->dx, 0, (size_t)w->N * sizeof *w->dx);
+        for (int k = 0; k < nc; k++)
+            w->dx[c0 + k] = -f[nq + c0 + k];
+        if (sparse_lu_solve(&w->lu, w->dx) != 0)
+            return integ_fail(r, JNT_ERR_SOLVER, r->t, "the projection's solve failed");
+        for (int i = 0; i < nq; i++)
+            y[i] += w->dx[i];
+        if ((rc = rhs_at(r, y, f, "the rhs kernel failed projecting the initial state")) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The matrix [M, C_q^T - Q_lambda; C_q, 0] (z decoupled) at y, factorised. */
+static int saddle(integ_run *r, integ_dae *w, const double *y, const char *what)
+{
+    static const integ_dae_coef sad = {.m = 1.0, .iz = 1.0, .kq = {0, 0, 1}, .kl = {-1, 0, 0}};
+    int rc = jac_at(r, w, y);
+    if (rc == 0)
+        rc = integ_dae_mass(r, w, r->t, y);
+    if (rc == 0)
+        rc = integ_dae_factor(r, w, &sad, 1);
+    return rc > 0 ? redundant(r, w, rc, what) : rc;
+}
+
+/* C_t and gamma at y into w->cr. */
+static int rates_at(integ_run *r, integ_dae *w, const double *y)
+{
+    int rc = r->abi->cons_rates(r->t, y, NULL, r->d, r->p, w->cr);
+    if (rc != 0)
+        return integ_fail(r, JNT_ERR_KERNEL, r->t, "the constraint-rates kernel failed "
+                          "(status %d)", rc);
+    return 0;
+}
+
+/* See integ.h. */
+int integ_dae_consistent(integ_run *r, integ_dae *w)
+{
+    int nq = w->nq, nc = w->nc, c0 = nq + w->nz, N = w->N;
+    double *y = r->y, *f = w->fn, *x = w->x, *dx = w->dx;
+    int rc = rhs_at(r, y, f, "the rhs kernel failed at the initial state");
+    if (rc == 0)
+        rc = project_q(r, w, y, f);
+    /* (b) v onto C_q v + C_t = 0, M-weighted */
+    if (rc == 0)
+        rc = saddle(r, w, y, "projecting the initial velocities");
+    if (rc == 0)
+        rc = rates_at(r, w, y);
+    if (rc != 0)
+        return rc;
+    memset(dx, 0, (size_t)N * sizeof *dx);
+    cq_times(r, w, y + nq, dx + c0);
+    for (int k = 0; k < nc; k++)
+        dx[c0 + k] = -(dx[c0 + k] + w->cr[k]);
+    if (sparse_lu_solve(&w->lu, dx) != 0)
+        return integ_fail(r, JNT_ERR_SOLVER, r->t, "the projection's solve failed");
+    for (int i = 0; i < nq; i++)
+        y[nq + i] += dx[i];
+    /* (c) q'' and lambda: Newton from lambda = 0 on M q'' - F(lambda) = 0,
+     * C_q q'' + gamma = 0 (one step when Q does not depend on lambda) */
+    memset(x, 0, (size_t)N * sizeof *x);
+    for (int k = 0; k < nc; k++)
+        y[nq + c0 + k] = 0.0;
+    if ((rc = rates_at(r, w, y)) != 0)
+        return rc;
+    for (int it = 0;; it++) {
+        if ((rc = rhs_at(r, y, f, "the rhs kernel failed at the initial state")) != 0)
+            return rc;
+        if (it > 0) {
+            double xm = 0.0, dm = 0.0;
+            for (int i = 0; i < N; i++)
+                xm = fmax(xm, fabs(x[i])), dm = fmax(dm, fabs(dx[i]));
+            if (dm <= 1e-10 * (1.0 + xm))
+                break;
+            if (it == PROJECT_MAXIT)
+                return integ_fail(r, JNT_ERR_NEWTON, r->t, "the initial accelerations and "
+                                  "multipliers do not converge (Q depends on lambda?)");
+        }
+        if ((rc = saddle(r, w, y, "solving for the initial accelerations")) != 0)
+            return rc;
+        /* residual: M q'' - F, 0 for z, C_q q'' + gamma */
+        memset(dx, 0, (size_t)N * sizeof *dx);
+        const jnt_abi_model *a = r->abi;
+        for (int j = 0; j < nq; j++)
+            for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
+                dx[a->mass_rowind[k]] += w->mv[k] * x[j];
+        for (int i = 0; i < nq; i++)
+            dx[i] -= f[nq + i];
+        cq_times(r, w, x, dx + c0);
+        for (int k = 0; k < nc; k++)
+            dx[c0 + k] += w->cr[nc + k];
+        if (sparse_lu_solve(&w->lu, dx) != 0)
+            return integ_fail(r, JNT_ERR_SOLVER, r->t, "the initial accelerations' solve failed");
+        for (int i = 0; i < N; i++)
+            x[i] -= dx[i];
+        for (int k = 0; k < nc; k++)
+            y[nq + c0 + k] = x[c0 + k];
+    }
+    memcpy(w->qdd, x, (size_t)nq * sizeof *x);
+    memcpy(w->a, x, (size_t)nq * sizeof *x);
+    return 0;
+}
