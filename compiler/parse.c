@@ -128,7 +128,7 @@ static int describe_expected(unsigned char *ok, int ntok, const char **items)
     static const int decls[] = {TK_IMPORT, TK_CONST, TK_PARAM, TK_LET, TK_GROUND,
                                 TK_BODY, TK_SPRING, TK_DAMPER, TK_FRICTION, TK_CONTACT,
                                 TK_FORCE, TK_MOTION, TK_INTEGRAL, TK_ANALYSIS,
-                                TK_SUBSTRUCTURE, TK_POINT, TK_INTERFACE, TK_LAW, TK_INIT,
+                                TK_SUBSTRUCTURE, TK_POINT, TK_INTERFACE, TK_JOINT, TK_LAW, TK_INIT,
                                 TK_SIMULATE, TK_OUTPUT};
     static const int stmts[] = {TK_LET, TK_STATE, TK_DER, TK_UPDATE, TK_ID};
     int n = 0, eof = ok[0], decl = 0;

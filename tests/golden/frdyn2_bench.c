@@ -80,6 +80,8 @@ static int m_settings(const double *p, jnt_settings *s)
     s->atol = 1e-09;
     s->out_every = p[5];
     s->h_max = 0.0;
+    s->alpha = (-0.05);
+    s->rho_inf = 0.9;
     return 0;
 }
 
@@ -258,6 +260,7 @@ const jnt_abi_model jnt_generated_model = {
     0, 0, 0,
     0, 0, 0,
     0,
+    0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 #ifdef JNT_STANDALONE

@@ -75,6 +75,8 @@ static int m_settings(const double *p, jnt_settings *s)
     s->atol = 1e-12;
     s->out_every = p[4];
     s->h_max = 0.0;
+    s->alpha = (-0.05);
+    s->rho_inf = 0.9;
     return 0;
 }
 
@@ -169,6 +171,7 @@ const jnt_abi_model jnt_generated_model = {
     0, 0, 0,
     0, 0, 0,
     0,
+    0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 #ifdef JNT_STANDALONE
