@@ -494,9 +494,13 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
         int nc = 0;
         for (int i = 0; i < b->ndof && nc < 64; i++)
             cands[nc++] = S->dofs[b->dof0 + i].short_name;
+        for (int i = 0; i < S->nmarker && nc < 64; i++)
+            if (S->markers[i].body == base.id)
+                cands[nc++] = S->markers[i].short_name;
         const char *best = jnt_closest_name(n->name, cands, nc);
-        diag_error(S->dc, n->loc, "body '%s' has no degree of freedom '%s'%s%s%s", b->name,
-                   n->name, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+        diag_error(S->dc, n->loc, "body '%s' has no %s '%s'%s%s%s", b->name,
+                   b->rigid ? "coordinate or marker" : "degree of freedom", n->name,
+                   best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         return sval_err;
     }
     case V_ELEM: {
