@@ -271,7 +271,8 @@ ast *parse_dofs(parse_ctx *pc, ast *list, const lex_token *name)
     return ast_add(pc->arena, list, parse_leaf(pc, AST_DOF, name));
 }
 
-/* kind name iter between a and b { settings }. */
+/* kind name iter between a and b { settings }; "on a" (b NULL) puts a
+ * ground node in b's place. */
 ast *parse_element(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *iter,
                    ast *a, ast *b, ast *settings, const lex_token *rb)
 {
@@ -282,7 +283,7 @@ ast *parse_element(parse_ctx *pc, const lex_token *kw, const lex_token *name, as
     n->aux = at(pc, name->off);
     n->iter = iter;
     ast_add(pc->arena, n, a);
-    ast_add(pc->arena, n, b);
+    ast_add(pc->arena, n, b ? b : ast_new(pc->arena, AST_GROUND, a->loc));
     adopt(pc, n, settings);
     return n;
 }
@@ -307,7 +308,7 @@ ast *parse_interface(parse_ctx *pc, const lex_token *kw, const lex_token *name, 
     n->aux = at(pc, name->off);
     n->str = text(pc, type);
     ast_add(pc->arena, n, a);
-    ast_add(pc->arena, n, b);
+    ast_add(pc->arena, n, b ? b : ast_new(pc->arena, AST_GROUND, a->loc));
     adopt(pc, n, settings);
     return n;
 }

@@ -459,20 +459,36 @@ static const char *elem_kind_name(int k)
     }
 }
 
-/* An endpoint: a dof (its index) or the ground (-1); -2 on error. */
-static int endpoint(sema *S, const scope *sc, const ast *n)
+/* An element's endpoint: a dof, the ground, a marker (of a rigid body, or a
+ * point (x, y) of the ground) or a joint. */
+enum { END_ERR, END_DOF, END_GROUND, END_MARKER, END_JOINT };
+typedef struct end {
+    int kind, id;
+} end;
+
+static end endpoint(sema *S, const scope *sc, const ast *n, const char *owner)
 {
+    if (n->kind == AST_GROUND) /* KIND NAME on X: the other end is the ground */
+        return (end){END_GROUND, -1};
+    if (n->kind == AST_TUPLE) {
+        int m = sema_mb_ground_point(S, n, owner);
+        return (end){m >= 0 ? END_MARKER : END_ERR, m};
+    }
     sval v = sema_eval(S, sc, n);
     if (v.k == V_DOF)
-        return v.id;
+        return (end){END_DOF, v.id};
     if (v.k == V_GROUND)
-        return -1;
+        return (end){END_GROUND, -1};
+    if (v.k == V_MARKER)
+        return (end){END_MARKER, v.id};
+    if (v.k == V_JOINT)
+        return (end){END_JOINT, v.id};
     if (v.k == V_BODY && S->bodies[v.id].ndof == 1)
-        return S->bodies[v.id].dof0;
+        return (end){END_DOF, S->bodies[v.id].dof0};
     if (v.k != V_ERR)
-        diag_error(S->dc, n->loc, "expected a degree of freedom (like 'block.x') or a ground, "
-                                  "but this is %s", sema_kind_name(S, v));
-    return -2;
+        diag_error(S->dc, n->loc, "expected a degree of freedom (like 'block.x'), a marker or a "
+                                  "ground, but this is %s", sema_kind_name(S, v));
+    return (end){END_ERR, -1};
 }
 
 /* The settings an element kind accepts, with their dimensions. */
@@ -481,11 +497,11 @@ typedef struct setting_spec {
     const jnt_dim *dim; /* NULL: a law call */
 } setting_spec;
 
-static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M}, {"law", NULL}, {0, 0}};
-static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {0, 0}};
+static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M}, {"law", NULL}, {"radius", &DIM_M}, {0, 0}};
+static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"radius", &DIM_M}, {0, 0}};
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
-                                           {0, 0}};
-static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M}, {0, 0}};
+                                           {"radius", &DIM_M}, {0, 0}};
+static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M}, {"radius", &DIM_M}, {0, 0}};
 
 /* Collect an element's settings by name; unknown and repeated ones are errors. */
 static int gather_settings(sema *S, const ast *decl, int first, const setting_spec *spec,
@@ -549,14 +565,110 @@ static sval law_force(sema *S, const scope *sc, elem *el, const ast *setting, in
     return instantiate(S, sc, el, call, kind);
 }
 
+/* The dof an element between two markers, or on a joint, acts on (see
+ * sema_mb_length, sema_mb_joint_coord); -2 after an error. *normal: a
+ * friction element's default normal force, the joint's reaction. */
+static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const ast *radius,
+                      sval *normal)
+{
+    const ast *decl = el->decl;
+    const char *kname = elem_kind_name(decl->op);
+    if (ea.kind == END_JOINT || eb.kind == END_JOINT) {
+        if (ea.kind != END_JOINT || eb.kind != END_GROUND || decl->kids[1]->kind != AST_GROUND) {
+            diag_error(S->dc, decl->loc, "an element acts on a joint's motion as '%s %s on JOINT "
+                                         "{ ... }'", kname, el->name);
+            return -2;
+        }
+        const joint *j = &S->joints[ea.id];
+        if (j->kind == JOINT_FIXED) {
+            diag_error(S->dc, decl->kids[0]->loc, "joint '%s' is fixed: nothing moves in it",
+                       j->name);
+            return -2;
+        }
+        ex_id r = -1;
+        if (j->kind == JOINT_REVOLUTE) {
+            if (!radius) {
+                diag_error(S->dc, decl->loc, "%s '%s' on the revolute joint '%s' needs its "
+                                             "'radius' (the slip is radius * angle)", kname,
+                           el->name, j->name);
+                return -2;
+            }
+            sval rv = sema_num_dim(S, sc, radius->kids[0], DIM_M, "the radius");
+            if (rv.k == V_ERR)
+                return -2;
+            r = rv.e;
+        } else if (radius) {
+            diag_error(S->dc, radius->loc, "'radius' is for revolute joints: a prismatic joint "
+                                           "slides by its coordinate s");
+            return -2;
+        }
+        if (sema_joint_member(S, ea.id, "reaction", decl->loc, normal) != 0)
+            return -2;
+        return sema_mb_joint_coord(S, ea.id, r, el->name);
+    }
+    if (decl->kids[1]->kind == AST_GROUND) {
+        diag_error(S->dc, decl->kids[0]->loc, "'%s %s on X' acts on the motion of a joint X; "
+                                              "elsewhere write '%s %s between A and B'", kname,
+                   el->name, kname, el->name);
+        return -2;
+    }
+    if (ea.kind != END_MARKER || eb.kind != END_MARKER) {
+        diag_error(S->dc, decl->loc, "%s '%s' between a marker and %s: an element between markers "
+                                     "acts along the line between them; its other end is a "
+                                     "marker or a point (x, y) of the ground", kname, el->name,
+                   (ea.kind == END_MARKER ? eb : ea).kind == END_GROUND ? "the ground"
+                                                                       : "a degree of freedom");
+        return -2;
+    }
+    if (decl->op != ELEM_SPRING && decl->op != ELEM_DAMPER) {
+        diag_error(S->dc, decl->loc, "between markers, springs and dampers act along the line "
+                                     "between them; a %s needs a direction: put it on a joint "
+                                     "('%s %s on JOINT') or between coordinates", kname, kname,
+                   el->name);
+        return -2;
+    }
+    if (radius) {
+        diag_error(S->dc, radius->loc, "'radius' is for elements on revolute joints");
+        return -2;
+    }
+    if (ea.id == eb.id || (S->markers[ea.id].body >= 0 &&
+                           S->markers[ea.id].body == S->markers[eb.id].body)) {
+        diag_error(S->dc, decl->loc, "%s '%s' connects two points of the same body", kname,
+                   el->name);
+        return -2;
+    }
+    return sema_mb_length(S, ea.id, eb.id, el->name);
+}
+
 static void eval_element(sema *S, const scope *sc, elem *el)
 {
     const ast *decl = el->decl;
     int kind = decl->op;
-    el->a = endpoint(S, sc, decl->kids[0]);
-    el->b = endpoint(S, sc, decl->kids[1]);
-    if (el->a == -2 || el->b == -2)
+    end ea = endpoint(S, sc, decl->kids[0], el->name);
+    end eb = endpoint(S, sc, decl->kids[1], el->name);
+    if (ea.kind == END_ERR || eb.kind == END_ERR)
         return;
+    const setting_spec *spec = kind == ELEM_SPRING ? spring_set : kind == ELEM_DAMPER ? damper_set
+                             : kind == ELEM_FRICTION ? friction_set : contact_set;
+    const ast *found[8] = {0};
+    if (gather_settings(S, decl, 2, spec, found) != 0)
+        return;
+    int nspec = 0;
+    while (spec[nspec].name)
+        nspec++;
+    const ast *radius = found[nspec - 1]; /* the last setting of each kind */
+    sval jnormal = sval_err;
+    el->a = ea.kind == END_DOF ? ea.id : -1;
+    el->b = eb.kind == END_DOF ? eb.id : -1;
+    if (ea.kind >= END_MARKER || eb.kind >= END_MARKER || decl->kids[1]->kind == AST_GROUND) {
+        el->a = planar_dof(S, sc, el, ea, eb, radius, &jnormal);
+        el->b = -1;
+        if (el->a == -2)
+            return;
+    } else if (radius) {
+        diag_error(S->dc, radius->loc, "'radius' is for elements on revolute joints");
+        return;
+    }
     if (el->a == -1 && el->b == -1) {
         diag_error(S->dc, decl->loc, "%s '%s' connects the ground to itself", elem_kind_name(kind),
                    el->name);
@@ -575,11 +687,6 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     ex_set_loc(P, decl->loc);
     sval s = sval_num(ex_op2(P, EX_SUB, xa, xb), DIM_M);
     sval v = sval_num(ex_op2(P, EX_SUB, va, vb), DIM_MS);
-    const setting_spec *spec = kind == ELEM_SPRING ? spring_set : kind == ELEM_DAMPER ? damper_set
-                             : kind == ELEM_FRICTION ? friction_set : contact_set;
-    const ast *found[8] = {0};
-    if (gather_settings(S, decl, 2, spec, found) != 0)
-        return;
     sval f = sval_err;
     const jnt_dim k_dim = units_div(DIM_N, DIM_M), c_dim = units_div(DIM_N, DIM_MS);
     if (kind == ELEM_SPRING || kind == ELEM_DAMPER) {
@@ -615,8 +722,9 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         add_qty(el, "v", v);
         /* without 'normal', a law that uses N fails with an unknown name; with an
          * 'area' too, a law may use the contact pressure p = N / area */
-        if (found[0]) {
-            sval N = sema_num_dim(S, sc, found[0]->kids[0], DIM_N, "the normal force");
+        if (found[0] || jnormal.k == V_NUM) {
+            sval N = found[0] ? sema_num_dim(S, sc, found[0]->kids[0], DIM_N, "the normal force")
+                              : jnormal;
             if (N.k == V_ERR)
                 return;
             add_qty(el, "N", N);
@@ -687,7 +795,11 @@ void sema_eval_elem(sema *S, int ei)
             tgt = (sval){V_DOF, -1, units_none, S->bodies[tgt.id].dof0, 0, 0};
         if (tgt.k == V_DOF) {
             el->a = tgt.id;
-            el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M : DIM_N, what);
+            const dof *f = &S->dofs[tgt.id];
+            int angle = f->body >= 0 && S->bodies[f->body].rigid &&
+                        strcmp(f->short_name, "angle") == 0; /* a torque, in N m */
+            el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M
+                                     : angle ? units_mul(DIM_N, DIM_M) : DIM_N, what);
             if (motion && el->force.k == V_NUM && sema_is_dynamic(S, el->force.e) &&
                 !sema_is_time_only(S, el->force.e)) {
                 diag_error(S->dc, el->decl->kids[1]->loc,

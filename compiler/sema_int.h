@@ -366,6 +366,15 @@ void sema_declare_joint(sema *S, sym *s);
 /* Pass 3: mass and inertia of rigid2d body b; gravity on every body. */
 void sema_rigid2d_mass(sema *S, body *b);
 void sema_mb_gravity(sema *S);
+/* A point (x, y) of the ground as a marker of its own (owner names it);
+ * -1 after an error. */
+int sema_mb_ground_point(sema *S, const ast *e, const char *owner);
+/* Elements between markers and on joints act on a point dof made for them:
+ * the length |r_a - r_b| between markers ma and mb (`ename.length`), or a
+ * joint's coordinate, its slide s (prismatic) or radius times its angle
+ * (revolute; radius in m), `ename.slip`. Return the dof. */
+int sema_mb_length(sema *S, int ma, int mb, const char *ename);
+int sema_mb_joint_coord(sema *S, int ji, ex_id radius, const char *ename);
 /* Members: marker.x, .y, .vx, .vy; joint.fx, .fy, .torque, ... */
 int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out);
 int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);

@@ -65,16 +65,19 @@ static int add_dof(sema *S, body *b, const char *short_name, jnt_dim dim, jnt_lo
     return S->ndof++;
 }
 
-/* One coordinate of a marker as a point dof: pos = expression of the body's
- * coordinates q (its force goes to q_j as d(pos)/d(q_j) F). */
-static int marker_dof(sema *S, const body *b, const char *mname, const char *c, ex_id pos)
+/* A point dof whose position is pos, an expression of the bodies'
+ * coordinates q (a marker's coordinate, the length between two markers, a
+ * joint's coordinate): its force goes to each q_j as d(pos)/d(q_j) F. */
+static int expr_dof(sema *S, char *name, const char *short_name, ex_id pos)
 {
     ex_pool *P = S->pool;
-    dof f = {.name = xasprintf("%s.%s", mname, c), .short_name = c, .body = -1, .y = -1,
-             .sub = -1, .g = -1, .point = 1, .force = ex_const(P, 0), .acc = -1,
-             .motion = -1, .pos = pos, .vel = ex_const(P, 0)};
-    for (int i = 0; i < b->ndof; i++) {
-        int y = S->dofs[b->dof0 + i].y;
+    dof f = {.name = name, .short_name = short_name, .body = -1, .y = -1, .sub = -1,
+             .g = -1, .point = 1, .force = ex_const(P, 0), .acc = -1, .motion = -1,
+             .pos = pos, .vel = ex_diff(P, pos, EX_T, 0)};
+    for (int i = 0; i < S->ndof; i++) {
+        int y = S->dofs[i].y;
+        if (S->dofs[i].body < 0 || y < 0 || !ex_depends(P, pos, EX_Y, y))
+            continue;
         ex_id cf = ex_diff(P, pos, EX_Y, y);
         XGROW(f.lin_y, f.caplin, f.nlin);
         f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
@@ -137,8 +140,8 @@ void sema_declare_rigid2d(sema *S, body *b)
                     .body = (int)(b - S->bodies), .angle = th,
                     .px = ADD(x, SUB(MUL(c, sxy[0]), MUL(s, sxy[1]))),
                     .py = ADD(y, ADD(MUL(s, sxy[0]), MUL(c, sxy[1])))};
-        m.dx = marker_dof(S, b, m.name, "x", m.px);
-        m.dy = marker_dof(S, b, m.name, "y", m.py);
+        m.dx = expr_dof(S, xasprintf("%s.x", m.name), "x", m.px);
+        m.dy = expr_dof(S, xasprintf("%s.y", m.name), "y", m.py);
         add_marker(S, m);
     next:;
     }
@@ -214,22 +217,26 @@ void sema_mb_gravity(sema *S)
     }
 }
 
+/* See sema_int.h. */
+int sema_mb_ground_point(sema *S, const ast *e, const char *owner)
+{
+    ex_id xy[2];
+    if (eval_pair(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
+        return -1;
+    if (sema_is_dynamic(S, xy[0]) || sema_is_dynamic(S, xy[1])) {
+        diag_error(S->dc, e->loc, "a point of the ground may use parameters only");
+        return -1;
+    }
+    marker m = {.name = xasprintf("%s.ground", owner), .short_name = "ground", .body = -1,
+                .px = xy[0], .py = xy[1], .angle = ex_const(S->pool, 0), .dx = -1, .dy = -1};
+    return add_marker(S, m);
+}
+
 /* A joint's endpoint: a marker, or a point (x, y) of the ground. */
 static int endpoint(sema *S, const ast *e, const char *jname)
 {
-    ex_pool *P = S->pool;
-    if (e->kind == AST_TUPLE) {
-        ex_id xy[2];
-        if (eval_pair(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
-            return -1;
-        if (sema_is_dynamic(S, xy[0]) || sema_is_dynamic(S, xy[1])) {
-            diag_error(S->dc, e->loc, "a point of the ground may use parameters only");
-            return -1;
-        }
-        marker m = {.name = xasprintf("%s.ground", jname), .short_name = "ground", .body = -1,
-                    .px = xy[0], .py = xy[1], .angle = ex_const(P, 0), .dx = -1, .dy = -1};
-        return add_marker(S, m);
-    }
+    if (e->kind == AST_TUPLE)
+        return sema_mb_ground_point(S, e, jname);
     sval v = sema_eval(S, &S->global, e);
     if (v.k == V_MARKER)
         return v.id;
@@ -237,6 +244,24 @@ static int endpoint(sema *S, const ast *e, const char *jname)
         diag_error(S->dc, e->loc, "a joint connects markers (body.marker) or a point (x, y) of "
                                   "the ground, not %s", sema_kind_name(S, v));
     return -1;
+}
+
+/* See sema_int.h: |r_a - r_b| as a point dof. */
+int sema_mb_length(sema *S, int ma, int mb, const char *ename)
+{
+    ex_pool *P = S->pool;
+    const marker *a = &S->markers[ma], *b = &S->markers[mb];
+    ex_id dx = SUB(a->px, b->px), dy = SUB(a->py, b->py);
+    return expr_dof(S, xasprintf("%s.length", ename), "length",
+                    ex_op1(P, EX_SQRT, ADD(MUL(dx, dx), MUL(dy, dy))));
+}
+
+/* See sema_int.h: the joint's slide s, or radius times its angle. */
+int sema_mb_joint_coord(sema *S, int ji, ex_id radius, const char *ename)
+{
+    const joint *j = &S->joints[ji];
+    ex_id pos = j->kind == JOINT_PRISMATIC ? j->rel : ex_op2(S->pool, EX_MUL, radius, j->rel);
+    return expr_dof(S, xasprintf("%s.slip", ename), "slip", pos);
 }
 
 /* A multiplier state of joint j: its name and dimension. */
@@ -388,8 +413,10 @@ int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out)
         *out = reaction(S, j, 0, DIM_N);
     } else if (!strcmp(name, "reaction")) { /* the magnitude of the reaction force */
         ex_id fx = ex_var(P, EX_Y, j->l0), fy = ex_var(P, EX_Y, j->l0 + 1);
+        ex_id r2 = ADD(MUL(fx, fx), MUL(fy, fy)); /* 0 with a derivative 0 at rest */
         *out = sval_num(pr ? ex_op1(P, EX_ABS, fx)
-                           : ex_op1(P, EX_SQRT, ADD(MUL(fx, fx), MUL(fy, fy))), DIM_N);
+                           : ex_if(P, ex_op2(P, EX_GT, r2, ex_const(P, 0)),
+                                   ex_op1(P, EX_SQRT, r2), ex_const(P, 0)), DIM_N);
     } else if (!strcmp(name, "torque") && (pr || j->kind == JOINT_FIXED)) {
         *out = reaction(S, j, pr ? 1 : 2, DIM_NM);
     } else if (!strcmp(name, pr ? "force" : "torque") && j->drive >= 0) {
