@@ -22,7 +22,7 @@
 #      model-data size, gcc time, and the run phase of each (--stats CPU);
 #   9. the implicit integrators on multimass chains of 100 to 6,400 masses:
 #      cost per step, log-log slope, CPU against wall (bench/scaling.sh);
-#  10. what output costs: FrDyn2 with 10,001 rows, no file, .npy, CSV
+#  10. what output costs: FrDyn2 with 10,001 rows, no file, .npy, .mat, CSV
 #      (bench/output.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.

@@ -1,20 +1,25 @@
 /*
- * csv.c: the CSV writer of a run. Rows are formatted whole into a buffer and
- * appended whole to a 64 KiB buffer written with write(2), so that a failing
- * run leaves only complete lines (nothing is written after a failure);
- * a file is written as "<path>.part" and renamed when closed. A path that
- * exists and is not a regular file (/dev/null, a pipe, a terminal) is
- * written directly: renaming over it would replace the device.
+ * csv.c: the CSV writer of a run. Each number is the shortest text that
+ * reads back to the same double (dtoa_shortest). Rows are formatted whole
+ * into a buffer and appended whole to a 64 KiB buffer written with
+ * write(2), so that a failing run leaves only complete lines (nothing is
+ * written after a failure); a file is written as "<path>.part" and renamed
+ * when closed. A path that exists and is not a regular file (/dev/null, a
+ * pipe, a terminal) is written directly: renaming over it would replace the
+ * device.
  *
  * A path ending in ".npy" gets NumPy's binary format instead (format 1.0,
  * or 2.0 for a header over 64 KiB): a structured array with one float64
  * field per column, named after it, rows as raw doubles. The row count in
  * the header is written as a placeholder and patched at close, so a run
  * that fails still leaves a valid file of the rows it wrote.
+ *
+ * A path ending in ".mat" gets a MAT-file (level 5, mat.c), which stores
+ * each column whole: the rows go as raw doubles into a scratch file next to
+ * the output, unlinked as soon as it is open (nothing is left behind if the
+ * process dies), and csv_close writes the MAT-file from it into the .part.
  */
 #include <errno.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +28,21 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "io/dtoa.h"
+#include "io/mat.h"
 #include "jnt/jnt.h"
 
 #define CSV_IOBUF (1u << 16) /* 64 KiB: stays in cache, 16 pages to fault in */
 #define NPY_COUNT 20 /* characters reserved for the row count in the header */
-#define CSV_CELL 32 /* "%.15g" needs at most 23 characters, plus ',' */
+#define CSV_CELL 32 /* dtoa_shortest: 24 characters and a NUL, which ',' replaces */
+
+static int open_scratch(csv_writer *w, int ncol, char *err, size_t errn);
 
 /* See csv.h. */
 int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
 {
     memset(w, 0, sizeof *w);
-    w->fd = -1;
+    w->fd = w->mat_fd = -1;
     w->row_cap = (size_t)(ncol > 0 ? ncol : 1) * CSV_CELL + 2;
     w->row = malloc(w->row_cap);
     w->buf = malloc(CSV_IOBUF);
@@ -50,10 +59,12 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
         goto nomem;
     memcpy(w->path, path, n + 1);
     w->npy = n > 4 && strcmp(path + n - 4, ".npy") == 0;
+    w->mat = n > 4 && strcmp(path + n - 4, ".mat") == 0;
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (w->npy) {
-            snprintf(err, errn, "cannot write '%s': a .npy file must be a regular file", path);
+        if (w->npy || w->mat) {
+            snprintf(err, errn, "cannot write '%s': a %s file must be a regular file", path,
+                     path + n - 4);
             csv_close(w, NULL, 0);
             return JNT_ERR_IO;
         }
@@ -69,11 +80,53 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
         csv_close(w, NULL, 0);
         return JNT_ERR_IO;
     }
+    if (w->mat)
+        return open_scratch(w, ncol, err, errn);
     return JNT_OK;
 nomem:
     snprintf(err, errn, "out of memory opening '%s'", path);
     csv_close(w, NULL, 0);
     return JNT_ERR_NOMEM;
+}
+
+/* A .mat writer's scratch for the rows, "<path>.rows.XXXXXX" unlinked at
+ * once, becomes w->fd (the .part waits in w->mat_fd), and the column names
+ * "c1", "c2", ... until csv_header sets them. Returns 0, or JNT_ERR_IO /
+ * JNT_ERR_NOMEM with the writer closed (the empty .part removed). */
+static int open_scratch(csv_writer *w, int ncol, char *err, size_t errn)
+{
+    size_t n = strlen(w->path);
+    char *tmp = malloc(n + 13);
+    w->ncol = ncol > 0 ? ncol : 0;
+    w->names = calloc((size_t)w->ncol + 1, MAT_NAME_MAX + 1);
+    if (!tmp || !w->names) {
+        free(tmp);
+        snprintf(err, errn, "out of memory opening '%s'", w->path);
+        csv_close(w, NULL, 0);
+        return JNT_ERR_NOMEM;
+    }
+    memcpy(tmp, w->path, n);
+    memcpy(tmp + n, ".rows.XXXXXX", 13);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errn, "cannot write '%s': its row scratch: %s", w->path, strerror(errno));
+        free(tmp);
+        free(w->names); /* no names: csv_close removes the .part */
+        w->names = NULL;
+        csv_close(w, NULL, 0);
+        return JNT_ERR_IO;
+    }
+    unlink(tmp);
+    free(tmp);
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    w->mat_fd = w->fd;
+    w->fd = fd;
+    for (int j = 0; j < w->ncol; j++) {
+        char c[16];
+        snprintf(c, sizeof c, "c%d", j + 1);
+        mat_name(w->names + (size_t)j * (MAT_NAME_MAX + 1), c, w->names, j);
+    }
+    return JNT_OK;
 }
 
 /* Write n bytes, across short writes. Returns 0 or the errno. */
@@ -164,6 +217,11 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
 {
     if (w->npy)
         return npy_header(w, names, n, err, errn);
+    if (w->mat) { /* the names only: the file is written at close */
+        for (int j = 0; j < n && j < w->ncol; j++)
+            mat_name(w->names + (size_t)j * (MAT_NAME_MAX + 1), names[j], w->names, j);
+        return JNT_OK;
+    }
     size_t k = 0;
     for (int i = 0; i < n; i++) {
         size_t l = strlen(names[i]);
@@ -185,82 +243,15 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
     return csv_put(w, w->row, k, err, errn);
 }
 
-/* Exact powers of ten (every one up to 1e22 is a double). */
-static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-/* See csv.h. */
-int csv_format(char *s, double x)
-{
-    char *p = s;
-    if (x == 0)
-        return signbit(x) ? (memcpy(s, "-0", 3), 2) : (memcpy(s, "0", 2), 1);
-    double a = fabs(x);
-    if (!isfinite(x) || a < 1e-300) /* inf, nan, subnormal: rare, leave them to printf */
-        return snprintf(s, CSV_CELL, "%.15g", x);
-    int e = (int)floor(log10(a));
-    int k = 14 - e;
-    if (k > 22 || k < -22)
-        return snprintf(s, CSV_CELL, "%.15g", x);
-    /* 15 significant digits: one scaling by an exact power, in extended
-     * precision so that the rounding to an integer sees the true fraction */
-    long double m = k >= 0 ? (long double)a * pow10_exact[k] : (long double)a / pow10_exact[-k];
-    uint64_t d = (uint64_t)rintl(m); /* halfway to even, as printf */
-    if (d >= 1000000000000000ULL) { /* rounded up to 1e15, or log10 was low */
-        d = (d + 5) / 10;
-        e++;
-    } else if (d < 100000000000000ULL) { /* log10 was high */
-        return snprintf(s, CSV_CELL, "%.15g", x);
-    }
-    char dig[16];
-    for (int i = 14; i >= 0; i--, d /= 10)
-        dig[i] = (char)('0' + d % 10);
-    int nd = 15;
-    while (nd > 1 && dig[nd - 1] == '0')
-        nd--;
-    if (x < 0)
-        *p++ = '-';
-    if (e >= -4 && e < 15) { /* fixed notation, as %g */
-        if (e < 0) {
-            *p++ = '0';
-            *p++ = '.';
-            for (int i = -1; i > e; i--)
-                *p++ = '0';
-            memcpy(p, dig, (size_t)nd);
-            p += nd;
-        } else {
-            for (int i = 0; i <= e; i++)
-                *p++ = i < nd ? dig[i] : '0';
-            if (nd > e + 1) {
-                *p++ = '.';
-                memcpy(p, dig + e + 1, (size_t)(nd - e - 1));
-                p += nd - e - 1;
-            }
-        }
-    } else { /* d.ddde[+-]XX */
-        *p++ = dig[0];
-        if (nd > 1) {
-            *p++ = '.';
-            memcpy(p, dig + 1, (size_t)(nd - 1));
-            p += nd - 1;
-        }
-        *p++ = 'e';
-        *p++ = e < 0 ? '-' : '+';
-        int ae = e < 0 ? -e : e;
-        if (ae >= 100)
-            *p++ = (char)('0' + ae / 100);
-        *p++ = (char)('0' + ae / 10 % 10);
-        *p++ = (char)('0' + ae % 10);
-    }
-    *p = 0;
-    return (int)(p - s);
-}
-
 /* See csv.h. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
 {
-    if (w->npy) {
+    if (w->mat && w->nrows >= MAT_MAX_ROWS) { /* the rows so far stay valid */
+        snprintf(err, errn, "cannot write '%s': a MAT-file column holds at most %ld rows",
+                 w->path, MAT_MAX_ROWS);
+        return JNT_ERR_IO;
+    }
+    if (w->npy || w->mat) {
         int rc = csv_put(w, v, (size_t)n * sizeof *v, err, errn);
         w->nrows += rc == JNT_OK;
         return rc;
@@ -269,7 +260,7 @@ int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
     for (int i = 0; i < n; i++) {
         if (i > 0)
             w->row[k++] = ',';
-        k += (size_t)csv_format(w->row + k, v[i]);
+        k += (size_t)dtoa_shortest(w->row + k, v[i]);
     }
     w->row[k++] = '\n';
     return csv_put(w, w->row, k, err, errn);
@@ -295,15 +286,41 @@ int csv_close(csv_writer *w, char *err, size_t errn)
             rc = JNT_ERR_IO;
         }
     }
+    /* .mat: the MAT-file from every row that reached the scratch whole (all
+     * of them, unless a write failed); if it cannot be written, no file */
+    int keep = 1;
+    if (open && w->mat) {
+        keep = 0;
+        if (w->mat_fd >= 0 && w->names) {
+            off_t end = lseek(w->fd, 0, SEEK_CUR);
+            long nrows = w->ncol > 0 && end > 0 ? (long)(end / (8 * (off_t)w->ncol)) : 0;
+            int e = end < 0 ? errno
+                            : mat_write(w->mat_fd, w->fd, nrows, w->ncol, w->names,
+                                        (double *)(void *)w->buf, CSV_IOBUF / sizeof(double));
+            if (close(w->mat_fd) != 0 && e == 0)
+                e = errno;
+            w->mat_fd = -1;
+            keep = e == 0;
+            if (e && rc == JNT_OK) {
+                if (err)
+                    snprintf(err, errn, "cannot write '%s': %s", name, strerror(e));
+                rc = JNT_ERR_IO;
+            }
+        }
+    }
+    if (open && w->mat && w->mat_fd >= 0)
+        close(w->mat_fd);
     if (open && w->fd != STDOUT_FILENO && close(w->fd) != 0 && !w->failed && rc == JNT_OK) {
         if (err)
             snprintf(err, errn, "cannot write '%s': %s", name, strerror(errno));
         rc = JNT_ERR_IO;
     }
+    if (open && w->part && !keep)
+        unlink(w->part);
     /* unlink the old file first: ext4 starts the write-back of a file
      * renamed over another (auto_da_alloc), 0.4 ms a run on a 400 kB file
      * here; we promise complete files, not durability (no fsync) */
-    if (open && w->part) {
+    if (open && w->part && keep) {
         unlink(w->path);
         if (rename(w->part, w->path) != 0 && rc == JNT_OK) {
             if (err)
@@ -316,7 +333,8 @@ int csv_close(csv_writer *w, char *err, size_t errn)
     free(w->path);
     free(w->part);
     free(w->buf);
+    free(w->names);
     memset(w, 0, sizeof *w);
-    w->fd = -1;
+    w->fd = w->mat_fd = -1;
     return rc;
 }

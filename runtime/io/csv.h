@@ -1,8 +1,10 @@
 /*
- * csv.h: the CSV writer of a run (internal). Writes to "<path>.part" and
+ * csv.h: the output writer of a run (internal). Writes to "<path>.part" and
  * renames it to "<path>" when closed, so an interrupted run never leaves a
- * half-written file under the final name; "-" writes to stdout; a path
- * ending in ".npy" is written in NumPy's binary format (csv.c).
+ * half-written file under the final name; "-" writes to stdout. CSV numbers
+ * are the shortest text that reads back to the exact double (dtoa.h). A
+ * path ending in ".npy" is written in NumPy's binary format, one ending in
+ * ".mat" as a MAT-file for Octave and MATLAB (mat.h) (csv.c).
  */
 #ifndef JNT_CSV_H
 #define JNT_CSV_H
@@ -20,28 +22,34 @@ typedef struct csv_writer {
     size_t len;
     int failed;     /* errno of a failed write: further rows are dropped */
     int npy;        /* NumPy's .npy format (the path ends in ".npy") */
-    long nrows;     /* .npy: rows written */
+    int mat;        /* a MAT-file (the path ends in ".mat"): fd is the row scratch */
+    long nrows;     /* .npy, .mat: rows written */
     long count_at;  /* .npy: offset of the row count in the header */
+    int mat_fd;     /* .mat: the .part, written at close (-1: none) */
+    int ncol;       /* .mat: columns */
+    char *names;    /* .mat: ncol variable names of MAT_NAME_MAX + 1 bytes */
 } csv_writer;
 
-/* Open `path` ("-" = stdout) for a table of ncol columns. Returns 0, or
+/* Open `path` ("-" = stdout) for a table of ncol columns. A .npy or .mat
+ * path must be a regular file (or not exist); a .mat writer also creates
+ * its row scratch next to it ("<path>.rows.XXXXXX", unlinked at once; the
+ * rows take 8 ncol bytes each there until the close). Returns 0, or
  * JNT_ERR_IO / JNT_ERR_NOMEM with a message in err[errn]. */
 int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn);
 /* The header line: names joined by ','; for .npy, NumPy's header with one
- * float64 field per name. Returns 0 or JNT_ERR_IO (message). */
+ * float64 field per name; for .mat, the names turned into MATLAB variable
+ * names (mat_name), nothing written yet. Returns 0 or JNT_ERR_IO (message). */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn);
-/* Write x into s (at least 32 bytes) with 15 significant digits in the
- * layout of printf's %.15g (trailing zeros dropped; exponent form below 1e-4
- * and from 1e15 on), several times faster than snprintf: one scaling by an
- * exact power of ten in extended precision and integer digits, so the last
- * digit may differ from printf's correctly rounded one in rare halfway cases
- * (relative error below 1e-15 either way). Returns the length. */
-int csv_format(char *s, double x);
-
-/* One row of n values (csv_format each, or n doubles in a .npy). */
+/* One row of n values: each as dtoa_shortest writes it, joined by ',', or
+ * n raw doubles (.npy, .mat). A .mat refuses rows past MAT_MAX_ROWS
+ * (JNT_ERR_IO, the rows before it kept). Returns 0 or JNT_ERR_IO (message);
+ * after a failed write further rows are dropped. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);
-/* Flush, close and rename to the final name (also after a failure). Returns
- * 0 or JNT_ERR_IO (message, only if err is not NULL). Safe on a writer that
+/* Flush, close and rename to the final name (also after a failure). A .mat
+ * is written here, with every row that reached the scratch whole: all of
+ * them, or those before a failed write; if the MAT-file itself cannot be
+ * written, the .part is removed and the old file, if any, stays. Returns 0
+ * or JNT_ERR_IO (message, only if err is not NULL). Safe on a writer that
  * was never opened (zeroed). */
 int csv_close(csv_writer *w, char *err, size_t errn);
 

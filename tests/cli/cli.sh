@@ -108,6 +108,20 @@ if [ -f "$T/diverge.csv" ] && [ ! -f "$T/diverge.csv.part" ] &&
    awk -F, 'NR == 1 { n = NF } NF != n || $0 !~ /^[-0-9.e+,]*$|^t,x$/ { bad = 1 } END { exit bad || NR < 10 }' "$T/diverge.csv"
 then pass "diverging run: $(wc -l < "$T/diverge.csv") complete CSV lines kept"
 else fail "diverging run: the CSV is missing or has a broken line"; fi
+# the same run to a MAT-file: exit 1, a valid file of the same rows; t and x
+# (names of 1 to 4 characters: 56 bytes of element header each) hold
+# exactly the doubles the CSV's shortest round-trip text reads back to
+( cd "$T" && "$OLDPWD/$J" run "$OLDPWD/tests/cli/diverge.jnt" -o diverge.mat > out.txt 2> err.txt ); rc=$?
+if [ $rc -eq 1 ] && [ ! -f "$T/diverge.mat.part" ] && ! ls "$T" | grep -q 'diverge\.mat\.rows' &&
+   /usr/bin/python3 -c "
+import sys, numpy as np
+c = np.loadtxt('$T/diverge.csv', delimiter=',', skiprows=1, ndmin=2); n = len(c)
+b = open('$T/diverge.mat', 'rb').read()
+col = lambda j: np.frombuffer(b, '=f8', n, 128 + 56 * (j + 1) + 8 * n * j)
+sys.exit(not (len(b) == 128 + 2 * (56 + 8 * n) and b[:19] == b'MATLAB 5.0 MAT-file' and
+              np.array_equal(col(0), c[:, 0]) and np.array_equal(col(1), c[:, 1])))"
+then pass "diverging run to .mat: exit 1, a MAT-file of the CSV's $(($(wc -l < "$T/diverge.csv") - 1)) rows, the same doubles"
+else fail "diverging run to .mat: exit $rc, or the file is not the CSV's rows"; fi
 
 # an Iwan chain pushed past macroslip (seed 004: F0 above F_mac = 1 N): exit 1, the chain
 # and the reason named, the CSV so far valid
