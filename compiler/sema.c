@@ -51,7 +51,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     out->rho_inf = ex_const(out->pool, 0.9);
     out->integrator = "bdf";
 
-    sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool, .model = model};
+    sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool, .model = model,
+              .gravity = {-1, -1}};
     sema_scope_init(&S);
     sema_register(&S, model, file);
 

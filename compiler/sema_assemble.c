@@ -158,6 +158,8 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
 {
     ex_pool *P = S->pool;
     const elem *el = &S->elems[ei];
+    if (el->joint >= 0)
+        return sema_mb_equiv_force(S, ei, el->joint, loc, out);
     int side[2] = {el->a, el->b};
     ex_id a0[2], alpha[2];
     for (int k = 0; k < 2; k++) {

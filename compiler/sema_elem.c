@@ -604,6 +604,7 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
         }
         if (sema_joint_member(S, ea.id, "reaction", decl->loc, normal) != 0)
             return -2;
+        el->joint = ea.id;
         return sema_mb_joint_coord(S, ea.id, r, el->name);
     }
     if (decl->kids[1]->kind == AST_GROUND) {
@@ -862,7 +863,7 @@ void sema_declare_elem(sema *S, sym *s)
         el->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         el->iname = d->iter ? d->iter->name : NULL;
         el->ival = d->iter ? vals[k] : 0;
-        el->a = el->b = -1;
+        el->a = el->b = el->joint = -1;
         s->inst[k] = S->nelem++;
     }
 }

@@ -154,6 +154,7 @@ typedef struct elem {
     long ival;
     int busy, done;
     int a, b;         /* endpoint dofs, -1 for ground; FORCEDEF: a = target */
+    int joint;        /* `KIND NAME on JOINT`: the joint, else -1 */
     sval force;       /* element force (positive resists a moving toward b) */
     qty *q;
     int nq, capq;
@@ -204,6 +205,7 @@ struct sema {
     joint *joints;
     int njoint, capjoint;
     int multibody;    /* a rigid2d body or a joint: the model is an index-3 DAE */
+    ex_id gravity[2]; /* its acceleration (gx, gy), or -1 */
     const ast *model; /* the main file's declarations */
     char **stack;     /* real paths of the files being imported (cycle detection) */
     int *stack_file;  /* their source indices */
@@ -375,6 +377,9 @@ int sema_mb_ground_point(sema *S, const ast *e, const char *owner);
  * (revolute; radius in m), `ename.slip`. Return the dof. */
 int sema_mb_length(sema *S, int ma, int mb, const char *ename);
 int sema_mb_joint_coord(sema *S, int ji, ex_id radius, const char *ename);
+/* F_eq of element ei on joint ji (see sema_equiv_force): a prismatic joint
+ * to the ground whose body has no other joint. 0 or -1 (error reported). */
+int sema_mb_equiv_force(sema *S, int ei, int ji, jnt_loc loc, sval *out);
 /* Members: marker.x, .y, .vx, .vy; joint.fx, .fy, .torque, ... */
 int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out);
 int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);

@@ -206,6 +206,7 @@ void sema_mb_gravity(sema *S)
         diag_error(S->dc, g->loc, "gravity acts on rigid2d bodies: this model has none");
     ex_pool *P = S->pool;
     ex_set_loc(P, g->loc);
+    S->gravity[0] = gxy[0], S->gravity[1] = gxy[1];
     for (int i = 0; i < S->nbody; i++) {
         body *b = &S->bodies[i];
         if (!b->rigid || b->mass.k != V_NUM)
@@ -262,6 +263,36 @@ int sema_mb_joint_coord(sema *S, int ji, ex_id radius, const char *ename)
     const joint *j = &S->joints[ji];
     ex_id pos = j->kind == JOINT_PRISMATIC ? j->rel : ex_op2(S->pool, EX_MUL, radius, j->rel);
     return expr_dof(S, xasprintf("%s.slip", ename), "slip", pos);
+}
+
+/* See sema_int.h. The body A on the rail has no other joint, so its
+ * angle is locked and the constraint forces are normal to the axis e: its
+ * slide obeys m s'' = e . F_other - F, and F_eq = e . F_other (F_other:
+ * every other force on A's centre, gravity included). */
+int sema_mb_equiv_force(sema *S, int ei, int ji, jnt_loc loc, sval *out)
+{
+    ex_pool *P = S->pool;
+    const joint *j = &S->joints[ji];
+    const marker *a = &S->markers[j->a], *b = &S->markers[j->b];
+    int other = 0;
+    for (int k = 0; k < S->njoint; k++)
+        other += k != ji && a->body >= 0 && (S->markers[S->joints[k].a].body == a->body ||
+                                             S->markers[S->joints[k].b].body == a->body);
+    if (j->kind != JOINT_PRISMATIC || j->drive >= 0 || b->body >= 0 || a->body < 0 || other) {
+        diag_error(S->dc, loc, "F_eq of '%s' on joint '%s' is available on a prismatic joint "
+                               "without a drive between a body and the ground, the body in no "
+                               "other joint", S->elems[ei].name, j->name);
+        return -1;
+    }
+    const body *bd = &S->bodies[a->body];
+    ex_id f[2];
+    for (int k = 0; k < 2; k++) {
+        f[k] = sema_other_forces(S, bd->dof0 + k, ei);
+        if (S->gravity[k] >= 0 && bd->mass.k == V_NUM)
+            f[k] = ADD(f[k], MUL(bd->mass.e, S->gravity[k]));
+    }
+    *out = sval_num(ADD(MUL(j->ex, f[0]), MUL(j->ey, f[1])), (jnt_dim){{6, 6, -12, 0, 0}});
+    return 0;
 }
 
 /* A multiplier state of joint j: its name and dimension. */

@@ -6,7 +6,7 @@
  * here, and its two invariants), and joint friction whose normal force is
  * the joint's reaction: a block sliding down a rail (prismatic) and a
  * wheel spinning down on a pin (revolute, radius r), both against the
- * closed forms of Coulomb friction.
+ * closed forms of Coulomb friction, regularised and switching (F_eq).
  */
 #include <math.h>
 #include <string.h>
@@ -106,34 +106,38 @@ static void elastic_pendulum(void)
 
 /* ---- joint friction ------------------------------------------------------------------ */
 
-static const char incline_src[] =
-    "model incline\n"
-    "import friction\n"
-    "param m = 2 kg\n"
-    "param alpha = 30 deg\n"
-    "param mu = 0.3\n"
-    "param g = 9.81 m/s^2\n"
-    "body block : rigid2d(mass = m, inertia = 0.1 kg*m^2) { marker P = (0 m, 0 m) }\n"
-    "joint rail : prismatic(block.P, (0 m, 0 m), axis = (cos(alpha), -sin(alpha)))\n"
-    "friction slide on rail { law = coulomb_tanh(mu = mu, v_reg = 1e-6 m/s) }\n"
-    "init block.x.v = 0.5 m/s * cos(alpha)\n"
-    "init block.y.v = -0.5 m/s * sin(alpha)\n"
-    "simulate { integrator = generalized_alpha(h = 1 ms, rho_inf = 0.8)  until = 1 s\n"
-    "           gravity = (0 m/s^2, -g) }\n"
-    "output \"incline.csv\" every 10 ms {\n"
-    "  t, s = rail.s, v = rail.speed, N = slide.N, F = slide.force, fn = rail.fn\n"
-    "}\n";
+#define INCLINE(LAW, V0)                                                                     \
+    "model incline\n"                                                                      \
+    "import friction\n"                                                                    \
+    "param m = 2 kg\n"                                                                     \
+    "param alpha = 30 deg\n"                                                               \
+    "param mu = 0.3\n"                                                                     \
+    "param g = 9.81 m/s^2\n"                                                               \
+    "body block : rigid2d(mass = m, inertia = 0.1 kg*m^2) { marker P = (0 m, 0 m) }\n"     \
+    "joint rail : prismatic(block.P, (0 m, 0 m), axis = (cos(alpha), -sin(alpha)))\n"      \
+    "friction slide on rail { law = " LAW " }\n"                                           \
+    "init block.x.v = " V0 " * cos(alpha)\n"                                               \
+    "init block.y.v = -" V0 " * sin(alpha)\n"                                              \
+    "simulate { integrator = generalized_alpha(h = 1 ms, rho_inf = 0.8)  until = 1 s\n"     \
+    "           gravity = (0 m/s^2, -g) }\n"                                               \
+    "output \"incline.csv\" every 10 ms {\n"                                               \
+    "  t, s = rail.s, v = rail.speed, N = slide.N, F = slide.force, fn = rail.fn\n"          \
+    "}\n"
 
 /* A block launched down a 30 deg rail at 0.5 m/s: N = m g cos(alpha), the
- * friction mu N, the acceleration g (sin(alpha) - mu cos(alpha)). */
-static void incline(void)
+ * friction mu N, the acceleration g (sin(alpha) - mu cos(alpha)); with the
+ * regularised law (k = 0) and the switching stick law (k = 1, sliding). */
+static void incline(int k)
 {
-    jnt_model *m = compile("incline", incline_src);
+    static const char *const src[2] = {
+        INCLINE("coulomb_tanh(mu = mu, v_reg = 1e-6 m/s)", "0.5 m/s"),
+        INCLINE("coulomb_switch(mu_s = 0.35, mu_k = mu, v_s = 0.1 mm/s)", "0.5 m/s")};
+    jnt_model *m = compile(k ? "incline_switch" : "incline", src[k]);
     if (!m)
         return;
     csv_table t;
     int rc = run_csv(m, test_out("incline.csv"), (jnt_run_opts){0}, NULL, &t);
-    CHECK(rc == JNT_OK, "the block on the rail runs");
+    CHECK(rc == JNT_OK, "the block on the rail runs (%s)", k ? "coulomb_switch" : "coulomb_tanh");
     if (rc == JNT_OK) {
         const double mass = 2, g = 9.81, al = PI / 6, mu = 0.3, v0 = 0.5;
         const double a = g * (sin(al) - mu * cos(al)), N = mass * g * cos(al);
@@ -152,6 +156,33 @@ static void incline(void)
         CHECK(eN <= 1e-6 * N, "the friction's normal force is the rail's reaction m g cos(alpha) "
               "= %.6g N: max error %.3g N", N, eN);
         CHECK(eF <= 1e-6 * N, "the friction force is mu N: max error %.3g N", eF);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
+/* At rest on the 30 deg rail with mu_s = 0.7 > tan(30 deg): the switching
+ * stick law holds the block with F = F_eq = m g sin(alpha). */
+static void incline_stick(void)
+{
+    jnt_model *m = compile("incline_stick",
+                           INCLINE("coulomb_switch(mu_s = 0.7, mu_k = mu, v_s = 0.1 mm/s)",
+                                   "0 m/s"));
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("incline_stick.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "the block at rest on the rail runs");
+    if (rc == JNT_OK) {
+        const double want = 2 * 9.81 * 0.5;
+        const double *s = csv_col(&t, "s"), *v = csv_col(&t, "v"), *F = csv_col(&t, "F");
+        double es = 0, eF = 0;
+        for (int i = 0; i < t.nrow; i++) {
+            es = fmax(es, fmax(fabs(s[i]), fabs(v[i])));
+            eF = fmax(eF, fabs(F[i] - want));
+        }
+        CHECK(es <= 1e-12 && eF <= 1e-9 * want, "the switching stick law holds the block: "
+              "|s|, |v| <= %.3g, F = F_eq = m g sin(alpha) = %.4g N to %.3g N", es, want, eF);
     }
     csv_free(&t);
     jnt_model_free(m);
@@ -208,7 +239,9 @@ static void bearing(void)
 int main(void)
 {
     elastic_pendulum();
-    incline();
+    incline(0);
+    incline(1);
+    incline_stick();
     bearing();
     return check_done();
 }
