@@ -32,8 +32,8 @@ LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 # Debian packages the build, the tests and the benchmarks need.
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
-DEB_TEST  := gnuplot-nox python3-numpy
-DEB_BENCH := python3-scipy octave time
+DEB_TEST  := gnuplot-nox python3-numpy python3-scipy
+DEB_BENCH := octave time
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 RUNTIME_SRC  := $(wildcard runtime/*/*.c)
