@@ -269,11 +269,10 @@ int sema_dof_accel(sema *S, int di, jnt_loc loc, sval *out)
         diag_error(S->dc, loc, "an acceleration can only be used in an output column");
         return -1;
     }
-    if (S->multibody) {
-        diag_error(S->dc, loc, "accelerations are not outputs of a multibody model yet");
-        return -1;
-    }
-    *out = sval_num(S->dofs[di].acc, (jnt_dim){{0, 6, -12, 0, 0}});
+    const dof *f = &S->dofs[di];
+    int angle = S->bodies[f->body].rigid && strcmp(f->short_name, "angle") == 0;
+    *out = sval_num(S->multibody ? sema_mb_accel(S, di) : f->acc,
+                    angle ? (jnt_dim){{0, 0, -12, 0, 0}} : (jnt_dim){{0, 6, -12, 0, 0}});
     return 0;
 }
 

@@ -383,6 +383,8 @@ int sema_mb_equiv_force(sema *S, int ei, int ji, jnt_loc loc, sval *out);
 /* Members: marker.x, .y, .vx, .vy; joint.fx, .fy, .torque, ... */
 int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out);
 int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
+/* The acceleration of body coordinate di (outputs; pass 4). */
+ex_id sema_mb_accel(sema *S, int di);
 /* Last: the constraints and their forces, the states ordered as the DAE
  * wants them (y = [q, v, z, lambda]), the mass matrix and C_t, gamma. */
 void sema_mb_finish(sema *S);

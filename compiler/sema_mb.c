@@ -491,6 +491,26 @@ static void joint_rows(sema *S, const joint *j, ex_id *c)
         c[k++] = SUB(j->rel, j->drive);
 }
 
+/* See sema_int.h: (Q - C_q^T lambda) / m for coordinate di (its rows of C
+ * built as sema_mb_finish builds them). */
+ex_id sema_mb_accel(sema *S, int di)
+{
+    ex_pool *P = S->pool;
+    const dof *f = &S->dofs[di];
+    const body *b = &S->bodies[f->body];
+    ex_id force = f->force;
+    for (int ji = 0; ji < S->njoint; ji++) {
+        const joint *j = &S->joints[ji];
+        ex_id c[4];
+        joint_rows(S, j, c);
+        for (int k = 0; k < j->nl; k++)
+            if (ex_depends(P, c[k], EX_Y, f->y))
+                force = SUB(force, MUL(ex_diff(P, c[k], EX_Y, f->y), Y(j->l0 + k)));
+    }
+    sval mv = b->rigid && !strcmp(f->short_name, "angle") ? b->inertia : b->mass;
+    return ex_op2(P, EX_DIV, force, mv.k == V_NUM ? mv.e : ex_const(P, 1));
+}
+
 /* See sema_int.h. */
 void sema_mb_finish(sema *S)
 {

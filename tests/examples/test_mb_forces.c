@@ -202,7 +202,7 @@ static const char bearing_src[] =
     "init wheel.angle.v = 20 / 1 s\n"
     "simulate { integrator = hht(h = 1 ms)  until = 1 s  gravity = (0 m/s^2, -g) }\n"
     "output \"bearing.csv\" every 10 ms { t, w = wheel.angle.v, N = rub.N, F = rub.force, "
-    "slip = rub.s }\n";
+    "slip = rub.s, wa = wheel.angle.a, xa = wheel.x.a, ya = wheel.y.a }\n";
 
 /* A wheel on a pin of radius r under its weight: N = m g, the friction
  * torque mu m g r, so w = w0 - mu m g r t / J and the slip r (angle). */
@@ -231,6 +231,12 @@ static void bearing(void)
         CHECK(eN <= 1e-9 * mass * g && eF <= 1e-9 * mass * g, "normal force m g (the pin's "
               "reaction) and friction mu m g: errors %.3g N, %.3g N", eN, eF);
         CHECK(es <= 1e-9, "the slip is r times the angle turned: max error %.3g m", es);
+        const double *wa = csv_col(&t, "wa"), *xa = csv_col(&t, "xa"), *ya = csv_col(&t, "ya");
+        double ea = 0;
+        for (int i = 0; i < t.nrow; i++)
+            ea = fmax(ea, fmax(fabs(wa[i] + dw), fmax(fabs(xa[i]), fabs(ya[i]))));
+        CHECK(ea <= 1e-9 * dw, "accelerations as outputs: the angle's -mu m g r / J = %.5g "
+              "1/s^2, the pinned centre's 0 (max error %.3g)", -dw, ea);
     }
     csv_free(&t);
     jnt_model_free(m);
