@@ -166,20 +166,26 @@ extern const integ_type integ_bdf;
 extern const integ_type integ_radau;
 extern const integ_type integ_trap;
 extern const integ_type integ_midpoint;
-/* The index-3 DAE methods of multibody models (integ_dae.c): HHT-alpha and
- * generalized-alpha. */
+/* The DAE methods of multibody models (integ_dae.c): HHT-alpha and
+ * generalized-alpha, stabilised index 2. */
 extern const integ_type integ_hht, integ_galpha;
 
 /* ---- the multibody DAE methods (integ_dae.c, integ_dae_init.c) ---------
  * y = [q (nq), v (nq), z (nz), lambda (nc)] (abi.h). Newton works on
- * x = [q'' (nq), z (nz), lambda (nc)], N = ny - nq unknowns: unknown i
- * stands for the states q_i and v_i (i < nq) or for state i + nq, and
- * residual row i is rhs row i + nq. Its matrix has one pattern: the
- * Jacobian's columns of q_i and v_i (or of state i + nq) in its rows from
- * nq on, M's pattern in the first nq rows, and the diagonal; each use
- * fills it with its own coefficients (integ_dae_coef). */
+ * x = [q'' (nq), z (nz), lambda (nc), mu (nc when stab)], N unknowns: unknown
+ * i < nx = ny - nq stands for the states q_i and v_i (i < nq) or for state
+ * i + nq, and its residual row i is rhs row i + nq; unknown nx + k is the
+ * multiplier mu_k of the stabilised index-2 formulation, which moves q along
+ * C_q(q_n)^T, and its row nx + k is the velocity constraint k
+ * (C_q v + C_t). The matrix has one pattern: the Jacobian's columns of q_i
+ * and v_i (or of state i + nq) in its rows from nq on, M's pattern in the
+ * first nq rows, the diagonal, C_q's rows again in the velocity rows (columns
+ * of q''), and in the column of mu_k the union of the Jacobian's q-columns
+ * that C_q's row k touches; each use fills it with its own coefficients
+ * (integ_dae_coef). */
 typedef struct integ_dae {
-    int nq, nz, nc, N;
+    int nq, nz, nc, nx, N;
+    int stab;                /* 1: stabilised index 2 (mu and the velocity rows) */
     int hht;                 /* 1: HHT-alpha; 0: generalized-alpha */
     double alpha_m, alpha_f; /* generalized-alpha's; HHT: 0 and -alpha */
     double gamma, beta;      /* Newmark's */
@@ -191,6 +197,10 @@ typedef struct integ_dae {
     int *pos;                /* N ints of scratch, -1 between uses */
     double *val;             /* its values (nnz) */
     double *jv, *mv;         /* the Jacobian's values (jac_nnz), M's (mass_nnz) */
+    double *jn;              /* stab: the Jacobian's values at t_n (C_q(q_n)) */
+    int *cq_ptr, *cq_e;      /* C_q by rows: row k's entries are the Jacobian's
+                                values cq_e[cq_ptr[k] .. cq_ptr[k + 1]) */
+    int *cq_col;             /* and their columns (q_i) */
     int have_m;              /* mv holds M (kept when mass_const) */
     double fact_h;           /* h of the step matrix factorised; 0: none */
     int fresh;               /* the factorisation is from the current step */
@@ -200,35 +210,48 @@ typedef struct integ_dae {
     int swap;                /* a step was accepted: its end becomes the next start */
     double *x, *dx, *yt;     /* unknowns, residual and correction (N), a trial state (ny) */
     double *cr;              /* C_t then gamma (2 nc) */
+    double *gv;              /* stab: C_q v + C_t at the trial state (nc) */
+    double *xa, *xb;         /* the unknowns of the last two accepted steps (N) */
+    double ha;               /* the last accepted step */
+    int nhist;               /* how many of xa, xb hold a step (0, 1, 2) */
+    double *dq;              /* stab: scratch, C_q(q_n)^T mu (nq) */
     double h;                /* adaptive: the next step */
 } integ_dae;
 
-/* Coefficients of the Newton matrix: on the columns of q''_i, m M + iq I
- * and kq[b] J(:, q_i) + kv[b] J(:, v_i); on z_j's, iz I + kz[b] J(:, z_j);
- * on lambda_k's, kl[b] J(:, lambda_k); b the block of the row (0: the rows
- * of v, 1: of z, 2: of lambda). */
+/* Coefficients of the Newton matrix: on the columns of q''_i, m M + iq I,
+ * kq[b] J(:, q_i) + kv[b] J(:, v_i) and cv C_q(:, i) in the velocity rows;
+ * on z_j's, iz I + kz[b] J(:, z_j); on lambda_k's, kl[b] J(:, lambda_k); on
+ * mu_k's, iu I + ku sum_i C_q(q_n)(k, i) kq[b] J(:, q_i); b the block of
+ * the row (0: the rows of v, 1: of z, 2: of lambda; the velocity rows take
+ * only cv and iu). */
 typedef struct integ_dae_coef {
     double m, iq, iz, kq[3], kv[3], kz[3], kl[3];
+    double cv, ku, iu;
 } integ_dae_coef;
 
 /* Allocate w's arrays and the Newton matrix's pattern and factorisation
- * (its path by linalg/sparse.h's crossover). 0 or JNT_ERR_NOMEM (message
- * set). */
+ * (its path by linalg/sparse.h's crossover); w->stab chooses the
+ * formulation. 0 or JNT_ERR_NOMEM (message set). */
 int integ_dae_alloc(integ_run *r, integ_dae *w);
 void integ_dae_free(integ_dae *w);
 /* M at (t, y) into w->mv unless kept (mass_const). 0 or JNT_ERR_KERNEL. */
 int integ_dae_mass(integ_run *r, integ_dae *w, double t, const double *y);
-/* Fill the Newton matrix from w->jv and w->mv with c and factorise it.
- * Returns 0, 1 + j when singular at unknown j (a pivot below tiny times the
- * largest when `strict`, dense path), or JNT_ERR_NOMEM (message set). */
+/* Fill the Newton matrix from w->jv, w->jn and w->mv with c and factorise
+ * it. Returns 0, 1 + j when singular at unknown j (a pivot below tiny times
+ * the largest when `strict`, dense path), or JNT_ERR_NOMEM (message set). */
 int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int strict);
 /* Consistent initial conditions at r->t (integ_dae_init.c): q onto
  * C(q, t) = 0, v onto C_q v + C_t = 0, then q'' and lambda from
  * [M C_q^T; C_q 0] [q''; lambda] = [Q; -gamma]; writes q, v, lambda into
- * r->y and q'', a and the rhs into w. 0 or an error status (JNT_ERR_MODEL
- * for an unassembled or redundant model). */
+ * r->y and q'', a and the rhs into w (and C_q(q_0) into w->jn when stab).
+ * 0 or an error status (JNT_ERR_MODEL for an unassembled or redundant
+ * model). */
 int integ_dae_consistent(integ_run *r, integ_dae *w);
 /* The largest |C_k| of an rhs f (ny) of the run's model. */
 double integ_dae_cmax(const integ_dae *w, const double *f);
+/* out (nc) = C_q u, C_q from the Jacobian's values jv. */
+void integ_dae_cq(const integ_dae *w, const double *jv, const double *u, double *out);
+/* out (nq) = C_q^T m, C_q from the Jacobian's values jv. */
+void integ_dae_cqt(const integ_dae *w, const double *jv, const double *m, double *out);
 
 #endif

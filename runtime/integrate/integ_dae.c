@@ -1,11 +1,12 @@
 /*
- * integ_dae.c: the index-3 DAE methods of multibody models, HHT-alpha
- * ("hht") and generalized-alpha ("generalized_alpha"), on
+ * integ_dae.c: the DAE methods of multibody models, HHT-alpha ("hht") and
+ * generalized-alpha ("generalized_alpha"), on
  *   M(q) q'' = F = Q(t, q, v, z, lambda) - C_q^T lambda,  C(q, t) = 0,  z' = f_z
- * (abi.h; the Newton matrix and the initial conditions: integ_dae_init.c).
+ * (abi.h; the Newton matrix and the initial conditions: integ_dae_init.c),
+ * in the stabilised index-2 form of Gear, Gupta and Leimkuhler.
  *
  * Both are Newmark formulas in an acceleration-like a (HHT: a = q''):
- *   q_{n+1} = q_n + h v_n + h^2 ((1/2 - beta) a_n + beta a_{n+1})
+ *   q_{n+1} = q_n + h v_n + h^2 ((1/2 - beta) a_n + beta a_{n+1}) + beta h^2 c_a C_q(q_n)^T mu
  *   v_{n+1} = v_n + h ((1 - gamma) a_n + gamma a_{n+1})
  * and z by z_{n+1} = z_n + h ((1 - gamma) z'_n + gamma z'_{n+1}).
  *   HHT (Negrut, Rampalli, Ottarsson, Sajdak 2007, eqs. 3, 17), alpha in
@@ -16,13 +17,36 @@
  *     gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2/4,
  *     (1 - alpha_m) a_{n+1} + alpha_m a_n = (1 - alpha_f) q''_{n+1} + alpha_f q''_n,
  *     M q''_{n+1} - F_{n+1} = 0.
- * With C(q_{n+1}, t_{n+1}) = 0 this is solved by Newton on q''_{n+1},
- * z_{n+1}, lambda_{n+1}; the constraint rows are divided by beta h^2 c_a
- * (c_a = d a_{n+1}/d q''_{n+1}) as Negrut et al. (Sect. 4.1) scale them, so
- * that the matrix tends to [wm M, C_q^T; C_q, 0] as h -> 0 and stays well
- * conditioned. The term (M(q) q'')_q is left out of the matrix (modified
- * Newton), which is kept across iterations and steps and formed again at
- * the current iterate when Newton contracts slowly.
+ * The step solves, besides these, both C(q_{n+1}, t_{n+1}) = 0 and
+ *   C_q(q_{n+1}) v_{n+1} + C_t(q_{n+1}, t_{n+1}) = 0
+ * with the extra multipliers mu (one per constraint row) that move q
+ * normal to the constraints: the stabilised index-2 formulation of Arnold,
+ * Bruls and Cardona (Numer. Math. 129 (2015), the multiplier nu of their
+ * Delta q_n, here scaled by beta h^2 c_a so that mu has the units of q'').
+ * In index 3 the multipliers' and the velocities' errors are not damped
+ * when rho_inf = 1 or alpha = 0 (Newton diverged on the double pendulum);
+ * here the velocities satisfy the velocity constraints and the multipliers
+ * are determined at velocity level, for every rho_inf in [0, 1]. mu moves q
+ * along C_q(q_n)^T, as in that paper: q_{n+1} is linear in mu with a matrix
+ * fixed for the step, so mu's columns of the Newton matrix are exact, and
+ * C_q(q_n) costs nothing (the Jacobian of the previous step's last
+ * iterate). mu is O(h) (the Newmark positions' O(h^3) distance from the
+ * constraints over beta h^2); its predictor is extrapolated as below.
+ *
+ * Newton works on q''_{n+1}, z_{n+1}, lambda_{n+1} and mu; the position
+ * constraint rows are divided by beta h^2 c_a (c_a = d a_{n+1}/d q''_{n+1})
+ * as Negrut et al. (Sect. 4.1) scale them, the velocity rows by gamma h c_a,
+ * so that as h -> 0 the matrix tends to
+ *   [wm M, C_q^T, 0;  C_q, 0, C_q C_q^T;  C_q, 0, 0]
+ * (nonsingular for C_q of full rank) and stays well conditioned. Left out
+ * of the matrix (modified Newton): (M(q) q'')_q, and the velocity rows'
+ * (C_q v + C_t)_q beta h / gamma (O(h); no kernel gives it). The matrix is
+ * kept across iterations and steps and formed again at the current iterate
+ * when Newton contracts slowly. Each iterate evaluates the Jacobian (for
+ * C_q at q_{n+1}) and the constraint rates (C_t). The predictor of q'',
+ * lambda and mu extrapolates the last two steps linearly (one step: keeps
+ * them); z's is z_n + h z'_n. JNT_DAE_INDEX=3 in the environment selects the
+ * index-3 formulation (no mu, no velocity rows) for comparisons.
  *
  * Step: settings.h when rtol = 0; else adaptive on the local error of the
  * positions, err_coef h^2 (a_{n+1} - a_n) (Negrut et al. Sect. 4.3 for HHT:
@@ -47,6 +71,7 @@
                              largest; or KAPPA rtol if larger), unless rounding
                              stalls them */
 #define CONS_TOL 1e-12    /* converged when |C| < CONS_TOL (1 + |q|) */
+#define VCONS_TOL 1e-12   /* stab: and |C_q v + C_t| < VCONS_TOL (1 + |v|) */
 
 static void dae_work(int ny, int nnz, size_t *nw, size_t *ni)
 {
@@ -120,9 +145,17 @@ static int dae_start(integ_run *r, int hht)
     if (!w)
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting the DAE integrator");
     dae_params(w, &r->s, hht);
+    const char *env = getenv("JNT_DAE_INDEX");
+    w->stab = !(env && strcmp(env, "3") == 0);
     int rc = integ_dae_alloc(r, w);
     if (rc == 0)
         rc = integ_dae_consistent(r, w);
+    /* the first step's predictor: q''_0, lambda_0, mu = 0 */
+    if (rc == 0) {
+        memcpy(w->xa, w->qdd, (size_t)w->nq * sizeof *w->xa);
+        memcpy(w->xa + w->nq + w->nz, r->y + 2 * w->nq + w->nz, (size_t)w->nc * sizeof *w->xa);
+        w->nhist = 1;
+    }
     double span = r->s.t_end - r->s.t0;
     w->h = r->s.h > 0 ? r->s.h : 1e-4 * span;
     if (r->s.h_max > 0)
@@ -146,7 +179,8 @@ static void dae_stop(integ_run *r)
     r->mem = NULL;
 }
 
-/* The last accepted step's end becomes the next step's start. */
+/* The last accepted step's end becomes the next step's start (with the
+ * Jacobian of its last iterate, C_q(q_{n+1}) for the next mu). */
 static void dae_advance(integ_dae *w)
 {
     if (!w->swap)
@@ -155,15 +189,20 @@ static void dae_advance(integ_dae *w)
     t = w->qdd, w->qdd = w->qdd1, w->qdd1 = t;
     t = w->a, w->a = w->a1, w->a1 = t;
     t = w->fn, w->fn = w->f1, w->f1 = t;
+    if (w->stab)
+        t = w->jn, w->jn = w->jv, w->jv = t;
     w->swap = 0;
 }
 
-/* The trial state yt at t + h from the unknowns x (and a1 from q''). */
+/* The trial state yt at t + h from the unknowns x (and a1 from q''); stab:
+ * q moved by beta h^2 c_a C_q(q_n)^T mu. */
 static void dae_state(const integ_run *r, integ_dae *w, double h)
 {
     int nq = w->nq;
     const double *y = r->y, *x = w->x;
-    double b = w->beta, g = w->gamma;
+    double b = w->beta, g = w->gamma, bh2 = b * h * h * w->ca;
+    if (w->stab)
+        integ_dae_cqt(w, w->jn, x + w->nx, w->dq);
     for (int i = 0; i < nq; i++) {
         double an = w->a[i], a1 = x[i];
         if (!w->hht)
@@ -172,9 +211,32 @@ static void dae_state(const integ_run *r, integ_dae *w, double h)
         w->a1[i] = a1;
         w->qdd1[i] = x[i];
         w->yt[i] = y[i] + h * y[nq + i] + h * h * ((0.5 - b) * an + b * a1);
+        if (w->stab)
+            w->yt[i] += bh2 * w->dq[i];
         w->yt[nq + i] = y[nq + i] + h * ((1.0 - g) * an + g * a1);
     }
-    memcpy(w->yt + 2 * nq, x + nq, (size_t)(w->N - nq) * sizeof *x);
+    memcpy(w->yt + 2 * nq, x + nq, (size_t)(w->nx - nq) * sizeof *x);
+}
+
+/* stab: the Jacobian at (t, yt) into w->jv, C_t at yt, and the velocity
+ * constraints C_q v + C_t into w->gv; *gmax their largest. Returns 0, 1
+ * (recoverable, cause recorded) or a fatal status. */
+static int dae_vcons(integ_run *r, integ_dae *w, double t, double *gmax)
+{
+    int rc = integ_jac_sparse(r, t, w->yt, w->jv);
+    if (rc != 0)
+        return rc;
+    rc = r->abi->cons_rates(t, w->yt, NULL, r->d, r->p, w->cr);
+    if (rc != 0)
+        return integ_fail(r, JNT_ERR_KERNEL, t, "the constraint-rates kernel failed "
+                          "(status %d)", rc);
+    integ_dae_cq(w, w->jv, w->yt + w->nq, w->gv);
+    *gmax = 0.0;
+    for (int k = 0; k < w->nc; k++) {
+        w->gv[k] += w->cr[k];
+        *gmax = fmax(*gmax, fabs(w->gv[k]));
+    }
+    return 0;
 }
 
 /* Record a Newton failure, naming the state with the largest correction. */
@@ -187,26 +249,30 @@ static int newton_failed(integ_run *r, int worst)
 }
 
 /* Newton for the step t -> t + h from the predictor. Returns 0 (w->yt,
- * w->f1, q'' and a at t + h set; *cmax the final |C|), 1 (no convergence:
- * cause recorded) or a fatal status. */
-static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax)
+ * w->f1, q'' and a at t + h set; *cmax the final |C|, *gmax the final
+ * |C_q v + C_t| when stab), 1 (no convergence: cause recorded) or a fatal
+ * status. */
+static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double *gmax)
 {
     const jnt_abi_model *a = r->abi;
-    int nq = w->nq, nz = w->nz, N = w->N, c0 = nq + nz;
+    int nq = w->nq, nz = w->nz, nx = w->nx, N = w->N, c0 = nq + nz;
     double t1 = r->t + h, g = w->gamma;
     double bh2 = w->beta * h * h * w->ca, gh = g * h * w->ca, sc = 1.0 / bh2, hg = h * g;
+    /* stab: the velocity rows divided by gamma h c_a hold C_q on the
+     * columns of q'' (their (C_q v + C_t)_q beta h / gamma is left out) */
     const integ_dae_coef cf = {.m = w->wm, .iz = 1.0, .kq = {-bh2, -hg * bh2, 1.0},
                                .kv = {-gh, -hg * gh, gh * sc}, .kz = {-1.0, -hg, sc},
-                               .kl = {-1.0, -hg, sc}};
+                               .kl = {-1.0, -hg, sc}, .cv = 1.0, .ku = 1.0};
     double rt = FIXED_TOL, at = FIXED_TOL;
     if (r->s.rtol > 0)
         rt = NEWTON_KAPPA * r->s.rtol, at = NEWTON_KAPPA * r->s.atol;
-    /* predictor: q''_n, z_n + h z'_n, lambda_n */
-    double *x = w->x, *d = w->dx;
-    memcpy(x, w->qdd, (size_t)nq * sizeof *x);
+    /* predictor: q'', lambda and mu extrapolated linearly from the last two
+     * steps (constant from one), z_n + h z'_n */
+    double *x = w->x, *d = w->dx, ex = w->nhist == 2 ? h / w->ha : 0.0;
+    for (int i = 0; i < N; i++)
+        x[i] = w->xa[i] + ex * (w->xa[i] - w->xb[i]);
     for (int j = 0; j < nz; j++)
         x[nq + j] = r->y[2 * nq + j] + h * w->fn[2 * nq + j];
-    memcpy(x + c0, r->y + nq + c0, (size_t)w->nc * sizeof *x);
     double ra = fmax(ACC_TOL, NEWTON_KAPPA * r->s.rtol);
     double corr = INFINITY, prev = 0.0, acc = INFINITY, acc_rate = 0.0;
     int refresh = 0, worst = 0, rc;
@@ -214,19 +280,23 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax)
         dae_state(r, w, h);
         if ((rc = integ_rhs(r, t1, w->yt, w->f1)) != 0)
             return rc;
+        if (w->stab && (rc = dae_vcons(r, w, t1, gmax)) != 0)
+            return rc;
         if (!a->mass_const && (rc = integ_dae_mass(r, w, t1, w->yt)) != 0)
             return rc;
-        double qmax = 0.0;
+        double qmax = 0.0, vmax = 0.0;
         for (int i = 0; i < nq; i++)
-            qmax = fmax(qmax, fabs(w->yt[i]));
+            qmax = fmax(qmax, fabs(w->yt[i])), vmax = fmax(vmax, fabs(w->yt[nq + i]));
         *cmax = integ_dae_cmax(w, w->f1);
-        /* converged: q, v, z and C, and q'' and lambda unless their
-         * corrections stall at the rounding of C / (beta h^2) */
-        if (corr <= 1.0 && *cmax <= CONS_TOL * (1.0 + qmax) && (acc <= 1.0 || acc_rate > 0.5))
+        /* converged: q, v, z, C and C_q v + C_t, and q'', lambda and mu
+         * unless their corrections stall at the rounding of C / (beta h^2) */
+        if (corr <= 1.0 && *cmax <= CONS_TOL * (1.0 + qmax) &&
+            (!w->stab || *gmax <= VCONS_TOL * (1.0 + vmax)) && (acc <= 1.0 || acc_rate > 0.5))
             return 0;
         if (it == NEWTON_MAXIT)
             break;
-        /* residual: wm M q'' - F_{n+1} + wf F_n; z's Newmark rule; C / (beta h^2 c_a) */
+        /* residual: wm M q'' - F_{n+1} + wf F_n; z's Newmark rule;
+         * C / (beta h^2 c_a); stab: (C_q v + C_t) / (gamma h c_a) */
         memset(d, 0, (size_t)nq * sizeof *d);
         for (int j = 0; j < nq; j++)
             for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
@@ -239,16 +309,21 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax)
         }
         for (int k = 0; k < w->nc; k++)
             d[c0 + k] = sc * w->f1[nq + c0 + k];
-        /* the matrix: for this h, formed again at this iterate when slow */
+        for (int k = 0; k < N - nx; k++)
+            d[nx + k] = w->gv[k] / gh;
+        /* the matrix: for this h, formed again at this iterate when slow
+         * (stab: the Jacobian is there already) */
         if (refresh || w->fact_h == 0.0 || fabs(h - w->fact_h) > 1e-9 * h) {
             w->fact_h = 0.0;
-            if ((rc = integ_jac_sparse(r, t1, w->yt, w->jv)) != 0)
+            if (!w->stab && (rc = integ_jac_sparse(r, t1, w->yt, w->jv)) != 0)
                 return rc;
             if ((rc = integ_dae_factor(r, w, &cf, 0)) < 0)
                 return rc;
             if (rc > 0) {
+                /* the state of unknown j; mu_k names constraint k */
+                int j = rc - 1;
                 r->cause = INTEG_CAUSE_SINGULAR;
-                r->cause_index = rc - 1 < nq ? rc - 1 : rc - 1 + nq;
+                r->cause_index = j < nq ? j : j < nx ? j + nq : j - nx + nq + c0;
                 r->cause_t = r->t;
                 return 1;
             }
@@ -260,22 +335,27 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax)
         r->st->newton_iters++;
         if (sparse_lu_solve(&w->lu, d) != 0)
             return integ_fail(r, JNT_ERR_SOLVER, r->t, "the Newton solve failed");
-        /* the correction as it moves q, v and z, against the tolerances;
-         * that of q'' and lambda against their size */
+        /* the correction as it moves q (q'' and mu), v and z, against the
+         * tolerances; that of q'' and mu, and of lambda, against their size */
         double xq = 0.0, xl = 0.0, dq = 0.0, dl = 0.0;
         for (int i = 0; i < nq; i++)
             xq = fmax(xq, fabs(x[i])), dq = fmax(dq, fabs(d[i]));
-        for (int i = c0; i < N; i++)
+        for (int i = nx; i < N; i++)
+            xq = fmax(xq, fabs(x[i])), dq = fmax(dq, fabs(d[i]));
+        for (int i = c0; i < nx; i++)
             xl = fmax(xl, fabs(x[i])), dl = fmax(dl, fabs(d[i]));
         double acc1 = fmax(dq / (ra * (1.0 + xq)), dl / (ra * (1.0 + xl)));
         acc_rate = acc1 / acc, acc = acc1;
+        if (w->stab)
+            integ_dae_cqt(w, w->jn, d + nx, w->dq);
         corr = 0.0;
         for (int i = 0; i < N; i++) {
             x[i] -= d[i];
             int s = i < nq ? i : i + nq;
             double e = 0.0;
             if (i < nq)
-                e = fmax(bh2 * fabs(d[i]) / (at + rt * fabs(w->yt[i])),
+                e = fmax(bh2 * fabs(d[i] + (w->stab ? w->dq[i] : 0.0)) /
+                             (at + rt * fabs(w->yt[i])),
                          gh * fabs(d[i]) / (at + rt * fabs(w->yt[nq + i])));
             else if (i < c0)
                 e = fabs(d[i]) / (at + rt * fabs(w->yt[s]));
@@ -329,10 +409,10 @@ static int dae_step(integ_run *r)
     int adaptive = r->s.rtol > 0, rc;
     double t = r->t, hs = r->s.h_max > 0 ? fmin(r->s.h, r->s.h_max) : r->s.h;
     double t_full = adaptive ? 0.0 : integ_fixed_end(r, hs);
-    double h = adaptive ? dae_next_h(r, w) : t_full - t, cmax = 0.0;
+    double h = adaptive ? dae_next_h(r, w) : t_full - t, cmax = 0.0, gmax = 0.0;
     for (int halvings = 0, retried = 0;;) {
         w->fresh = 0;
-        rc = dae_newton(r, w, h, &cmax);
+        rc = dae_newton(r, w, h, &cmax, &gmax);
         if (rc < 0)
             return rc;
         if (rc == 0 && !adaptive)
@@ -366,6 +446,12 @@ static int dae_step(integ_run *r)
     r->t_new = !adaptive && h == t_full - t ? t_full : t + h;
     memcpy(r->y_new, w->yt, (size_t)r->abi->ny * sizeof *r->y_new);
     r->st->cons_max = fmax(r->st->cons_max, cmax);
+    r->st->vcons_max = fmax(r->st->vcons_max, gmax);
+    double *t2 = w->xb;
+    w->xb = w->xa, w->xa = t2;
+    memcpy(w->xa, w->x, (size_t)w->N * sizeof *w->x);
+    w->ha = h;
+    w->nhist = w->nhist < 2 ? w->nhist + 1 : 2;
     w->swap = 1;
     return 0;
 }
@@ -394,6 +480,7 @@ static int dae_reset(integ_run *r)
 {
     integ_dae *w = r->mem;
     dae_advance(w);
+    w->nhist = w->nhist > 0 ? 1 : 0;
     int rc = integ_rhs(r, r->t, r->y, w->fn);
     if (rc == 1)
         return integ_fail_cause(r, JNT_ERR_KERNEL, r->t,

@@ -3,6 +3,12 @@
  * values, factorisation) and their consistent initial conditions
  * (integ.h, "the multibody DAE methods").
  *
+ * The matrix of the stabilised index-2 formulation (integ_dae.c) adds the
+ * velocity rows, C_q at the iterate on the columns of q'', and the columns
+ * of mu, C_q(q_n)^T as it moves q: column k is sum_i C_q(q_n)(k, i) times
+ * the q-part of q''_i's column. Its pattern is built once from the
+ * Jacobian's pattern, C_q by rows (cq_ptr, cq_e, cq_col).
+ *
  * Initial conditions at t0, as Negrut et al. 2007 (Sect. 3) start HHT and
  * Arnold & Bruls 2007 (Sect. 3) the generalized-alpha scheme: q'' and
  * lambda must satisfy the equations of motion and the constraints at
@@ -15,6 +21,8 @@
  *   (c) [M C_q^T; C_q 0] [q''; lambda] = [Q; -gamma], by Newton on lambda
  *       when Q depends on it (joint friction: the Jacobian's lambda columns
  *       hold C_q^T - Q_lambda).
+ * These solves use the same matrix with the velocity rows and the mu
+ * columns decoupled (identity), so mu stays 0 in them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,10 +34,17 @@
 #define PROJECT_TOL 1e-12 /* the projection's |C| (1 + |q|) */
 #define PROJECT_MAXIT 10
 
-/* The block of Newton row i: 0 (rows of v), 1 (z), 2 (lambda). */
+/* The block of Newton row i: 0 (rows of v), 1 (z), 2 (lambda), 3 (the
+ * velocity constraints). */
 static int row_block(const integ_dae *w, int i)
 {
-    return i < w->nq ? 0 : i < w->nq + w->nz ? 1 : 2;
+    return i < w->nq ? 0 : i < w->nq + w->nz ? 1 : i < w->nx ? 2 : 3;
+}
+
+/* The first state row of the constraints (the rows of lambda) in the rhs. */
+static int cons_row0(const integ_dae *w)
+{
+    return 2 * w->nq + w->nz;
 }
 
 /* Add row i to column e0.. of the pattern being built (once). */
@@ -55,24 +70,66 @@ static int cmp_int(const void *x, const void *y)
     return (u > v) - (u < v);
 }
 
+/* C_q by rows from the Jacobian's pattern (the rows of lambda, the columns
+ * of q): w->cq_ptr, cq_e, cq_col. Returns the number of its entries, or -1
+ * when out of memory. */
+static long cq_rows(const jnt_abi_model *a, integ_dae *w)
+{
+    int nq = w->nq, nc = w->nc, c0 = cons_row0(w);
+    w->cq_ptr = calloc((size_t)nc + 2, sizeof *w->cq_ptr);
+    if (!w->cq_ptr)
+        return -1;
+    for (int j = 0; j < nq; j++)
+        for (int e = a->jac_colptr[j]; e < a->jac_colptr[j + 1]; e++)
+            if (a->jac_rowind[e] >= c0)
+                w->cq_ptr[a->jac_rowind[e] - c0 + 2]++;
+    for (int k = 0; k < nc; k++)
+        w->cq_ptr[k + 2] += w->cq_ptr[k + 1];
+    long n = w->cq_ptr[nc + 1];
+    w->cq_e = malloc((size_t)n * sizeof *w->cq_e + 1);
+    w->cq_col = malloc((size_t)n * sizeof *w->cq_col + 1);
+    if (!w->cq_e || !w->cq_col)
+        return -1;
+    /* counting sort by row, columns ascending within a row */
+    for (int j = 0; j < nq; j++)
+        for (int e = a->jac_colptr[j]; e < a->jac_colptr[j + 1]; e++)
+            if (a->jac_rowind[e] >= c0) {
+                int at = w->cq_ptr[a->jac_rowind[e] - c0 + 1]++;
+                w->cq_e[at] = e, w->cq_col[at] = j;
+            }
+    return n;
+}
+
 /* See integ.h. */
 int integ_dae_alloc(integ_run *r, integ_dae *w)
 {
     const jnt_abi_model *a = r->abi;
-    int nq = a->nq, ny = a->ny, N = ny - nq;
-    w->nq = nq, w->nc = a->nc, w->nz = ny - 2 * nq - a->nc, w->N = N;
+    int nq = a->nq, ny = a->ny, nx = ny - nq, nc = a->nc;
+    int N = nx + (w->stab ? nc : 0);
+    w->nq = nq, w->nc = nc, w->nz = ny - 2 * nq - nc, w->nx = nx, w->N = N;
+    long ncq = cq_rows(a, w);
+    /* the index-3 entries (the diagonal, M, the Jacobian once) and C_q again
+     * for the velocity rows (within the second jac_nnz); stab: per entry
+     * (k, i) of C_q the Jacobian's column of q_i (the column of mu_k) */
     size_t cap = 2 * (size_t)a->jac_nnz + (size_t)a->mass_nnz + (size_t)N;
+    for (long k = 0; w->stab && k < ncq; k++) {
+        int j = w->cq_col[k];
+        cap += 1 + (size_t)(a->jac_colptr[j + 1] - a->jac_colptr[j]);
+    }
     w->colptr = malloc(((size_t)N + 1) * sizeof *w->colptr);
     w->rowind = malloc(cap * sizeof *w->rowind + 1);
     w->pos = malloc((size_t)N * sizeof *w->pos + 1);
     w->val = malloc(cap * sizeof *w->val + 1);
     w->jv = malloc((size_t)a->jac_nnz * sizeof *w->jv + 1);
+    w->jn = calloc((size_t)a->jac_nnz + 1, sizeof *w->jn);
     w->mv = malloc((size_t)a->mass_nnz * sizeof *w->mv + 1);
-    /* q'', a at both ends (nq each), the rhs at both ends and a trial
-     * state (ny each), x and dx (N each), C_t and gamma (2 nc) */
-    size_t nv = 4 * (size_t)nq + 3 * (size_t)ny + 2 * (size_t)N + 2 * (size_t)a->nc;
+    /* q'', a at both ends and C_q^T mu (nq each), the rhs at both ends and
+     * a trial state (ny each), x and dx (N each), C_t and gamma (2 nc),
+     * C_q v + C_t (nc), the last two steps' unknowns (N each) */
+    size_t nv = 5 * (size_t)nq + 3 * (size_t)ny + 4 * (size_t)N + 3 * (size_t)nc;
     double *v = calloc(nv + 1, sizeof *v);
-    if (!w->colptr || !w->rowind || !w->pos || !w->val || !w->jv || !w->mv || !v) {
+    if (ncq < 0 || !w->colptr || !w->rowind || !w->pos || !w->val || !w->jv || !w->jn ||
+        !w->mv || !v) {
         free(v);
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting the DAE integrator");
     }
@@ -86,8 +143,14 @@ int integ_dae_alloc(integ_run *r, integ_dae *w)
     w->yt = v, v += ny;
     w->x = v, v += N;
     w->dx = v, v += N;
-    w->cr = v;
-    /* the pattern, column by column: the diagonal, M, the Jacobian's columns */
+    w->xa = v, v += N;
+    w->xb = v, v += N;
+    w->cr = v, v += 2 * nc;
+    w->gv = v, v += nc;
+    w->dq = v;
+    /* the pattern, column by column: the diagonal, M, the Jacobian's
+     * columns; stab: C_q in the velocity rows, the columns of mu */
+    int c0 = cons_row0(w);
     for (int i = 0; i < N; i++)
         w->pos[i] = -1;
     int e = 0;
@@ -99,8 +162,14 @@ int integ_dae_alloc(integ_run *r, integ_dae *w)
                 pattern_add(w, a->mass_rowind[k], &e);
             pattern_jcol(w, a, c, &e);
             pattern_jcol(w, a, nq + c, &e);
-        } else {
+            for (int k = a->jac_colptr[c]; w->stab && k < a->jac_colptr[c + 1]; k++)
+                if (a->jac_rowind[k] >= c0)
+                    pattern_add(w, nx + a->jac_rowind[k] - c0, &e);
+        } else if (c < nx) {
             pattern_jcol(w, a, c + nq, &e);
+        } else {
+            for (int k = w->cq_ptr[c - nx]; k < w->cq_ptr[c - nx + 1]; k++)
+                pattern_jcol(w, a, w->cq_col[k], &e);
         }
         qsort(w->rowind + e0, (size_t)(e - e0), sizeof *w->rowind, cmp_int);
         for (int k = e0; k < e; k++)
@@ -121,6 +190,7 @@ void integ_dae_free(integ_dae *w)
         return;
     sparse_lu_free(&w->lu);
     free(w->colptr), free(w->rowind), free(w->pos), free(w->val), free(w->jv), free(w->mv);
+    free(w->jn), free(w->cq_ptr), free(w->cq_e), free(w->cq_col);
     free(w->vec);
     free(w);
 }
@@ -142,16 +212,17 @@ int integ_dae_mass(integ_run *r, integ_dae *w, double t, const double *y)
     return 0;
 }
 
-/* Add coefficient times the Jacobian's column jc (rows from nq on) to the
- * values of the current column (positions in w->pos), per row block. */
-static void fill_jcol(integ_dae *w, const jnt_abi_model *a, int jc, const double k[3])
+/* Add s times coefficient times the Jacobian's column jc (rows from nq on)
+ * to the values of the current column (positions in w->pos), per row
+ * block. */
+static void fill_jcol(integ_dae *w, const jnt_abi_model *a, int jc, double s, const double k[3])
 {
     for (int e = a->jac_colptr[jc]; e < a->jac_colptr[jc + 1]; e++) {
         int row = a->jac_rowind[e];
         if (row < w->nq)
             continue;
         int i = row - w->nq;
-        w->val[w->pos[i]] += k[row_block(w, i)] * w->jv[e];
+        w->val[w->pos[i]] += s * k[row_block(w, i)] * w->jv[e];
     }
 }
 
@@ -159,7 +230,7 @@ static void fill_jcol(integ_dae *w, const jnt_abi_model *a, int jc, const double
 int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int strict)
 {
     const jnt_abi_model *a = r->abi;
-    int nq = w->nq, N = w->N;
+    int nq = w->nq, nx = w->nx, N = w->N, c0 = cons_row0(w);
     for (int col = 0; col < N; col++) {
         for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++) {
             w->pos[w->rowind[e]] = e;
@@ -169,13 +240,22 @@ int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int st
             w->val[w->pos[col]] += c->iq;
             for (int k = a->mass_colptr[col]; k < a->mass_colptr[col + 1]; k++)
                 w->val[w->pos[a->mass_rowind[k]]] += c->m * w->mv[k];
-            fill_jcol(w, a, col, c->kq);
-            fill_jcol(w, a, nq + col, c->kv);
+            fill_jcol(w, a, col, 1.0, c->kq);
+            fill_jcol(w, a, nq + col, 1.0, c->kv);
+            /* the velocity rows: C_q (the Jacobian's rows of lambda) */
+            for (int e = a->jac_colptr[col]; w->stab && e < a->jac_colptr[col + 1]; e++)
+                if (a->jac_rowind[e] >= c0)
+                    w->val[w->pos[nx + a->jac_rowind[e] - c0]] += c->cv * w->jv[e];
         } else if (col < nq + w->nz) {
             w->val[w->pos[col]] += c->iz;
-            fill_jcol(w, a, col + nq, c->kz);
+            fill_jcol(w, a, col + nq, 1.0, c->kz);
+        } else if (col < nx) {
+            fill_jcol(w, a, col + nq, 1.0, c->kl);
         } else {
-            fill_jcol(w, a, col + nq, c->kl);
+            /* mu_k moves q by C_q(q_n)^T e_k */
+            w->val[w->pos[col]] += c->iu;
+            for (int k = w->cq_ptr[col - nx]; c->ku != 0.0 && k < w->cq_ptr[col - nx + 1]; k++)
+                fill_jcol(w, a, w->cq_col[k], c->ku * w->jn[w->cq_e[k]], c->kq);
         }
         for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++)
             w->pos[w->rowind[e]] = -1;
@@ -194,6 +274,26 @@ int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int st
         if (fabs(w->lu.a[(size_t)i * N + i]) <= 1e-12 * big)
             return 1 + i;
     return 0;
+}
+
+/* See integ.h. */
+void integ_dae_cq(const integ_dae *w, const double *jv, const double *u, double *out)
+{
+    for (int k = 0; k < w->nc; k++) {
+        double s = 0.0;
+        for (int e = w->cq_ptr[k]; e < w->cq_ptr[k + 1]; e++)
+            s += jv[w->cq_e[e]] * u[w->cq_col[e]];
+        out[k] = s;
+    }
+}
+
+/* See integ.h. */
+void integ_dae_cqt(const integ_dae *w, const double *jv, const double *m, double *out)
+{
+    memset(out, 0, (size_t)w->nq * sizeof *out);
+    for (int k = 0; k < w->nc; k++)
+        for (int e = w->cq_ptr[k]; e < w->cq_ptr[k + 1]; e++)
+            out[w->cq_col[e]] += jv[w->cq_e[e]] * m[k];
 }
 
 /* See integ.h. */
@@ -239,10 +339,13 @@ static int not_assembled(integ_run *r, const integ_dae *w, int k, const double *
                       f[2 * w->nq + w->nz + k]);
 }
 
-/* A singular constraint system at unknown j (1 + j from integ_dae_factor). */
+/* A singular constraint system at unknown j (1 + j from integ_dae_factor;
+ * mu_k names constraint k). */
 static int redundant(integ_run *r, const integ_dae *w, int info, const char *what)
 {
     int j = info - 1;
+    if (j >= w->nx)
+        j -= w->nc;
     if (j >= w->nq + w->nz)
         return integ_fail(r, JNT_ERR_MODEL, r->t,
                           "%s: the constraints are redundant or conflicting: the matrix "
@@ -253,18 +356,6 @@ static int redundant(integ_run *r, const integ_dae *w, int info, const char *wha
                       "%s: the matrix [M C_q^T; C_q 0] is singular at coordinate '%s' (a body "
                       "without mass, or redundant constraints?)", what,
                       r->abi->y_names[j < w->nq ? j : j + w->nq]);
-}
-
-/* r = C_q u (the Jacobian's rows of lambda, columns of q) into out (nc). */
-static void cq_times(const integ_run *r, const integ_dae *w, const double *u, double *out)
-{
-    const jnt_abi_model *a = r->abi;
-    int c0 = 2 * w->nq + w->nz;
-    memset(out, 0, (size_t)w->nc * sizeof *out);
-    for (int j = 0; j < w->nq; j++)
-        for (int e = a->jac_colptr[j]; e < a->jac_colptr[j + 1]; e++)
-            if (a->jac_rowind[e] >= c0)
-                out[a->jac_rowind[e] - c0] += w->jv[e] * u[j];
 }
 
 /* The rhs at (t, y) into f, a failure as an error. */
@@ -296,7 +387,8 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
     for (int k = 0; k < nc; k++)
         if (fabs(f[nq + c0 + k]) > ASSEMBLY_TOL * (1.0 + qmax))
             return not_assembled(r, w, k, f);
-    const integ_dae_coef proj = {.iq = 1.0, .iz = 1.0, .kq = {0, 0, 1}, .kl = {-1, 0, 0}};
+    const integ_dae_coef proj = {.iq = 1.0, .iz = 1.0, .kq = {0, 0, 1}, .kl = {-1, 0, 0},
+                                 .iu = 1.0};
     for (int it = 0; integ_dae_cmax(w, f) > PROJECT_TOL * (1.0 + qmax); it++) {
         if (it == PROJECT_MAXIT)
             return integ_fail(r, JNT_ERR_MODEL, r->t, "the joints cannot be assembled: the "
@@ -325,7 +417,8 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
 /* The matrix [M, C_q^T - Q_lambda; C_q, 0] (z decoupled) at y, factorised. */
 static int saddle(integ_run *r, integ_dae *w, const double *y, const char *what)
 {
-    static const integ_dae_coef sad = {.m = 1.0, .iz = 1.0, .kq = {0, 0, 1}, .kl = {-1, 0, 0}};
+    static const integ_dae_coef sad = {.m = 1.0, .iz = 1.0, .kq = {0, 0, 1}, .kl = {-1, 0, 0},
+                                       .iu = 1.0};
     int rc = jac_at(r, w, y);
     if (rc == 0)
         rc = integ_dae_mass(r, w, r->t, y);
@@ -360,7 +453,7 @@ int integ_dae_consistent(integ_run *r, integ_dae *w)
     if (rc != 0)
         return rc;
     memset(dx, 0, (size_t)N * sizeof *dx);
-    cq_times(r, w, y + nq, dx + c0);
+    integ_dae_cq(w, w->jv, y + nq, dx + c0);
     for (int k = 0; k < nc; k++)
         dx[c0 + k] = -(dx[c0 + k] + w->cr[k]);
     if (sparse_lu_solve(&w->lu, dx) != 0)
@@ -397,7 +490,7 @@ int integ_dae_consistent(integ_run *r, integ_dae *w)
                 dx[a->mass_rowind[k]] += w->mv[k] * x[j];
         for (int i = 0; i < nq; i++)
             dx[i] -= f[nq + i];
-        cq_times(r, w, x, dx + c0);
+        integ_dae_cq(w, w->jv, x, dx + c0);
         for (int k = 0; k < nc; k++)
             dx[c0 + k] += w->cr[nc + k];
         if (sparse_lu_solve(&w->lu, dx) != 0)
@@ -409,5 +502,7 @@ int integ_dae_consistent(integ_run *r, integ_dae *w)
     }
     memcpy(w->qdd, x, (size_t)nq * sizeof *x);
     memcpy(w->a, x, (size_t)nq * sizeof *x);
+    /* C_q(q_0) for the first step's mu (the last saddle's Jacobian is at y) */
+    memcpy(w->jn, w->jv, (size_t)r->abi->jac_nnz * sizeof *w->jn);
     return 0;
 }

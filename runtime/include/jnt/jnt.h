@@ -58,6 +58,8 @@ typedef struct jnt_stats {
     long chain_halvings;/* load increments the chains split in two */
     double cons_max;    /* multibody: largest |C(q, t)| after an accepted step (m, rad) */
     double cpu_seconds; /* CPU time spent integrating */
+    double vcons_max;   /* multibody: largest |C_q v + C_t| after an accepted step (m/s,
+                           rad/s); 0 in the index-3 formulation (JNT_DAE_INDEX=3) */
 } jnt_stats;
 
 /* Options of one run. Zero-initialise, then set what you need. */
