@@ -146,9 +146,10 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         if (s->chain_iters)
             snprintf(chains, sizeof chains, ", chain iterations %ld, halvings %ld", s->chain_iters,
                      s->chain_halvings);
-        char cons[64] = "";
+        char cons[96] = "";
         if (m->abi->nc > 0)
-            snprintf(cons, sizeof cons, ", constraint violation %.3g", s->cons_max);
+            snprintf(cons, sizeof cons, ", constraint violation %.3g, velocity %.3g",
+                     s->cons_max, s->vcons_max);
         fprintf(stderr,
                 "steps %ld, rejected %ld, rhs %ld, jac %ld, lu %ld, newton %ld, rows %ld, "
                 "cpu %.3g s%s%s\n",
