@@ -24,6 +24,9 @@
 #      cost per step, log-log slope, CPU against wall (bench/scaling.sh);
 #  10. what output costs: FrDyn2 with 10,001 rows, no file, .npy, .mat, CSV
 #      (bench/output.sh).
+#  11. Andrews' squeezer: steps and CPU time of generalized-alpha and HHT (fixed
+#      step and adaptive) at the same accuracy, beside SciPy's Radau on the
+#      test set's index-1 formulation (bench/andrews.sh, bench/andrews_radau.py).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -88,7 +91,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -556,3 +559,4 @@ fi
 
 if want 9; then . bench/scaling.sh; fi
 if want 10; then . bench/output.sh; fi
+if want 11; then . bench/andrews.sh; fi
