@@ -293,7 +293,8 @@ static void gen_output(const gen_ctx *g)
 static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char *px,
                     const char *abi_name, int exported);
 
-/* Multibody: the mass matrix's values, and the constraints' C_t and gamma. */
+/* Multibody: the mass matrix's values, and the constraints' C_t, gamma and
+ * C_q v + C_t. */
 static void gen_multibody(const gen_ctx *g)
 {
     const ir_model *m = g->m;
@@ -301,7 +302,7 @@ static void gen_multibody(const gen_ctx *g)
     emit_block(m->pool, g->out, g->dc, m->nq, m->mass, "out[%d]", NULL, "w");
     close_fn(g->out);
     open_fn(g, "cons_rates", KARGS("out"), "tyudp");
-    emit_block(m->pool, g->out, g->dc, 2 * m->nc, m->crate, "out[%d]", NULL, "w");
+    emit_block(m->pool, g->out, g->dc, 3 * m->nc, m->crate, "out[%d]", NULL, "w");
     close_fn(g->out);
 }
 

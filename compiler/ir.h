@@ -102,8 +102,9 @@ typedef struct ir_model {
     ir_iface *ifaces;      /* sliding interfaces (owned) */
     int nifaces;
     /* multibody (jnt_abi_model.nq > 0): y = [q, v, z, lambda], the diagonal
-     * of the mass matrix (nq, owned), the constraints' C_t then gamma (2 nc,
-     * owned); the DAE integrators' options (expressions of p) */
+     * of the mass matrix (nq, owned), the constraints' C_t, gamma and
+     * C_q v + C_t (3 nc, owned); the DAE integrators' options (expressions
+     * of p) */
     int nq, nc;
     ex_id *mass, *crate;
     ex_id alpha, rho_inf;

@@ -44,14 +44,26 @@ static void free_owner(void *o)
 }
 
 /* Wrap the compiled jnt_generated_model with its data; on failure frees
- * the data and leaves `code` to the caller. */
-static int wrap(const void *abi, void *code, double *data, jnt_model **out)
+ * the data and leaves `code` to the caller. A model the runtime refuses
+ * was compiled against other headers than this runtime's (or is broken):
+ * say so on diag. */
+static int wrap(const void *abi, void *code, double *data, jnt_model **out, FILE *diag)
 {
     jit_owner *w = malloc(sizeof *w);
     int rc = !abi ? JNT_ERR_JIT : !w ? JNT_ERR_NOMEM : JNT_OK;
     if (rc == JNT_OK) {
         *w = (jit_owner){code, data};
         rc = jnt_model_wrap(abi, data, w, free_owner, out);
+    }
+    if (rc == JNT_ERR_MODEL && diag) {
+        int v = ((const jnt_abi_model *)abi)->abi_version;
+        if (v != JNT_ABI_VERSION)
+            fprintf(diag, "jnt: error: the headers in %s are for model ABI %d, this runtime "
+                          "reads ABI %d: install matching headers and library\n",
+                    jnt_include_dir(), v, JNT_ABI_VERSION);
+        else
+            fprintf(diag, "jnt: internal error: the generated model fails the runtime's "
+                          "structural checks\n");
     }
     if (rc != JNT_OK) {
         free(w);
@@ -94,7 +106,7 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
     int st = 0, rc = JNT_ERR_JIT;
     if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-        rc = wrap(h ? dlsym(h, "jnt_generated_model") : NULL, h, data, out);
+        rc = wrap(h ? dlsym(h, "jnt_generated_model") : NULL, h, data, out, diag);
         if (rc != JNT_OK && h)
             dlclose(h);
     } else {
@@ -157,7 +169,7 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
         for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
             tcc_add_symbol(s, libm[i].name, libm[i].fn);
         if (tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0) {
-            rc = wrap(tcc_get_symbol(s, "jnt_generated_model"), s, data, out);
+            rc = wrap(tcc_get_symbol(s, "jnt_generated_model"), s, data, out, diag);
             if (rc != JNT_OK)
                 tcc_delete(s); /* wrap freed the data */
             return rc;

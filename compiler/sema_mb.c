@@ -583,8 +583,8 @@ void sema_mb_finish(sema *S)
             sval mv = b->rigid && !strcmp(f->short_name, "angle") ? b->inertia : b->mass;
             m->mass[k] = mv.k == V_NUM ? mv.e : ex_const(P, 1);
         }
-    /* C_t and gamma = d/dt (C_q v + C_t) at q'' = 0 */
-    m->crate = xmalloc(((size_t)2 * m->nc + 1) * sizeof *m->crate);
+    /* C_t, gamma = d/dt (C_q v + C_t) at q'' = 0, and C_q v + C_t */
+    m->crate = xmalloc(((size_t)3 * m->nc + 1) * sizeof *m->crate);
     for (int k = 0; k < m->nc; k++) {
         ex_id c = m->y.v[ny - m->nc + k].rhs, ct = ex_diff(P, c, EX_T, 0), cd = ct;
         for (int q = 0; q < m->nq; q++)
@@ -594,6 +594,7 @@ void sema_mb_finish(sema *S)
             g = ADD(g, MUL(ex_diff(P, cd, EX_Y, q), Y(m->nq + q)));
         m->crate[k] = ct;
         m->crate[m->nc + k] = g;
+        m->crate[2 * m->nc + k] = cd;
     }
     /* the integrators of index-3 DAEs, and only those */
     if (m->integrator && strcmp(m->integrator, "hht") && strcmp(m->integrator, "generalized_alpha"))

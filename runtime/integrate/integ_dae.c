@@ -218,22 +218,18 @@ static void dae_state(const integ_run *r, integ_dae *w, double h)
     memcpy(w->yt + 2 * nq, x + nq, (size_t)(w->nx - nq) * sizeof *x);
 }
 
-/* stab: the Jacobian at (t, yt) into w->jv, C_t at yt, and the velocity
- * constraints C_q v + C_t into w->gv; *gmax their largest. Returns 0, 1
- * (recoverable, cause recorded) or a fatal status. */
+/* stab: the velocity constraints C_q v + C_t at (t, yt) into w->gv (from
+ * cons_rates, without the Jacobian); *gmax their largest. Returns 0 or a
+ * fatal status. */
 static int dae_vcons(integ_run *r, integ_dae *w, double t, double *gmax)
 {
-    int rc = integ_jac_sparse(r, t, w->yt, w->jv);
-    if (rc != 0)
-        return rc;
-    rc = r->abi->cons_rates(t, w->yt, NULL, r->d, r->p, w->cr);
+    int rc = r->abi->cons_rates(t, w->yt, NULL, r->d, r->p, w->cr);
     if (rc != 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the constraint-rates kernel failed "
                           "(status %d)", rc);
-    integ_dae_cq(w, w->jv, w->yt + w->nq, w->gv);
     *gmax = 0.0;
     for (int k = 0; k < w->nc; k++) {
-        w->gv[k] += w->cr[k];
+        w->gv[k] = w->cr[2 * w->nc + k];
         *gmax = fmax(*gmax, fabs(w->gv[k]));
     }
     return 0;
@@ -311,11 +307,10 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
             d[c0 + k] = sc * w->f1[nq + c0 + k];
         for (int k = 0; k < N - nx; k++)
             d[nx + k] = w->gv[k] / gh;
-        /* the matrix: for this h, formed again at this iterate when slow
-         * (stab: the Jacobian is there already) */
+        /* the matrix: for this h, formed again at this iterate when slow */
         if (refresh || w->fact_h == 0.0 || fabs(h - w->fact_h) > 1e-9 * h) {
             w->fact_h = 0.0;
-            if (!w->stab && (rc = integ_jac_sparse(r, t1, w->yt, w->jv)) != 0)
+            if ((rc = integ_jac_sparse(r, t1, w->yt, w->jv)) != 0)
                 return rc;
             if ((rc = integ_dae_factor(r, w, &cf, 0)) < 0)
                 return rc;
@@ -444,6 +439,10 @@ static int dae_step(integ_run *r)
                               integ_h_min(r, t));
     }
     r->t_new = !adaptive && h == t_full - t ? t_full : t + h;
+    /* stab: C_q(q_{n+1}) for the next step's mu (dae_advance swaps it in) */
+    if (w->stab && (rc = integ_jac_sparse(r, t + h, w->yt, w->jv)) != 0)
+        return rc < 0 ? rc : integ_fail_cause(r, JNT_ERR_KERNEL, t + h, "the Jacobian kernel "
+                                              "failed at the end of a step");
     memcpy(r->y_new, w->yt, (size_t)r->abi->ny * sizeof *r->y_new);
     r->st->cons_max = fmax(r->st->cons_max, cmax);
     r->st->vcons_max = fmax(r->st->vcons_max, gmax);

@@ -124,9 +124,10 @@ int integ_dae_alloc(integ_run *r, integ_dae *w)
     w->jn = calloc((size_t)a->jac_nnz + 1, sizeof *w->jn);
     w->mv = malloc((size_t)a->mass_nnz * sizeof *w->mv + 1);
     /* q'', a at both ends and C_q^T mu (nq each), the rhs at both ends and
-     * a trial state (ny each), x and dx (N each), C_t and gamma (2 nc),
-     * C_q v + C_t (nc), the last two steps' unknowns (N each) */
-    size_t nv = 5 * (size_t)nq + 3 * (size_t)ny + 4 * (size_t)N + 3 * (size_t)nc;
+     * a trial state (ny each), x and dx (N each), cons_rates' C_t, gamma
+     * and C_q v + C_t (3 nc), C_q v + C_t (nc), the last two steps'
+     * unknowns (N each) */
+    size_t nv = 5 * (size_t)nq + 3 * (size_t)ny + 4 * (size_t)N + 4 * (size_t)nc;
     double *v = calloc(nv + 1, sizeof *v);
     if (ncq < 0 || !w->colptr || !w->rowind || !w->pos || !w->val || !w->jv || !w->jn ||
         !w->mv || !v) {
@@ -145,7 +146,7 @@ int integ_dae_alloc(integ_run *r, integ_dae *w)
     w->dx = v, v += N;
     w->xa = v, v += N;
     w->xb = v, v += N;
-    w->cr = v, v += 2 * nc;
+    w->cr = v, v += 3 * nc;
     w->gv = v, v += nc;
     w->dq = v;
     /* the pattern, column by column: the diagonal, M, the Jacobian's

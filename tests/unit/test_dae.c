@@ -217,11 +217,19 @@ static int mass(double t, const double *y, const double *u, const double *d, con
     return 0;
 }
 
+/* C_t, gamma, and C_q v + C_t (jnt/abi.h) */
 static int cons_rates(double t, const double *y, const double *u, const double *d,
                       const double *p, double *out)
 {
     (void)u, (void)d, (void)p;
-    constraints(t, y, y + cur->nq, NULL, NULL, NULL, out, out + cur->nc, NULL);
+    int nq = cur->nq, nc = cur->nc;
+    double Cq[MAXJ * 2 * 3 * MAXB];
+    constraints(t, y, y + nq, NULL, NULL, Cq, out, out + nc, NULL);
+    for (int k = 0; k < nc; k++) {
+        out[2 * nc + k] = out[k];
+        for (int i = 0; i < nq; i++)
+            out[2 * nc + k] += Cq[k * nq + i] * y[nq + i];
+    }
     return 0;
 }
 

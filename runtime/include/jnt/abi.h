@@ -23,7 +23,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 8
+#define JNT_ABI_VERSION 9
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -162,10 +162,11 @@ typedef struct jnt_abi_iface {
  * those rows as for any model (so it holds C_q in the rows of lambda and
  * -(C_q^T lambda)_q + Q_q in the rows of v). The mass kernel writes the
  * values of M (nq x nq, pattern mass_colptr/mass_rowind) into its out
- * array; cons_rates writes C_t (nc) then gamma (nc), with
+ * array; cons_rates writes C_t (nc), gamma (nc) and C_q v + C_t (nc), with
  *   gamma = d/dt (C_q v + C_t) at q'' = 0,
  * so that the constraints hold at velocity and acceleration level when
- * C_q v + C_t = 0 and C_q q'' + gamma = 0. Integrated by "hht" and
+ * C_q v + C_t = 0 and C_q q'' + gamma = 0 (the third block lets the
+ * integrators check the velocity constraints without the Jacobian). Integrated by "hht" and
  * "generalized_alpha" (integrate/integ_dae.c). */
 
 typedef struct jnt_abi_model {
