@@ -6,7 +6,8 @@
  * here, and its two invariants), and joint friction whose normal force is
  * the joint's reaction: a block sliding down a rail (prismatic) and a
  * wheel spinning down on a pin (revolute, radius r), both against the
- * closed forms of Coulomb friction, regularised and switching (F_eq).
+ * closed forms of Coulomb friction, regularised and switching (F_eq); and
+ * LuGre and FrDyn2 on a rail against the same laws on a point mass.
  */
 #include <math.h>
 #include <string.h>
@@ -242,6 +243,66 @@ static void bearing(void)
     jnt_model_free(m);
 }
 
+/* Any law of the library on a joint: a block on a horizontal rail with
+ * the law on the rail (the reaction m g as its normal force, generalized-
+ * alpha at h = 20 us) against the same law between a point mass and the
+ * ground (normal = m g, bdf at rtol 1e-10), under a force that makes it
+ * stick and slip. */
+#define RAIL_LAW(BODY, FRICTION, SIM)                                                         \
+    "model rail_law\n"                                                                      \
+    "import friction\n"                                                                     \
+    "param m = 1 kg\n"                                                                      \
+    "param g = 9.81 m/s^2\n" BODY FRICTION                                                  \
+    "force push on block.x = 8 N * sin(2 * pi * t / 1 s)\n"                                 \
+    "simulate { " SIM "  until = 2 s }\n"                                                  \
+    "output \"rail_law.csv\" every 10 ms { t, x = block.x, v = block.x.v, F = f.force }\n"
+#define ON_RAIL(LAW)                                                                          \
+    RAIL_LAW("body block : rigid2d(mass = m, inertia = 0.1 kg*m^2) { marker P = (0 m, 0 m) }\n" \
+             "joint rail : prismatic(block.P, (0 m, 0 m), axis = (1, 0))\n",                 \
+             "friction f on rail { law = " LAW " }\n",                                      \
+             "integrator = generalized_alpha(h = 20 us, rho_inf = 0.9)  gravity = (0 m/s^2, -g)")
+#define ON_POINT(LAW)                                                                         \
+    RAIL_LAW("body block : point(mass = m) { dof x }\n",                                     \
+             "friction f between block.x and ground { normal = m * g  law = " LAW " }\n",   \
+             "integrator = bdf(rtol = 1e-10, atol = 1e-12)")
+#define LUGRE "lugre(sigma0 = 1e4 / 1 m, sigma1 = 10 s/m, sigma2 = 0.1 s/m, mu_s = 0.5, " \
+              "mu_k = 0.3, v_s = 0.01 m/s)"
+#define FRDYN2 "frdyn2(mu_s = 0.5, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s, sigma0 = 1e5 N/m, " \
+               "sigma1 = 200 N*s/m)"
+
+static void law_on_rail(const char *name, const char *rail_src, const char *point_src)
+{
+    jnt_model *m[2] = {compile(name, rail_src), compile(name, point_src)};
+    csv_table t[2];
+    int ok = m[0] && m[1];
+    memset(t, 0, sizeof t);
+    for (int k = 0; k < 2 && ok; k++) {
+        ok = run_csv(m[k], test_out(k ? "rail_law_point.csv" : "rail_law_rail.csv"),
+                     (jnt_run_opts){0}, NULL, &t[k]) == JNT_OK && t[k].nrow == 201;
+        CHECK(ok, "%s %s runs", name, k ? "between a point mass and the ground" : "on a rail");
+    }
+    if (ok) {
+        static const char *const cols[3] = {"x", "v", "F"};
+        double err[3], range[3];
+        for (int c = 0; c < 3; c++) {
+            const double *a = csv_col(&t[0], cols[c]), *b = csv_col(&t[1], cols[c]);
+            err[c] = range[c] = 0;
+            for (int i = 0; i < t[0].nrow; i++) {
+                err[c] = fmax(err[c], fabs(a[i] - b[i]));
+                range[c] = fmax(range[c], fabs(b[i]));
+            }
+        }
+        CHECK(err[0] <= 1e-5 * range[0] && err[1] <= 1e-5 * range[1] &&
+              err[2] <= 1e-3 * range[2], "%s on a rail (its reaction as normal force) against "
+              "the point-mass model: x %.2g m, v %.2g m/s (1e-5 of their range), F %.2g N (1e-3 "
+              "of %.3g N)", name, err[0], err[1], err[2], range[2]);
+    }
+    for (int k = 0; k < 2; k++) {
+        csv_free(&t[k]);
+        jnt_model_free(m[k]);
+    }
+}
+
 int main(void)
 {
     elastic_pendulum();
@@ -249,5 +310,7 @@ int main(void)
     incline(1);
     incline_stick();
     bearing();
+    law_on_rail("lugre", ON_RAIL(LUGRE), ON_POINT(LUGRE));
+    law_on_rail("frdyn2", ON_RAIL(FRDYN2), ON_POINT(FRDYN2));
     return check_done();
 }
