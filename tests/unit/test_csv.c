@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "csvread.h"
 #include "io/csv.h"
 #include "jnt/jnt.h"
 
@@ -27,23 +28,6 @@ static const char *slurp(const char *path)
         fclose(f);
     }
     return buf;
-}
-
-/* The whole content of a file (malloc'd), NULL if missing. */
-static char *slurp_all(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
-    if (b)
-        b[got] = '\0';
-    fclose(f);
-    return b;
 }
 
 /* 100,000 rows of 3 random doubles (all exponents, and halfway-prone short
@@ -76,7 +60,7 @@ static void check_round_trip(void)
     for (int i = 0; i < NR && ok; i++)
         ok = csv_row(&w, v[i], 3, err, sizeof err) == JNT_OK;
     ok = csv_close(&w, err, sizeof err) == JNT_OK && ok;
-    char *text = slurp_all(path), *p = text ? strchr(text, '\n') : NULL;
+    char *text = read_text(path), *p = text ? strchr(text, '\n') : NULL;
     int same = 0, longest = 0;
     for (int i = 0; p && i < NR; i++)
         for (int j = 0; j < 3; j++) {
