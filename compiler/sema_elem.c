@@ -497,11 +497,15 @@ typedef struct setting_spec {
     const jnt_dim *dim; /* NULL: a law call */
 } setting_spec;
 
-static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M}, {"law", NULL}, {"radius", &DIM_M}, {0, 0}};
-static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"radius", &DIM_M}, {0, 0}};
+/* "radius", last of each kind, is for elements on revolute joints */
+static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M}, {"law", NULL},
+                                         {"radius", &DIM_M}, {0, 0}};
+static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"radius", &DIM_M},
+                                         {0, 0}};
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
                                            {"radius", &DIM_M}, {0, 0}};
-static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M}, {"radius", &DIM_M}, {0, 0}};
+static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
+                                          {"radius", &DIM_M}, {0, 0}};
 
 /* Collect an element's settings by name; unknown and repeated ones are errors. */
 static int gather_settings(sema *S, const ast *decl, int first, const setting_spec *spec,
