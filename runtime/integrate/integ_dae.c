@@ -73,6 +73,13 @@
 #define CONS_TOL 1e-12    /* converged when |C| < CONS_TOL (1 + |q|) */
 #define VCONS_TOL 1e-12   /* stab: and |C_q v + C_t| < VCONS_TOL (1 + |v|) */
 
+/* fmax without the libm call (its NaN rule: the other operand), for the
+ * Newton loops: about 8 % of a small model's run went to calls of fmax. */
+static inline double dmax(double a, double b)
+{
+    return a >= b || b != b ? a : b;
+}
+
 static void dae_work(int ny, int nnz, size_t *nw, size_t *ni)
 {
     (void)ny, (void)nnz;
@@ -230,7 +237,7 @@ static int dae_vcons(integ_run *r, integ_dae *w, double t, double *gmax)
     *gmax = 0.0;
     for (int k = 0; k < w->nc; k++) {
         w->gv[k] = w->cr[2 * w->nc + k];
-        *gmax = fmax(*gmax, fabs(w->gv[k]));
+        *gmax = dmax(*gmax, fabs(w->gv[k]));
     }
     return 0;
 }
@@ -269,7 +276,7 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
         x[i] = w->xa[i] + ex * (w->xa[i] - w->xb[i]);
     for (int j = 0; j < nz; j++)
         x[nq + j] = r->y[2 * nq + j] + h * w->fn[2 * nq + j];
-    double ra = fmax(ACC_TOL, NEWTON_KAPPA * r->s.rtol);
+    double ra = dmax(ACC_TOL, NEWTON_KAPPA * r->s.rtol);
     double corr = INFINITY, prev = 0.0, acc = INFINITY, acc_rate = 0.0;
     int refresh = 0, worst = 0, rc;
     for (int it = 0; it <= NEWTON_MAXIT; it++) {
@@ -282,7 +289,7 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
             return rc;
         double qmax = 0.0, vmax = 0.0;
         for (int i = 0; i < nq; i++)
-            qmax = fmax(qmax, fabs(w->yt[i])), vmax = fmax(vmax, fabs(w->yt[nq + i]));
+            qmax = dmax(qmax, fabs(w->yt[i])), vmax = dmax(vmax, fabs(w->yt[nq + i]));
         *cmax = integ_dae_cmax(w, w->f1);
         /* converged: q, v, z, C and C_q v + C_t, and q'', lambda and mu
          * unless their corrections stall at the rounding of C / (beta h^2) */
@@ -334,12 +341,12 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
          * tolerances; that of q'' and mu, and of lambda, against their size */
         double xq = 0.0, xl = 0.0, dq = 0.0, dl = 0.0;
         for (int i = 0; i < nq; i++)
-            xq = fmax(xq, fabs(x[i])), dq = fmax(dq, fabs(d[i]));
+            xq = dmax(xq, fabs(x[i])), dq = dmax(dq, fabs(d[i]));
         for (int i = nx; i < N; i++)
-            xq = fmax(xq, fabs(x[i])), dq = fmax(dq, fabs(d[i]));
+            xq = dmax(xq, fabs(x[i])), dq = dmax(dq, fabs(d[i]));
         for (int i = c0; i < nx; i++)
-            xl = fmax(xl, fabs(x[i])), dl = fmax(dl, fabs(d[i]));
-        double acc1 = fmax(dq / (ra * (1.0 + xq)), dl / (ra * (1.0 + xl)));
+            xl = dmax(xl, fabs(x[i])), dl = dmax(dl, fabs(d[i]));
+        double acc1 = dmax(dq / (ra * (1.0 + xq)), dl / (ra * (1.0 + xl)));
         acc_rate = acc1 / acc, acc = acc1;
         if (w->stab)
             integ_dae_cqt(w, w->jn, d + nx, w->dq);
@@ -349,7 +356,7 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
             int s = i < nq ? i : i + nq;
             double e = 0.0;
             if (i < nq)
-                e = fmax(bh2 * fabs(d[i] + (w->stab ? w->dq[i] : 0.0)) /
+                e = dmax(bh2 * fabs(d[i] + (w->stab ? w->dq[i] : 0.0)) /
                              (at + rt * fabs(w->yt[i])),
                          gh * fabs(d[i]) / (at + rt * fabs(w->yt[nq + i])));
             else if (i < c0)
@@ -377,7 +384,7 @@ static double dae_error(const integ_run *r, const integ_dae *w, double h)
     double s = 0.0;
     for (int i = 0; i < w->nq; i++) {
         double e = w->err_coef * h * h * (w->a1[i] - w->a[i]);
-        double sc = r->s.atol + r->s.rtol * fmax(fabs(r->y[i]), fabs(w->yt[i]));
+        double sc = r->s.atol + r->s.rtol * dmax(fabs(r->y[i]), fabs(w->yt[i]));
         s += (e / sc) * (e / sc);
     }
     return w->nq > 0 ? sqrt(s / w->nq) : 0.0;
@@ -415,7 +422,7 @@ static int dae_step(integ_run *r)
         if (rc == 0) {
             double err = dae_error(r, w, h);
             double fac = err > 0 ? 0.9 * pow(err, -1.0 / 3.0) : 5.0;
-            w->h = h * fmin(5.0, fmax(0.2, fac));
+            w->h = h * fmin(5.0, dmax(0.2, fac));
             if (err <= 1.0)
                 break;
             r->st->rejected++;
@@ -444,8 +451,8 @@ static int dae_step(integ_run *r)
         return rc < 0 ? rc : integ_fail_cause(r, JNT_ERR_KERNEL, t + h, "the Jacobian kernel "
                                               "failed at the end of a step");
     memcpy(r->y_new, w->yt, (size_t)r->abi->ny * sizeof *r->y_new);
-    r->st->cons_max = fmax(r->st->cons_max, cmax);
-    r->st->vcons_max = fmax(r->st->vcons_max, gmax);
+    r->st->cons_max = dmax(r->st->cons_max, cmax);
+    r->st->vcons_max = dmax(r->st->vcons_max, gmax);
     double *t2 = w->xb;
     w->xb = w->xa, w->xa = t2;
     memcpy(w->xa, w->x, (size_t)w->N * sizeof *w->x);
