@@ -597,9 +597,11 @@ void sema_mb_finish(sema *S)
         m->crate[2 * m->nc + k] = cd;
     }
     /* the integrators of index-3 DAEs, and only those */
-    if (m->integrator && strcmp(m->integrator, "hht") && strcmp(m->integrator, "generalized_alpha"))
-        diag_error(S->dc, S->model->loc, "a multibody model runs with 'hht' or "
-                                         "'generalized_alpha', not '%s'", m->integrator);
+    if (m->integrator && strcmp(m->integrator, "hht") && strcmp(m->integrator, "generalized_alpha") &&
+        strcmp(m->integrator, "radau5"))
+        diag_error(S->dc, S->model->loc, "a multibody model runs with 'hht', "
+                                         "'generalized_alpha' or 'radau5', not '%s'",
+                   m->integrator);
     free(order);
     free(repl);
     free(vars);

@@ -81,6 +81,8 @@ static const integ_spec integ_specs[] = {
     {"radau", {"h"}, {NAN}},
     {"dopri5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+    /* 3-stage Radau IIA, order 5, adaptive: ordinary and multibody models */
+    {"radau5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     {"central", {"h"}, {NAN}},
     /* index-3 DAEs (multibody): a fixed step h, or adaptive from h when rtol > 0 */
     {"hht", {"h", "alpha", "rtol", "atol"}, {NAN, -0.05, 0, 0}},
@@ -118,7 +120,8 @@ static void eval_integrator(sema *S, const ast *e)
             diag_error(S->dc, e->loc, "unknown integrator '%s'; did you mean '%s'?", name, best);
         else
             diag_error(S->dc, e->loc, "expected an integrator: rk4(h), dopri5(rtol, atol), "
-                                      "bdf(rtol, atol), radau(h), trapezoidal(h), midpoint(h), "
+                                      "bdf(rtol, atol), radau5(rtol, atol), radau(h), "
+                                      "trapezoidal(h), midpoint(h), "
                                       "central(h), hht(h, alpha) or generalized_alpha(h, rho_inf)");
         return;
     }

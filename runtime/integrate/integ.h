@@ -169,6 +169,13 @@ extern const integ_type integ_midpoint;
 /* The DAE methods of multibody models (integ_dae.c): HHT-alpha and
  * generalized-alpha, stabilised index 2. */
 extern const integ_type integ_hht, integ_galpha;
+/* Radau IIA of order 5 with adaptive steps (integ_radau5.c), on ordinary
+ * and multibody models alike. */
+extern const integ_type integ_radau5;
+/* Lambda = T^-1 A^-1 T (row-major) of radau5's tableau and transformation:
+ * the real eigenvalue in [0], the complex pair's 2 x 2 block in [4, 5, 7,
+ * 8], zeros elsewhere (a check of the constants). */
+void integ_radau5_lambda(double lam[9]);
 
 /* ---- the multibody DAE methods (integ_dae.c, integ_dae_init.c) ---------
  * y = [q (nq), v (nq), z (nz), lambda (nc)] (abi.h). Newton works on

@@ -96,10 +96,11 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
                           "sliding interfaces are not supported yet");
     const integ_type *named = integ_find(iname);
     int dae_method = named == &integ_hht || named == &integ_galpha;
-    if (named && dae != dae_method)
+    /* radau5 runs both kinds */
+    if (named && named != &integ_radau5 && dae != dae_method)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
-                          dae ? "a multibody model runs with the integrators 'hht' or "
-                                "'generalized_alpha' only (not '%s')"
+                          dae ? "a multibody model runs with the integrators 'hht', "
+                                "'generalized_alpha' or 'radau5' only (not '%s')"
                               : "integrator '%s' needs a multibody model (bodies and joints)",
                           iname);
     d->integ = integ_find(central ? "rk4" : iname);
@@ -109,8 +110,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         d->integ = integ_find("rk4");
     if (!d->integ)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
-                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, trapezoidal, "
-                          "midpoint; hht, generalized_alpha for multibody models)",
+                          "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, radau5, "
+                          "trapezoidal, midpoint; hht, generalized_alpha for multibody models)",
                           iname ? iname : "");
     size_t nw, ni;
     integ_arena_size(d->integ, a, &nw, &ni);
