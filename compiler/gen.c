@@ -376,8 +376,9 @@ static void gen_blocks(const gen_ctx *g)
         const ir_block *k = &m->blocks[b];
         fputs("    {", g->out);
         put_str(g->out, k->name);
-        fprintf(g->out, ", %d, %d, %ld, %ld, %ld, %d, %d, %ld, %d, %d},\n", k->q0, k->r,
-                k->off[0], k->off[1], k->off[2], k->g0, k->ng, k->off[3], k->qdd0, k->flags);
+        fprintf(g->out, ", %d, %d, %ld, %ld, %ld, %d, %d, %ld, %d, %d, %d, %ld},\n", k->q0,
+                k->r, k->off[0], k->off[1], k->off[2], k->g0, k->ng, k->off[3], k->qdd0,
+                k->flags, k->frame, k->off[4]);
     }
     fputs("};\n", g->out);
 }
@@ -432,7 +433,10 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, m->nifaces, "iface_mu", ",\n");
     fputs("    ", out);
     put_ref(g, nflag, "block_in", ",\n");
-    fprintf(out, "    %d, %d, %d, %d, ", m->nq, m->nc, m->nq > 0, m->nq);
+    int mass_const = m->nq > 0; /* a flexible body's mass matrix turns with it */
+    for (int b = 0; b < m->nblocks; b++)
+        mass_const &= !(m->blocks[b].flags & JNT_BLOCK_FFRF);
+    fprintf(out, "    %d, %d, %d, %d, ", m->nq, m->nc, mass_const, m->nq);
     put_ref(g, m->nq, "mass_colptr", ", ");
     put_ref(g, m->nq, "mass_rowind", ", ");
     put_ref(g, m->nq, "mass", ", ");

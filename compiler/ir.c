@@ -56,6 +56,7 @@ void ir_free(ir_model *m)
         free(m->blocks[i].minv_k);
         free(m->blocks[i].minv_c);
         free(m->blocks[i].rows);
+        free(m->blocks[i].ffrf);
     }
     free(m->blocks);
     for (int i = 0; i < m->nchains; i++) {
@@ -76,7 +77,8 @@ void ir_free(ir_model *m)
     *m = (ir_model){0};
 }
 
-/* See ir.h: per block minv, minv_k, minv_c, rows; per interface x, rows. */
+/* See ir.h: per block minv, minv_k, minv_c, rows (and a flexible body's
+ * invariants); per interface x, rows. */
 void ir_data_layout(ir_model *m)
 {
     long n = 0;
@@ -86,6 +88,8 @@ void ir_data_layout(ir_model *m)
         for (int j = 0; j < 3; j++)
             k->off[j] = n, n += rr;
         k->off[3] = n, n += (long)k->ng * k->r;
+        k->off[4] = k->ffrf ? n : 0;
+        n += k->ffrf ? JNT_FFRF_SIZE(k->r) : 0;
     }
     for (int f = 0; f < m->nifaces; f++) {
         ir_iface *fc = &m->ifaces[f];
@@ -107,6 +111,8 @@ void ir_data_fill(const ir_model *m, double *dst)
         memcpy(dst + k->off[2], k->minv_c, rr * sizeof *dst);
         if (k->ng)
             memcpy(dst + k->off[3], k->rows, (size_t)k->ng * k->r * sizeof *dst);
+        if (k->ffrf)
+            memcpy(dst + k->off[4], k->ffrf, (size_t)JNT_FFRF_SIZE(k->r) * sizeof *dst);
     }
     for (int f = 0; f < m->nifaces; f++) {
         const ir_iface *fc = &m->ifaces[f];

@@ -48,10 +48,13 @@ typedef struct ir_block {
     double *minv, *minv_k, *minv_c;
     int g0, ng;    /* its gathered points (ir_model.f from g0 on) */
     double *rows;  /* ng x r rows of its basis at those points, column-major (owned) */
-    long off[4];   /* offsets of minv, minv_k, minv_c, rows in the model data */
+    long off[5];   /* offsets of minv, minv_k, minv_c, rows, ffrf in the model data */
     int qdd0; /* discrete states of the accelerations (interface models), or -1 */
     int flags; /* JNT_BLOCK_FRAME, JNT_BLOCK_RAYLEIGH */
-    ex_id in[6]; /* frame x, y, vx, vy; Rayleigh alpha, beta (functions of t and p) */
+    ex_id in[6]; /* frame x, y, vx, vy; Rayleigh alpha, beta (functions of t and p);
+                    JNT_BLOCK_FFRF: gravity gx, gy */
+    int frame;     /* JNT_BLOCK_FFRF: y index of its body frame's x */
+    double *ffrf;  /* JNT_BLOCK_FFRF: the invariants, JNT_FFRF_SIZE(r) (owned), else NULL */
 } ir_block;
 
 /* A quasi-static Iwan chain (jnt_abi_chain): its discrete states from d0

@@ -69,6 +69,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         else if (s->kind == SYM_CHAIN)
             sema_declare_chain(&S, s);
     }
+    sema_flex_bind(&S);
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
         if (s->kind == SYM_POINT)

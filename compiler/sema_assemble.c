@@ -19,9 +19,10 @@ static const jnt_dim DIM_KG = {{6, 0, 0, 0, 0}};
 void sema_declare_body(sema *S, sym *s)
 {
     const ast *d = s->decl;
-    int rigid = strcmp(d->str, "rigid2d") == 0;
-    if (strcmp(d->str, "point") != 0 && !rigid) {
-        diag_error(S->dc, d->loc, "unknown body type '%s' (known: point, rigid2d)", d->str);
+    int rigid = strcmp(d->str, "rigid2d") == 0, flex = strcmp(d->str, "flexible2d") == 0;
+    if (strcmp(d->str, "point") != 0 && !rigid && !flex) {
+        diag_error(S->dc, d->loc, "unknown body type '%s' (known: point, rigid2d, flexible2d)",
+                   d->str);
         return;
     }
     long *vals;
@@ -33,8 +34,11 @@ void sema_declare_body(sema *S, sym *s)
         b->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         b->iname = d->iter ? d->iter->name : NULL;
         b->ival = d->iter ? vals[k] : 0;
-        if (rigid) {
-            sema_declare_rigid2d(S, b);
+        if (rigid || flex) {
+            if (rigid)
+                sema_declare_rigid2d(S, b);
+            else
+                sema_declare_flexible2d(S, b);
             s->inst[k] = S->nbody++;
             continue;
         }
@@ -201,6 +205,8 @@ void sema_assemble(sema *S)
 {
     ex_pool *P = S->pool;
     for (int i = 0; i < S->nbody; i++) {
+        if (S->bodies[i].flex)
+            continue; /* its mass is its substructure's (sema_flex.c) */
         if (S->bodies[i].rigid)
             sema_rigid2d_mass(S, &S->bodies[i]);
         else
@@ -270,6 +276,11 @@ int sema_dof_accel(sema *S, int di, jnt_loc loc, sval *out)
         return -1;
     }
     const dof *f = &S->dofs[di];
+    if (S->bodies[f->body].flex) {
+        diag_error(S->dc, loc, "the accelerations of a flexible2d body's frame are not "
+                               "available as outputs");
+        return -1;
+    }
     int angle = S->bodies[f->body].rigid && strcmp(f->short_name, "angle") == 0;
     *out = sval_num(S->multibody ? sema_mb_accel(S, di) : f->acc,
                     angle ? (jnt_dim){{0, 0, -12, 0, 0}} : (jnt_dim){{0, 6, -12, 0, 0}});

@@ -636,8 +636,9 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
         diag_error(S->dc, radius->loc, "'radius' is for elements on revolute joints");
         return -2;
     }
-    if (ea.id == eb.id || (S->markers[ea.id].body >= 0 &&
-                           S->markers[ea.id].body == S->markers[eb.id].body)) {
+    /* two markers of one rigid body never move apart (a flexible body's do) */
+    int ba = S->markers[ea.id].body;
+    if (ea.id == eb.id || (ba >= 0 && ba == S->markers[eb.id].body && !S->bodies[ba].flex)) {
         diag_error(S->dc, decl->loc, "%s '%s' connects two points of the same body", kname,
                    el->name);
         return -2;

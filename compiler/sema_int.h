@@ -78,7 +78,11 @@ typedef struct body {
     long ival;
     sval mass;
     int dof0, ndof;
-    int rigid;        /* rigid2d: dofs x, y, angle; inertia about its centre of mass */
+    int rigid;        /* rigid2d (and flexible2d): dofs x, y, angle; inertia about its
+                         centre of mass */
+    int flex;         /* flexible2d: its frame is x, y, angle; its elastic coordinates
+                         are those of substructure `sub` (sema_flex.c) */
+    int sub;
     sval inertia;
 } body;
 
@@ -142,6 +146,10 @@ typedef struct subst {
     ex_id frame[2];       /* prescribed translation of its frame (functions of t), or -1 */
     ex_id ray[2];         /* time-varying Rayleigh alpha(t), beta(t), or -1 */
     ex_id *g;             /* generalized forces, r */
+    double *ffrf;         /* the elastic coordinates of a flexible2d body: its inertia
+                             invariants (JNT_FFRF_SIZE(r), owned; handed to the IR) */
+    fe_sparse m0;         /* with fixes: the mass matrix before them (owned), and the */
+    int *dof0;            /* nodes' ux, uy in its numbering (2 per node, owned), or NULL */
 } subst;
 
 typedef struct scope scope;
@@ -365,6 +373,28 @@ void sema_iface_check(sema *S);
 void sema_declare_rigid2d(sema *S, body *b);
 /* Pass 2: `joint NAME : KIND(A, B, ...)`. */
 void sema_declare_joint(sema *S, sym *s);
+/* A pair (a, b) of dimension dim: 0 and out[2], or -1 after an error. */
+int sema_mb_pair(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
+                 ex_id out[2]);
+/* A new position state (and its velocity) of body b: its dof index. */
+int sema_mb_add_dof(sema *S, body *b, const char *short_name, jnt_dim dim, jnt_loc loc);
+/* Add marker m (name, body, px, py, angle set): its index. */
+int sema_mb_add_marker(sema *S, marker m);
+
+/* sema_flex.c: flexible2d bodies (a floating frame carrying a substructure) */
+/* Pass 2: the frame's dofs x, y, angle of flexible2d body b. */
+void sema_declare_flexible2d(sema *S, body *b);
+/* After the substructures: each flexible body's substructure, its
+ * invariants and its markers. */
+void sema_flex_bind(sema *S);
+/* Elements on points of a flexible body's substructure: only between two of
+ * them (an error otherwise). */
+void sema_flex_check_elems(sema *S);
+/* The flexible body whose elastic coordinates are substructure si, or -1. */
+int sema_flex_of_sub(const sema *S, int si);
+/* The dof of component comp of node `node` of substructure si (made once). */
+int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc);
+
 /* Pass 3: mass and inertia of rigid2d body b; gravity on every body. */
 void sema_rigid2d_mass(sema *S, body *b);
 void sema_mb_gravity(sema *S);

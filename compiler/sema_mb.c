@@ -32,8 +32,8 @@ static const jnt_dim DIM_ACC = {{0, 6, -12, 0, 0}};
 #define MUL(a, b) ex_op2(P, EX_MUL, (a), (b))
 #define Y(i) ex_var(P, EX_Y, (i))
 
-/* A pair (a, b) of dimension dim: 0 and out[2], or -1 after an error. */
-static int eval_pair(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
+/* See sema_int.h. */
+int sema_mb_pair(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
                      ex_id out[2])
 {
     if (e->kind != AST_TUPLE || e->nkids != 2) {
@@ -49,8 +49,8 @@ static int eval_pair(sema *S, const scope *sc, const ast *e, jnt_dim dim, const 
     return 0;
 }
 
-/* A new position state (and its velocity) of body b. */
-static int add_dof(sema *S, body *b, const char *short_name, jnt_dim dim, jnt_loc loc)
+/* See sema_int.h. */
+int sema_mb_add_dof(sema *S, body *b, const char *short_name, jnt_dim dim, jnt_loc loc)
 {
     XGROW(S->dofs, S->capdof, S->ndof);
     dof *f = &S->dofs[S->ndof];
@@ -67,7 +67,9 @@ static int add_dof(sema *S, body *b, const char *short_name, jnt_dim dim, jnt_lo
 
 /* A point dof whose position is pos, an expression of the bodies'
  * coordinates q (a marker's coordinate, the length between two markers, a
- * joint's coordinate): its force goes to each q_j as d(pos)/d(q_j) F. */
+ * joint's coordinate) and of the gathered positions u_g of substructure
+ * points (a flexible body's node): its force goes to each q_j as
+ * d(pos)/d(q_j) F and to each u_g as d(pos)/d(u_g) F. */
 static int expr_dof(sema *S, char *name, const char *short_name, ex_id pos)
 {
     ex_pool *P = S->pool;
@@ -85,12 +87,33 @@ static int expr_dof(sema *S, char *name, const char *short_name, ex_id pos)
         f.lin_c[f.nlin++] = cf;
         f.vel = ADD(f.vel, MUL(cf, Y(y + 1)));
     }
+    for (int g = 0; g < S->ngather; g++) {
+        if (!ex_depends(P, pos, EX_UP, g))
+            continue;
+        ex_id cf = ex_diff(P, pos, EX_UP, g);
+        XGROW(f.lin_y, f.caplin, f.nlin);
+        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
+        f.lin_y[f.nlin] = -1 - g;
+        f.lin_c[f.nlin++] = cf;
+        f.vel = ADD(f.vel, MUL(cf, ex_var(P, EX_UV, g)));
+    }
     XGROW(S->dofs, S->capdof, S->ndof);
     S->dofs[S->ndof] = f;
     return S->ndof++;
 }
 
-static int add_marker(sema *S, marker m)
+/* See sema_int.h: the marker m, its coordinates as point dofs. */
+int sema_mb_add_marker(sema *S, marker m)
+{
+    m.dx = expr_dof(S, xasprintf("%s.x", m.name), "x", m.px);
+    m.dy = expr_dof(S, xasprintf("%s.y", m.name), "y", m.py);
+    XGROW(S->markers, S->capmarker, S->nmarker);
+    S->markers[S->nmarker] = m;
+    return S->nmarker++;
+}
+
+/* The ground's marker m (no coordinates as dofs). */
+static int add_ground_marker(sema *S, marker m)
 {
     XGROW(S->markers, S->capmarker, S->nmarker);
     S->markers[S->nmarker] = m;
@@ -104,9 +127,9 @@ void sema_declare_rigid2d(sema *S, body *b)
     const ast *d = b->decl;
     S->multibody = 1;
     b->rigid = 1;
-    int ix = add_dof(S, b, "x", DIM_M, d->loc);
-    add_dof(S, b, "y", DIM_M, d->loc);
-    add_dof(S, b, "angle", units_none, d->loc);
+    int ix = sema_mb_add_dof(S, b, "x", DIM_M, d->loc);
+    sema_mb_add_dof(S, b, "y", DIM_M, d->loc);
+    sema_mb_add_dof(S, b, "angle", units_none, d->loc);
     b->ndof = 3;
     ex_id x = S->dofs[ix].pos, y = S->dofs[ix + 1].pos, th = S->dofs[ix + 2].pos;
     ex_id c = ex_op1(P, EX_COS, th), s = ex_op1(P, EX_SIN, th);
@@ -127,7 +150,7 @@ void sema_declare_rigid2d(sema *S, body *b)
                 goto next;
             }
         ex_id sxy[2];
-        if (eval_pair(S, b->iname ? &isc : &S->global, q->kids[0], DIM_M,
+        if (sema_mb_pair(S, b->iname ? &isc : &S->global, q->kids[0], DIM_M,
                       "a marker's position in its body", sxy) != 0)
             continue;
         if (sema_is_dynamic(S, sxy[0]) || sema_is_dynamic(S, sxy[1])) {
@@ -140,9 +163,7 @@ void sema_declare_rigid2d(sema *S, body *b)
                     .body = (int)(b - S->bodies), .angle = th,
                     .px = ADD(x, SUB(MUL(c, sxy[0]), MUL(s, sxy[1]))),
                     .py = ADD(y, ADD(MUL(s, sxy[0]), MUL(c, sxy[1])))};
-        m.dx = expr_dof(S, xasprintf("%s.x", m.name), "x", m.px);
-        m.dy = expr_dof(S, xasprintf("%s.y", m.name), "y", m.py);
-        add_marker(S, m);
+        sema_mb_add_marker(S, m);
     next:;
     }
 }
@@ -200,7 +221,7 @@ void sema_mb_gravity(sema *S)
                 g = d->kids[j]->kids[0];
     }
     ex_id gxy[2];
-    if (!g || eval_pair(S, &S->global, g, DIM_ACC, "gravity", gxy) != 0)
+    if (!g || sema_mb_pair(S, &S->global, g, DIM_ACC, "gravity", gxy) != 0)
         return;
     if (!S->multibody)
         diag_error(S->dc, g->loc, "gravity acts on rigid2d bodies: this model has none");
@@ -222,7 +243,7 @@ void sema_mb_gravity(sema *S)
 int sema_mb_ground_point(sema *S, const ast *e, const char *owner)
 {
     ex_id xy[2];
-    if (eval_pair(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
+    if (sema_mb_pair(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
         return -1;
     if (sema_is_dynamic(S, xy[0]) || sema_is_dynamic(S, xy[1])) {
         diag_error(S->dc, e->loc, "a point of the ground may use parameters only");
@@ -230,7 +251,7 @@ int sema_mb_ground_point(sema *S, const ast *e, const char *owner)
     }
     marker m = {.name = xasprintf("%s.ground", owner), .short_name = "ground", .body = -1,
                 .px = xy[0], .py = xy[1], .angle = ex_const(S->pool, 0), .dx = -1, .dy = -1};
-    return add_marker(S, m);
+    return add_ground_marker(S, m);
 }
 
 /* A joint's endpoint: a marker, or a point (x, y) of the ground. */
@@ -359,7 +380,7 @@ void sema_declare_joint(sema *S, sym *s)
     ex_id th = SUB(ma->angle, mb->angle);
     if (kind == JOINT_PRISMATIC) {
         ex_id a[2] = {ex_const(P, 1), ex_const(P, 0)};
-        if (axis && eval_pair(S, &S->global, axis, units_none, "the axis", a) != 0)
+        if (axis && sema_mb_pair(S, &S->global, axis, units_none, "the axis", a) != 0)
             goto fail;
         ex_id len = ex_op1(P, EX_SQRT, ADD(MUL(a[0], a[0]), MUL(a[1], a[1])));
         ex_id ax = ex_op2(P, EX_DIV, a[0], len), ay = ex_op2(P, EX_DIV, a[1], len);
@@ -511,6 +532,16 @@ ex_id sema_mb_accel(sema *S, int di)
     return ex_op2(P, EX_DIV, force, mv.k == V_NUM ? mv.e : ex_const(P, 1));
 }
 
+/* The velocity state of coordinate q (a body's dof or a flexible body's
+ * elastic coordinate), before the states are ordered. */
+static int vel_of(const sema *S, int q)
+{
+    for (int s = 0; s < S->nsub; s++)
+        if (S->subs[s].phi && q >= S->subs[s].q0 && q < S->subs[s].q0 + S->subs[s].r)
+            return q + S->subs[s].r;
+    return q + 1;
+}
+
 /* See sema_int.h. */
 void sema_mb_finish(sema *S)
 {
@@ -518,11 +549,20 @@ void sema_mb_finish(sema *S)
     ex_pool *P = S->pool;
     if (!S->multibody)
         return;
-    if (S->nsub || m->nchains || m->nifaces) {
+    if (m->nchains || m->nifaces) {
         diag_error(S->dc, S->model->loc, "a multibody model (rigid2d bodies, joints) cannot hold "
-                                         "substructures, chains or interfaces yet");
+                                         "chains or interfaces yet");
         return;
     }
+    sema_flex_check_elems(S);
+    for (int s = 0; s < S->nsub; s++)
+        if (S->subs[s].phi && sema_flex_of_sub(S, s) < 0) {
+            diag_error(S->dc, S->subs[s].decl->loc, "in a multibody model a substructure is the "
+                                                    "body of a flexible2d: body B : "
+                                                    "flexible2d(substructure = %s)",
+                       S->subs[s].name);
+            return;
+        }
     for (int i = 0; i < S->ndof; i++)
         if (S->dofs[i].motion >= 0) {
             diag_error(S->dc, S->dofs[i].motion_loc, "in a multibody model, prescribe a motion "
@@ -537,6 +577,11 @@ void sema_mb_finish(sema *S)
             kind[S->dofs[i].y] = 1;
             kind[S->dofs[i].y + 1] = 2;
         }
+    for (int s = 0; s < S->nsub; s++) /* flexible bodies' elastic coordinates */
+        for (int k = 0; S->subs[s].phi && k < S->subs[s].r; k++) {
+            kind[S->subs[s].q0 + k] = 1;
+            kind[S->subs[s].q0 + S->subs[s].r + k] = 2;
+        }
     for (int ji = 0; ji < S->njoint; ji++) {
         const joint *j = &S->joints[ji];
         ex_id c[4];
@@ -548,8 +593,14 @@ void sema_mb_finish(sema *S)
             m->y.v[l].rhs = c[k];
             for (int q = 0; q < ny; q++)
                 if (kind[q] == 1 && ex_depends(P, c[k], EX_Y, q))
-                    m->y.v[q + 1].rhs = SUB(m->y.v[q + 1].rhs,
-                                            MUL(ex_diff(P, c[k], EX_Y, q), Y(l)));
+                    m->y.v[vel_of(S, q)].rhs = SUB(m->y.v[vel_of(S, q)].rhs,
+                                                   MUL(ex_diff(P, c[k], EX_Y, q), Y(l)));
+            /* on a flexible body's node: a force on the gathered point */
+            for (int i = 0; i < S->ndof; i++) {
+                dof *f = &S->dofs[i];
+                if (f->g >= 0 && ex_depends(P, c[k], EX_UP, f->g))
+                    f->force = SUB(f->force, MUL(ex_diff(P, c[k], EX_UP, f->g), Y(l)));
+            }
         }
     }
     /* y = [q, v, z, lambda] */
@@ -567,31 +618,51 @@ void sema_mb_finish(sema *S)
     }
     memcpy(m->y.v, vars, (size_t)ny * sizeof *vars);
     sema_subst_all(S, EX_Y, repl);
+    for (int i = 0; i < S->ndof; i++) /* forces on gathered points (m->f comes later) */
+        if (S->dofs[i].g >= 0)
+            S->dofs[i].force = ex_subst(P, S->dofs[i].force, EX_Y, repl);
+    for (int b = 0; b < m->nblocks; b++) {
+        m->blocks[b].q0 = ex_get(P, repl[m->blocks[b].q0])->a;
+        if (m->blocks[b].flags & JNT_BLOCK_FFRF)
+            m->blocks[b].frame = ex_get(P, repl[m->blocks[b].frame])->a;
+    }
+    for (int s = 0; s < S->nsub; s++)
+        if (S->subs[s].phi)
+            S->subs[s].q0 = ex_get(P, repl[S->subs[s].q0])->a;
     m->nq = m->nc = 0;
     for (int i = 0; i < ny; i++) {
         m->nq += kind[i] == 1;
         m->nc += kind[i] == 3;
     }
-    /* the mass matrix's diagonal, in the order of q */
+    /* the mass matrix's diagonal, in the order of q (flexible bodies': 0, the
+     * runtime adds their mass matrices) */
     m->mass = xmalloc(((size_t)m->nq + 1) * sizeof *m->mass);
-    for (int k = 0; k < m->nq; k++)
+    for (int k = 0; k < m->nq; k++) {
+        m->mass[k] = ex_const(P, 0);
         for (int i = 0; i < S->ndof; i++) {
             const dof *f = &S->dofs[i];
-            if (f->body < 0 || f->y != order[k])
+            if (f->body < 0 || f->y != order[k] || S->bodies[f->body].flex)
                 continue;
             const body *b = &S->bodies[f->body];
             sval mv = b->rigid && !strcmp(f->short_name, "angle") ? b->inertia : b->mass;
             m->mass[k] = mv.k == V_NUM ? mv.e : ex_const(P, 1);
         }
+    }
     /* C_t, gamma = d/dt (C_q v + C_t) at q'' = 0, and C_q v + C_t */
     m->crate = xmalloc(((size_t)3 * m->nc + 1) * sizeof *m->crate);
     for (int k = 0; k < m->nc; k++) {
         ex_id c = m->y.v[ny - m->nc + k].rhs, ct = ex_diff(P, c, EX_T, 0), cd = ct;
         for (int q = 0; q < m->nq; q++)
             cd = ADD(cd, MUL(ex_diff(P, c, EX_Y, q), Y(m->nq + q)));
+        for (int g = 0; g < S->ngather; g++) /* flexible bodies' nodes */
+            if (ex_depends(P, c, EX_UP, g))
+                cd = ADD(cd, MUL(ex_diff(P, c, EX_UP, g), ex_var(P, EX_UV, g)));
         ex_id g = ex_diff(P, cd, EX_T, 0);
         for (int q = 0; q < m->nq; q++)
             g = ADD(g, MUL(ex_diff(P, cd, EX_Y, q), Y(m->nq + q)));
+        for (int u = 0; u < S->ngather; u++)
+            if (ex_depends(P, cd, EX_UP, u))
+                g = ADD(g, MUL(ex_diff(P, cd, EX_UP, u), ex_var(P, EX_UV, u)));
         m->crate[k] = ct;
         m->crate[m->nc + k] = g;
         m->crate[2 * m->nc + k] = cd;

@@ -306,6 +306,24 @@ static void frame_inertia(sema *S, subst *b)
     free(gt);
 }
 
+/* The mass matrix and the nodes' ux, uy DOFs before the fixes: a flexible
+ * body's fixed nodes move with its frame and count in its inertia. */
+static void keep_unfixed(subst *b)
+{
+    const fe_sparse *M = &b->fe->M;
+    b->m0 = (fe_sparse){.n = M->n, .nnz = M->nnz};
+    b->m0.colptr = xmalloc(((size_t)M->n + 1) * sizeof *M->colptr);
+    b->m0.rowind = xmalloc(((size_t)M->nnz + 1) * sizeof *M->rowind);
+    b->m0.val = xmalloc(((size_t)M->nnz + 1) * sizeof *M->val);
+    memcpy(b->m0.colptr, M->colptr, ((size_t)M->n + 1) * sizeof *M->colptr);
+    memcpy(b->m0.rowind, M->rowind, (size_t)M->nnz * sizeof *M->rowind);
+    memcpy(b->m0.val, M->val, (size_t)M->nnz * sizeof *M->val);
+    b->dof0 = xmalloc(2 * ((size_t)b->fe->nnode + 1) * sizeof *b->dof0);
+    for (int p = 0; p < b->fe->nnode; p++)
+        for (int c = 0; c < 2; c++)
+            b->dof0[2 * p + c] = b->fe->node[p].dof[c];
+}
+
 /* Declare substructure s: build, constrain, damp, reduce; create its states. */
 void sema_declare_sub(sema *S, sym *s)
 {
@@ -343,6 +361,9 @@ void sema_declare_sub(sema *S, sym *s)
             return;
         }
     }
+    for (int i = nargs; i < d->nkids && !b->dof0; i++)
+        if (!strcmp(d->kids[i]->name, "fix"))
+            keep_unfixed(b);
     for (int i = nargs; i < d->nkids; i++) {
         const ast *st = d->kids[i];
         if (!strcmp(st->name, "fix") && st->kids[0]->kind == AST_MEMBER &&
@@ -499,6 +520,9 @@ void sema_sub_free(sema *S)
         free(b->kr);
         free(b->cr);
         free(b->g);
+        free(b->ffrf);
+        fe_sparse_free(&b->m0);
+        free(b->dof0);
     }
     free(S->subs);
 }

@@ -15,8 +15,8 @@
 #include "sema_int.h"
 #include "alloc.h"
 
-/* A dof for component comp of node `node`: created once, then reused. */
-static int sub_dof(sema *S, int si, int node, int comp, jnt_loc loc)
+/* See sema_int.h. */
+int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc)
 {
     subst *b = &S->subs[si];
     static const char *const comps[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
@@ -124,7 +124,7 @@ int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out
     } else {
         node = base.aux;
     }
-    int di = sub_dof(S, base.id, node, comp, loc);
+    int di = sema_sub_node_dof(S, base.id, node, comp, loc);
     if (di < 0)
         return -1;
     *out = (sval){V_DOF, -1, units_none, di, 0, 0};
@@ -204,8 +204,13 @@ void sema_sub_assemble(sema *S)
         subst *b = &S->subs[s];
         if (!b->phi)
             continue;
-        for (int k = 0; k < b->r; k++)
+        int fb = sema_flex_of_sub(S, s);
+        for (int k = 0; k < b->r; k++) {
             S->m->y.v[b->q0 + b->r + k].rhs = b->g[k];
+            /* a flexible body's q_f are coordinates of the DAE: q_f' = v_f */
+            if (fb >= 0)
+                S->m->y.v[b->q0 + k].rhs = ex_var(P, EX_Y, b->q0 + b->r + k);
+        }
         /* hand the matrices to the IR */
         ir_model *m = S->m;
         m->blocks = xrealloc(m->blocks, (size_t)(m->nblocks + 1) * sizeof *m->blocks);
@@ -220,6 +225,14 @@ void sema_sub_assemble(sema *S)
         }
         k->flags = (b->frame[0] >= 0 || b->frame[1] >= 0 ? JNT_BLOCK_FRAME : 0) |
                    (b->ray[0] >= 0 ? JNT_BLOCK_RAYLEIGH : 0);
+        if (fb >= 0) { /* gravity in in[0], in[1]; the runtime does the rest (abi.h) */
+            k->flags = JNT_BLOCK_FFRF;
+            k->frame = S->dofs[S->bodies[fb].dof0].y;
+            k->ffrf = b->ffrf;
+            b->ffrf = NULL;
+            for (int c = 0; c < 2; c++)
+                k->in[c] = S->gravity[c] >= 0 ? S->gravity[c] : ex_const(P, 0);
+        }
         b->minv = b->minv_k = b->minv_c = NULL;
     }
 }

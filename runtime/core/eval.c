@@ -15,12 +15,14 @@
  */
 #include <cblas.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blocks.h"
 #include "data.h"
 #include "err.h"
 #include "eval.h"
+#include "flex.h"
 #include "model.h"
 
 /* Largest block size of a (the width of the K R scratch). */
@@ -32,14 +34,32 @@ static int r_max(const jnt_abi_model *a)
     return r;
 }
 
+/* The first y row of block k's velocities (and of its generalized
+ * forces): q0 + r, or in a multibody model nq + q0 (y = [q, v, z, lambda]). */
+static int vel0(const jnt_abi_model *a, const jnt_abi_block *k)
+{
+    return a->nq ? a->nq + k->q0 : k->q0 + k->r;
+}
+
+/* A multibody model with blocks (flexible2d bodies) evaluates its
+ * Jacobian and mass matrix densely in y, then takes the pattern's values. */
+static int dae_dense(const jnt_abi_model *a)
+{
+    return a->nq > 0 && a->nblocks > 0;
+}
+
 /* See eval.h. Layout of d->ew: u (2 nu), kernel outputs (ny + nu), Jacobian
- * values (nnz), K R (nu x r_max), block_jac's work; d->iew: block_jac's. */
+ * values (nnz), K R (nu x r_max), block_jac's work; dae_dense models then
+ * the dense J (ny x ny), M (nq x nq) and block_in's values (6 per block);
+ * d->iew: block_jac's. */
 void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni)
 {
     size_t bw, bi;
     block_jac_work(a, &bw, &bi);
-    size_t nu = (size_t)a->nu;
-    *nw = 2 * nu + (size_t)a->ny + nu + (size_t)a->jac_nnz + nu * (size_t)r_max(a) + bw;
+    size_t nu = (size_t)a->nu, ny = (size_t)a->ny, nq = (size_t)a->nq;
+    *nw = 2 * nu + ny + nu + (size_t)a->jac_nnz + nu * (size_t)r_max(a) + bw;
+    if (dae_dense(a))
+        *nw += ny * ny + nq * nq + 6 * (size_t)a->nblocks;
     *ni = bi;
 }
 
@@ -61,6 +81,14 @@ static double *ew_kr(const jnt_abi_model *a, jnt_data *d)
 static double *ew_block(const jnt_abi_model *a, jnt_data *d)
 {
     return ew_kr(a, d) + (size_t)a->nu * (size_t)r_max(a);
+}
+
+/* dae_dense: the dense J, M and block_in's values after block_jac's work. */
+static double *ew_dense(const jnt_abi_model *a, jnt_data *d)
+{
+    size_t bw, bi;
+    block_jac_work(a, &bw, &bi);
+    return ew_block(a, d) + bw;
 }
 
 /* x = R v for block b's rows (ng values from r). */
@@ -90,7 +118,7 @@ const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
         if (k->ng == 0)
             continue;
         rows_mul(&m->blk[b], k->ng, k->r, y + k->q0, u + k->g0);
-        rows_mul(&m->blk[b], k->ng, k->r, y + k->q0 + k->r, u + a->nu + k->g0);
+        rows_mul(&m->blk[b], k->ng, k->r, y + vel0(a, k), u + a->nu + k->g0);
     }
     return u;
 }
@@ -111,7 +139,7 @@ int eval_forces(const jnt_model *m, jnt_data *d, double t, const double *y, doub
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
         const model_block *mb = &m->blk[b];
-        double *g = ydot + k->q0 + k->r;
+        double *g = ydot + vel0(a, k);
         if (k->ng == 0)
             continue;
         if (mb->dense) {
@@ -126,12 +154,33 @@ int eval_forces(const jnt_model *m, jnt_data *d, double t, const double *y, doub
     return 0;
 }
 
+/* dae_dense: block_in's values at (t, y) (the flexible bodies' gravity),
+ * or NULL when no block has flags. */
+static const double *block_inputs(const jnt_model *m, jnt_data *d, double t, const double *y,
+                                  int *rc)
+{
+    const jnt_abi_model *a = m->abi;
+    *rc = 0;
+    if (!a->block_in)
+        return NULL;
+    double *in = ew_dense(a, d) + (size_t)a->ny * a->ny + (size_t)a->nq * a->nq;
+    *rc = a->block_in(t, y, eval_gather(m, d, y), d->d, d->p, in);
+    return in;
+}
+
 /* See eval.h. */
 int eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot)
 {
     int rc = eval_forces(m, d, t, y, ydot);
-    if (rc == 0 && m->abi->nblocks)
+    if (rc != 0 || !m->abi->nblocks)
+        return rc;
+    if (!m->abi->nq) {
         block_rhs(m, y, ydot);
+        return 0;
+    }
+    const double *in = block_inputs(m, d, t, y, &rc);
+    if (rc == 0)
+        flex_forces(m, y, in, ydot);
     return rc;
 }
 
@@ -148,7 +197,7 @@ static int column_target(const jnt_model *m, int c, int *l, int *base)
     int b = m->gblock[g];
     const jnt_abi_block *k = &a->blocks[b];
     *l = g - k->g0;
-    *base = k->q0 + (vel ? k->r : 0);
+    *base = vel ? vel0(a, k) : k->q0;
     return b;
 }
 
@@ -174,8 +223,7 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
         for (int k = a->jac_colptr[c]; k < a->jac_colptr[c + 1]; k++)
             if (!isfinite(jv[k])) {
                 int i = a->jac_rowind[k];
-                *bad = i < ny ? i : a->blocks[m->gblock[i - ny]].q0 +
-                                    a->blocks[m->gblock[i - ny]].r;
+                *bad = i < ny ? i : vel0(a, &a->blocks[m->gblock[i - ny]]);
                 *badv = jv[k];
                 return EVAL_NONFINITE;
             }
@@ -189,7 +237,7 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
                 /* a point force on a state: R_b^T column */
                 const jnt_abi_block *kb = &a->blocks[m->gblock[i - ny]];
                 add_force_row(&m->blk[m->gblock[i - ny]], i - ny - kb->g0, jv[k],
-                              J + (size_t)c * n + kb->q0 + kb->r);
+                              J + (size_t)c * n + vel0(a, kb));
             }
         }
     double *KR = ew_kr(a, d);
@@ -226,7 +274,7 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
                     /* R_b^T v R_c through the compressed rows */
                     for (int j = mc->rowptr[l]; j < mc->rowptr[l + 1]; j++)
                         add_force_row(mr, li, v * mc->val[j],
-                                      J + (size_t)(base + mc->col[j]) * n + kr->q0 + kr->r);
+                                      J + (size_t)(base + mc->col[j]) * n + vel0(a, kr));
                 }
             }
             if (!any_kr)
@@ -239,12 +287,18 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
                     continue;
                 cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, kr->r, kc->r, kr->ng, 1.0,
                             m->blk[rb].rows, kr->ng, KR + kr->g0, nu, 1.0,
-                            J + (size_t)base * n + kr->q0 + kr->r, (int)n);
+                            J + (size_t)base * n + vel0(a, kr), (int)n);
             }
         }
     }
-    if (a->nblocks)
+    if (a->nblocks && !a->nq)
         block_jac(m, J, ew_block(a, d), d->iew);
+    if (a->nblocks && a->nq) {
+        const double *in = block_inputs(m, d, t, y, &rc);
+        if (rc != 0)
+            return rc;
+        flex_jac(m, y, in, J);
+    }
     return 0;
 }
 
@@ -259,6 +313,17 @@ int eval_jac_values(const jnt_model *m, jnt_data *d, double t, const double *y, 
                     int *bad, double *badv)
 {
     const jnt_abi_model *a = m->abi;
+    if (dae_dense(a)) {
+        double *J = ew_dense(a, d);
+        int rc = eval_jac(m, d, t, y, J, bad, badv);
+        if (rc != 0)
+            return rc;
+        size_t n = (size_t)a->ny;
+        for (int c = 0; c < a->ny; c++)
+            for (int k = m->jcolptr[c]; k < m->jcolptr[c + 1]; k++)
+                jv[k] = J[(size_t)c * n + (size_t)m->jrowind[k]];
+        return 0;
+    }
     int rc = a->jac(t, y, NULL, d->d, d->p, jv);
     if (rc != 0)
         return rc;
@@ -310,4 +375,113 @@ int jnt_eval_jacobian(const jnt_model *m, jnt_data *d, double t, const double *y
         return jnt_errf(d->err, sizeof d->err, JNT_ERR_KERNEL,
                         "t = %.9g s: the Jacobian kernel failed (status %d)", t, rc);
     return JNT_OK;
+}
+
+/* See eval.h. */
+int eval_mass(const jnt_model *m, jnt_data *d, double t, const double *y, double *mv)
+{
+    const jnt_abi_model *a = m->abi;
+    if (!dae_dense(a))
+        return a->mass(t, y, NULL, d->d, d->p, mv);
+    /* the kernel's diagonal pattern into the dense M, the bodies added */
+    size_t nq = (size_t)a->nq;
+    double *M = ew_dense(a, d) + (size_t)a->ny * a->ny, *o = ew_out(a, d);
+    int rc = a->mass(t, y, eval_gather(m, d, y), d->d, d->p, o);
+    if (rc != 0)
+        return rc;
+    memset(M, 0, nq * nq * sizeof *M);
+    for (int j = 0; j < a->nq; j++)
+        for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
+            M[(size_t)j * nq + (size_t)a->mass_rowind[k]] += o[k];
+    flex_mass(m, y, M);
+    for (int j = 0; j < a->nq; j++)
+        for (int k = m->mcolptr[j]; k < m->mcolptr[j + 1]; k++)
+            mv[k] = M[(size_t)j * nq + (size_t)m->mrowind[k]];
+    return 0;
+}
+
+/* See eval.h. */
+int eval_cons_rates(const jnt_model *m, jnt_data *d, double t, const double *y, double *out)
+{
+    return m->abi->cons_rates(t, y, eval_gather(m, d, y), d->d, d->p, out);
+}
+
+/* Mark J[i, c] (ny x ny bytes, column-major) for every entry eval_jac can
+ * fill from the kernel's pattern (as eval_jac expands it through the rows). */
+static void kernel_pattern(const jnt_model *m, unsigned char *J)
+{
+    const jnt_abi_model *a = m->abi;
+    size_t n = (size_t)a->ny;
+    int ny = a->ny;
+    for (int c = 0; c < ny + 2 * a->nu; c++)
+        for (int k = a->jac_colptr[c]; k < a->jac_colptr[c + 1]; k++) {
+            int i = a->jac_rowind[k], l = 0, base = 0, li = 0, r0 = i;
+            int cb = column_target(m, c, &l, &base);
+            const model_block *mc = cb >= 0 ? &m->blk[cb] : NULL, *mr = NULL;
+            if (i >= ny) {
+                const jnt_abi_block *kr = &a->blocks[m->gblock[i - ny]];
+                mr = &m->blk[m->gblock[i - ny]];
+                li = i - ny - kr->g0;
+                r0 = vel0(a, kr);
+            }
+            int nca = mc ? mc->rowptr[l + 1] - mc->rowptr[l] : 1;
+            int nra = mr ? mr->rowptr[li + 1] - mr->rowptr[li] : 1;
+            for (int p = 0; p < nca; p++) {
+                int col = mc ? base + mc->col[mc->rowptr[l] + p] : c;
+                for (int q = 0; q < nra; q++) {
+                    int row = mr ? r0 + mr->col[mr->rowptr[li] + q] : i;
+                    J[(size_t)col * n + (size_t)row] = 1;
+                }
+            }
+        }
+}
+
+/* A CSC pattern (n x n) of the marks in B: 0, or -1 when out of memory. */
+static int marks_csc(int n, const unsigned char *B, int **colptr, int **rowind, int *nnz)
+{
+    size_t nn = 0;
+    for (size_t k = 0; k < (size_t)n * n; k++)
+        nn += B[k];
+    *colptr = malloc(((size_t)n + 1) * sizeof **colptr);
+    *rowind = malloc((nn + 1) * sizeof **rowind);
+    if (!*colptr || !*rowind)
+        return -1;
+    int e = 0;
+    for (int c = 0; c < n; c++) {
+        (*colptr)[c] = e;
+        for (int i = 0; i < n; i++)
+            if (B[(size_t)c * n + (size_t)i])
+                (*rowind)[e++] = i;
+    }
+    (*colptr)[n] = e;
+    *nnz = e;
+    return 0;
+}
+
+/* See eval.h. */
+int eval_dae_patterns(jnt_model *m)
+{
+    const jnt_abi_model *a = m->abi;
+    m->jcolptr = a->jac_colptr, m->jrowind = a->jac_rowind, m->jnnz = a->jac_nnz;
+    m->mcolptr = a->mass_colptr, m->mrowind = a->mass_rowind, m->mnnz = a->mass_nnz;
+    if (!dae_dense(a))
+        return 0;
+    size_t ny = (size_t)a->ny, nq = (size_t)a->nq;
+    unsigned char *J = calloc(ny * ny + 1, 1), *M = calloc(nq * nq + 1, 1);
+    int rc = -1;
+    if (J && M) {
+        kernel_pattern(m, J);
+        for (int j = 0; j < a->nq; j++)
+            for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
+                M[(size_t)j * nq + (size_t)a->mass_rowind[k]] = 1;
+        flex_pattern(m, J, M);
+        rc = marks_csc(a->ny, J, &m->own_j[0], &m->own_j[1], &m->jnnz);
+        if (rc == 0)
+            rc = marks_csc(a->nq, M, &m->own_m[0], &m->own_m[1], &m->mnnz);
+        m->jcolptr = m->own_j[0], m->jrowind = m->own_j[1];
+        m->mcolptr = m->own_m[0], m->mrowind = m->own_m[1];
+    }
+    free(J);
+    free(M);
+    return rc;
 }

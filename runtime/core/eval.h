@@ -47,8 +47,21 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
 int eval_jac_is_y(const jnt_abi_model *a);
 
 /* The Jacobian's values in the kernel's pattern (eval_jac_is_y models):
- * jv (jac_nnz values). Returns as eval_jac. */
+ * jv (jac_nnz values); for multibody models in the model's pattern
+ * (jnt_model.jcolptr, eval_dae_patterns). Returns as eval_jac. */
 int eval_jac_values(const jnt_model *m, jnt_data *d, double t, const double *y, double *jv,
                     int *bad, double *badv);
+
+/* Multibody models: the mass matrix's values at (t, y) in the model's
+ * pattern (jnt_model.mcolptr), and the constraint rates (abi.h) into out
+ * (3 nc). Return the kernel's status. */
+int eval_mass(const jnt_model *m, jnt_data *d, double t, const double *y, double *mv);
+int eval_cons_rates(const jnt_model *m, jnt_data *d, double t, const double *y, double *out);
+
+/* Set a multibody model's Jacobian and mass patterns in y (jnt_model):
+ * the kernels' own, or for a model with blocks (flexible2d bodies) the
+ * kernel's pattern expanded through the blocks' rows plus the bodies'
+ * blocks (flex.h). 0, or -1 when out of memory. */
+int eval_dae_patterns(jnt_model *m);
 
 #endif

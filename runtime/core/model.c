@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eval.h"
 #include "model.h"
 
 /* Does [off, off + n) lie in the model data? */
@@ -53,6 +54,10 @@ static int abi_valid(const jnt_abi_model *a, const double *data)
             !in_data(a, k->minv_c, rr) || k->g0 < 0 || k->ng < 0 || k->g0 + k->ng > a->nu ||
             !in_data(a, k->rows, (long)k->ng * k->r) || k->qdd0 < -1 ||
             (k->qdd0 >= 0 && k->qdd0 + k->r > a->nd))
+            return 0;
+        if ((k->flags & JNT_BLOCK_FFRF) &&
+            (a->nq == 0 || k->frame < 0 || k->frame + 3 > a->nq || k->q0 + k->r > a->nq ||
+             !in_data(a, k->ffrf, JNT_FFRF_SIZE(k->r))))
             return 0;
     }
     if (a->nchains < 0 || (a->nchains > 0 && (!a->chains || !a->chain_in)))
@@ -108,6 +113,7 @@ static void model_release(jnt_model *m)
     }
     free(m->blk);
     free(m->gblock);
+    free(m->own_j[0]), free(m->own_j[1]), free(m->own_m[0]), free(m->own_m[1]);
     free(m);
 }
 
@@ -167,6 +173,8 @@ int jnt_model_wrap(const jnt_abi_model *abi, const double *data, void *owner,
     int ok = m->blk && m->gblock;
     for (int b = 0; ok && b < abi->nblocks; b++)
         ok = prepare_block(m, b) == 0;
+    if (ok && abi->nq)
+        ok = eval_dae_patterns(m) == 0;
     if (!ok) {
         model_release(m);
         return JNT_ERR_NOMEM;

@@ -41,6 +41,12 @@ struct jnt_model {
     const double *data;       /* abi->ndata doubles (borrowed or owned via owner) */
     model_block *blk;         /* abi->nblocks (owned) */
     int *gblock;              /* the block of each gathered point (nu, owned) */
+    /* multibody: the Jacobian's pattern in y (ny x ny CSC) and the mass
+     * matrix's (nq x nq), eval_dae_patterns: the kernels' own, or built
+     * (own_j, own_m) for models with flexible2d bodies */
+    const int *jcolptr, *jrowind, *mcolptr, *mrowind;
+    int jnnz, mnnz;
+    int *own_j[2], *own_m[2];
     void *owner;              /* what keeps abi and data alive (tcc state), or NULL */
     void (*owner_free)(void *); /* releases owner in jnt_model_free, or NULL */
 };

@@ -60,6 +60,8 @@
 #include <string.h>
 
 #include "core/data.h"
+#include "core/eval.h"
+#include "core/model.h"
 #include "integ.h"
 
 #define NEWTON_MAXIT 10
@@ -230,7 +232,7 @@ static void dae_state(const integ_run *r, integ_dae *w, double h)
  * fatal status. */
 static int dae_vcons(integ_run *r, integ_dae *w, double t, double *gmax)
 {
-    int rc = r->abi->cons_rates(t, w->yt, NULL, r->d, r->p, w->cr);
+    int rc = eval_cons_rates(r->data->m, r->data, t, w->yt, w->cr);
     if (rc != 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the constraint-rates kernel failed "
                           "(status %d)", rc);
@@ -258,6 +260,7 @@ static int newton_failed(integ_run *r, int worst)
 static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double *gmax)
 {
     const jnt_abi_model *a = r->abi;
+    const jnt_model *mp = r->data->m;
     int nq = w->nq, nz = w->nz, nx = w->nx, N = w->N, c0 = nq + nz;
     double t1 = r->t + h, g = w->gamma;
     double bh2 = w->beta * h * h * w->ca, gh = g * h * w->ca, sc = 1.0 / bh2, hg = h * g;
@@ -302,8 +305,8 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
          * C / (beta h^2 c_a); stab: (C_q v + C_t) / (gamma h c_a) */
         memset(d, 0, (size_t)nq * sizeof *d);
         for (int j = 0; j < nq; j++)
-            for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
-                d[a->mass_rowind[k]] += w->wm * w->mv[k] * x[j];
+            for (int k = mp->mcolptr[j]; k < mp->mcolptr[j + 1]; k++)
+                d[mp->mrowind[k]] += w->wm * w->mv[k] * x[j];
         for (int i = 0; i < nq; i++)
             d[i] += -w->f1[nq + i] + w->wf * w->fn[nq + i];
         for (int j = 0; j < nz; j++) {

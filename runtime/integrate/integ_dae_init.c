@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/data.h"
+#include "core/eval.h"
+#include "core/model.h"
 #include "integ.h"
 
 #define ASSEMBLY_TOL 1e-3 /* an initial |C_k| above this (1 + |q|): not assembled */
@@ -57,11 +60,11 @@ static void pattern_add(integ_dae *w, int i, int *e)
 }
 
 /* The rows of the Jacobian's column jc from nq on, into the pattern. */
-static void pattern_jcol(integ_dae *w, const jnt_abi_model *a, int jc, int *e)
+static void pattern_jcol(integ_dae *w, const jnt_model *m, int jc, int *e)
 {
-    for (int k = a->jac_colptr[jc]; k < a->jac_colptr[jc + 1]; k++)
-        if (a->jac_rowind[k] >= w->nq)
-            pattern_add(w, a->jac_rowind[k] - w->nq, e);
+    for (int k = m->jcolptr[jc]; k < m->jcolptr[jc + 1]; k++)
+        if (m->jrowind[k] >= w->nq)
+            pattern_add(w, m->jrowind[k] - w->nq, e);
 }
 
 static int cmp_int(const void *x, const void *y)
@@ -73,16 +76,16 @@ static int cmp_int(const void *x, const void *y)
 /* C_q by rows from the Jacobian's pattern (the rows of lambda, the columns
  * of q): w->cq_ptr, cq_e, cq_col. Returns the number of its entries, or -1
  * when out of memory. */
-static long cq_rows(const jnt_abi_model *a, integ_dae *w)
+static long cq_rows(const jnt_model *m, integ_dae *w)
 {
     int nq = w->nq, nc = w->nc, c0 = cons_row0(w);
     w->cq_ptr = calloc((size_t)nc + 2, sizeof *w->cq_ptr);
     if (!w->cq_ptr)
         return -1;
     for (int j = 0; j < nq; j++)
-        for (int e = a->jac_colptr[j]; e < a->jac_colptr[j + 1]; e++)
-            if (a->jac_rowind[e] >= c0)
-                w->cq_ptr[a->jac_rowind[e] - c0 + 2]++;
+        for (int e = m->jcolptr[j]; e < m->jcolptr[j + 1]; e++)
+            if (m->jrowind[e] >= c0)
+                w->cq_ptr[m->jrowind[e] - c0 + 2]++;
     for (int k = 0; k < nc; k++)
         w->cq_ptr[k + 2] += w->cq_ptr[k + 1];
     long n = w->cq_ptr[nc + 1];
@@ -92,9 +95,9 @@ static long cq_rows(const jnt_abi_model *a, integ_dae *w)
         return -1;
     /* counting sort by row, columns ascending within a row */
     for (int j = 0; j < nq; j++)
-        for (int e = a->jac_colptr[j]; e < a->jac_colptr[j + 1]; e++)
-            if (a->jac_rowind[e] >= c0) {
-                int at = w->cq_ptr[a->jac_rowind[e] - c0 + 1]++;
+        for (int e = m->jcolptr[j]; e < m->jcolptr[j + 1]; e++)
+            if (m->jrowind[e] >= c0) {
+                int at = w->cq_ptr[m->jrowind[e] - c0 + 1]++;
                 w->cq_e[at] = e, w->cq_col[at] = j;
             }
     return n;
@@ -104,25 +107,26 @@ static long cq_rows(const jnt_abi_model *a, integ_dae *w)
 int integ_dae_alloc(integ_run *r, integ_dae *w)
 {
     const jnt_abi_model *a = r->abi;
+    const jnt_model *m = r->data->m;
     int nq = a->nq, ny = a->ny, nx = ny - nq, nc = a->nc;
     int N = nx + (w->stab ? nc : 0);
     w->nq = nq, w->nc = nc, w->nz = ny - 2 * nq - nc, w->nx = nx, w->N = N;
-    long ncq = cq_rows(a, w);
+    long ncq = cq_rows(m, w);
     /* the index-3 entries (the diagonal, M, the Jacobian once) and C_q again
      * for the velocity rows (within the second jac_nnz); stab: per entry
      * (k, i) of C_q the Jacobian's column of q_i (the column of mu_k) */
-    size_t cap = 2 * (size_t)a->jac_nnz + (size_t)a->mass_nnz + (size_t)N;
+    size_t cap = 2 * (size_t)m->jnnz + (size_t)m->mnnz + (size_t)N;
     for (long k = 0; w->stab && k < ncq; k++) {
         int j = w->cq_col[k];
-        cap += 1 + (size_t)(a->jac_colptr[j + 1] - a->jac_colptr[j]);
+        cap += 1 + (size_t)(m->jcolptr[j + 1] - m->jcolptr[j]);
     }
     w->colptr = malloc(((size_t)N + 1) * sizeof *w->colptr);
     w->rowind = malloc(cap * sizeof *w->rowind + 1);
     w->pos = malloc((size_t)N * sizeof *w->pos + 1);
     w->val = malloc(cap * sizeof *w->val + 1);
-    w->jv = malloc((size_t)a->jac_nnz * sizeof *w->jv + 1);
-    w->jn = calloc((size_t)a->jac_nnz + 1, sizeof *w->jn);
-    w->mv = malloc((size_t)a->mass_nnz * sizeof *w->mv + 1);
+    w->jv = malloc((size_t)m->jnnz * sizeof *w->jv + 1);
+    w->jn = calloc((size_t)m->jnnz + 1, sizeof *w->jn);
+    w->mv = malloc((size_t)m->mnnz * sizeof *w->mv + 1);
     /* q'', a at both ends and C_q^T mu (nq each), the rhs at both ends and
      * a trial state (ny each), x and dx (N each), cons_rates' C_t, gamma
      * and C_q v + C_t (3 nc), C_q v + C_t (nc), the last two steps'
@@ -159,18 +163,18 @@ int integ_dae_alloc(integ_run *r, integ_dae *w)
         int e0 = w->colptr[c] = e;
         pattern_add(w, c, &e);
         if (c < nq) {
-            for (int k = a->mass_colptr[c]; k < a->mass_colptr[c + 1]; k++)
-                pattern_add(w, a->mass_rowind[k], &e);
-            pattern_jcol(w, a, c, &e);
-            pattern_jcol(w, a, nq + c, &e);
-            for (int k = a->jac_colptr[c]; w->stab && k < a->jac_colptr[c + 1]; k++)
-                if (a->jac_rowind[k] >= c0)
-                    pattern_add(w, nx + a->jac_rowind[k] - c0, &e);
+            for (int k = m->mcolptr[c]; k < m->mcolptr[c + 1]; k++)
+                pattern_add(w, m->mrowind[k], &e);
+            pattern_jcol(w, m, c, &e);
+            pattern_jcol(w, m, nq + c, &e);
+            for (int k = m->jcolptr[c]; w->stab && k < m->jcolptr[c + 1]; k++)
+                if (m->jrowind[k] >= c0)
+                    pattern_add(w, nx + m->jrowind[k] - c0, &e);
         } else if (c < nx) {
-            pattern_jcol(w, a, c + nq, &e);
+            pattern_jcol(w, m, c + nq, &e);
         } else {
             for (int k = w->cq_ptr[c - nx]; k < w->cq_ptr[c - nx + 1]; k++)
-                pattern_jcol(w, a, w->cq_col[k], &e);
+                pattern_jcol(w, m, w->cq_col[k], &e);
         }
         qsort(w->rowind + e0, (size_t)(e - e0), sizeof *w->rowind, cmp_int);
         for (int k = e0; k < e; k++)
@@ -200,15 +204,16 @@ void integ_dae_free(integ_dae *w)
 int integ_dae_mass(integ_run *r, integ_dae *w, double t, const double *y)
 {
     const jnt_abi_model *a = r->abi;
+    const jnt_model *m = r->data->m;
     if (w->have_m && a->mass_const)
         return 0;
-    int rc = a->mass(t, y, NULL, r->d, r->p, w->mv);
+    int rc = eval_mass(m, r->data, t, y, w->mv);
     if (rc != 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the mass kernel failed (status %d)", rc);
-    for (int k = 0; k < a->mass_nnz; k++)
+    for (int k = 0; k < m->mnnz; k++)
         if (!isfinite(w->mv[k]))
             return integ_fail(r, JNT_ERR_NONFINITE, t, "the mass matrix has a value that is not "
-                              "finite (row of '%s')", a->y_names[a->mass_rowind[k]]);
+                              "finite (row of '%s')", a->y_names[m->mrowind[k]]);
     w->have_m = 1;
     return 0;
 }
@@ -216,10 +221,10 @@ int integ_dae_mass(integ_run *r, integ_dae *w, double t, const double *y)
 /* Add s times coefficient times the Jacobian's column jc (rows from nq on)
  * to the values of the current column (positions in w->pos), per row
  * block. */
-static void fill_jcol(integ_dae *w, const jnt_abi_model *a, int jc, double s, const double k[3])
+static void fill_jcol(integ_dae *w, const jnt_model *m, int jc, double s, const double k[3])
 {
-    for (int e = a->jac_colptr[jc]; e < a->jac_colptr[jc + 1]; e++) {
-        int row = a->jac_rowind[e];
+    for (int e = m->jcolptr[jc]; e < m->jcolptr[jc + 1]; e++) {
+        int row = m->jrowind[e];
         if (row < w->nq)
             continue;
         int i = row - w->nq;
@@ -230,7 +235,7 @@ static void fill_jcol(integ_dae *w, const jnt_abi_model *a, int jc, double s, co
 /* See integ.h. */
 int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int strict)
 {
-    const jnt_abi_model *a = r->abi;
+    const jnt_model *m = r->data->m;
     int nq = w->nq, nx = w->nx, N = w->N, c0 = cons_row0(w);
     for (int col = 0; col < N; col++) {
         for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++) {
@@ -239,24 +244,24 @@ int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int st
         }
         if (col < nq) {
             w->val[w->pos[col]] += c->iq;
-            for (int k = a->mass_colptr[col]; k < a->mass_colptr[col + 1]; k++)
-                w->val[w->pos[a->mass_rowind[k]]] += c->m * w->mv[k];
-            fill_jcol(w, a, col, 1.0, c->kq);
-            fill_jcol(w, a, nq + col, 1.0, c->kv);
+            for (int k = m->mcolptr[col]; k < m->mcolptr[col + 1]; k++)
+                w->val[w->pos[m->mrowind[k]]] += c->m * w->mv[k];
+            fill_jcol(w, m, col, 1.0, c->kq);
+            fill_jcol(w, m, nq + col, 1.0, c->kv);
             /* the velocity rows: C_q (the Jacobian's rows of lambda) */
-            for (int e = a->jac_colptr[col]; w->stab && e < a->jac_colptr[col + 1]; e++)
-                if (a->jac_rowind[e] >= c0)
-                    w->val[w->pos[nx + a->jac_rowind[e] - c0]] += c->cv * w->jv[e];
+            for (int e = m->jcolptr[col]; w->stab && e < m->jcolptr[col + 1]; e++)
+                if (m->jrowind[e] >= c0)
+                    w->val[w->pos[nx + m->jrowind[e] - c0]] += c->cv * w->jv[e];
         } else if (col < nq + w->nz) {
             w->val[w->pos[col]] += c->iz;
-            fill_jcol(w, a, col + nq, 1.0, c->kz);
+            fill_jcol(w, m, col + nq, 1.0, c->kz);
         } else if (col < nx) {
-            fill_jcol(w, a, col + nq, 1.0, c->kl);
+            fill_jcol(w, m, col + nq, 1.0, c->kl);
         } else {
             /* mu_k moves q by C_q(q_n)^T e_k */
             w->val[w->pos[col]] += c->iu;
             for (int k = w->cq_ptr[col - nx]; c->ku != 0.0 && k < w->cq_ptr[col - nx + 1]; k++)
-                fill_jcol(w, a, w->cq_col[k], c->ku * w->jn[w->cq_e[k]], c->kq);
+                fill_jcol(w, m, w->cq_col[k], c->ku * w->jn[w->cq_e[k]], c->kq);
         }
         for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++)
             w->pos[w->rowind[e]] = -1;
@@ -431,7 +436,7 @@ static int saddle(integ_run *r, integ_dae *w, const double *y, const char *what)
 /* C_t and gamma at y into w->cr. */
 static int rates_at(integ_run *r, integ_dae *w, const double *y)
 {
-    int rc = r->abi->cons_rates(r->t, y, NULL, r->d, r->p, w->cr);
+    int rc = eval_cons_rates(r->data->m, r->data, r->t, y, w->cr);
     if (rc != 0)
         return integ_fail(r, JNT_ERR_KERNEL, r->t, "the constraint-rates kernel failed "
                           "(status %d)", rc);
@@ -485,10 +490,10 @@ int integ_dae_consistent(integ_run *r, integ_dae *w)
             return rc;
         /* residual: M q'' - F, 0 for z, C_q q'' + gamma */
         memset(dx, 0, (size_t)N * sizeof *dx);
-        const jnt_abi_model *a = r->abi;
+        const jnt_model *m = r->data->m;
         for (int j = 0; j < nq; j++)
-            for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
-                dx[a->mass_rowind[k]] += w->mv[k] * x[j];
+            for (int k = m->mcolptr[j]; k < m->mcolptr[j + 1]; k++)
+                dx[m->mrowind[k]] += w->mv[k] * x[j];
         for (int i = 0; i < nq; i++)
             dx[i] -= f[nq + i];
         integ_dae_cq(w, w->jv, x, dx + c0);
@@ -504,6 +509,6 @@ int integ_dae_consistent(integ_run *r, integ_dae *w)
     memcpy(w->qdd, x, (size_t)nq * sizeof *x);
     memcpy(w->a, x, (size_t)nq * sizeof *x);
     /* C_q(q_0) for the first step's mu (the last saddle's Jacobian is at y) */
-    memcpy(w->jn, w->jv, (size_t)r->abi->jac_nnz * sizeof *w->jn);
+    memcpy(w->jn, w->jv, (size_t)r->data->m->jnnz * sizeof *w->jn);
     return 0;
 }

@@ -91,9 +91,9 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     /* a multibody model (index-3 DAE) runs on its methods only, and they
      * only on it */
     int dae = m->kind == MODEL_DAE;
-    if (dae && (a->nu > 0 || a->nblocks > 0 || a->nifaces > 0))
-        return data_error(d, JNT_ERR_MODEL, "multibody models with substructure points or "
-                          "sliding interfaces are not supported yet");
+    if (dae && a->nifaces > 0)
+        return data_error(d, JNT_ERR_MODEL, "multibody models with sliding interfaces are not "
+                          "supported yet");
     const integ_type *named = integ_find(iname);
     int dae_method = named == &integ_hht || named == &integ_galpha;
     /* radau5 runs both kinds */
@@ -103,6 +103,10 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
                                 "'generalized_alpha' or 'radau5' only (not '%s')"
                               : "integrator '%s' needs a multibody model (bodies and joints)",
                           iname);
+    if (dae && named == &integ_radau5 && a->nblocks > 0)
+        return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
+                          "a multibody model with flexible2d bodies runs with 'hht' or "
+                          "'generalized_alpha' (radau5 does not take their mass matrices yet)");
     d->integ = integ_find(central ? "rk4" : iname);
     /* without continuous states, time advances in fixed steps h (the discrete
      * updates, once per step, define the model): no method has work to do */

@@ -23,7 +23,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 9
+#define JNT_ABI_VERSION 10
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -114,10 +114,26 @@ typedef struct jnt_abi_block {
     int flags; /* a model with interfaces: JNT_BLOCK_FRAME, the block's frame moves
                   (the model's block_in kernel gives x, y, vx, vy at in[6 b ..]);
                   JNT_BLOCK_RAYLEIGH, extra damping alpha(t) M + beta(t) K (in[6 b + 4],
-                  in[6 b + 5]) */
+                  in[6 b + 5]); a multibody model: JNT_BLOCK_FFRF, below */
+    /* JNT_BLOCK_FFRF: the elastic coordinates q_f of a flexible2d body in a
+     * multibody model (q_f = q[q0 .. q0 + r), their velocities at
+     * y[nq + q0 ..]); its frame's x, y, angle are q[frame .. frame + 3);
+     * ffrf the offset of its invariants (JNT_FFRF_*) in the model data;
+     * block_in gives the gravity (gx, gy) at in[6 b], in[6 b + 1]. The
+     * runtime adds its mass matrix, quadratic-velocity, elastic, damping
+     * and gravity forces (core/flex.c); the kernels give the rest. */
+    int frame;
+    long ffrf;
 } jnt_abi_block;
 
-enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2 };
+enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4 };
+
+/* The invariants of a flexible2d body with r elastic coordinates, in the
+ * model data from jnt_abi_block.ffrf (runtime/setup/red_ffrf.c): m, s0x,
+ * s0y, J0, then S1 (2 x r, column-major), j1 (r), e0 (r), E, Mr, Kr, Cr
+ * (r x r each, column-major). */
+#define JNT_FFRF_S1 4
+#define JNT_FFRF_SIZE(r) (4 + 4 * (long)(r) + 4 * (long)(r) * (long)(r))
 
 /* A massless series-series Iwan chain solved quasi-statically after every
  * accepted step (runtime/couple/chain.c, seed 004 Sect. 3): n slider displacements

@@ -271,6 +271,19 @@ int red_mass_inverse(int r, const double *Mr, const double *Kr, const double *Cr
 int red_point_row(const fe_model *fe, const red_basis *b, int node, int comp, double *row,
                   char *err, size_t errn);
 
+/* The inertia invariants of a planar flexible body in a floating frame
+ * (red_ffrf.c: the equations there), written to inv in the layout of
+ * jnt/abi.h (JNT_FFRF_*): m, s0 (2), J0, S1 (2 x r), j1, e0 (r each), E,
+ * Mr (r x r each, column-major); the caller appends Kr and Cr. Node
+ * coordinates are the positions in the body frame; b is a basis of fe.
+ * When fe had fixes (fe_fix), M0 is its mass matrix before them and dof0
+ * (2 per node) the nodes' ux, uy in that numbering, so that the fixed nodes
+ * count; else both NULL. Needs ux and uy at every node and no other DOF,
+ * and a mass matrix that treats x and y alike, and a basis without
+ * rigid-body motion (JNT_ERR_MODEL otherwise). 0 or a negative status. */
+int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const int *dof0,
+             double *inv, char *err, size_t errn);
+
 /* The loads of a frame that accelerates along x (comp FE_UX) or y (FE_UY):
  * every mass takes -m a, so g = -(Phi^T M t) a with t the unit translation
  * (1 at every node's DOF of that component: the DOFs are global, fe_rotate

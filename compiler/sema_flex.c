@@ -1,0 +1,211 @@
+/*
+ * sema_flex.c: flexible2d bodies. `body NAME : flexible2d(substructure = S)`
+ * is a floating frame of reference (seed 000 eqs. 12-15) with the
+ * coordinates x, y, angle of its frame and the elastic coordinates q_f of
+ * the reduced substructure S: a node at u0 in the frame moves to
+ *   r = (x, y) + A(angle) (u0 + Phi_node q_f).
+ * The frame is where S's mesh has its origin; a basis computed with a
+ * node set fixed (`fix = clamp`) attaches the frame to that set. Its
+ * markers are frame points (`marker A = (x, y)`) or nodes (`marker P = SET`,
+ * a set of one node), whose position uses the node's gathered elastic
+ * displacement. The inertia invariants come from the setup library
+ * (red_ffrf) at compile time; the runtime adds the mass matrix, the
+ * quadratic-velocity, elastic, damping and gravity forces (core/flex.c).
+ * Elements between points of S act on q_f in the frame, as they do on a
+ * substructure today.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jnt/setup.h"
+#include "sema_int.h"
+#include "alloc.h"
+
+static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+
+/* See sema_int.h. */
+void sema_declare_flexible2d(sema *S, body *b)
+{
+    const ast *d = b->decl;
+    S->multibody = 1;
+    b->rigid = 1;
+    b->flex = 1;
+    b->sub = -1;
+    sema_mb_add_dof(S, b, "x", DIM_M, d->loc);
+    sema_mb_add_dof(S, b, "y", DIM_M, d->loc);
+    sema_mb_add_dof(S, b, "angle", units_none, d->loc);
+    b->ndof = 3;
+    for (int j = 0; j < d->nkids; j++)
+        if (d->kids[j]->kind == AST_DOF)
+            diag_error(S->dc, d->kids[j]->loc, "a flexible2d body has the coordinates x, y and "
+                                               "angle of its frame; declare points of it with "
+                                               "'marker NAME = (x, y)' or 'marker NAME = SET'");
+}
+
+/* See sema_int.h. */
+int sema_flex_of_sub(const sema *S, int si)
+{
+    for (int i = 0; i < S->nbody; i++)
+        if (S->bodies[i].flex && S->bodies[i].sub == si)
+            return i;
+    return -1;
+}
+
+/* The substructure named by b's argument: its index, or -1 after an error. */
+static int flex_sub(sema *S, const body *b)
+{
+    const ast *d = b->decl, *e = NULL;
+    for (int j = 0; j < d->nkids; j++) {
+        const ast *a = d->kids[j];
+        if (a->kind == AST_DOF || a->kind == AST_MARKER)
+            continue;
+        if ((a->kind == AST_ARG && strcmp(a->name, "substructure") != 0) || e) {
+            diag_error(S->dc, a->loc, "'flexible2d' takes one argument, 'substructure'");
+            return -1;
+        }
+        e = a->kind == AST_ARG ? a->kids[0] : a;
+    }
+    if (!e) {
+        diag_error(S->dc, d->loc, "'flexible2d' needs its substructure: "
+                                  "flexible2d(substructure = NAME)");
+        return -1;
+    }
+    sym *s = e->kind == AST_NAME ? sema_find(S, e->name) : NULL;
+    if (!s || s->kind != SYM_SUB || s->ninst < 1) {
+        diag_error(S->dc, e->loc, "'substructure' of a flexible2d body names a substructure");
+        return -1;
+    }
+    int si = s->inst[0];
+    subst *sb = &S->subs[si];
+    if (!sb->phi)
+        return -1; /* its declaration said why */
+    int other = sema_flex_of_sub(S, si);
+    if (other >= 0) {
+        diag_error(S->dc, e->loc, "substructure '%s' is already the body '%s'", sb->name,
+                   S->bodies[other].name);
+        return -1;
+    }
+    if (sb->frame[0] >= 0 || sb->frame[1] >= 0 || sb->ray[0] >= 0) {
+        diag_error(S->dc, e->loc, "substructure '%s' of a flexible2d body moves with the body: "
+                                  "it takes no frame_x, frame_y or time-varying damping",
+                   sb->name);
+        return -1;
+    }
+    return si;
+}
+
+/* The invariants of sb (red_ffrf), then Kr and Cr: 0, or -1 after an error. */
+static int invariants(sema *S, const body *b, subst *sb)
+{
+    int r = sb->r;
+    size_t rr = (size_t)r * r;
+    red_basis basis = {sb->ndof, r, sb->phi};
+    double *inv = xcalloc((size_t)JNT_FFRF_SIZE(r) + 1, sizeof *inv);
+    char err[512] = "";
+    if (red_ffrf(sb->fe, &basis, sb->dof0 ? &sb->m0 : NULL, sb->dof0, inv, err, sizeof err) !=
+        0) {
+        diag_error(S->dc, b->decl->loc, "flexible2d body '%s': %s", b->name, err);
+        free(inv);
+        return -1;
+    }
+    double *kr = inv + JNT_FFRF_SIZE(r) - 2 * (long)rr;
+    memcpy(kr, sb->kr, rr * sizeof *kr);
+    if (sb->cr)
+        memcpy(kr + rr, sb->cr, rr * sizeof *kr);
+    sb->ffrf = inv;
+    return 0;
+}
+
+/* Marker q of flexible body b on substructure si. */
+static void flex_marker(sema *S, body *b, int si, const ast *q)
+{
+    ex_pool *P = S->pool;
+    const subst *sb = &S->subs[si];
+    const dof *fr = &S->dofs[b->dof0];
+    ex_id x = fr[0].pos, y = fr[1].pos, th = fr[2].pos;
+    ex_id c = ex_op1(P, EX_COS, th), s = ex_op1(P, EX_SIN, th);
+    const ast *e = q->kids[0];
+    ex_id lxy[2];
+    int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
+    if (set >= 0) {
+        /* a node: u0 + its elastic displacement (gathered) */
+        const fe_set *st = &sb->fe->set[set];
+        if (st->n != 1) {
+            diag_error(S->dc, e->loc, "a marker on a node needs a set of one node; '%s' of "
+                                      "'%s' has %d", e->name, sb->name, st->n);
+            return;
+        }
+        const fe_node *nd = &sb->fe->node[st->node[0]];
+        for (int k = 0; k < 2; k++) {
+            int di = sema_sub_node_dof(S, si, st->node[0], k == 0 ? FE_UX : FE_UY, q->loc);
+            if (di < 0)
+                return;
+            lxy[k] = ex_op2(P, EX_ADD, ex_const(P, nd->x[k]), S->dofs[di].pos);
+        }
+    } else {
+        scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+        if (sema_mb_pair(S, b->iname ? &isc : &S->global, e, DIM_M,
+                         "a marker's position in its body's frame (or a node set of one node)",
+                         lxy) != 0)
+            return;
+        if (sema_is_dynamic(S, lxy[0]) || sema_is_dynamic(S, lxy[1])) {
+            diag_error(S->dc, e->loc, "a marker's position in its body may use parameters only");
+            return;
+        }
+    }
+    ex_set_loc(P, q->loc);
+    marker m = {.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
+                .body = (int)(b - S->bodies), .angle = th,
+                .px = ex_op2(P, EX_ADD, x, ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, c, lxy[0]),
+                                                  ex_op2(P, EX_MUL, s, lxy[1]))),
+                .py = ex_op2(P, EX_ADD, y, ex_op2(P, EX_ADD, ex_op2(P, EX_MUL, s, lxy[0]),
+                                                  ex_op2(P, EX_MUL, c, lxy[1])))};
+    sema_mb_add_marker(S, m);
+}
+
+/* See sema_int.h. */
+void sema_flex_bind(sema *S)
+{
+    for (int i = 0; i < S->nbody; i++) {
+        body *b = &S->bodies[i];
+        if (!b->flex)
+            continue;
+        int si = flex_sub(S, b);
+        if (si < 0 || invariants(S, b, &S->subs[si]) != 0)
+            continue;
+        b->sub = si;
+        const ast *d = b->decl;
+        for (int j = 0; j < d->nkids; j++) {
+            const ast *q = d->kids[j];
+            if (q->kind != AST_MARKER)
+                continue;
+            int dup = 0;
+            for (int k = 0; k < S->nmarker; k++)
+                dup |= S->markers[k].body == i && !strcmp(S->markers[k].short_name, q->name);
+            if (dup)
+                diag_error(S->dc, q->loc, "marker '%s' is declared twice", q->name);
+            else
+                flex_marker(S, b, si, q);
+        }
+    }
+}
+
+/* See sema_int.h. An element on a point of a flexible body's substructure
+ * acts in the body's frame on its elastic coordinates only, which is right
+ * for a pair of points of the same body (self-equilibrated: contact and
+ * friction between its layers), not for a force from outside. */
+void sema_flex_check_elems(sema *S)
+{
+    for (int i = 0; i < S->nelem; i++) {
+        const elem *el = &S->elems[i];
+        int a = el->a >= 0 ? S->dofs[el->a].sub : -1;
+        int b = el->kind == ELEM_FORCEDEF || el->b < 0 ? -1 : S->dofs[el->b].sub;
+        int fa = a >= 0 ? sema_flex_of_sub(S, a) : -1, fb = b >= 0 ? sema_flex_of_sub(S, b) : -1;
+        if ((fa >= 0 || fb >= 0) && (a != b || el->kind == ELEM_FORCEDEF))
+            diag_error(S->dc, el->decl->loc, "'%s' acts on a point of flexible body '%s' from "
+                                             "outside it: attach it to a marker of the body "
+                                             "(marker NAME = SET); points of its substructure "
+                                             "take forces between two of them only", el->name,
+                       S->bodies[fa >= 0 ? fa : fb].name);
+    }
+}

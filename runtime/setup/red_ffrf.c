@@ -1,0 +1,198 @@
+/*
+ * red_ffrf.c: the inertia invariants of a flexible body in a floating frame
+ * of reference (planar), computed once from the substructure's mass matrix,
+ * its node coordinates and its reduction basis (setup.h).
+ *
+ * A node's position is r = R + A(theta) (u0 + Phi_k q_f): the frame's
+ * origin R, its angle theta, the node's place u0 in the frame and its
+ * elastic displacement (seed 000 eqs. 3, 12-15; Shabana, Dynamics of
+ * Multibody Systems, 4th ed., Ch. 5). With T_x, T_y the unit translations
+ * of every node, P the rotation of every node's vector by +90 degrees and
+ * M the FE mass matrix (all nodes, fixed ones included: they move with the
+ * frame), the kinetic energy 1/2 rdot^T M rdot gives the mass matrix
+ *   M_RR = m I,  M_Rtheta = A Itilde s,  M_Rf = A S1,
+ *   M_thetatheta = J0 + 2 j1^T q_f + q_f^T Mr q_f,
+ *   M_thetaf = (e0 + E q_f)^T,  M_ff = Mr,
+ * with s = s0 + S1 q_f, Itilde = [0 -1; 1 0] and the invariants
+ *   m = T_x^T M T_x,  s0 = [T_x T_y]^T M u0,  S1 = [T_x T_y]^T M Phi,
+ *   J0 = u0^T M u0,  j1 = Phi^T M u0,  e0 = Phi^T M P u0,  E = Phi^T M P Phi,
+ *   Mr = Phi^T M Phi.
+ * These forms hold when M acts alike on x and y at every node and couples
+ * no x with a y (M commutes with P: consistent or lumped masses of plane
+ * elements); red_ffrf checks it. The nodes a substructure fixes (the
+ * frame's attachment) move with the frame: they count with the mass matrix
+ * of the model before its fixes (M0, the DOFs numbered by dof0).
+ */
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jnt/jnt.h"
+#include "red_impl.h"
+
+/* The unfixed DOF of component c (FE_UX, FE_UY) of node p. */
+static int dof_of(const fe_model *fe, const int *dof0, int p, int c)
+{
+    return dof0 ? dof0[2 * p + c] : fe->node[p].dof[c];
+}
+
+/* The nodes' vectors of v (n) rotated by +90 degrees: (vx, vy) -> (-vy, vx). */
+static void rotate90(const fe_model *fe, const int *dof0, int n, const double *v, double *out)
+{
+    memset(out, 0, (size_t)n * sizeof *out);
+    for (int p = 0; p < fe->nnode; p++) {
+        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
+        out[ix] = -v[iy];
+        out[iy] = v[ix];
+    }
+}
+
+static double dot(int n, const double *a, const double *b)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* See setup.h. */
+int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const int *dof0,
+             double *inv, char *err, size_t errn)
+{
+    if (!fe || !b || !inv || b->n != fe->ndof || b->r < 1 || (dof0 && !M0))
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_ffrf: the basis does not match the model");
+    const fe_sparse *M = dof0 ? M0 : &fe->M;
+    int n = M->n, r = b->r;
+    for (int p = 0; p < fe->nnode; p++) {
+        const fe_node *nd = &fe->node[p];
+        if (nd->master >= 0 || nd->dof[FE_UZ] >= 0 || nd->dof[FE_RX] >= 0 ||
+            nd->dof[FE_RY] >= 0 || nd->dof[FE_RZ] >= 0)
+            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
+                            "with the DOFs ux and uy only (node %d has others)", nd->id);
+        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
+        if (ix < 0 || iy < 0 || ix >= n || iy >= n)
+            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
+                            "with the DOFs ux and uy at every node (node %d lacks one)", nd->id);
+    }
+    /* columns: T_x, T_y, u0, P u0, then Phi's; and M times each */
+    int nc = 4 + r;
+    double *v = calloc((size_t)n * nc * 2 + 1, sizeof *v);
+    if (!v)
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the inertia invariants");
+    double *mv = v + (size_t)n * nc;
+    double *tx = v, *ty = v + n, *u0 = v + 2 * (size_t)n, *pu0 = v + 3 * (size_t)n;
+    for (int p = 0; p < fe->nnode; p++) {
+        const fe_node *nd = &fe->node[p];
+        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
+        tx[ix] = 1.0;
+        ty[iy] = 1.0;
+        u0[ix] = nd->x[0];
+        u0[iy] = nd->x[1];
+        /* the trial vectors in the unfixed numbering: 0 at fixed nodes */
+        for (int c = 0; c < 2; c++) {
+            int to = c ? iy : ix, from = nd->dof[c];
+            for (int k = 0; from >= 0 && k < r; k++)
+                v[(size_t)(4 + k) * n + to] = b->phi[(size_t)k * b->n + from];
+        }
+    }
+    rotate90(fe, dof0, n, u0, pu0);
+    for (int c = 0; c < nc; c++)
+        fe_sparse_mul(M, v + (size_t)c * n, mv + (size_t)c * n);
+    /* M must commute with P: M P x = P M x for x = u0 and every trial vector */
+    double *px = malloc(2 * (size_t)n * sizeof *px + 1);
+    int bad = !px;
+    for (int c = 2; !bad && c < nc; c++) {
+        if (c == 3)
+            continue;
+        const double *x = v + (size_t)c * n;
+        rotate90(fe, dof0, n, x, px);
+        fe_sparse_mul(M, px, px + n);                  /* M P x */
+        rotate90(fe, dof0, n, mv + (size_t)c * n, px); /* P M x */
+        double dn = 0.0, sn = 0.0;
+        for (int i = 0; i < n; i++) {
+            dn = fmax(dn, fabs(px[n + i] - px[i]));
+            sn = fmax(sn, fabs(px[i]));
+        }
+        bad = dn > 1e-9 * sn;
+    }
+    free(px);
+    if (bad) {
+        free(v);
+        return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a mass matrix that "
+                        "acts alike on ux and uy at every node and couples no ux with a uy "
+                        "(the consistent or lumped mass of plane elements)");
+    }
+    const double *mtx = mv, *mty = mv + n, *mu0 = mv + 2 * (size_t)n, *mpu0 = mv + 3 * (size_t)n;
+    const double *phi = v + 4 * (size_t)n;
+    double *o = inv;
+    o[0] = dot(n, tx, mtx);
+    o[1] = dot(n, mtx, u0);
+    o[2] = dot(n, mty, u0);
+    o[3] = dot(n, u0, mu0);
+    double *S1 = inv + JNT_FFRF_S1, *j1 = inv + JNT_FFRF_S1 + 2 * (size_t)r;
+    double *e0 = j1 + r, *E = e0 + r, *Mr = E + (size_t)r * r;
+    for (int k = 0; k < r; k++) {
+        const double *pk = phi + (size_t)k * n;
+        S1[2 * k] = dot(n, mtx, pk);
+        S1[2 * k + 1] = dot(n, mty, pk);
+        j1[k] = dot(n, pk, mu0);
+        e0[k] = dot(n, pk, mpu0);
+    }
+    /* E = Phi^T M P Phi = (M Phi)^T (P Phi) (M symmetric); Mr = (M Phi)^T Phi */
+    double *pphi = malloc((size_t)n * sizeof *pphi + 1);
+    if (!pphi) {
+        free(v);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the inertia invariants");
+    }
+    for (int j = 0; j < r; j++) {
+        rotate90(fe, dof0, n, phi + (size_t)j * n, pphi);
+        for (int i = 0; i < r; i++) {
+            const double *mpi = mv + (size_t)(4 + i) * n;
+            E[(size_t)j * r + i] = dot(n, mpi, pphi);
+            Mr[(size_t)j * r + i] = dot(n, mpi, phi + (size_t)j * n);
+        }
+    }
+    free(pphi);
+    free(v);
+    /* the body's mass matrix at q_f = 0, theta = 0 must be positive definite:
+     * a basis with rigid-body motion in it makes it singular */
+    int nm = 3 + r;
+    double *mm = calloc((size_t)nm * nm + 1, sizeof *mm);
+    if (!mm)
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the inertia invariants");
+    mm[0] = mm[nm + 1] = inv[0];
+    mm[2] = mm[2 * nm] = -inv[2];
+    mm[nm + 2] = mm[2 * nm + 1] = inv[1];
+    mm[2 * nm + 2] = inv[3];
+    for (int j = 0; j < r; j++) {
+        size_t c = (size_t)(3 + j) * nm;
+        mm[c] = mm[3 + j] = S1[2 * j];
+        mm[c + 1] = mm[nm + 3 + j] = S1[2 * j + 1];
+        mm[c + 2] = mm[2 * nm + 3 + j] = e0[j];
+        for (int i = 0; i < r; i++)
+            mm[c + 3 + i] = Mr[(size_t)j * r + i];
+    }
+    /* singular to rounding: a pivot below 1e-10 of its diagonal entry */
+    double *dg = malloc((size_t)nm * sizeof *dg);
+    if (!dg) {
+        free(mm);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the inertia invariants");
+    }
+    for (int i = 0; i < nm; i++)
+        dg[i] = mm[(size_t)i * nm + i];
+    int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', nm, mm, nm);
+    for (int i = 0; info == 0 && i < nm; i++) {
+        double l = mm[(size_t)i * nm + i];
+        if (!(l * l > 1e-10 * dg[i]))
+            info = 1 + i;
+    }
+    free(dg);
+    free(mm);
+    if (info != 0)
+        return jnt_errf(err, errn, JNT_ERR_MODEL, "the flexible body's mass matrix is singular: "
+                        "its basis holds rigid-body motion (fix the node set the frame is "
+                        "attached to, or reduce with static shapes or joint trial vectors, "
+                        "which are orthogonalised)");
+    return JNT_OK;
+}
