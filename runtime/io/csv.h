@@ -20,13 +20,18 @@ typedef struct csv_writer {
     size_t row_cap;
     char *buf;      /* rows not yet written (CSV_IOBUF bytes) */
     size_t len;
+    int split;      /* a regular file: the buffer written full, rows split across writes */
+    long long off;  /* bytes written to fd */
+    long long kept; /* end of the last whole row (or header) written: a failed
+                       write cuts the file back to it */
+    long long data_at; /* .npy: the header's length (the rows start there) */
     int failed;     /* errno of a failed write: further rows are dropped */
     int npy;        /* NumPy's .npy format (the path ends in ".npy") */
     int mat;        /* a MAT-file (the path ends in ".mat"): fd is the row scratch */
     long nrows;     /* .npy, .mat: rows written */
     long count_at;  /* .npy: offset of the row count in the header */
     int mat_fd;     /* .mat: the .part, written at close (-1: none) */
-    int ncol;       /* .mat: columns */
+    int ncol;       /* columns */
     char *names;    /* .mat: ncol variable names of MAT_NAME_MAX + 1 bytes */
 } csv_writer;
 
@@ -40,10 +45,12 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn);
  * float64 field per name; for .mat, the names turned into MATLAB variable
  * names (mat_name), nothing written yet. Returns 0 or JNT_ERR_IO (message). */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn);
-/* One row of n values: each as dtoa_shortest writes it, joined by ',', or
- * n raw doubles (.npy, .mat). A .mat refuses rows past MAT_MAX_ROWS
- * (JNT_ERR_IO, the rows before it kept). Returns 0 or JNT_ERR_IO (message);
- * after a failed write further rows are dropped. */
+/* One row of n values (n at most the ncol of csv_open): each as
+ * dtoa_shortest writes it, joined by ',', or n raw doubles (.npy, .mat). A
+ * .mat refuses rows past MAT_MAX_ROWS (JNT_ERR_IO, the rows before it
+ * kept). Returns 0 or JNT_ERR_IO (message); after a failed write the file
+ * holds the whole rows that reached it (a row split across two writes is
+ * cut off) and further rows are dropped. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);
 /* Flush, close and rename to the final name (also after a failure). A .mat
  * is written here, with every row that reached the scratch whole: all of

@@ -27,13 +27,13 @@ void mat_name(char *out, const char *name, const char *prev, int n);
 /* Write a whole MAT-file into fd (a regular file, from offset 0): the
  * 128-byte header, then for each of the ncol columns an nrows x 1 double
  * matrix named names[j] (ncol strings of MAT_NAME_MAX + 1 bytes), its values
- * read from rows_fd, which holds nrows rows of ncol native doubles from
- * offset 0 (row-major). The rows are read once, in blocks of
- * bufn / (ncol + 1) rows into buf (bufn doubles, the caller's), and each
- * block's piece of every column is written in place (pwrite); a buffer
- * smaller than one row and its column piece is replaced by one of our own.
- * Returns 0 or the errno of what failed (EFBIG for nrows over MAT_MAX_ROWS,
- * ENOMEM, or the read's or write's). */
+ * read from rows_fd, a regular file holding nrows rows of ncol native
+ * doubles from offset 0 (row-major), through a read-only mapping. The file
+ * is written front to back through buf (bufn doubles, the caller's), in
+ * writes of the buffer's full size but the last; a buffer smaller than the
+ * 128-byte header is replaced by one of our own. Returns 0 or the errno of
+ * what failed (EFBIG for nrows over MAT_MAX_ROWS, EIO for a rows_fd shorter
+ * than its rows, ENOMEM, or the mapping's or a write's). */
 int mat_write(int fd, int rows_fd, long nrows, int ncol, const char *names, double *buf,
               size_t bufn);
 

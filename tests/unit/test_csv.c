@@ -1,13 +1,16 @@
 /*
  * test_csv.c: the CSV writer (runtime/io/csv.c): the temporary ".part" name,
  * the rename on close, whole rows of shortest round-trip numbers that read
- * back to the same doubles, write errors, a path that is not a regular file
+ * back to the same doubles, write errors, a write that fails part-way (the
+ * file cut back to its last whole row), a path that is not a regular file
  * written in place, and NumPy's .npy format. (The number text itself is
  * tested in test_dtoa.c, the .mat format in test_mat.c.)
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -85,9 +88,96 @@ static void check_round_trip(void)
     unlink(path);
 }
 
+/* Row i of the cut-back check. */
+static void cut_row(long i, double v[3])
+{
+    v[0] = (double)i, v[1] = (double)i / 3.0, v[2] = -(double)i * 1e-7;
+}
+
+/* A write that fails part-way: with the file-size limit (RLIMIT_FSIZE) at
+ * 200,000 bytes, the fourth 64 KiB write stops short at 200,000 and the
+ * next fails (EFBIG). The writer cuts the file back to the end of the last
+ * row that reached it whole, below 196,608 = 3 x 64 KiB: a CSV ends with
+ * a whole line, every row read back as written; a .npy's row count in its
+ * header matches its data. */
+static void check_cut_back(void)
+{
+    static const char *const names[] = {"i", "third", "small"};
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 200000;
+    signal(SIGXFSZ, SIG_IGN); /* the limit as an error, not a signal */
+    for (int npy = 0; npy < 2; npy++) {
+        const char *path = test_out(npy ? "csv_cut.npy" : "csv_cut.csv");
+        char err[256] = "";
+        csv_writer w;
+        unlink(path);
+        setrlimit(RLIMIT_FSIZE, &lim);
+        int rc = csv_open(&w, path, 3, err, sizeof err);
+        if (rc == JNT_OK)
+            rc = csv_header(&w, names, 3, err, sizeof err);
+        long i = 0;
+        for (; i < 100000 && rc == JNT_OK; i++) {
+            double v[3];
+            cut_row(i, v);
+            rc = csv_row(&w, v, 3, err, sizeof err);
+        }
+        csv_close(&w, NULL, 0);
+        setrlimit(RLIMIT_FSIZE, &old);
+        struct stat st;
+        long size = stat(path, &st) == 0 ? (long)st.st_size : -1, rows = 0, good = 0;
+        if (!npy) { /* whole lines "i,i/3,-i 1e-7\n", in order */
+            char *text = read_text(path), *p = text ? strchr(text, '\n') : NULL;
+            int whole = text && size > 0 && text[size - 1] == '\n';
+            for (; p && p[1]; rows++) {
+                double v[3], x[3];
+                char *q = p + 1;
+                cut_row(rows, v);
+                for (int j = 0; j < 3; j++)
+                    x[j] = strtod(q, &q), q += *q == ',' || *q == '\n';
+                good += memcmp(v, x, sizeof v) == 0 && q[-1] == '\n';
+                p = q - 1;
+            }
+            free(text);
+            CHECK(rc == JNT_ERR_IO && strstr(err, "File too large") && whole && good == rows &&
+                      size > 196608 - 100 && size <= 196608,
+                  "CSV, a write cut short at the size limit: '%s'; the file cut back to %ld "
+                  "bytes, %ld whole rows read back as written (of %ld written)", err, size, good,
+                  i - 1);
+        } else { /* the header's row count, then that many rows of 3 doubles */
+            FILE *f = fopen(path, "rb");
+            unsigned char head[10] = {0};
+            char dict[256] = "";
+            int hl = 0;
+            if (f && fread(head, 1, 10, f) == 10) {
+                hl = head[8] | head[9] << 8;
+                if (hl < (int)sizeof dict && fread(dict, 1, (size_t)hl, f) == (size_t)hl)
+                    dict[hl] = '\0';
+            }
+            const char *sh = strstr(dict, "'shape': (");
+            rows = sh ? strtol(sh + 10, NULL, 10) : -1;
+            for (long r = 0; f && r < rows; r++) {
+                double v[3], x[3];
+                cut_row(r, v);
+                good += fread(x, sizeof *x, 3, f) == 3 && memcmp(v, x, sizeof v) == 0;
+            }
+            if (f)
+                fclose(f);
+            CHECK(rc == JNT_ERR_IO && rows > 0 && good == rows && size == 10 + hl + 24 * rows &&
+                      size <= 196608,
+                  ".npy, a write cut short at the size limit: the file cut back to %ld bytes, "
+                  "the header's %ld rows, all of them there and as written", size, rows);
+        }
+        unlink(path);
+    }
+    signal(SIGXFSZ, SIG_DFL);
+}
+
 int main(void)
 {
     check_round_trip();
+    check_cut_back();
     char err[256] = "";
     const char *path = test_out("csv_basic.csv");
     char part[640];
