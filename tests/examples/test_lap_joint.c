@@ -21,235 +21,10 @@
 #include "csvread.h"
 #include "jnt/setup.h"
 #include "jnt/jnt.h"
+#include "lap3.h"
 #include "setup/red_impl.h"
 
 static const char *model_path = "examples/lap_joint.jnt";
-
-/* The sheets (seed 000 Sect. 6: steel, 20 mm wide, 1 mm thick; two outer
- * sheets of 300 mm, a central one of 400 mm between them), plane-stress
- * four-node elements of DX x H, one through the thickness. Layer 0 (lower),
- * 1 (central) and 2 (upper) lie on top of each other; facing edges coincide
- * (the contact gap is the elements' gap0). */
-enum { NLAYER = 3, NX_OUT = 30, NX_MID = 40 };
-static const double DX = 0.01;
-static const double H = 1e-3, W = 0.02, E = 2.1e11, NU = 0.3, RHO = 7850;
-/* The outer sheets are joined by "beams at two locations" (Sect. 6): here
- * at x = 150 and 300 mm, each a pin across the central sheet (a hole in it)
- * given as springs in ux and uy between the facing nodes of the outer
- * sheets, K_TIE = 1e9 N/m (a steel pin of about 3 mm diameter and 2 mm
- * length: E A / l = 7e8 N/m). The point mass m_pm = 0.2 kg (Table 5) sits
- * at the free end of the central sheet, split on its two end nodes. */
-static const double X_TIE[2] = {0.15, 0.3}, K_TIE = 1e9, M_PM = 0.2;
-
-/* Append node `node` to set `s` of m. */
-static int set_push(fe_set *s, int node)
-{
-    int *p = realloc(s->node, (size_t)(s->n + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    p[s->n++] = node;
-    s->node = p;
-    return 0;
-}
-
-/* Node (i, j) of layer l (j = 0 bottom, 1 top; numbered along x in pairs)
- * in the merged model, whose layers follow each other. */
-static int layer_node(const int *first, int l, int i, int j)
-{
-    return first[l] + 2 * i + j;
-}
-
-/*
- * Element matrices (8 x 8, DOFs u1 v1 .. u4 v4, nodes (0,0) (a,0) (a,b)
- * (0,b)) of a plane-stress rectangle a x b, thickness t: consistent mass
- * (2 x 2 Gauss, exact) and stiffness with selective reduced integration:
- * the normal strains by 2 x 2 Gauss, the shear strain at the centre. A fully
- * integrated four-node element with one element through a thin sheet locks
- * in shear (plate2d's element = q4: the first bending frequency of the
- * 300 mm sheet with 5 mm elements is 30.4 Hz, Euler-Bernoulli 9.28 Hz); with
- * the shear at the centre a pure bending field has no parasitic shear, and
- * the sheet bends with E / (1 - nu^2), as a wide plate (9.7 Hz). Rank 5:
- * no zero-energy modes besides the rigid ones.
- */
-static void q4_sri(double a, double b, double t, double ke[64], double me[64])
-{
-    static const double xi[4] = {-1, 1, 1, -1}, eta[4] = {-1, -1, 1, 1};
-    const double g = 1 / sqrt(3.0), c = E / (1 - NU * NU), dA = a * b / 4;
-    memset(ke, 0, 64 * sizeof *ke);
-    memset(me, 0, 64 * sizeof *me);
-    for (int gp = 0; gp < 5; gp++) { /* 4 Gauss points, then the centre */
-        double x = gp < 4 ? g * xi[gp] : 0, y = gp < 4 ? g * eta[gp] : 0;
-        double nn[4], nx[4], ny[4];
-        for (int k = 0; k < 4; k++) {
-            nn[k] = (1 + xi[k] * x) * (1 + eta[k] * y) / 4;
-            nx[k] = xi[k] * (1 + eta[k] * y) / 4 * 2 / a;
-            ny[k] = eta[k] * (1 + xi[k] * x) / 4 * 2 / b;
-        }
-        for (int p = 0; p < 4; p++)
-            for (int q = 0; q < 4; q++) {
-                double *k = ke, *m = me;
-                int uu = 2 * p + 8 * 2 * q, uv = 2 * p + 8 * (2 * q + 1),
-                    vu = 2 * p + 1 + 8 * 2 * q, vv = 2 * p + 1 + 8 * (2 * q + 1);
-                if (gp < 4) { /* normal strains and mass, weight 1 */
-                    k[uu] += c * nx[p] * nx[q] * t * dA;
-                    k[vv] += c * ny[p] * ny[q] * t * dA;
-                    k[uv] += c * NU * nx[p] * ny[q] * t * dA;
-                    k[vu] += c * NU * ny[p] * nx[q] * t * dA;
-                    m[uu] += RHO * t * nn[p] * nn[q] * dA;
-                    m[vv] += RHO * t * nn[p] * nn[q] * dA;
-                } else { /* shear at the centre, weight 4 */
-                    double G = E / (2 * (1 + NU)) * t * 4 * dA;
-                    k[uu] += G * ny[p] * ny[q];
-                    k[vv] += G * nx[p] * nx[q];
-                    k[uv] += G * ny[p] * nx[q];
-                    k[vu] += G * nx[p] * ny[q];
-                }
-            }
-    }
-}
-
-/* The three layers in one model with plain (ux, uy) DOFs (2 node, 2 node +
- * 1), the pins and the point mass, and the sets clamp (x = 0, every layer),
- * joint_a and joint_b (the contact pairs, in order: lower sheet top /
- * central sheet bottom at x = DX .. 300 mm, then central sheet top / upper
- * sheet bottom), load (the central sheet's top right corner). Writes M.mtx,
- * K.mtx, nodes.csv in dir. */
-static int generate(const char *dir, char *err, size_t errn)
-{
-    fe_model m;
-    const int nx[NLAYER] = {NX_OUT, NX_MID, NX_OUT};
-    int rc = 0, first[NLAYER + 1] = {0}, nel = 0;
-    memset(&m, 0, sizeof m);
-    *err = 0;
-    for (int l = 0; l < NLAYER; l++)
-        first[l + 1] = first[l] + 2 * (nx[l] + 1), nel += nx[l];
-    m.nnode = first[NLAYER];
-    m.ndof = 2 * m.nnode;
-    m.node = calloc((size_t)m.nnode, sizeof *m.node);
-    const char *names[4] = {"clamp", "joint_a", "joint_b", "load"};
-    m.nset = 4;
-    m.set = calloc(4, sizeof *m.set);
-    int nt = 64 * nel + 16 + 4; /* elements, pins, point mass */
-    int *ri = malloc((size_t)nt * sizeof *ri), *ci = malloc((size_t)nt * sizeof *ci);
-    double *vk = malloc((size_t)nt * sizeof *vk), *vm = malloc((size_t)nt * sizeof *vm);
-    if (!m.node || !m.set || !ri || !ci || !vk || !vm) {
-        rc = -1;
-        snprintf(err, errn, "out of memory");
-        goto done;
-    }
-    for (int s = 0; s < 4; s++)
-        snprintf(m.set[s].name, sizeof m.set[s].name, "%s", names[s]);
-    double ke[64], me[64];
-    q4_sri(DX, H, W, ke, me);
-    int k = 0;
-    for (int l = 0; l < NLAYER; l++)
-        for (int i = 0; i < nx[l]; i++) {
-            int n4[4] = {layer_node(first, l, i, 0), layer_node(first, l, i + 1, 0),
-                         layer_node(first, l, i + 1, 1), layer_node(first, l, i, 1)};
-            for (int q = 0; q < 8; q++)
-                for (int p = 0; p < 8; p++, k++) {
-                    ri[k] = 2 * n4[p / 2] + p % 2;
-                    ci[k] = 2 * n4[q / 2] + q % 2;
-                    vk[k] = ke[p + 8 * q];
-                    vm[k] = me[p + 8 * q];
-                }
-        }
-    for (int t = 0; t < 2; t++) { /* the pins between the outer sheets */
-        int i = (int)lround(X_TIE[t] / DX);
-        int a = layer_node(first, 0, i, 1), b = layer_node(first, 2, i, 0);
-        for (int d = 0; d < 2; d++) {
-            int da = 2 * a + d, db = 2 * b + d;
-            int rr[4] = {da, db, da, db}, cc[4] = {da, db, db, da};
-            for (int e = 0; e < 4; e++, k++)
-                ri[k] = rr[e], ci[k] = cc[e], vk[k] = e < 2 ? K_TIE : -K_TIE, vm[k] = 0;
-        }
-    }
-    for (int j = 0; j < 2; j++) /* the point mass, half on each end node */
-        for (int d = 0; d < 2; d++, k++) {
-            ri[k] = ci[k] = 2 * layer_node(first, 1, NX_MID, j) + d;
-            vk[k] = 0, vm[k] = M_PM / 2;
-        }
-    rc = fe_sparse_from_triplets(m.ndof, k, ri, ci, vm, &m.M);
-    if (rc == 0)
-        rc = fe_sparse_from_triplets(m.ndof, k, ri, ci, vk, &m.K);
-    for (int l = 0; l < NLAYER && rc == 0; l++)
-        for (int i = 0; i <= nx[l]; i++)
-            for (int j = 0; j < 2; j++) {
-                int id = layer_node(first, l, i, j);
-                fe_node *o = &m.node[id];
-                o->id = id + 1;
-                o->x[0] = i * DX;
-                o->x[1] = (l + j) * H;
-                for (int c = 0; c < FE_NDOF_NODE; c++)
-                    o->dof[c] = -1;
-                o->dof[FE_UX] = 2 * id, o->dof[FE_UY] = 2 * id + 1;
-                o->master = -1;
-            }
-    for (int l = 0; l < NLAYER && rc == 0; l++)
-        for (int j = 0; j < 2 && rc == 0; j++)
-            rc = set_push(&m.set[0], layer_node(first, l, 0, j));
-    for (int l = 0; l < 2; l++) /* interface l: layer l's top, layer l + 1's bottom */
-        for (int i = 1; i <= NX_OUT && rc == 0; i++) {
-            rc = set_push(&m.set[1], layer_node(first, l, i, 1));
-            if (rc == 0)
-                rc = set_push(&m.set[2], layer_node(first, l + 1, i, 0));
-        }
-    if (rc == 0)
-        rc = set_push(&m.set[3], layer_node(first, 1, NX_MID, 1));
-    if (rc == 0) {
-        char pm[512], pk[512], pn[512];
-        snprintf(pm, sizeof pm, "%s/M.mtx", dir);
-        snprintf(pk, sizeof pk, "%s/K.mtx", dir);
-        snprintf(pn, sizeof pn, "%s/nodes.csv", dir);
-        rc = fe_write_model(&m, pm, pk, NULL, pn, err, errn);
-    } else if (!*err) {
-        snprintf(err, errn, "out of memory");
-    }
-done:
-    free(ri);
-    free(ci);
-    free(vk);
-    free(vm);
-    fe_free(&m);
-    return rc;
-}
-
-/* The example's text with its reduce line replaced by `reduce` (empty: none),
- * without the lines marked FRICTION, and with the data directory dir. The
- * caller frees it. */
-static char *model_text(const char *reduce, const char *dir)
-{
-    char *src = read_text(model_path);
-    char *out = src ? malloc(strlen(src) + 4096) : NULL;
-    if (!out) {
-        free(src);
-        return NULL;
-    }
-    char *o = out;
-    for (char *line = src, *next; *line; line = next) {
-        next = strchr(line, '\n');
-        next = next ? next + 1 : line + strlen(line);
-        int len = (int)(next - line);
-        char *mark = strstr(line, "// ");
-        if (mark && mark < next && strncmp(mark, "// FRICTION", 11) == 0)
-            continue;
-        if (mark && mark < next && strncmp(mark, "// REDUCE", 9) == 0) {
-            o += sprintf(o, "  %s\n", reduce);
-            continue;
-        }
-        for (int k = 0; k < len; k++) {
-            if (strncmp(line + k, "\"lap_joint/", 11) == 0) {
-                o += sprintf(o, "\"%s/", dir);
-                k += 10;
-            } else {
-                *o++ = line[k];
-            }
-        }
-    }
-    *o = 0;
-    free(src);
-    return out;
-}
 
 /* The comparison: |f_c| every 1 ms over the first T_END s (the rise of the
  * load and the first swing: |f_c| peaks at 0.16 s). */
@@ -260,7 +35,7 @@ enum { NT = 201 };
  * t = 0, 1, .. 200 ms in fc[]. */
 static int run(const char *tag, const char *reduce, const char *dir, double fc[NT])
 {
-    char *text = model_text(reduce, dir), csv[512];
+    char *text = lap3_text(model_path, "lap_joint/", dir, reduce, NULL, 0), csv[512];
     jnt_model *m = NULL;
     int rc = text && jnt_compile_string(tag, text, NULL, &m) == JNT_OK ? JNT_OK : -1;
     free(text);
@@ -450,7 +225,7 @@ int main(int argc, char **argv)
 {
     char err[512];
     if (argc == 3 && strcmp(argv[1], "--generate") == 0) {
-        int rc = generate(argv[2], err, sizeof err);
+        int rc = lap3_generate(argv[2], 0.01, 0, err, sizeof err);
         if (rc)
             fprintf(stderr, "%s\n", err);
         return rc ? 1 : 0;
@@ -461,7 +236,7 @@ int main(int argc, char **argv)
     snprintf(dir, sizeof dir, "%s", test_out("lap_joint_data"));
     char cmd[600];
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-    int rc = system(cmd) == 0 ? generate(dir, err, sizeof err) : -1;
+    int rc = system(cmd) == 0 ? lap3_generate(dir, 0.01, 0, err, sizeof err) : -1;
     CHECK(rc == 0, "generate the three-layer model: %s", rc ? err : "ok");
     static const char *files[] = {"M.mtx", "K.mtx", "nodes.csv"};
     for (int k = 0; k < 3; k++) {
