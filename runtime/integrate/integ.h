@@ -103,6 +103,11 @@ int integ_fail(integ_run *r, int status, double t, const char *fmt, ...)
  * Newton trouble) as an error after retries are exhausted; `fallback` is used
  * with `what` when no cause is recorded. Returns the status. */
 int integ_fail_cause(integ_run *r, int fallback, double t, const char *what);
+/* A Newton matrix's factorisation status info != 0 (sparse_lu_factor) of a
+ * system of n unknowns per block: out of memory is an error (its status);
+ * singular at unknown info - 1 is recorded as the cause, returning 1 (the
+ * step is retried smaller). */
+int integ_factor_failed(integ_run *r, int info, int n);
 /* Cubic Hermite interpolation between (t, y, f) and (t_new, y_new, f_new). */
 int integ_hermite(integ_run *r, double t, double *yout);
 /* End of the next fixed step of size h from r->t: snapped to the grid

@@ -200,6 +200,17 @@ int integ_jac_sparse(integ_run *r, double t, const double *y, double *jv)
                       badv);
 }
 
+/* See integ.h. */
+int integ_factor_failed(integ_run *r, int info, int n)
+{
+    if (info < 0)
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory factorising the Newton matrix");
+    r->cause = INTEG_CAUSE_SINGULAR;
+    r->cause_index = (info - 1) % n;
+    r->cause_t = r->t;
+    return 1;
+}
+
 /* See integ.h. Cubic Hermite basis on theta = (t - t_n) / h. */
 int integ_hermite(integ_run *r, double t, double *yout)
 {

@@ -184,14 +184,8 @@ int integ_linsys_factor(integ_run *r, integ_linsys *w, const integ_irk *k, doubl
     }
     r->st->lu_decomps++;
     int info = sparse_lu_factor(&w->lu, w->sparse ? w->val : NULL);
-    if (info < 0)
-        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory factorising the Newton matrix");
-    if (info > 0) {
-        r->cause = INTEG_CAUSE_SINGULAR;
-        r->cause_index = (info - 1) % n;
-        r->cause_t = r->t;
-        return 1;
-    }
+    if (info != 0)
+        return integ_factor_failed(r, info, n);
     w->fact_h = h;
     return 0;
 }

@@ -222,14 +222,8 @@ static int r5_factor(integ_run *r, r5 *w, double h)
     int info = sparse_lu_factor(&w->e1, NULL);
     if (info == 0)
         info = sparse_lu_factor(&w->e2, NULL);
-    if (info < 0)
-        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory factorising the Newton matrix");
-    if (info > 0) {
-        r->cause = INTEG_CAUSE_SINGULAR;
-        r->cause_index = (info - 1) % n;
-        r->cause_t = r->t;
-        return 1;
-    }
+    if (info != 0)
+        return integ_factor_failed(r, info, n);
     w->fact_h = h;
     return 0;
 }
