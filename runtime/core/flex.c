@@ -18,6 +18,7 @@
  * Sect. 4: self-equilibrated, "no contribution to the rigid body motion");
  * forces on its markers come from the kernels by virtual work.
  */
+#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -68,17 +69,10 @@ static void ffrf_terms(const ffrf *F, double sv[2], double sd[2], double *h, dou
         sv[0] += F->S1[2 * j] * F->qf[j], sv[1] += F->S1[2 * j + 1] * F->qf[j];
         sd[0] += F->S1[2 * j] * F->qfd[j], sd[1] += F->S1[2 * j + 1] * F->qfd[j];
     }
-    for (int i = 0; i < r; i++)
-        h[i] = F->j1[i], eq[i] = 0.0, mq[i] = 0.0;
-    for (int j = 0; j < r; j++) {
-        const double *Mj = F->Mr + (size_t)j * r, *Ej = F->E + (size_t)j * r;
-        double qj = F->qf[j], vj = F->qfd[j];
-        for (int i = 0; i < r; i++) {
-            h[i] += Mj[i] * qj;
-            mq[i] += Mj[i] * vj;
-            eq[i] += Ej[i] * vj;
-        }
-    }
+    memcpy(h, F->j1, (size_t)r * sizeof *h);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->Mr, r, F->qf, 1, 1.0, h, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->Mr, r, F->qfd, 1, 0.0, mq, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->E, r, F->qfd, 1, 0.0, eq, 1);
 }
 
 /* See flex.h. */
@@ -110,12 +104,8 @@ void flex_forces(const jnt_model *m, const double *y, const double *in, double *
         for (int i = 0; i < r; i++)
             ff[i] += thd * thd * h[i] - 2.0 * thd * eq[i] + F.S1[2 * i] * lgx +
                      F.S1[2 * i + 1] * lgy;
-        for (int j = 0; j < r; j++) {
-            const double *Kj = F.Kr + (size_t)j * r, *Cj = F.Cr + (size_t)j * r;
-            double qj = F.qf[j], vj = F.qfd[j];
-            for (int i = 0; i < r; i++)
-                ff[i] -= Kj[i] * qj + Cj[i] * vj;
-        }
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Kr, r, F.qf, 1, 1.0, ff, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Cr, r, F.qfd, 1, 1.0, ff, 1);
     }
 }
 
@@ -205,18 +195,19 @@ void flex_mass(const jnt_model *m, const double *y, double *M)
         for (int j = 0; j < r; j++)
             J += (F.j1[j] + h[j]) * F.qf[j];
         MA(fr + 2, fr + 2) += J;
+        /* M_thetaf = (e0 + E q_f)^T (eq's room holds it), M_Rf = A S1, M_ff = Mr */
+        memcpy(eq, F.e0, (size_t)r * sizeof *eq);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F.E, r, F.qf, 1, 1.0, eq, 1);
         for (int j = 0; j < r; j++) {
-            /* M_Rf = A S1, M_thetaf = (e0 + E q_f)^T, M_ff = Mr */
             double bx = F.S1[2 * j], by = F.S1[2 * j + 1];
             double rx = c * bx - s * by, ry = s * bx + c * by;
             MA(fr, q0 + j) += rx, MA(q0 + j, fr) += rx;
             MA(fr + 1, q0 + j) += ry, MA(q0 + j, fr + 1) += ry;
-            double e = F.e0[j];
-            for (int k = 0; k < r; k++)
-                e += F.E[(size_t)k * r + j] * F.qf[k];
-            MA(fr + 2, q0 + j) += e, MA(q0 + j, fr + 2) += e;
+            MA(fr + 2, q0 + j) += eq[j], MA(q0 + j, fr + 2) += eq[j];
+            double *Mcol = M + (size_t)(q0 + j) * n + q0;
+            const double *Mrj = F.Mr + (size_t)j * r;
             for (int i = 0; i < r; i++)
-                MA(q0 + i, q0 + j) += F.Mr[(size_t)j * r + i];
+                Mcol[i] += Mrj[i];
         }
 #undef MA
     }

@@ -23,6 +23,7 @@
  * frame's attachment) move with the frame: they count with the mass matrix
  * of the model before its fixes (M0, the DOFs numbered by dof0).
  */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -139,20 +140,23 @@ int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const 
         j1[k] = dot(n, pk, mu0);
         e0[k] = dot(n, pk, mpu0);
     }
-    /* E = Phi^T M P Phi = (M Phi)^T (P Phi) (M symmetric); Mr = (M Phi)^T Phi */
-    double *pphi = malloc((size_t)n * sizeof *pphi + 1);
+    /* E = Phi^T M P Phi = (M Phi)^T (P Phi) (M symmetric), RED_SOLVE_BLOCK
+     * columns of P Phi at a time; Mr = (M Phi)^T Phi */
+    const double *mphi = mv + 4 * (size_t)n;
+    double *pphi = malloc((size_t)n * RED_SOLVE_BLOCK * sizeof *pphi + 1);
     if (!pphi) {
         free(v);
         return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the inertia invariants");
     }
-    for (int j = 0; j < r; j++) {
-        rotate90(fe, dof0, n, phi + (size_t)j * n, pphi);
-        for (int i = 0; i < r; i++) {
-            const double *mpi = mv + (size_t)(4 + i) * n;
-            E[(size_t)j * r + i] = dot(n, mpi, pphi);
-            Mr[(size_t)j * r + i] = dot(n, mpi, phi + (size_t)j * n);
-        }
+    for (int j0 = 0; j0 < r; j0 += RED_SOLVE_BLOCK) {
+        int nb = r - j0 < RED_SOLVE_BLOCK ? r - j0 : RED_SOLVE_BLOCK;
+        for (int j = 0; j < nb; j++)
+            rotate90(fe, dof0, n, phi + (size_t)(j0 + j) * n, pphi + (size_t)j * n);
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, r, nb, n, 1.0, mphi, n, pphi, n,
+                    0.0, E + (size_t)j0 * r, r);
     }
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, r, r, n, 1.0, mphi, n, phi, n, 0.0, Mr,
+                r);
     free(pphi);
     free(v);
     /* the body's mass matrix at q_f = 0, theta = 0 must be positive definite:
