@@ -137,10 +137,13 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
         }
         const fe_node *nd = &sb->fe->node[st->node[0]];
         for (int k = 0; k < 2; k++) {
+            lxy[k] = ex_const(P, nd->x[k]);
+            if (nd->dof[k] < 0) /* fixed: it moves with the frame */
+                continue;
             int di = sema_sub_node_dof(S, si, st->node[0], k == 0 ? FE_UX : FE_UY, q->loc);
             if (di < 0)
                 return;
-            lxy[k] = ex_op2(P, EX_ADD, ex_const(P, nd->x[k]), S->dofs[di].pos);
+            lxy[k] = ex_op2(P, EX_ADD, lxy[k], S->dofs[di].pos);
         }
     } else {
         scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
