@@ -40,6 +40,8 @@
 #include <string.h>
 
 #include "core/data.h"
+#include "core/eval.h"
+#include "core/model.h"
 #include "integ.h"
 
 #define NIT 7        /* Newton iterations per step at most */
@@ -152,7 +154,7 @@ static void r5_stop(integ_run *r)
 /* The mass matrix at (t, y) into mv. 0 or JNT_ERR_KERNEL. */
 static int r5_mass(integ_run *r, double t, const double *y, double *mv)
 {
-    int rc = r->abi->mass(t, y, NULL, r->d, r->p, mv);
+    int rc = eval_mass(r->data->m, r->data, t, y, mv);
     if (rc != 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the mass kernel failed (status %d)", rc);
     return 0;
@@ -162,7 +164,7 @@ static int r5_mass(integ_run *r, double t, const double *y, double *mv)
 static void r5_addbx(const integ_run *r, const r5 *w, const double *mv, double c,
                      const double *x, double *out)
 {
-    const jnt_abi_model *a = r->abi;
+    const jnt_model *m = r->data->m;
     if (!w->dae) {
         for (int i = 0; i < w->n; i++)
             out[i] += c * x[i];
@@ -172,8 +174,8 @@ static void r5_addbx(const integ_run *r, const r5 *w, const double *mv, double c
     for (int i = 0; i < nq; i++)
         out[i] += c * x[i];
     for (int j = 0; j < nq; j++)
-        for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
-            out[nq + a->mass_rowind[k]] += c * mv[k] * x[nq + j];
+        for (int k = m->mcolptr[j]; k < m->mcolptr[j + 1]; k++)
+            out[nq + m->mrowind[k]] += c * mv[k] * x[nq + j];
     for (int i = 2 * nq; i < 2 * nq + w->nz; i++)
         out[i] += c * x[i];
 }
@@ -182,14 +184,14 @@ static void r5_addbx(const integ_run *r, const r5 *w, const double *mv, double c
 static void r5_addb(const integ_run *r, const r5 *w, double c, double *E, int ld, int oi,
                     int oj)
 {
-    const jnt_abi_model *a = r->abi;
+    const jnt_model *m = r->data->m;
     int nq = w->nq, nb = w->dae ? 2 * nq + w->nz : w->n;
     for (int i = 0; i < nb; i++)
         if (!w->dae || i < nq || i >= 2 * nq)
             E[(size_t)(oj + i) * ld + oi + i] += c;
     for (int j = 0; w->dae && j < nq; j++)
-        for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
-            E[(size_t)(oj + nq + j) * ld + oi + nq + a->mass_rowind[k]] += c * w->mv[k];
+        for (int k = m->mcolptr[j]; k < m->mcolptr[j + 1]; k++)
+            E[(size_t)(oj + nq + j) * ld + oi + nq + m->mrowind[k]] += c * w->mv[k];
 }
 
 /* Add -J into E at block offset (o, o). */
@@ -267,8 +269,8 @@ static int r5_start(integ_run *r)
     inv3(r5_t, w->ti);
     integ_radau5_lambda(w->lam);
     w->J = malloc((size_t)n * n * sizeof *w->J + 1);
-    w->mv = malloc((size_t)(w->dae ? a->mass_nnz : 0) * sizeof *w->mv + 1);
-    w->ms = malloc((size_t)(w->dae ? a->mass_nnz : 0) * sizeof *w->ms + 1);
+    w->mv = malloc((size_t)(w->dae ? r->data->m->mnnz : 0) * sizeof *w->mv + 1);
+    w->ms = malloc((size_t)(w->dae ? r->data->m->mnnz : 0) * sizeof *w->ms + 1);
     w->Z = malloc((size_t)(16 * n) * sizeof *w->Z + 1);
     if (!w->J || !w->mv || !w->ms || !w->Z ||
         sparse_lu_init(&w->e1, n, NULL, NULL, SPARSE_DENSE) != 0 ||

@@ -103,10 +103,6 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
                                 "'generalized_alpha' or 'radau5' only (not '%s')"
                               : "integrator '%s' needs a multibody model (bodies and joints)",
                           iname);
-    if (dae && named == &integ_radau5 && a->nblocks > 0)
-        return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
-                          "a multibody model with flexible2d bodies runs with 'hht' or "
-                          "'generalized_alpha' (radau5 does not take their mass matrices yet)");
     d->integ = integ_find(central ? "rk4" : iname);
     /* without continuous states, time advances in fixed steps h (the discrete
      * updates, once per step, define the model): no method has work to do */
