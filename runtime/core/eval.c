@@ -60,6 +60,7 @@ void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni)
     *nw = 2 * nu + ny + nu + (size_t)a->jac_nnz + nu * (size_t)r_max(a) + bw;
     if (dae_dense(a))
         *nw += ny * ny + nq * nq + 6 * (size_t)a->nblocks;
+    *nw += nu ? ny + 1 : 0; /* eval_gather's last y and its flag */
     *ni = bi;
 }
 
@@ -91,6 +92,15 @@ static double *ew_dense(const jnt_abi_model *a, jnt_data *d)
     return ew_block(a, d) + bw;
 }
 
+/* eval_gather's last y (ny) and, after it, 1.0 when u holds its gather:
+ * the arena's last ny + 1 doubles (eval_work_size). */
+static double *ew_ylast(const jnt_model *m, jnt_data *d)
+{
+    size_t nw, ni;
+    eval_work_size(m->abi, &nw, &ni);
+    return d->ew + nw - (size_t)m->abi->ny - 1;
+}
+
 /* x = R v for block b's rows (ng values from r). */
 static void rows_mul(const model_block *mb, int ng, int r, const double *v, double *x)
 {
@@ -112,7 +122,12 @@ const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
     const jnt_abi_model *a = m->abi;
     if (a->nu == 0)
         return NULL;
-    double *u = d->ew;
+    /* the same y again (the Newton loop's rhs, constraint rates and
+     * output at one state): u is still its gather */
+    double *u = d->ew, *ylast = ew_ylast(m, d);
+    size_t ny = (size_t)a->ny;
+    if (ylast[ny] == 1.0 && memcmp(ylast, y, ny * sizeof *y) == 0)
+        return u;
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
         if (k->ng == 0)
@@ -120,6 +135,8 @@ const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
         rows_mul(&m->blk[b], k->ng, k->r, y + k->q0, u + k->g0);
         rows_mul(&m->blk[b], k->ng, k->r, y + vel0(a, k), u + a->nu + k->g0);
     }
+    memcpy(ylast, y, ny * sizeof *y);
+    ylast[ny] = 1.0;
     return u;
 }
 
@@ -155,7 +172,8 @@ int eval_forces(const jnt_model *m, jnt_data *d, double t, const double *y, doub
 }
 
 /* dae_dense: block_in's values at (t, y) (the flexible bodies' gravity),
- * or NULL when no block has flags. */
+ * or NULL when no block has flags. Its values are functions of t and the
+ * parameters (ir.h): no gathered points. */
 static const double *block_inputs(const jnt_model *m, jnt_data *d, double t, const double *y,
                                   int *rc)
 {
@@ -164,7 +182,7 @@ static const double *block_inputs(const jnt_model *m, jnt_data *d, double t, con
     if (!a->block_in)
         return NULL;
     double *in = ew_dense(a, d) + (size_t)a->ny * a->ny + (size_t)a->nq * a->nq;
-    *rc = a->block_in(t, y, eval_gather(m, d, y), d->d, d->p, in);
+    *rc = a->block_in(t, y, NULL, d->d, d->p, in);
     return in;
 }
 
@@ -383,10 +401,11 @@ int eval_mass(const jnt_model *m, jnt_data *d, double t, const double *y, double
     const jnt_abi_model *a = m->abi;
     if (!dae_dense(a))
         return a->mass(t, y, NULL, d->d, d->p, mv);
-    /* the kernel's diagonal pattern into the dense M, the bodies added */
+    /* the kernel's diagonal pattern into the dense M, the bodies added (the
+     * kernel's masses use parameters only: no gathered points) */
     size_t nq = (size_t)a->nq;
     double *M = ew_dense(a, d) + (size_t)a->ny * a->ny, *o = ew_out(a, d);
-    int rc = a->mass(t, y, eval_gather(m, d, y), d->d, d->p, o);
+    int rc = a->mass(t, y, NULL, d->d, d->p, o);
     if (rc != 0)
         return rc;
     memset(M, 0, nq * nq * sizeof *M);
