@@ -21,6 +21,33 @@
 if ! command -v agg >/dev/null 2>&1; then
     BENCH_SECTIONS=12 exec sh bench/run.sh
 fi
+# cp_runs PREFIX ROUNDS "K..." [-D ...]: the models $OUT/PREFIX_K.jnt, taking
+# turns for ROUNDS rounds; per model its CPU times (PREFIX_K.cpu) and the
+# last run's --stats (PREFIX_K.stats)
+cp_runs() {
+    pre=$1 rounds=$2 ks=$3
+    shift 3
+    for k in $ks; do : > "$OUT/${pre}_$k.cpu"; done
+    i=0
+    while [ $i -lt "$rounds" ]; do
+        for k in $ks; do
+            st=$("$B/jnt" run "$OUT/${pre}_$k.jnt" -o "" "$@" --stats 2>&1 | tail -n 1)
+            printf '%s\n' "car_pendulum ${pre}_$k: $st" >> "$RAW"
+            printf '%s\n' "$st" | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p' >> "$OUT/${pre}_$k.cpu"
+            printf '%s\n' "$st" > "$OUT/${pre}_$k.stats"
+        done
+        i=$((i + 1))
+    done
+}
+# cp_row PREFIX K LABEL REF: one table row, CPU relative to REF
+cp_row() {
+    st=$(cat "$OUT/$1_$2.stats")
+    cpu=$(agg < "$OUT/$1_$2.cpu")
+    nq=$("$B/jnt" emit "$OUT/$1_$2.jnt" 2>/dev/null | grep -o '"sheet\.q[0-9]*"' | wc -l)
+    echo "| $3 | $nq | $cpu | $(printf '%s' "$st" | sed -n 's/^steps \([0-9]*\),.*/\1/p') |" \
+         "$(printf '%s' "$st" | sed -n 's/.*rejected \([0-9]*\),.*/\1/p') |" \
+         "$(printf '%s' "$st" | sed -n 's/.* jac \([0-9]*\),.*/\1/p') | $(ratio "$cpu" "$4") |"
+}
 {
 echo
 echo "## 12. Seed 000's car pendulum: bases of the flexible sheet"
@@ -37,28 +64,10 @@ cp_basis() { case $1 in 1) echo "modal(modes = 25) + $CPB" ;; 2) echo "modal(mod
 for k in 1 2 3; do
     sed -e "s|^  reduce .*// REDUCE\$|  reduce  = $(cp_basis $k)|" \
         -e "s|\"car_pendulum/|\"$PWD/examples/car_pendulum/|g" examples/car_pendulum.jnt > "$OUT/cp_$k.jnt"
-    : > "$OUT/cp_$k.cpu"
 done
-# the runs take turns, N rounds
-i=0
-while [ $i -lt "$N" ]; do
-    for k in 1 2 3; do
-        st=$("$B/jnt" run "$OUT/cp_$k.jnt" -o "" --stats 2>&1 | tail -n 1)
-        printf '%s\n' "car_pendulum cp_$k: $st" >> "$RAW"
-        printf '%s\n' "$st" | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p' >> "$OUT/cp_$k.cpu"
-        printf '%s\n' "$st" > "$OUT/cp_$k.stats"
-    done
-    i=$((i + 1))
-done
+cp_runs cp "$N" "1 2 3"
 ref=$(agg < "$OUT/cp_3.cpu")
-for k in 1 2 3; do
-    st=$(cat "$OUT/cp_$k.stats")
-    cpu=$(agg < "$OUT/cp_$k.cpu")
-    nq=$("$B/jnt" emit "$OUT/cp_$k.jnt" 2>/dev/null | grep -o '"sheet\.q[0-9]*"' | wc -l)
-    echo "| $(cp_label $k) | $nq | $cpu | $(printf '%s' "$st" | sed -n 's/^steps \([0-9]*\),.*/\1/p') |" \
-         "$(printf '%s' "$st" | sed -n 's/.*rejected \([0-9]*\),.*/\1/p') |" \
-         "$(printf '%s' "$st" | sed -n 's/.* jac \([0-9]*\),.*/\1/p') | $(ratio "$cpu" "$ref") |"
-done
+for k in 1 2 3; do cp_row cp $k "$(cp_label $k)" "$ref"; done
 echo
 echo "The $STAT_NAME of $N runs each (CPU of the integration, --stats)."
 echo
@@ -68,38 +77,20 @@ echo
 echo "| basis | coordinates | CPU (s) | steps | rejected | Jacobians | CPU relative to unreduced |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 N12=${BENCH12_N:-3}
-CLJ="jtv(count = 20, pairs = {joint_a, joint_b}, comp = uy, dkdg = 2 * eps_N * lam_N * A)"
 cl_label() { case $1 in 1) echo "unreduced (every contact pair physical)" ;; 2) echo "20 more normal modes" ;;
                         3) echo "5 NM + 2 static + JTVs" ;; 4) echo "45 NM + 2 static + JTVs" ;; esac; }
 cl_basis() { case $1 in 1) echo "" ;; 2) echo "reduce  = modal(modes = 25) + static(at = load)" ;;
-                        3) echo "reduce  = modal(modes = 5) + static(at = load) + $CLJ" ;;
-                        4) echo "reduce  = modal(modes = 45) + static(at = load) + $CLJ" ;; esac; }
+                        3) echo "reduce  = modal(modes = 5) + static(at = load) + $CPJ" ;;
+                        4) echo "reduce  = modal(modes = 45) + static(at = load) + $CPJ" ;; esac; }
 for k in 1 2 3 4; do
     sed -e "s|^  reduce .*// REDUCE\$|  $(cl_basis $k)|" \
         -e "s|\"car_pendulum/|\"$PWD/examples/lap_joint/|g" \
         -e 's/^const dx    = 1.25 mm/const dx    = 10 mm/' -e 's/^const n     = 480 /const n     = 60  /' \
         examples/car_pendulum.jnt > "$OUT/cl_$k.jnt"
-    : > "$OUT/cl_$k.cpu"
 done
-i=0
-while [ $i -lt "$N12" ]; do
-    for k in 1 2 3 4; do
-        st=$("$B/jnt" run "$OUT/cl_$k.jnt" -o "" -D "t_end=0.1 s" --stats 2>&1 | tail -n 1)
-        printf '%s\n' "car_pendulum coarse cl_$k: $st" >> "$RAW"
-        printf '%s\n' "$st" | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p' >> "$OUT/cl_$k.cpu"
-        printf '%s\n' "$st" > "$OUT/cl_$k.stats"
-    done
-    i=$((i + 1))
-done
+cp_runs cl "$N12" "1 2 3 4" -D "t_end=0.1 s"
 ref=$(agg < "$OUT/cl_1.cpu")
-for k in 1 2 3 4; do
-    st=$(cat "$OUT/cl_$k.stats")
-    cpu=$(agg < "$OUT/cl_$k.cpu")
-    nq=$("$B/jnt" emit "$OUT/cl_$k.jnt" 2>/dev/null | grep -o '"sheet\.q[0-9]*"' | wc -l)
-    echo "| $(cl_label $k) | $nq | $cpu | $(printf '%s' "$st" | sed -n 's/^steps \([0-9]*\),.*/\1/p') |" \
-         "$(printf '%s' "$st" | sed -n 's/.*rejected \([0-9]*\),.*/\1/p') |" \
-         "$(printf '%s' "$st" | sed -n 's/.* jac \([0-9]*\),.*/\1/p') | $(ratio "$cpu" "$ref") |"
-done
+for k in 1 2 3 4; do cp_row cl $k "$(cl_label $k)" "$ref"; done
 echo
 echo "The $STAT_NAME of $N12 runs each. The 3212-DOF mesh unreduced exceeds JNT_MAX_BLOCK (1024)."
 } | tee -a "$RES"
