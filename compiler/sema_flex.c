@@ -145,6 +145,16 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
                 return;
             lxy[k] = ex_op2(P, EX_ADD, lxy[k], S->dofs[di].pos);
         }
+    } else if (e->kind == AST_NAME && !sema_find(S, e->name)) {
+        /* a name that is neither a set nor anything else: the sets to choose from */
+        const char **names = xmalloc(((size_t)sb->fe->nset + 1) * sizeof *names);
+        for (int k = 0; k < sb->fe->nset; k++)
+            names[k] = sb->fe->set[k].name;
+        const char *best = jnt_closest_name(e->name, names, sb->fe->nset);
+        diag_error(S->dc, e->loc, "'%s' has no node set '%s'%s%s%s", sb->name, e->name,
+                   best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+        free(names);
+        return;
     } else {
         scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
         if (sema_mb_pair(S, b->iname ? &isc : &S->global, e, DIM_M,
