@@ -341,7 +341,7 @@ void sema_declare_sub(sema *S, sym *s)
     s->ninst = 1;
     if (build_fe(S, d, nargs, b->fe) != 0)
         return;
-    const ast *reduce_e = NULL;
+    const ast *reduce_e = NULL, *mean_axes = NULL;
     char err[512] = "";
     /* angle = ..: the mesh is rotated first, so that fix = SET.ux is global */
     for (int i = nargs; i < d->nkids; i++) {
@@ -429,6 +429,16 @@ void sema_declare_sub(sema *S, sym *s)
                 return;
             }
             b->frame[k] = v.e;
+        } else if (!strcmp(st->name, "frame")) {
+            /* frame = mean_axes: the basis without rigid-body motion in the
+             * mass inner product (a flexible2d body on the mean axes) */
+            const ast *v = st->kids[0];
+            if (v->kind != AST_NAME || strcmp(v->name, "mean_axes") != 0) {
+                diag_error(S->dc, v->loc, "expected frame = mean_axes (a flexible2d body's frame "
+                                          "on the mean axes; fix a node set to attach it there)");
+                return;
+            }
+            mean_axes = st;
         } else if (!strcmp(st->name, "angle")) {
             continue; /* applied first, below */
         } else if (!strcmp(st->name, "x0") || !strcmp(st->name, "y0")) {
@@ -443,11 +453,12 @@ void sema_declare_sub(sema *S, sym *s)
             }
         } else {
             static const char *const known[] = {"fix", "damping", "reduce", "x0", "y0", "angle",
-                                                "frame_x", "frame_y"};
-            const char *best = jnt_closest_name(st->name, known, 8);
+                                                "frame_x", "frame_y", "frame"};
+            const char *best = jnt_closest_name(st->name, known, 9);
             diag_error(S->dc, st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
                        best ? "; did you mean '"
-                            : " (it has fix, damping, reduce, x0, y0, angle, frame_x, frame_y)",
+                            : " (it has fix, damping, reduce, x0, y0, angle, frame_x, frame_y, "
+                              "frame)",
                        best ? best : "", best ? "'?" : "");
             return;
         }
@@ -473,6 +484,12 @@ void sema_declare_sub(sema *S, sym *s)
         basis.phi = xcalloc((size_t)n * n + 1, sizeof(double));
         for (int i = 0; i < n; i++)
             basis.phi[(size_t)i * n + i] = 1;
+    }
+    if (mean_axes && (b->dof0 || red_mean_axes(b->fe, &basis, err, sizeof err))) {
+        diag_error(S->dc, mean_axes->loc, "%s", b->dof0 ? "frame = mean_axes needs a free "
+                                                          "substructure (no 'fix')" : err);
+        red_basis_free(&basis);
+        return;
     }
     if (basis.r < 1 || basis.r > JNT_MAX_BLOCK) {
         diag_error(S->dc, d->loc, "'%s' has %d generalized coordinates; between 1 and %d are "

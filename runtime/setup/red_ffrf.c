@@ -200,3 +200,80 @@ int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const 
                         "which are orthogonalised)");
     return JNT_OK;
 }
+
+/* See setup.h. With T = [T_x, T_y, P u0] the rigid-body fields, each trial
+ * vector loses its rigid part in the mass inner product,
+ *   phi := phi - T (T^T M T)^-1 T^T M phi,
+ * so that T^T M Phi = 0: m-weighted, the elastic displacements have no
+ * mean translation (S1 = 0) and no mean rotation (e0 = 0) about the mesh
+ * origin, the mean-axis conditions; then red_orthogonalize drops what is
+ * left of the rigid-body vectors and dependent columns. */
+int red_mean_axes(const fe_model *fe, red_basis *b, char *err, size_t errn)
+{
+    if (!fe || !b || b->n != fe->ndof || b->r < 1)
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "red_mean_axes: the basis does not match "
+                        "the model");
+    int n = fe->ndof, r = b->r;
+    for (int p = 0; p < fe->nnode; p++) {
+        const fe_node *nd = &fe->node[p];
+        if (nd->master >= 0 || nd->dof[FE_UX] < 0 || nd->dof[FE_UY] < 0 ||
+            nd->dof[FE_UZ] >= 0 || nd->dof[FE_RX] >= 0 || nd->dof[FE_RY] >= 0 ||
+            nd->dof[FE_RZ] >= 0)
+            return jnt_errf(err, errn, JNT_ERR_MODEL, "mean axes need a free plane mesh with "
+                            "the DOFs ux and uy at every node (node %d: fixed, or others)",
+                            nd->id);
+    }
+    double *t = calloc(6 * (size_t)n + 1, sizeof *t), *mt = t + 3 * (size_t)n;
+    double *c = malloc(3 * (size_t)r * sizeof *c + 1);
+    if (!t || !c) {
+        free(t), free(c);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the mean axes");
+    }
+    for (int p = 0; p < fe->nnode; p++) {
+        const fe_node *nd = &fe->node[p];
+        int ix = nd->dof[FE_UX], iy = nd->dof[FE_UY];
+        t[ix] = 1.0, t[n + iy] = 1.0;
+        t[2 * (size_t)n + ix] = -nd->x[1], t[2 * (size_t)n + iy] = nd->x[0];
+    }
+    for (int k = 0; k < 3; k++)
+        fe_sparse_mul(&fe->M, t + (size_t)k * n, mt + (size_t)k * n);
+    /* each column's M-norm^2 before: a column that loses all but 1e-12 of it
+     * was rigid-body motion (its remainder is round-off) */
+    double *nrm = malloc((size_t)r * sizeof *nrm + 1), *mp = malloc((size_t)n * sizeof *mp + 1);
+    if (!nrm || !mp) {
+        free(t), free(c), free(nrm), free(mp);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the mean axes");
+    }
+    for (int j = 0; j < r; j++) {
+        fe_sparse_mul(&fe->M, b->phi + (size_t)j * n, mp);
+        nrm[j] = cblas_ddot(n, mp, 1, b->phi + (size_t)j * n, 1);
+    }
+    /* G = T^T M T (3 x 3), C = G^-1 (T M)^T Phi (3 x r), Phi -= T C */
+    double g[9];
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, 3, 3, n, 1.0, t, n, mt, n, 0.0, g, 3);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, 3, r, n, 1.0, mt, n, b->phi, n, 0.0, c,
+                3);
+    int info = LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', 3, r, g, 3, c, 3);
+    if (info == 0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, r, 3, -1.0, t, n, c, 3, 1.0,
+                    b->phi, n);
+    free(t), free(c);
+    int k = 0;
+    for (int j = 0; info == 0 && j < r; j++) {
+        fe_sparse_mul(&fe->M, b->phi + (size_t)j * n, mp);
+        if (!(cblas_ddot(n, mp, 1, b->phi + (size_t)j * n, 1) > 1e-12 * nrm[j]))
+            continue;
+        if (k != j)
+            memcpy(b->phi + (size_t)k * n, b->phi + (size_t)j * n, (size_t)n * sizeof *b->phi);
+        k++;
+    }
+    free(nrm), free(mp);
+    if (info != 0)
+        return jnt_errf(err, errn, JNT_ERR_MODEL, "mean axes: the mesh has no mass to define "
+                        "them");
+    if (k == 0)
+        return jnt_errf(err, errn, JNT_ERR_MODEL, "mean axes: the basis holds rigid-body "
+                        "motion only");
+    b->r = k;
+    return red_orthogonalize(fe, b, 1e-10, err, errn);
+}

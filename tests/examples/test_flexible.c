@@ -11,6 +11,8 @@
  *     this to test the coupling);
  *   - its frame held by a fixed joint: the tip under a step force follows
  *     the same substructure clamped in an ordinary model (bdf);
+ *   - a free sheet on its mean axes (frame = mean_axes): the mean-axis
+ *     conditions hold and the centre of mass moves on a line;
  * and the errors of models that misuse one.
  */
 #include <math.h>
@@ -240,6 +242,79 @@ static void held_frame(void)
     jnt_model_free(m2);
 }
 
+/* Mean axes (frame = mean_axes on a free sheet, modal(7): 3 rigid modes
+ * dropped, 4 elastic): S1 = 0 and e0 = 0, so the centre of mass is R + A s0
+ * / m whatever q_f does, and it moves on a line at constant speed while
+ * the sheet spins and vibrates. */
+static void mean_axes(void)
+{
+    static const char *const text =
+        "model mean_flex\n"
+        "substructure sheet : plate2d(lx = 300 mm, ly = 1 mm, thickness = 20 mm, E = 210 GPa,\n"
+        "                             nu = 0.3, rho = 7850 kg/m^3, nx = 30, ny = 1) {\n"
+        "  reduce = modal(modes = 7)\n"
+        "  frame  = mean_axes\n"
+        "}\n"
+        "body beam : flexible2d(substructure = sheet) {\n"
+        "  marker tip = top_right\n"
+        "  marker mid = (150 mm, 0 mm)\n"
+        "}\n"
+        "spring pre between beam.tip and beam.mid { stiffness = 2000 N/m  length = 0.1 m }\n"
+        "init beam.x.v = 1 m/s\n"
+        "init beam.angle.v = 3 rad/s\n"
+        "simulate { integrator = generalized_alpha(h = 2 us, rho_inf = 1)  until = 0.1 s }\n";
+    jnt_model *m = compile_text("mean_flex", text);
+    if (!m)
+        return;
+    const jnt_abi_block *blk = NULL;
+    const double *inv = invariants(m, &blk);
+    csv_table t;
+    int rc = run_csv(m, test_out("mean_flex.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK && inv && blk->r == 4, "the free sheet on its mean axes runs (%d elastic "
+          "coordinates: modal(7) less the 3 rigid modes)", blk ? blk->r : -1);
+    if (rc == JNT_OK && inv && blk->r == 4) {
+        int r = blk->r;
+        const double *S1 = inv + JNT_FFRF_S1, *e0 = S1 + 3 * r;
+        double s1 = 0, e = 0;
+        for (int j = 0; j < r; j++) {
+            s1 = fmax(s1, fmax(fabs(S1[2 * j]), fabs(S1[2 * j + 1])));
+            e = fmax(e, fabs(e0[j]));
+        }
+        CHECK(s1 <= 1e-12 * sqrt(inv[0]) && e <= 1e-12 * sqrt(inv[3]),
+              "mean-axis conditions: |S1| = %.3g (m^1/2 = %.3g), |e0| = %.3g (J0^1/2 = %.3g)", s1,
+              sqrt(inv[0]), e, sqrt(inv[3]));
+        const double *x = csv_col(&t, "beam.x"), *y = csv_col(&t, "beam.y");
+        const double *th = csv_col(&t, "beam.angle"), *q[4];
+        for (int k = 0; k < 4; k++) {
+            char nm[16];
+            snprintf(nm, sizeof nm, "sheet.q%d", k + 1);
+            q[k] = csv_col(&t, nm);
+        }
+        double cx0 = 0, cy0 = 0, vx = 0, vy = 0, dev = 0, qm = 0;
+        int last = t.nrow - 1;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < t.nrow; i++) {
+                double c = cos(th[i]), sn = sin(th[i]), a = inv[1] / inv[0], b = inv[2] / inv[0];
+                double cx = x[i] + c * a - sn * b, cy = y[i] + sn * a + c * b;
+                if (pass == 0 && i == 0)
+                    cx0 = cx, cy0 = cy;
+                if (pass == 0 && i == last)
+                    vx = (cx - cx0) / t.col[0][i], vy = (cy - cy0) / t.col[0][i];
+                if (pass == 1) {
+                    dev = fmax(dev, hypot(cx - cx0 - vx * t.col[0][i], cy - cy0 - vy * t.col[0][i]));
+                    for (int k = 0; k < 4; k++)
+                        qm = fmax(qm, fabs(q[k][i]));
+                }
+            }
+        printf("INFO: mean axes: centre of mass at %.6g m/s, off its line by %.3g m; max |q_f| "
+               "%.3g\n", hypot(vx, vy), dev, qm);
+        CHECK(qm > 1e-6 && dev <= 1e-9, "the centre of mass R + A s0/m moves on a line while the "
+              "sheet vibrates (max |q_f| %.3g): off by %.3g m (1e-9)", qm, dev);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
 int main(void)
 {
     free_floating("generalized_alpha(h = 2 us, rho_inf = 1)", 20);
@@ -247,5 +322,6 @@ int main(void)
     spinning("generalized_alpha(h = 0.1 ms, rho_inf = 1)", 1e-8, 1e-9);
     spinning("radau5(rtol = 1e-8, atol = 1e-10)", 1e-9, 1e-9);
     held_frame();
+    mean_axes();
     return check_done();
 }

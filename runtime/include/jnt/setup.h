@@ -283,6 +283,12 @@ int red_point_row(const fe_model *fe, const red_basis *b, int node, int comp, do
  * rigid-body motion (JNT_ERR_MODEL otherwise). 0 or a negative status. */
 int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const int *dof0,
              double *inv, char *err, size_t errn);
+/* The mean axes of a free plane mesh (ux, uy at every node, nothing
+ * fixed): each vector of b loses its rigid-body part in the mass inner
+ * product, then red_orthogonalize drops the vanished and dependent columns
+ * (b shrinks). A flexible2d body on the result has S1 = 0 and e0 = 0: its
+ * frame follows the mean axes (red_ffrf.c). 0 or a negative status. */
+int red_mean_axes(const fe_model *fe, red_basis *b, char *err, size_t errn);
 
 /* The loads of a frame that accelerates along x (comp FE_UX) or y (FE_UY):
  * every mass takes -m a, so g = -(Phi^T M t) a with t the unit translation
