@@ -286,7 +286,7 @@ static void mean_axes(void)
         const double *x = csv_col(&t, "beam.x"), *y = csv_col(&t, "beam.y");
         const double *th = csv_col(&t, "beam.angle"), *q[4];
         for (int k = 0; k < 4; k++) {
-            char nm[16];
+            char nm[32];
             snprintf(nm, sizeof nm, "sheet.q%d", k + 1);
             q[k] = csv_col(&t, nm);
         }
