@@ -58,8 +58,8 @@ static int ffrf_at(const jnt_model *m, int b, const double *y, ffrf *F)
     return 1;
 }
 
-/* s = s0 + S1 q_f, S1 q_fd, h = j1 + Mr q_f, E q_fd and Mr q_fd (h, eq,
- * mq: r each). */
+/* s = s0 + S1 q_f, S1 q_fd, h = j1 + Mr q_f, and when asked (non-NULL) E q_fd
+ * and Mr q_fd (h, eq, mq: r each). */
 static void ffrf_terms(const ffrf *F, double sv[2], double sd[2], double *h, double *eq,
                        double *mq)
 {
@@ -71,22 +71,24 @@ static void ffrf_terms(const ffrf *F, double sv[2], double sd[2], double *h, dou
     }
     memcpy(h, F->j1, (size_t)r * sizeof *h);
     cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->Mr, r, F->qf, 1, 1.0, h, 1);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->Mr, r, F->qfd, 1, 0.0, mq, 1);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->E, r, F->qfd, 1, 0.0, eq, 1);
+    if (mq)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->Mr, r, F->qfd, 1, 0.0, mq, 1);
+    if (eq)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F->E, r, F->qfd, 1, 0.0, eq, 1);
 }
 
 /* See flex.h. */
 void flex_forces(const jnt_model *m, const double *y, const double *in, double *f)
 {
     ffrf F;
-    double h[JNT_MAX_BLOCK], eq[JNT_MAX_BLOCK], mq[JNT_MAX_BLOCK];
+    double h[JNT_MAX_BLOCK], eq[JNT_MAX_BLOCK];
     for (int b = 0; b < m->abi->nblocks; b++) {
         if (!ffrf_at(m, b, y, &F))
             continue;
         int r = F.r, nq = F.nq;
         double sv[2], sd[2], c = F.c, s = F.s, thd = F.thd;
         double gx = in[6 * b], gy = in[6 * b + 1];
-        ffrf_terms(&F, sv, sd, h, eq, mq);
+        ffrf_terms(&F, sv, sd, h, eq, NULL);
         /* w = thetad^2 s - 2 thetad Itilde S1 q_fd; Q_R = A w + m g */
         double wx = thd * thd * sv[0] + 2.0 * thd * sd[1];
         double wy = thd * thd * sv[1] - 2.0 * thd * sd[0];
@@ -175,14 +177,14 @@ void flex_jac(const jnt_model *m, const double *y, const double *in, double *J)
 void flex_mass(const jnt_model *m, const double *y, double *M)
 {
     ffrf F;
-    double h[JNT_MAX_BLOCK], eq[JNT_MAX_BLOCK], mq[JNT_MAX_BLOCK];
+    double h[JNT_MAX_BLOCK], e[JNT_MAX_BLOCK];
     size_t n = (size_t)m->abi->nq;
     for (int b = 0; b < m->abi->nblocks; b++) {
         if (!ffrf_at(m, b, y, &F))
             continue;
         int r = F.r, fr = F.fr, q0 = F.q0;
         double sv[2], sd[2], c = F.c, s = F.s;
-        ffrf_terms(&F, sv, sd, h, eq, mq);
+        ffrf_terms(&F, sv, sd, h, NULL, NULL);
 #define MA(row, col) M[(size_t)(col) * n + (size_t)(row)]
         MA(fr, fr) += F.m;
         MA(fr + 1, fr + 1) += F.m;
@@ -195,15 +197,15 @@ void flex_mass(const jnt_model *m, const double *y, double *M)
         for (int j = 0; j < r; j++)
             J += (F.j1[j] + h[j]) * F.qf[j];
         MA(fr + 2, fr + 2) += J;
-        /* M_thetaf = (e0 + E q_f)^T (eq's room holds it), M_Rf = A S1, M_ff = Mr */
-        memcpy(eq, F.e0, (size_t)r * sizeof *eq);
-        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F.E, r, F.qf, 1, 1.0, eq, 1);
+        /* M_thetaf = (e0 + E q_f)^T, M_Rf = A S1, M_ff = Mr */
+        memcpy(e, F.e0, (size_t)r * sizeof *e);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F.E, r, F.qf, 1, 1.0, e, 1);
         for (int j = 0; j < r; j++) {
             double bx = F.S1[2 * j], by = F.S1[2 * j + 1];
             double rx = c * bx - s * by, ry = s * bx + c * by;
             MA(fr, q0 + j) += rx, MA(q0 + j, fr) += rx;
             MA(fr + 1, q0 + j) += ry, MA(q0 + j, fr + 1) += ry;
-            MA(fr + 2, q0 + j) += eq[j], MA(q0 + j, fr + 2) += eq[j];
+            MA(fr + 2, q0 + j) += e[j], MA(q0 + j, fr + 2) += e[j];
             double *Mcol = M + (size_t)(q0 + j) * n + q0;
             const double *Mrj = F.Mr + (size_t)j * r;
             for (int i = 0; i < r; i++)

@@ -3,7 +3,7 @@
  * finite-element model (M.mtx, K.mtx, nodes.csv), for the tests of
  * examples/lap_joint.jnt (clamped, DX = 10 mm) and
  * examples/car_pendulum.jnt (on the car, DX = 1.25 mm). Static functions
- * of a test program's own: include it once.
+ * of a test program's own: include it once, after check.h and csvread.h.
  */
 #ifndef JNT_TEST_LAP3_H
 #define JNT_TEST_LAP3_H
@@ -251,6 +251,39 @@ static char *lap3_text(const char *path, const char *from, const char *to, const
     *o = 0;
     free(src);
     return out;
+}
+
+/* A test's mesh. With the arguments "--generate DIR": write it to DIR, *rc
+ * its exit status, and return 1 (the program is done). Else write it to
+ * $JNT_TEST_OUT/NAME_data (its path into dir, dirn bytes), check that the
+ * committed files in the folder `committed` are the generator's output
+ * byte for byte, and return 0. Uses check.h and csvread.h (included before). */
+static int lap3_data(int argc, char **argv, const char *name, const char *committed, double dx,
+                     int pins, char *dir, size_t dirn, int *rc)
+{
+    char err[512], cmd[600], sub[128];
+    if (argc == 3 && strcmp(argv[1], "--generate") == 0) {
+        *rc = lap3_generate(argv[2], dx, pins, err, sizeof err) ? 1 : 0;
+        if (*rc)
+            fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    snprintf(sub, sizeof sub, "%s_data", name);
+    snprintf(dir, dirn, "%s", test_out(sub));
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    int g = system(cmd) == 0 ? lap3_generate(dir, dx, pins, err, sizeof err) : -1;
+    CHECK(g == 0, "generate %s's mesh: %s", name, g ? err : "ok");
+    static const char *const files[] = {"M.mtx", "K.mtx", "nodes.csv"};
+    for (int k = 0; k < 3; k++) {
+        char a[700], b[700];
+        snprintf(a, sizeof a, "%s/%s", dir, files[k]);
+        snprintf(b, sizeof b, "%s/%s", committed, files[k]);
+        char *x = read_text(a), *y = read_text(b);
+        CHECK(x && y && strcmp(x, y) == 0, "%s is the generator's output", b);
+        free(x);
+        free(y);
+    }
+    return 0;
 }
 
 #endif

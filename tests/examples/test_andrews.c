@@ -13,31 +13,8 @@
 
 #include "check.h"
 #include "csvread.h"
+#include "andsoln.h"
 #include "jnt/jnt.h"
-
-/* andsoln, y(1..7) at t = 0.03 s */
-static const char *const names[7] = {"beta", "Theta", "gamma", "Phi", "delta", "Omega",
-                                     "epsilon"};
-static const double ref[7] = {0.1581077119629904e+2, -0.1575637105984298e+2,
-                              0.4082224013073101e-1, -0.5347301163226948e+0,
-                              0.5244099658805304e+0, 0.5347301163226948e+0,
-                              0.1048080741042263e+1};
-
-/* The largest error of the seven angles at the last row, or NAN. */
-static double angle_error(const csv_table *t, int *worst)
-{
-    double e = NAN;
-    if (t->nrow < 1 || fabs(t->col[0][t->nrow - 1] - 0.03) > 1e-12)
-        return e;
-    e = 0;
-    for (int k = 0; k < 7; k++) {
-        const double *c = csv_col(t, names[k]);
-        double d = c ? fabs(c[t->nrow - 1] - ref[k]) : INFINITY;
-        if (d > e)
-            e = d, *worst = k;
-    }
-    return e;
-}
 
 /* The example, or the example with HHT in place of generalized-alpha. */
 static jnt_model *compile(int hht)
@@ -75,10 +52,10 @@ int main(void)
         CHECK(rc == JNT_OK, "Andrews' squeezer runs to 0.03 s with %s", what);
         if (rc == JNT_OK) {
             int w = 0;
-            double e = angle_error(&t, &w);
+            double e = andsoln_error(&t, &w);
             CHECK(e <= 1e-5, "%s, h = 2 us: the seven angles at t = 0.03 s against the test "
                   "set's reference (andsoln): largest error %.3g rad in %s (1e-5)", what, e,
-                  names[w]);
+                  andsoln_names[w]);
             /* the consistent initial accelerations of the test set (its yini, y15 and
              * y16; the other five are 0): our absolute-coordinate model and its
              * initial solve against its minimal one */

@@ -65,24 +65,6 @@ static double rms_err(const double fc[NT], const double ref[NT])
     return sqrt(e / r);
 }
 
-/* Byte equality of two files. */
-static int same_file(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int same = fa && fb;
-    while (same) {
-        int ca = fgetc(fa), cb = fgetc(fb);
-        same = ca == cb;
-        if (ca == EOF || cb == EOF)
-            break;
-    }
-    if (fa)
-        fclose(fa);
-    if (fb)
-        fclose(fb);
-    return same;
-}
-
 /* Largest |x| of n values. */
 static double max_abs(const double *x, int n)
 {
@@ -223,28 +205,11 @@ static void check_tvds(void)
 
 int main(int argc, char **argv)
 {
-    char err[512];
-    if (argc == 3 && strcmp(argv[1], "--generate") == 0) {
-        int rc = lap3_generate(argv[2], 0.01, 0, err, sizeof err);
-        if (rc)
-            fprintf(stderr, "%s\n", err);
-        return rc ? 1 : 0;
-    }
-
     /* the committed data files are the generator's output */
     char dir[512];
-    snprintf(dir, sizeof dir, "%s", test_out("lap_joint_data"));
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-    int rc = system(cmd) == 0 ? lap3_generate(dir, 0.01, 0, err, sizeof err) : -1;
-    CHECK(rc == 0, "generate the three-layer model: %s", rc ? err : "ok");
-    static const char *files[] = {"M.mtx", "K.mtx", "nodes.csv"};
-    for (int k = 0; k < 3; k++) {
-        char a[600], b[600];
-        snprintf(a, sizeof a, "%s/%s", dir, files[k]);
-        snprintf(b, sizeof b, "examples/lap_joint/%s", files[k]);
-        CHECK(same_file(a, b), "examples/lap_joint/%s is the generator's output", files[k]);
-    }
+    int rc;
+    if (lap3_data(argc, argv, "lap_joint", "examples/lap_joint", 0.01, 0, dir, sizeof dir, &rc))
+        return rc;
 
     check_tvds();
 

@@ -7,7 +7,9 @@
  *   - the quadratic-velocity forces against Lagrange's equations for the
  *     mass matrix the runtime forms (flex_mass): with T = 1/2 v^T M(q) v,
  *     Q_v = -(dM/dt) v + dT/dq, both from differences of M;
- *   - M symmetric and positive definite there.
+ *   - M symmetric and positive definite there;
+ *   - red_ffrf refuses a mass matrix that does not act alike on ux and uy
+ *     (its message).
  */
 #include <math.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "core/eval.h"
 #include "core/model.h"
 #include "jnt/jnt.h"
+#include "jnt/setup.h"
 
 static const char *const model_text =
     "model flexj\n"
@@ -47,8 +50,34 @@ static void state(const jnt_abi_model *a, double *y)
         y[a->ny - a->nc + i] = 0.5 + i;                 /* multipliers */
 }
 
+/* A plate whose mass acts twice as much on uy as on ux: no rotation of the
+ * frame can carry it, and red_ffrf says so. */
+static void uneven_mass(void)
+{
+    fe_model fe;
+    char err[512] = "";
+    memset(&fe, 0, sizeof fe);
+    int rc = fe_plate2d(&fe, 0.1, 0.01, 0.02, 2.1e11, 0.3, 7850, 4, 1, FE_QM6, err, sizeof err);
+    CHECK(rc == 0, "a small plate2d mesh: %s", rc ? err : "ok");
+    if (rc != 0)
+        return;
+    for (int c = 0; c < fe.M.n; c++)
+        for (int k = fe.M.colptr[c]; k < fe.M.colptr[c + 1]; k++)
+            if (c % 2 == 1 && fe.M.rowind[k] % 2 == 1) /* DOFs ux, uy alternate */
+                fe.M.val[k] *= 2;
+    double phi[2 * 40] = {0}, inv[JNT_FFRF_SIZE(2)];
+    int n = fe.ndof < 40 ? fe.ndof : 40;
+    phi[n - 1] = 1, phi[n + n - 2] = 1;
+    red_basis b = {n, 2, phi};
+    rc = n == fe.ndof ? red_ffrf(&fe, &b, NULL, NULL, inv, err, sizeof err) : 0;
+    CHECK(rc == JNT_ERR_MODEL && strstr(err, "acts alike on ux and uy"),
+          "red_ffrf refuses a mass that differs in x and y: %s", err);
+    fe_free(&fe);
+}
+
 int main(void)
 {
+    uneven_mass();
     jnt_model *m = NULL;
     int rc = jnt_compile_string("flexj", model_text, NULL, &m);
     CHECK(rc == JNT_OK, "a pinned flexible sheet with a spring and gravity compiles");
