@@ -52,7 +52,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     out->integrator = "bdf";
 
     sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool, .model = model,
-              .gravity = {-1, -1}};
+              .gravity = {-1, -1, -1}};
     sema_scope_init(&S);
     sema_register(&S, model, file);
 

@@ -20,9 +20,10 @@ void sema_declare_body(sema *S, sym *s)
 {
     const ast *d = s->decl;
     int rigid = strcmp(d->str, "rigid2d") == 0, flex = strcmp(d->str, "flexible2d") == 0;
-    if (strcmp(d->str, "point") != 0 && !rigid && !flex) {
-        diag_error(S->dc, d->loc, "unknown body type '%s' (known: point, rigid2d, flexible2d)",
-                   d->str);
+    int rigid3 = strcmp(d->str, "rigid3d") == 0;
+    if (strcmp(d->str, "point") != 0 && !rigid && !flex && !rigid3) {
+        diag_error(S->dc, d->loc, "unknown body type '%s' (known: point, rigid2d, flexible2d, "
+                   "rigid3d)", d->str);
         return;
     }
     long *vals;
@@ -34,9 +35,11 @@ void sema_declare_body(sema *S, sym *s)
         b->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         b->iname = d->iter ? d->iter->name : NULL;
         b->ival = d->iter ? vals[k] : 0;
-        if (rigid || flex) {
+        if (rigid || flex || rigid3) {
             if (rigid)
                 sema_declare_rigid2d(S, b);
+            else if (rigid3)
+                sema_declare_rigid3d(S, b);
             else
                 sema_declare_flexible2d(S, b);
             s->inst[k] = S->nbody++;
@@ -205,8 +208,8 @@ void sema_assemble(sema *S)
 {
     ex_pool *P = S->pool;
     for (int i = 0; i < S->nbody; i++) {
-        if (S->bodies[i].flex)
-            continue; /* its mass is its substructure's (sema_flex.c) */
+        if (S->bodies[i].flex || S->bodies[i].rigid3)
+            continue; /* its substructure's (sema_flex.c); given at declaration (sema_mb3d.c) */
         if (S->bodies[i].rigid)
             sema_rigid2d_mass(S, &S->bodies[i]);
         else
@@ -281,9 +284,8 @@ int sema_dof_accel(sema *S, int di, jnt_loc loc, sval *out)
                                "available as outputs");
         return -1;
     }
-    int angle = S->bodies[f->body].rigid && strcmp(f->short_name, "angle") == 0;
     *out = sval_num(S->multibody ? sema_mb_accel(S, di) : f->acc,
-                    angle ? (jnt_dim){{0, 0, -12, 0, 0}} : (jnt_dim){{0, 6, -12, 0, 0}});
+                    units_div(S->m->y.v[f->y].dim, (jnt_dim){{0, 0, 12, 0, 0}}));
     return 0;
 }
 

@@ -584,6 +584,12 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
             return -2;
         }
         const joint *j = &S->joints[ea.id];
+        if (j->d3 && j->kind != JOINT_PRISMATIC) {
+            diag_error(S->dc, decl->kids[0]->loc, "elements act on spatial prismatic joints only "
+                                                  "(not yet on '%s', a %s joint)", j->name,
+                       j->decl->str);
+            return -2;
+        }
         if (j->kind == JOINT_FIXED) {
             diag_error(S->dc, decl->kids[0]->loc, "joint '%s' is fixed: nothing moves in it",
                        j->name);
@@ -637,6 +643,12 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
         return -2;
     }
     /* two markers of one rigid body never move apart (a flexible body's do) */
+    if (S->markers[ea.id].d3 != S->markers[eb.id].d3) {
+        diag_error(S->dc, decl->loc, "%s '%s' connects a spatial marker to a planar one (a point "
+                                     "of the ground is (x, y, z) in a spatial model)", kname,
+                   el->name);
+        return -2;
+    }
     int ba = S->markers[ea.id].body;
     if (ea.id == eb.id || (ba >= 0 && ba == S->markers[eb.id].body && !S->bodies[ba].flex)) {
         diag_error(S->dc, decl->loc, "%s '%s' connects two points of the same body", kname,
@@ -804,7 +816,11 @@ void sema_eval_elem(sema *S, int ei)
             const dof *f = &S->dofs[tgt.id];
             int angle = f->body >= 0 && S->bodies[f->body].rigid &&
                         strcmp(f->short_name, "angle") == 0; /* a torque, in N m */
-            el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M
+            if (f->body >= 0 && S->bodies[f->body].rigid3 && f->short_name[0] == 'd')
+                diag_error(S->dc, el->decl->kids[0]->loc, "%s on a director of a rigid3d body: "
+                           "act on its markers or its centre (x, y, z)", what);
+            else
+                el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M
                                      : angle ? units_mul(DIM_N, DIM_M) : DIM_N, what);
             if (motion && el->force.k == V_NUM && sema_is_dynamic(S, el->force.e) &&
                 !sema_is_time_only(S, el->force.e)) {

@@ -487,6 +487,9 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
         for (int i = 0; i < S->nmarker; i++)
             if (S->markers[i].body == base.id && !strcmp(S->markers[i].short_name, n->name))
                 return (sval){V_MARKER, -1, units_none, i, 0, 0};
+        sval w;
+        if (sema_rigid3d_member(S, base.id, n->name, &w) == 0)
+            return w;
         /* a body with one degree of freedom: body.v, body.a */
         if (b->ndof == 1 && (strcmp(n->name, "v") == 0 || strcmp(n->name, "a") == 0))
             return dof_member(S, b->dof0, n);
@@ -499,7 +502,7 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
                 cands[nc++] = S->markers[i].short_name;
         const char *best = jnt_closest_name(n->name, cands, nc);
         diag_error(S->dc, n->loc, "body '%s' has no %s '%s'%s%s%s", b->name,
-                   b->rigid ? "coordinate or marker" : "degree of freedom", n->name,
+                   b->rigid || b->rigid3 ? "coordinate or marker" : "degree of freedom", n->name,
                    best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         return sval_err;
     }

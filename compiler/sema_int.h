@@ -84,6 +84,12 @@ typedef struct body {
                          are those of substructure `sub` (sema_flex.c) */
     int sub;
     sval inertia;
+    int rigid3;       /* rigid3d: dofs x, y, z and the directors d1, d2, d3 (the columns
+                         of its rotation matrix; sema_mb3d.c) */
+    ex_id euler[3];   /* rigid3d: the Euler tensor's principal values E_i (the
+                         directors' masses), in kg m^2 */
+    ex_id rows[6];    /* rigid3d: the directors' orthonormality, C = 0 */
+    int l0;           /* rigid3d: their multipliers, states y[l0 .. l0 + 6) */
 } body;
 
 /* A point fixed in a rigid2d body (body >= 0; its coordinates dofs dx, dy,
@@ -95,11 +101,16 @@ typedef struct marker {
     ex_id px, py;     /* its position: expressions of the body's states */
     ex_id angle;      /* the angle of the frame it is fixed in (0 for the ground) */
     int dx, dy;       /* its coordinates as dofs, or -1 */
+    int d3;           /* a spatial marker (rigid3d body, or a ground point (x, y, z)):
+                         pz, dz hold its third coordinate; angle is unused */
+    ex_id pz;
+    int dz;
 } marker;
 
 /* A joint between two markers: its constraint rows C (built last, when the
  * initial angles are known) and their multipliers, states y[l0 .. l0 + nl). */
-enum { JOINT_REVOLUTE, JOINT_PRISMATIC, JOINT_FIXED };
+enum { JOINT_REVOLUTE, JOINT_PRISMATIC, JOINT_FIXED, JOINT_SPHERICAL, JOINT_UNIVERSAL,
+       JOINT_CYLINDRICAL, JOINT_PLANAR };
 typedef struct joint {
     char *name;
     const ast *decl;
@@ -108,6 +119,12 @@ typedef struct joint {
     ex_id drive;      /* the prescribed relative coordinate (a function of t), or -1 */
     ex_id rel, rel_v; /* the relative coordinate (angle or slide) and its rate */
     int l0, nl;
+    int d3;           /* spatial (sema_mb3d.c): rows[] are its constraint rows, the first
+                         npos of them r_a - r_b (x, y, z), then nori rows u_k . w_k of
+                         vectors fixed in a and in b (their torque on a: -lambda u x w) */
+    ex_id rows[8];
+    int npos, nori;
+    ex_id ou[3][3], ow[3][3];
 } joint;
 
 typedef struct dof {
@@ -213,7 +230,8 @@ struct sema {
     joint *joints;
     int njoint, capjoint;
     int multibody;    /* a rigid2d body or a joint: the model is an index-3 DAE */
-    ex_id gravity[2]; /* its acceleration (gx, gy), or -1 */
+    ex_id gravity[3]; /* its acceleration (gx, gy[, gz]), or -1 */
+    int spatial;      /* a rigid3d body: the multibody model is spatial */
     const ast *model; /* the main file's declarations */
     char **stack;     /* real paths of the files being imported (cycle detection) */
     int *stack_file;  /* their source indices */
@@ -394,6 +412,26 @@ void sema_flex_check_elems(sema *S);
 int sema_flex_of_sub(const sema *S, int si);
 /* The dof of component comp of node `node` of substructure si (made once). */
 int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc);
+
+/* sema_mb3d.c: spatial multibody (rigid3d bodies in director coordinates,
+ * spatial markers and joints) */
+/* Pass 2: the dofs x, y, z, d1, d2, d3, the mass and the markers of rigid3d
+ * body b. */
+void sema_declare_rigid3d(sema *S, body *b);
+/* Joint j (kind, name, decl, markers a and b set; one of them spatial): its
+ * rows, relative coordinate and multipliers from `axis`, `axis_b` and
+ * `drive` (each may be NULL). 0 or -1 after an error. */
+int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, const ast *drive);
+/* A triple (a, b, c) of dimension dim: 0 and out[3], or -1 after an error. */
+int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
+                   ex_id out[3]);
+/* Members of a spatial joint (fx, fy, fz, mx, my, mz, ...) and of a rigid3d
+ * body (wx, wy, wz, Lx, Ly, Lz, kinetic): 0, 1 when `name` is not one of them,
+ * -1 after an error. */
+int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
+int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
+/* The mass of body coordinate f (m, J or E_i; 1 when unknown). */
+ex_id sema_mb_dof_mass(sema *S, const dof *f);
 
 /* Pass 3: mass and inertia of rigid2d body b; gravity on every body. */
 void sema_rigid2d_mass(sema *S, body *b);

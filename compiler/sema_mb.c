@@ -107,6 +107,7 @@ int sema_mb_add_marker(sema *S, marker m)
 {
     m.dx = expr_dof(S, xasprintf("%s.x", m.name), "x", m.px);
     m.dy = expr_dof(S, xasprintf("%s.y", m.name), "y", m.py);
+    m.dz = m.d3 ? expr_dof(S, xasprintf("%s.z", m.name), "z", m.pz) : -1;
     XGROW(S->markers, S->capmarker, S->nmarker);
     S->markers[S->nmarker] = m;
     return S->nmarker++;
@@ -220,19 +221,22 @@ void sema_mb_gravity(sema *S)
             if (strcmp(d->kids[j]->name, "gravity") == 0)
                 g = d->kids[j]->kids[0];
     }
-    ex_id gxy[2];
-    if (!g || sema_mb_pair(S, &S->global, g, DIM_ACC, "gravity", gxy) != 0)
+    ex_id gxy[3];
+    int nd = S->spatial ? 3 : 2;
+    if (!g || (S->spatial ? sema_mb_triple(S, &S->global, g, DIM_ACC, "gravity", gxy)
+                          : sema_mb_pair(S, &S->global, g, DIM_ACC, "gravity", gxy)) != 0)
         return;
     if (!S->multibody)
-        diag_error(S->dc, g->loc, "gravity acts on rigid2d bodies: this model has none");
+        diag_error(S->dc, g->loc, "gravity acts on rigid bodies: this model has none");
     ex_pool *P = S->pool;
     ex_set_loc(P, g->loc);
-    S->gravity[0] = gxy[0], S->gravity[1] = gxy[1];
+    for (int k = 0; k < nd; k++)
+        S->gravity[k] = gxy[k];
     for (int i = 0; i < S->nbody; i++) {
         body *b = &S->bodies[i];
-        if (!b->rigid || b->mass.k != V_NUM)
+        if (!(b->rigid || b->rigid3) || b->mass.k != V_NUM)
             continue;
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < nd; k++) {
             dof *f = &S->dofs[b->dof0 + k];
             f->force = ADD(f->force, MUL(b->mass.e, gxy[k]));
         }
@@ -242,7 +246,15 @@ void sema_mb_gravity(sema *S)
 /* See sema_int.h. */
 int sema_mb_ground_point(sema *S, const ast *e, const char *owner)
 {
-    ex_id xy[2];
+    ex_id xy[3];
+    if (e->kind == AST_TUPLE && e->nkids == 3) {
+        if (sema_mb_triple(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
+            return -1;
+        marker m = {.name = xasprintf("%s.ground", owner), .short_name = "ground", .body = -1,
+                    .px = xy[0], .py = xy[1], .pz = xy[2], .angle = -1, .dx = -1, .dy = -1,
+                    .dz = -1, .d3 = 1};
+        return add_ground_marker(S, m);
+    }
     if (sema_mb_pair(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
         return -1;
     if (sema_is_dynamic(S, xy[0]) || sema_is_dynamic(S, xy[1])) {
@@ -250,7 +262,8 @@ int sema_mb_ground_point(sema *S, const ast *e, const char *owner)
         return -1;
     }
     marker m = {.name = xasprintf("%s.ground", owner), .short_name = "ground", .body = -1,
-                .px = xy[0], .py = xy[1], .angle = ex_const(S->pool, 0), .dx = -1, .dy = -1};
+                .px = xy[0], .py = xy[1], .angle = ex_const(S->pool, 0), .dx = -1, .dy = -1,
+                .dz = -1};
     return add_ground_marker(S, m);
 }
 
@@ -274,8 +287,10 @@ int sema_mb_length(sema *S, int ma, int mb, const char *ename)
     ex_pool *P = S->pool;
     const marker *a = &S->markers[ma], *b = &S->markers[mb];
     ex_id dx = SUB(a->px, b->px), dy = SUB(a->py, b->py);
-    return expr_dof(S, xasprintf("%s.length", ename), "length",
-                    ex_op1(P, EX_SQRT, ADD(MUL(dx, dx), MUL(dy, dy))));
+    ex_id l2 = ADD(MUL(dx, dx), MUL(dy, dy));
+    if (a->d3 && b->d3)
+        l2 = ADD(l2, MUL(SUB(a->pz, b->pz), SUB(a->pz, b->pz)));
+    return expr_dof(S, xasprintf("%s.length", ename), "length", ex_op1(P, EX_SQRT, l2));
 }
 
 /* See sema_int.h: the joint's slide s, or radius times its angle. */
@@ -299,7 +314,8 @@ int sema_mb_equiv_force(sema *S, int ei, int ji, jnt_loc loc, sval *out)
     for (int k = 0; k < S->njoint; k++)
         other += k != ji && a->body >= 0 && (S->markers[S->joints[k].a].body == a->body ||
                                              S->markers[S->joints[k].b].body == a->body);
-    if (j->kind != JOINT_PRISMATIC || j->drive >= 0 || b->body >= 0 || a->body < 0 || other) {
+    if (j->kind != JOINT_PRISMATIC || j->d3 || j->drive >= 0 || b->body >= 0 || a->body < 0 ||
+        other) {
         diag_error(S->dc, loc, "F_eq of '%s' on joint '%s' is available on a prismatic joint "
                                "without a drive between a body and the ground, the body in no "
                                "other joint", S->elems[ei].name, j->name);
@@ -328,32 +344,36 @@ static void add_lambda(sema *S, joint *j, const char *what, jnt_dim dim)
 /* See sema_int.h. */
 void sema_declare_joint(sema *S, sym *s)
 {
-    static const char *const kinds[3] = {"revolute", "prismatic", "fixed"};
+    static const char *const kinds[7] = {"revolute", "prismatic", "fixed", "spherical",
+                                         "universal", "cylindrical", "planar"};
     const ast *d = s->decl;
     ex_pool *P = S->pool;
     S->multibody = 1;
     s->done = 1;
     int kind = -1;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 7; k++)
         if (strcmp(d->str, kinds[k]) == 0)
             kind = k;
     if (kind < 0) {
-        const char *best = jnt_closest_name(d->str, kinds, 3);
-        diag_error(S->dc, d->loc, "unknown joint '%s'%s%s%s (known: revolute, prismatic, fixed)",
+        const char *best = jnt_closest_name(d->str, kinds, 7);
+        diag_error(S->dc, d->loc, "unknown joint '%s'%s%s%s (known: revolute, prismatic, fixed; "
+                   "spatial: spherical, universal, cylindrical, planar)",
                    d->str, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         return;
     }
     joint j = {.name = xstrdup(d->name), .decl = d, .kind = kind, .a = -1, .b = -1,
                .drive = -1};
-    const ast *ends[2] = {0}, *axis = NULL, *drive = NULL;
-    int pos = 0;
+    const ast *ends[2] = {0}, *axis = NULL, *axis_b = NULL, *drive = NULL;
+    int pos = 0, spatial_args = 0;
     for (int i = 0; i < d->nkids; i++) {
         const ast *a = d->kids[i];
         if (a->kind != AST_ARG && pos < 2) {
             ends[pos++] = a;
-        } else if (a->kind == AST_ARG && kind == JOINT_PRISMATIC && !strcmp(a->name, "axis")) {
+        } else if (a->kind == AST_ARG && !strcmp(a->name, "axis")) {
             axis = a->kids[0];
-        } else if (a->kind == AST_ARG && kind != JOINT_FIXED && !strcmp(a->name, "drive")) {
+        } else if (a->kind == AST_ARG && !strcmp(a->name, "axis_b")) {
+            axis_b = a->kids[0];
+        } else if (a->kind == AST_ARG && !strcmp(a->name, "drive")) {
             drive = a->kids[0];
         } else {
             diag_error(S->dc, a->loc, "'%s' takes two markers%s", kinds[kind],
@@ -374,6 +394,21 @@ void sema_declare_joint(sema *S, sym *s)
     const marker *ma = &S->markers[j.a], *mb = &S->markers[j.b];
     if (ma->body >= 0 && ma->body == mb->body) {
         diag_error(S->dc, d->loc, "joint '%s' connects two markers of the same body", j.name);
+        goto fail;
+    }
+    if (ma->d3 || mb->d3) {
+        if (sema_joint3d(S, &j, axis, axis_b, drive) != 0)
+            goto fail;
+        goto done;
+    }
+    spatial_args = kind >= JOINT_SPHERICAL ? 1 : axis_b ? 2 : axis && kind != JOINT_PRISMATIC
+                   ? 3 : drive && kind == JOINT_FIXED ? 4 : 0;
+    if (spatial_args) {
+        diag_error(S->dc, d->loc, spatial_args == 1 ? "a %s joint is spatial: it connects "
+                   "markers of rigid3d bodies or points (x, y, z) of the ground"
+                   : spatial_args == 4 ? "a %s joint takes no drive"
+                   : "a planar %s joint takes no '%s'", d->str,
+                   spatial_args == 2 ? "axis_b" : "axis");
         goto fail;
     }
     ex_set_loc(P, d->loc);
@@ -418,6 +453,7 @@ void sema_declare_joint(sema *S, sym *s)
     }
     if (j.drive >= 0)
         add_lambda(S, &j, "lambda_drive", kind == JOINT_PRISMATIC ? DIM_N : DIM_NM);
+done:
     XGROW(S->joints, S->capjoint, S->njoint);
     S->joints[S->njoint] = j;
     s->inst = xmalloc(sizeof *s->inst);
@@ -434,11 +470,12 @@ int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out
     const marker *m = &S->markers[mi];
     int v = name[0] == 'v';
     const char *c = name + v;
-    if ((c[0] != 'x' && c[0] != 'y') || c[1] || m->dx < 0) {
-        diag_error(S->dc, loc, "marker '%s' has the members x, y, vx and vy", m->name);
+    if ((c[0] != 'x' && c[0] != 'y' && (c[0] != 'z' || !m->d3)) || c[1] || m->dx < 0) {
+        diag_error(S->dc, loc, "marker '%s' has the members %s", m->name,
+                   m->d3 ? "x, y, z, vx, vy and vz" : "x, y, vx and vy");
         return -1;
     }
-    int di = c[0] == 'x' ? m->dx : m->dy;
+    int di = c[0] == 'x' ? m->dx : c[0] == 'y' ? m->dy : m->dz;
     *out = v ? sval_num(S->dofs[di].vel, DIM_MS) : (sval){V_DOF, -1, units_none, di, 0, 0};
     return 0;
 }
@@ -454,6 +491,8 @@ int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out)
 {
     const joint *j = &S->joints[ji];
     ex_pool *P = S->pool;
+    if (j->d3)
+        return sema_joint3d_member(S, ji, name, loc, out);
     int pr = j->kind == JOINT_PRISMATIC, nbase = j->kind == JOINT_FIXED ? 3 : 2;
     if (!strcmp(name, pr ? "s" : "angle")) {
         *out = sval_num(j->rel, pr ? DIM_M : units_none);
@@ -495,6 +534,10 @@ static ex_id initial_angle(sema *S, const marker *m)
 static void joint_rows(sema *S, const joint *j, ex_id *c)
 {
     ex_pool *P = S->pool;
+    if (j->d3) {
+        memcpy(c, j->rows, (size_t)j->nl * sizeof *c);
+        return;
+    }
     const marker *a = &S->markers[j->a], *b = &S->markers[j->b];
     ex_id dx = SUB(a->px, b->px), dy = SUB(a->py, b->py);
     ex_id locked = SUB(SUB(a->angle, b->angle), SUB(initial_angle(S, a), initial_angle(S, b)));
@@ -512,24 +555,39 @@ static void joint_rows(sema *S, const joint *j, ex_id *c)
         c[k++] = SUB(j->rel, j->drive);
 }
 
+/* The rows of constraint group g into c[] (at most 8) and their first
+ * multiplier's state into *l0: joint g, or for g >= njoint the orthonormality
+ * of rigid3d body g - njoint. Returns how many. */
+static int group_rows(sema *S, int g, ex_id *c, int *l0)
+{
+    if (g < S->njoint) {
+        joint_rows(S, &S->joints[g], c);
+        *l0 = S->joints[g].l0;
+        return S->joints[g].nl;
+    }
+    const body *b = &S->bodies[g - S->njoint];
+    if (!b->rigid3 || b->mass.k != V_NUM)
+        return 0;
+    memcpy(c, b->rows, sizeof b->rows);
+    *l0 = b->l0;
+    return 6;
+}
+
 /* See sema_int.h: (Q - C_q^T lambda) / m for coordinate di (its rows of C
  * built as sema_mb_finish builds them). */
 ex_id sema_mb_accel(sema *S, int di)
 {
     ex_pool *P = S->pool;
     const dof *f = &S->dofs[di];
-    const body *b = &S->bodies[f->body];
     ex_id force = f->force;
-    for (int ji = 0; ji < S->njoint; ji++) {
-        const joint *j = &S->joints[ji];
-        ex_id c[4];
-        joint_rows(S, j, c);
-        for (int k = 0; k < j->nl; k++)
+    for (int g = 0; g < S->njoint + S->nbody; g++) {
+        ex_id c[8];
+        int l0, nl = group_rows(S, g, c, &l0);
+        for (int k = 0; k < nl; k++)
             if (ex_depends(P, c[k], EX_Y, f->y))
-                force = SUB(force, MUL(ex_diff(P, c[k], EX_Y, f->y), Y(j->l0 + k)));
+                force = SUB(force, MUL(ex_diff(P, c[k], EX_Y, f->y), Y(l0 + k)));
     }
-    sval mv = b->rigid && !strcmp(f->short_name, "angle") ? b->inertia : b->mass;
-    return ex_op2(P, EX_DIV, force, mv.k == V_NUM ? mv.e : ex_const(P, 1));
+    return ex_op2(P, EX_DIV, force, sema_mb_dof_mass(S, f));
 }
 
 /* The velocity state of coordinate q (a body's dof or a flexible body's
@@ -582,13 +640,12 @@ void sema_mb_finish(sema *S)
             kind[S->subs[s].q0 + k] = 1;
             kind[S->subs[s].q0 + S->subs[s].r + k] = 2;
         }
-    for (int ji = 0; ji < S->njoint; ji++) {
-        const joint *j = &S->joints[ji];
-        ex_id c[4];
-        ex_set_loc(P, j->decl->loc);
-        joint_rows(S, j, c);
-        for (int k = 0; k < j->nl; k++) {
-            int l = j->l0 + k;
+    for (int g = 0; g < S->njoint + S->nbody; g++) {
+        ex_id c[8];
+        ex_set_loc(P, g < S->njoint ? S->joints[g].decl->loc : S->bodies[g - S->njoint].decl->loc);
+        int l0, nl = group_rows(S, g, c, &l0);
+        for (int k = 0; k < nl; k++) {
+            int l = l0 + k;
             kind[l] = 3;
             m->y.v[l].rhs = c[k];
             for (int q = 0; q < ny; q++)
@@ -643,9 +700,7 @@ void sema_mb_finish(sema *S)
             const dof *f = &S->dofs[i];
             if (f->body < 0 || f->y != order[k] || S->bodies[f->body].flex)
                 continue;
-            const body *b = &S->bodies[f->body];
-            sval mv = b->rigid && !strcmp(f->short_name, "angle") ? b->inertia : b->mass;
-            m->mass[k] = mv.k == V_NUM ? mv.e : ex_const(P, 1);
+            m->mass[k] = sema_mb_dof_mass(S, f);
         }
     }
     /* C_t, gamma = d/dt (C_q v + C_t) at q'' = 0, and C_q v + C_t */

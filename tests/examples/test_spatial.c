@@ -1,0 +1,347 @@
+/*
+ * test_spatial.c: spatial rigid bodies and joints (issue 14, check 3 and
+ * the joints) against closed forms computed here:
+ *   examples/heavy_top.jnt       the nutation limits and period (Goldstein,
+ *                                Classical Mechanics, Sect. 5.7: a cubic in
+ *                                cos(theta), an elliptic integral) and the
+ *                                precession per nutation; energy and the
+ *                                vertical angular momentum with the midpoint
+ *                                rule over 100 spin revolutions
+ *   examples/tumbling_body.jnt   the flip period of a spin about the
+ *                                intermediate axis (Landau and Lifshitz,
+ *                                Mechanics, Sect. 37); energy and angular
+ *                                momentum over 100 revolutions
+ *   examples/spatial_slider_crank.jnt  the slider's position (closed form)
+ *   models written here: a pendulum on a revolute joint with a tilted axis
+ *   (period: elliptic integral with the gravity normal to the axis), a body
+ *   on a cylindrical joint (free fall along the axis, constant spin), on a
+ *   planar joint (free fall in the plane, the normal reaction m g) and on a
+ *   fixed joint (the reaction moment of gravity's).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "csvread.h"
+#include "jnt/jnt.h"
+
+#define PI 3.14159265358979323846
+
+/* K(k) by the arithmetic-geometric mean. */
+static double ellip_k(double k)
+{
+    double a = 1, b = sqrt(1 - k * k);
+    for (int i = 0; i < 60 && fabs(a - b) > 1e-16 * a; i++) {
+        double an = (a + b) / 2;
+        b = sqrt(a * b);
+        a = an;
+    }
+    return PI / (2 * a);
+}
+
+static jnt_model *compile_file(const char *path)
+{
+    jnt_model *m = NULL;
+    int rc = jnt_compile_file(path, NULL, &m);
+    CHECK(rc == JNT_OK && m, "compile %s", path);
+    return rc == JNT_OK ? m : NULL;
+}
+
+static jnt_model *compile_text(const char *name, const char *text)
+{
+    jnt_model *m = NULL;
+    int rc = jnt_compile_string(name, text, NULL, &m);
+    CHECK(rc == JNT_OK && m, "compile %s", name);
+    return rc == JNT_OK ? m : NULL;
+}
+
+/* The largest |c[i] - c[0]| / |c[0]| over the rows. */
+static double drift(const csv_table *t, const double *c)
+{
+    double d = 0;
+    for (int i = 1; i < t->nrow; i++)
+        d = fmax(d, fabs(c[i] - c[0]) / fabs(c[0]));
+    return d;
+}
+
+/* The times where c crosses zero (linear interpolation), at most n; an
+ * angle's jump of 2 pi is not a crossing. */
+static int crossings(const csv_table *t, const double *c, double *at, int n)
+{
+    int k = 0;
+    for (int i = 1; i < t->nrow && k < n; i++)
+        if ((c[i - 1] < 0) != (c[i] < 0) && fabs(c[i] - c[i - 1]) < 3)
+            at[k++] = t->col[0][i - 1] - c[i - 1] * (t->col[0][i] - t->col[0][i - 1]) /
+                                             (c[i] - c[i - 1]);
+    return k;
+}
+
+/* ---- the heavy top -------------------------------------------------------- */
+
+static void heavy_top(void)
+{
+    jnt_model *m = compile_file("examples/heavy_top.jnt");
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("heavy_top.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "heavy top runs (midpoint, h = 0.2 ms)");
+    if (rc == JNT_OK) {
+        /* the model's parameters */
+        const double mass = 1, l = 0.1, A = 0.002, Cs = 0.004, g = 9.81, th0 = 0.3, spin = 100;
+        double I1 = A + mass * l * l, p = Cs * spin, mgl = mass * g * l;
+        double u0 = cos(th0), a = p * p / (2 * I1 * mgl);
+        double disc = sqrt(a * a - 4 * (a * u0 - 1));
+        double u1 = (a - disc) / 2, u3 = (a + disc) / 2;
+        double k2 = (u0 - u1) / (u3 - u1);
+        double T = 4 * sqrt(I1 / (2 * mgl)) * ellip_k(sqrt(k2)) / sqrt(u3 - u1);
+        /* precession over one nutation: 2 int phi' du / |u'|, with u = u1 +
+         * (u0 - u1) sin^2 s, du / sqrt(f) = 2 ds / sqrt(2 mgl/I1 (u3 - u)) */
+        double dphi = 0;
+        const int n = 2000;
+        for (int i = 0; i <= n; i++) {
+            double s = PI / 2 * i / n, u = u1 + (u0 - u1) * sin(s) * sin(s);
+            double fv = p / I1 * (u0 - u) / (1 - u * u) * 2 / sqrt(2 * mgl / I1 * (u3 - u));
+            dphi += (i == 0 || i == n ? 1 : i % 2 ? 4 : 2) * fv;
+        }
+        dphi *= 2 * (PI / 2 / n) / 3;
+        const double *x = csv_col(&t, "x"), *y = csv_col(&t, "y"), *z = csv_col(&t, "z");
+        /* u = z / l: its least value, and the times of its maxima (u0) */
+        double umin = 2, tmax[64];
+        int nmax = 0;
+        for (int i = 1; i + 1 < t.nrow; i++) {
+            umin = fmin(umin, z[i] / l);
+            if (z[i] > z[i - 1] && z[i] >= z[i + 1] && nmax < 64) {
+                /* the parabola through the three rows */
+                double dt = t.col[0][i + 1] - t.col[0][i];
+                double c = (z[i + 1] - z[i - 1]) / (2 * (2 * z[i] - z[i - 1] - z[i + 1]));
+                tmax[nmax++] = t.col[0][i] + c * dt;
+            }
+        }
+        CHECK(fabs(umin - u1) <= 1e-6, "heavy top: least cos(theta) %.9f, the cubic's root "
+              "%.9f (1e-6)", umin, u1);
+        double Tm = nmax >= 2 ? (tmax[nmax - 1] - tmax[0]) / (nmax - 1) : NAN;
+        /* rel 1e-4: the midpoint rule's phase error is (w h)^2/12 = 3e-5 at the
+         * spin w = 100 rad/s and h = 0.2 ms */
+        CHECK(nmax >= 10 && fabs(Tm - T) <= 1e-4 * T, "heavy top: nutation period %.9f s over "
+              "%d nutations, elliptic integral %.9f s (rel 1e-4)", Tm, nmax - 1, T);
+        /* the azimuth of the centre, unwrapped, from the first maximum to the last */
+        double az = 0, prev = atan2(y[0], x[0]), a0 = NAN, a1 = NAN;
+        for (int i = 0, k = 0; i < t.nrow && nmax >= 2; i++) {
+            double cur = atan2(y[i], x[i]), d = cur - prev;
+            az += d - 2 * PI * round(d / (2 * PI));
+            prev = cur;
+            if (k < nmax && t.col[0][i] >= tmax[k]) {
+                if (k == 0)
+                    a0 = az;
+                a1 = az;
+                k++;
+            }
+        }
+        double per = (a1 - a0) / (nmax - 1);
+        CHECK(fabs(per - dphi) <= 1e-4 * dphi, "heavy top: precession per nutation %.9f rad, "
+              "quadrature %.9f rad (rel 1e-4)", per, dphi);
+        double dE = drift(&t, csv_col(&t, "E")), dL = drift(&t, csv_col(&t, "Lz"));
+        CHECK(dE <= 1e-6 && dL <= 1e-6, "heavy top, midpoint rule over 100 spin revolutions: "
+              "energy within %.2g, vertical angular momentum within %.2g (relative, 1e-6)", dE,
+              dL);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
+/* ---- the tennis-racket flip ------------------------------------------------- */
+
+static void tumbling(void)
+{
+    jnt_model *m = compile_file("examples/tumbling_body.jnt");
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("tumbling_body.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "tumbling body runs (midpoint, h = 1 ms)");
+    if (rc == JNT_OK) {
+        double I[3] = {2, 3, 4}, w = 2 * PI, dw = 0.05, om[3] = {dw * w, w, dw * w};
+        double E = 0, M2 = 0;
+        for (int i = 0; i < 3; i++) {
+            E += I[i] * om[i] * om[i] / 2;
+            M2 += I[i] * I[i] * om[i] * om[i];
+        }
+        double I1 = I[0], I2 = I[1], I3 = I[2];
+        if (M2 < 2 * E * I2) { /* the other branch: I1 and I3 trade places */
+            I1 = I[2];
+            I3 = I[0];
+        }
+        double k2 = (I2 - I1) * (2 * E * I3 - M2) / ((I3 - I2) * (M2 - 2 * E * I1));
+        double T = 4 * ellip_k(sqrt(k2)) * sqrt(I1 * I2 * I3 / ((I3 - I2) * (M2 - 2 * E * I1)));
+        double z[64];
+        int nz = crossings(&t, csv_col(&t, "w2"), z, 64);
+        double Tm = nz >= 3 ? 2 * (z[nz - 1] - z[0]) / (nz - 1) : NAN;
+        CHECK(nz >= 10 && fabs(Tm - T) <= 1e-4 * T, "tumbling body: flip period %.8f s over %d "
+              "flips, Euler's equations' closed form %.8f s (rel 1e-4)", Tm, nz, T);
+        const double *Lx = csv_col(&t, "Lx"), *Ly = csv_col(&t, "Ly"), *Lz = csv_col(&t, "Lz");
+        double L0 = sqrt(M2), dL = 0;
+        for (int i = 0; i < t.nrow; i++)
+            dL = fmax(dL, sqrt(pow(Lx[i] - Lx[0], 2) + pow(Ly[i] - Ly[0], 2) +
+                               pow(Lz[i] - Lz[0], 2)) / L0);
+        double dE = drift(&t, csv_col(&t, "E"));
+        CHECK(dE <= 1e-6 && dL <= 1e-6, "tumbling body, midpoint rule over 100 revolutions: "
+              "energy within %.2g, angular momentum vector within %.2g (relative, 1e-6)", dE, dL);
+        CHECK(fabs(csv_col(&t, "E")[0] - E) <= 1e-12 * E && fabs(Ly[0] - I2 * w) <= 1e-12 * I2 * w,
+              "tumbling body: initial energy and angular momentum are those of omega");
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
+/* ---- joints ---------------------------------------------------------------- */
+
+static void slider_crank(void)
+{
+    jnt_model *m = compile_file("examples/spatial_slider_crank.jnt");
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("spatial_slider_crank.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "spatial slider-crank runs");
+    if (rc == JNT_OK) {
+        const double r = 0.08, L = 0.3, yS = 0.1, zS = 0.12, w = 2 * PI;
+        double x0 = sqrt(L * L - (r - yS) * (r - yS) - zS * zS), ex = 0, es = 0, ea = 0;
+        const double *xs = csv_col(&t, "xs"), *s = csv_col(&t, "s"), *th = csv_col(&t, "th");
+        for (int i = 0; i < t.nrow; i++) {
+            double a = w * t.col[0][i];
+            double want = sqrt(L * L - pow(r * cos(a) - yS, 2) - pow(r * sin(a) - zS, 2));
+            ex = fmax(ex, fabs(xs[i] - want));
+            es = fmax(es, fabs(s[i] - (want - x0)));
+            ea = fmax(ea, fabs(remainder(th[i] - a, 2 * PI)));
+        }
+        CHECK(ex <= 1e-9 && es <= 1e-9, "spatial slider-crank: slider against the closed form "
+              "to %.2g m, the guide's slide to %.2g m (1e-9)", ex, es);
+        CHECK(ea <= 1e-9, "spatial slider-crank: the drive's angle is w t (mod 2 pi) to %.2g", ea);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
+/* A pendulum on a revolute joint whose axis (1, 0, 1)/sqrt(2) is tilted 45
+ * deg from the vertical: it swings in the plane normal to the axis under
+ * the gravity's part in that plane, g / sqrt(2), released 170 deg from the
+ * bottom. The body is a ball (isotropic inertia J) at distance d. */
+static const char *const tilted_text =
+    "model tilted\n"
+    "param m = 1 kg\nparam J = 0.004 kg*m^2\nparam d = 0.5 m\nparam th0 = 170 * 3.141592653589793 / 180\n"
+    "param cx = d * cos(th0) / sqrt(2)\nparam cy = d * sin(th0)\nparam cz = -d * cos(th0) / sqrt(2)\n"
+    "body ball : rigid3d(mass = m, inertia = (J, J, J)) { marker pin = (-cx, -cy, -cz) }\n"
+    "joint hinge : revolute(ball.pin, (0 m, 0 m, 0 m), axis = (1, 0, 1))\n"
+    "init ball.x = cx\ninit ball.y = cy\ninit ball.z = cz\n"
+    "simulate {\n  integrator = hht(h = 0.1 ms, alpha = 0)\n  until = 6 s\n"
+    "  gravity = (0 m/s^2, 0 m/s^2, -9.81 m/s^2)\n}\n"
+    "output \"tilted.csv\" every 1 ms { t, x = ball.x, y = ball.y, z = ball.z, "
+    "angle = hinge.angle }\n";
+
+static void tilted_pendulum(void)
+{
+    jnt_model *m = compile_text("tilted", tilted_text);
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("tilted.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "pendulum on a tilted revolute joint runs (HHT alpha 0)");
+    if (rc == JNT_OK) {
+        const double mass = 1, J = 0.004, d = 0.5, th0 = 170 * PI / 180, g = 9.81 / sqrt(2);
+        double io = J + mass * d * d;
+        double T = 4 * sqrt(io / (mass * g * d)) * ellip_k(sin(th0 / 2));
+        /* the angle in the swing's plane from the bottom (e_d = (1, 0, -1)/sqrt(2)) */
+        double *ph = malloc((size_t)t.nrow * sizeof *ph), z[4], ea = 0, off = 0;
+        const double *x = csv_col(&t, "x"), *y = csv_col(&t, "y"), *zc = csv_col(&t, "z");
+        const double *an = csv_col(&t, "angle");
+        for (int i = 0; i < t.nrow; i++) {
+            ph[i] = atan2(y[i], (x[i] - zc[i]) / sqrt(2));
+            ea = fmax(ea, fabs(remainder(an[i] - (ph[i] - th0), 2 * PI)));
+            off = fmax(off, fabs(x[i] + zc[i])); /* stays in the plane normal to the axis */
+        }
+        int nz = crossings(&t, ph, z, 4);
+        CHECK(nz >= 3 && fabs((z[2] - z[0]) - T) <= 1e-6 * T, "tilted revolute: period %.9f s, "
+              "elliptic integral with g / sqrt(2) %.9f s (rel 1e-6)", nz >= 3 ? z[2] - z[0] : NAN,
+              T);
+        CHECK(ea <= 1e-9 && off <= 1e-12, "tilted revolute: the joint's angle is the swing's "
+              "(to %.2g rad); the ball stays in the plane normal to the axis (%.2g m)", ea, off);
+        free(ph);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
+/* A body on a cylindrical joint along z, spinning at 5 rad/s about it,
+ * falling from rest; one on a planar joint (normal z) sliding at 1 m/s in
+ * its plane; one held by a fixed joint at a marker 0.2 m from its centre;
+ * gravity along -z. */
+static const char *const joints_text =
+    "model joints3d\n"
+    "param m = 2 kg\nparam g = 9.81 m/s^2\n"
+    "body cyl : rigid3d(mass = m, inertia = (0.02 kg*m^2, 0.03 kg*m^2, 0.04 kg*m^2), "
+    "omega = (0 / 1 s, 0 / 1 s, 5 / 1 s)) { marker c = (0 m, 0 m, 0 m) }\n"
+    "body pl : rigid3d(mass = m, inertia = (0.02 kg*m^2, 0.03 kg*m^2, 0.04 kg*m^2)) "
+    "{ marker c = (0 m, 0 m, 0 m) }\n"
+    "body fx : rigid3d(mass = m, inertia = (0.02 kg*m^2, 0.03 kg*m^2, 0.04 kg*m^2)) "
+    "{ marker c = (-0.2 m, 0 m, 0 m) }\n"
+    "joint j1 : cylindrical(cyl.c, (0 m, 0 m, 0 m), axis = (0, 0, 1))\n"
+    "joint j2 : planar(pl.c, (1 m, 0 m, 0 m), axis = (0, 0, 1))\n"
+    "joint j3 : fixed(fx.c, (2 m, 0 m, 0 m))\n"
+    "init pl.x = 1 m\ninit pl.y.v = 1 m/s\ninit fx.x = 2.2 m\n"
+    "simulate {\n  integrator = generalized_alpha(h = 1 ms, rho_inf = 0.8)\n  until = 1 s\n"
+    "  gravity = (0 m/s^2, 0 m/s^2, -g)\n}\n"
+    "output \"joints3d.csv\" every 10 ms { t, z1 = cyl.z, a1 = j1.angle, r1 = j1.reaction, "
+    "m1 = sqrt(j1.mx^2 + j1.my^2 + j1.mz^2), y2 = pl.y, z2 = pl.z, n2 = j2.reaction, "
+    "f3 = j3.fz, m3x = j3.mx, m3y = j3.my, m3z = j3.mz }\n";
+
+static void joints(void)
+{
+    jnt_model *m = compile_text("joints3d", joints_text);
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("joints3d.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "cylindrical, planar and fixed joints run");
+    if (rc == JNT_OK) {
+        const double mass = 2, g = 9.81;
+        double e1 = 0, ea = 0, er = 0, e2 = 0, en = 0, e3 = 0;
+        const double *z1 = csv_col(&t, "z1"), *a1 = csv_col(&t, "a1"), *r1 = csv_col(&t, "r1");
+        const double *m1 = csv_col(&t, "m1"), *z2 = csv_col(&t, "z2"), *n2 = csv_col(&t, "n2");
+        const double *f3 = csv_col(&t, "f3"), *m3x = csv_col(&t, "m3x");
+        const double *m3y = csv_col(&t, "m3y"), *m3z = csv_col(&t, "m3z");
+        for (int i = 0; i < t.nrow; i++) {
+            double tt = t.col[0][i];
+            e1 = fmax(e1, fabs(z1[i] + g * tt * tt / 2));
+            ea = fmax(ea, fabs(remainder(a1[i] - 5 * tt, 2 * PI)));
+            er = fmax(er, fmax(r1[i], m1[i]));
+            e2 = fmax(e2, fabs(z2[i]));
+            en = fmax(en, fabs(n2[i] - mass * g));
+            e3 = fmax(e3, fmax(fabs(f3[i] - mass * g), fmax(fabs(m3y[i] + 0.2 * mass * g),
+                                                          fmax(fabs(m3x[i]), fabs(m3z[i])))));
+        }
+        /* the spin's phase error is generalized-alpha's O(h^2), about 5 rad (w h)^2/12 */
+        CHECK(e1 <= 1e-9 && ea <= 3e-5 && er <= 1e-9, "cylindrical joint: free fall along the "
+              "axis to %.2g m, spin 5 t to %.2g rad (3e-5), no reaction (%.2g)", e1, ea, er);
+        const double *y2 = csv_col(&t, "y2");
+        double ey = 0;
+        for (int i = 0; i < t.nrow; i++)
+            ey = fmax(ey, fabs(y2[i] - t.col[0][i]));
+        CHECK(e2 <= 1e-12 && ey <= 1e-12 && en <= 1e-9, "planar joint: stays in its plane "
+              "(%.2g m), slides at 1 m/s (%.2g m), normal reaction m g to %.2g N", e2, ey, en);
+        CHECK(e3 <= 1e-9, "fixed joint: force m g and moment (0, -0.2 m g, 0) holding the body "
+              "against gravity, to %.2g", e3);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
+int main(void)
+{
+    slider_crank();
+    tilted_pendulum();
+    joints();
+    heavy_top();
+    tumbling();
+    return check_done();
+}
