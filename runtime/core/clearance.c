@@ -118,21 +118,27 @@ double clr_slip(const double ak[3], const double al[3], const double n[3], const
                 double vt[3], double e[3])
 {
     /* eqs. 5, 16: V^r = Zdot^l - Zdot^k; eqs. 7, 18 with increments */
-    double a[3], b[3], r[3], t[3];
+    double a[3], b[3], r[3];
     cross3(wl, al, a);
     cross3(wk, ak, b);
     for (int i = 0; i < 3; i++)
         r[i] = (vl[i] + a[i]) - (vk[i] + b[i]);
+    if (vr)
+        for (int i = 0; i < 3; i++)
+            vr[i] = r[i];
+    return clr_tangent(n, r, vt, e);
+}
+
+double clr_tangent(const double n[3], const double vr[3], double vt[3], double e[3])
+{
     /* V^t = (I - nu nu^T) V^r, nu = n/|n| (the reading that makes the
      * discrete work exactly -f Dt V^t; the printed U - n_m n_m^T with a
      * non-unit n_m gives a larger dissipation, docs/contact.md) */
-    double nn = dot3(n, n), c = nn > 0 ? dot3(n, r) / nn : 0.0;
+    double nn = dot3(n, n), c = nn > 0 ? dot3(n, vr) / nn : 0.0, t[3];
     for (int i = 0; i < 3; i++)
-        t[i] = r[i] - c * n[i];
+        t[i] = vr[i] - c * n[i];
     double vtn = norm3(t);
     for (int i = 0; i < 3; i++) {
-        if (vr)
-            vr[i] = r[i];
         if (vt)
             vt[i] = t[i];
         e[i] = vtn > 0 ? t[i] / vtn : 0.0;
@@ -361,6 +367,60 @@ void clr_spatial_arms_m(double rho_l, const clr_spatial *si, const clr_spatial *
         al[i] = 0.5 * rho_l * (si->d1l[i] + sf->d1l[i]);
         n[i] = 0.5 * (si->d1k[i] + sf->d1k[i]);
     }
+}
+
+/* ---- director coordinates --------------------------------------------- */
+
+void clr_rot_from_dirs(const double d1[3], const double d2[3], const double d3[3], double R[9])
+{
+    for (int i = 0; i < 3; i++)
+        R[3 * i] = d1[i], R[3 * i + 1] = d2[i], R[3 * i + 2] = d3[i];
+}
+
+/* [d1k; c G; s G; 0; -d1k; 0; 0; -rho_l (h x d1k)/h1],
+ * G = -rho_l (e3l x h)/h1 - x: dq with d1k = c e1k + s e2k, h = d1k x e3l,
+ * dh1 = h . dh/h1 */
+static void dirs_grad(double rho_l, const double d1k[3], const double e3l[3], const double h[3],
+                      double h1, double c, double s, const double x[3], double g[24])
+{
+    double G[3], t[3];
+    cross3(e3l, h, G);
+    cross3(h, d1k, t);
+    for (int i = 0; i < 3; i++) {
+        G[i] = -rho_l * G[i] / h1 - x[i];
+        g[i] = d1k[i], g[3 + i] = c * G[i], g[6 + i] = s * G[i], g[9 + i] = 0.0;
+        g[12 + i] = -d1k[i], g[15 + i] = 0.0, g[18 + i] = 0.0, g[21 + i] = -rho_l * t[i] / h1;
+    }
+}
+
+void clr_spatial_dq_dirs(double rho_l, const clr_spatial *s, double g[24])
+{
+    double h[3];
+    cross3(s->d1k, s->e3l, h);
+    dirs_grad(rho_l, s->d1k, s->e3l, h, s->h1, cos(s->phi), sin(s->phi), s->x, g);
+}
+
+void clr_spatial_dq_dirs_m(double rho_l, const clr_spatial *si, const clr_spatial *sf, double g[24])
+{
+    /* with one phi: d1k . x and h = d1k x e3l are bilinear, so
+     * D(d1k . x) = d1m . Dx + Dd1k . x_m, Dh = Dd1k x e3m + d1m x De3l and
+     * Dh1 = (|h_f|^2 - |h_i|^2)/(h1f + h1i) = h_m . Dh/h1m, exactly */
+    double d1m[3], e3m[3], xm[3], hi[3], hf[3], hm[3];
+    mid3(si->d1k, sf->d1k, d1m);
+    mid3(si->e3l, sf->e3l, e3m);
+    mid3(si->x, sf->x, xm);
+    cross3(si->d1k, si->e3l, hi);
+    cross3(sf->d1k, sf->e3l, hf);
+    mid3(hi, hf, hm);
+    dirs_grad(rho_l, d1m, e3m, hm, 0.5 * (si->h1 + sf->h1), 0.5 * (cos(si->phi) + cos(sf->phi)),
+              0.5 * (sin(si->phi) + sin(sf->phi)), xm, g);
+}
+
+void clr_point_dirs(const double a[3], const double e[3], double g[12])
+{
+    /* Z = x + sum a_j d_j: dZ = dx + sum a_j dd_j */
+    for (int i = 0; i < 3; i++)
+        g[i] = e[i], g[3 + i] = a[0] * e[i], g[6 + i] = a[1] * e[i], g[9 + i] = a[2] * e[i];
 }
 
 /* ---- contact potentials ----------------------------------------------- */

@@ -61,6 +61,10 @@ void clr_planar_arms(double rho_k, double rho_l, const double n[3], double ak[3]
 
 /* ---- friction at a contact point (eqs. 5-7, 16-18) -------------------- */
 
+/* The tangential part vt = (I - nu nu^T) vr, nu = n/|n| (vt = vr if n = 0),
+ * and e = vt/|vt| (0 if vt = 0); returns |vt|. */
+double clr_tangent(const double n[3], const double vr[3], double vt[3], double e[3]);
+
 /* The relative velocity of the candidate contact points,
  *   vr = (vl + wl x al) - (vk + wk x ak)     (eqs. 5, 16),
  * and its tangential part vt = (I - n n^T/|n|^2) vr. With increments
@@ -132,6 +136,34 @@ void clr_spatial_dq_m(double rho_l, const clr_spatial *si, const clr_spatial *sf
 void clr_spatial_arms(double rho_l, const clr_spatial *s, double ak[3], double al[3], double n[3]);
 void clr_spatial_arms_m(double rho_l, const clr_spatial *si, const clr_spatial *sf, double ak[3],
                         double al[3], double n[3]);
+
+/* ---- director coordinates (a rigid3d body's x, d1, d2, d3) ------------ */
+
+/* R (row-major, columns d1, d2, d3) from a body's directors. */
+void clr_rot_from_dirs(const double d1[3], const double d2[3], const double d3[3], double R[9]);
+
+/* Eq. 14 in director coordinates: dq/d(x^k, d1^k, d2^k, d3^k, x^l, d1^l,
+ * d2^l, d3^l), 24 entries (K's d1, d2 = e1k, e2k; L's d3 = e3l), from
+ * q = rho_k - rho_l |d1k x e3l| - d1k . x at the optimal phi (fixed: eq. 12
+ * makes dq/dphi vanish). With G = -rho_l (e3l x h)/h1 - x, h = d1k x e3l:
+ * [d1k; cos(phi) G; sin(phi) G; 0; -d1k; 0; 0; -rho_l (h x d1k)/h1]. */
+void clr_spatial_dq_dirs(double rho_l, const clr_spatial *s, double g[24]);
+
+/* Its discrete form (ours, not the report's): the same with d1m, e3m, x_m,
+ * h1m = (h1f + h1i)/2, the mean of cos and sin phi and h_m = (h_f + h_i)/2
+ * (not d1m x e3m). g . (increments of x and the directors) equals
+ * qbar_f(phi) - qbar_i(phi) exactly for any increments at one phi, so
+ * f_m (q_f - q_i) when the contact angle is unchanged, whatever the
+ * rotation parametrization; O(h^3) otherwise, like eq. 15. */
+void clr_spatial_dq_dirs_m(double rho_l, const clr_spatial *si, const clr_spatial *sf, double g[24]);
+
+/* A force f e at a point of a body with body-frame coordinates a
+ * (a_j = d_j . (point - x)): its generalized force per unit f on
+ * (x, d1, d2, d3), [e; a1 e; a2 e; a3 e]. The point's displacement is
+ * dx + sum a_j dd_j, so a friction force built from it (on K with a^k and
+ * +e, on L with a^l and -e, e from clr_tangent of the displacement
+ * difference) has the discrete work -f |Dt V^t|. */
+void clr_point_dirs(const double a[3], const double e[3], double g[12]);
 
 /* ---- contact potentials: energy-consistent force (Sect. 3) ------------ */
 

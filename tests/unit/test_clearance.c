@@ -434,6 +434,23 @@ static void test_spatial_derivs(void)
           N, w14, kinks, 12 * N);
 }
 
+/* Move F's disk centre along d2k so that eq. 12 holds at the angle phi
+ * (F's rotations kept): the contact angle of S carried over to F. */
+static void fix_phi(const sp_state *S, double phi, sp_state *F)
+{
+    double d1[3], d2[3], e1[3], e2[3], e3l[3], c = cos(phi), s = sin(phi);
+    col(F->Rk, 0, e1), col(F->Rk, 1, e2), col(F->Rl, 2, e3l);
+    for (int i = 0; i < 3; i++)
+        d1[i] = c * e1[i] + s * e2[i], d2[i] = -s * e1[i] + c * e2[i];
+    double g1 = dot(e3l, d1, 3), hv[3], a[3];
+    cross(d1, e3l, hv);
+    for (int i = 0; i < 3; i++)
+        a[i] = S->rl * g1 / nrm(hv, 3) * e3l[i] - F->x[i];
+    double t = dot(d2, a, 3);
+    for (int i = 0; i < 3; i++)
+        F->x[i] += t * d2[i];
+}
+
 /* One step of the spatial joint: the discrete normal work (eq. 15) against
  * f_m (q_f - q_i), relative to |f| h c (the size of the step's relative
  * motion: h clearances).
@@ -441,9 +458,10 @@ static void test_spatial_derivs(void)
  * expinc: the rotations advance by exp(r~) rather than cay(r).
  * Returns -1 if the fixed angle did not stay the optimum; *ulps (if not
  * NULL) gets the mismatch in units of q's round-off, |f| eps rho_k, and
- * *dphi (if not NULL) the change of the contact angle. */
+ * *dphi (if not NULL) the change of the contact angle, *edirs (if not
+ * NULL) the mismatch of clr_spatial_dq_dirs_m on the same step. */
 static double sp_step(const sp_state *S, double h, int fixphi, int expinc, double *ft_pos,
-                      double *ft_id, double *ulps, double *dphi)
+                      double *ft_id, double *ulps, double *dphi, double *edirs)
 {
     sp_state F = *S;
     /* the relative motion is h clearances: tilts of h c/rho_k, spins of h rad
@@ -474,20 +492,8 @@ static double sp_step(const sp_state *S, double h, int fixphi, int expinc, doubl
     sp_q(S, &si);
     for (int i = 0; i < 3; i++)
         F.x[i] = S->x[i] + dx[i];
-    if (fixphi) {
-        /* eq. 12 at the start's angle in the end's configuration */
-        double d1[3], d2[3], e1[3], e2[3], e3l[3], c = cos(si.phi), s = sin(si.phi);
-        col(F.Rk, 0, e1), col(F.Rk, 1, e2), col(F.Rl, 2, e3l);
-        for (int i = 0; i < 3; i++)
-            d1[i] = c * e1[i] + s * e2[i], d2[i] = -s * e1[i] + c * e2[i];
-        double g1 = dot(e3l, d1, 3), hv[3], a[3];
-        cross(d1, e3l, hv);
-        for (int i = 0; i < 3; i++)
-            a[i] = S->rl * g1 / nrm(hv, 3) * e3l[i] - F.x[i];
-        double t = dot(d2, a, 3);
-        for (int i = 0; i < 3; i++)
-            F.x[i] += t * d2[i];
-    }
+    if (fixphi)
+        fix_phi(S, si.phi, &F);
     sp_q(&F, &sf);
     if (fixphi && fabs(wrap(sf.phi - si.phi)) > 1e-9)
         return -1;
@@ -509,6 +515,22 @@ static double sp_step(const sp_state *S, double h, int fixphi, int expinc, doubl
     }
     if (dphi)
         *dphi = fabs(wrap(sf.phi - si.phi));
+    if (edirs) { /* the same step in director coordinates */
+        double g24[24], D24[24];
+        for (int j = 0; j < 3; j++) {
+            double a[3], b[3];
+            col(S->Rk, j, a), col(F.Rk, j, b);
+            for (int i = 0; i < 3; i++)
+                D24[3 + 3 * j + i] = b[i] - a[i];
+            col(S->Rl, j, a), col(F.Rl, j, b);
+            for (int i = 0; i < 3; i++)
+                D24[15 + 3 * j + i] = b[i] - a[i];
+        }
+        for (int i = 0; i < 3; i++)
+            D24[i] = duk[i], D24[12 + i] = dul[i];
+        clr_spatial_dq_dirs_m(S->rl, &si, &sf, g24);
+        *edirs = fabs(f * dot(g24, D24, 24) - f * (sf.q - si.q)) / ref;
+    }
     if (ulps)
         *ulps = fabs(dW - f * (sf.q - si.q)) / (fabs(f) * 2.220446049250313e-16 * S->rk);
     return fabs(dW - f * (sf.q - si.q)) / ref;
@@ -532,14 +554,14 @@ static void test_spatial_work(void)
         sp_state S;
         sp_random(&S, 0.3, 1.5);
         uint64_t keep = rng_state;
-        double e = sp_step(&S, pow(10, urand(-3, -1)), 1, 0, &ftpos, &ftid, &u, NULL);
+        double e = sp_step(&S, pow(10, urand(-3, -1)), 1, 0, &ftpos, &ftid, &u, NULL, NULL);
         if (e < 0) {
             skipped++;
             continue;
         }
         fixed = fmax(fixed, e), fixu = fmax(fixu, u);
         rng_state = keep; /* the same step with exp(r~) rotations */
-        double e2 = sp_step(&S, pow(10, urand(-3, -1)), 1, 1, NULL, NULL, NULL, NULL);
+        double e2 = sp_step(&S, pow(10, urand(-3, -1)), 1, 1, NULL, NULL, NULL, NULL, NULL);
         if (e2 >= 0)
             fixexp = fmax(fixexp, e2);
     }
@@ -557,16 +579,16 @@ static void test_spatial_work(void)
      * where the optimum jumps to another local minimum (the contact point
      * changes side: q is continuous there, not smooth) are counted apart. */
     enum { M = 1000 };
-    double worst[3] = {0, 0, 0}, med[3][M], r1[M], r2[M], jw = 0;
+    double worst[3] = {0, 0, 0}, med[3][M], dmed[3][M], r1[M], r2[M], jw = 0;
     double hs[3] = {1e-2, 5e-3, 2.5e-3};
     int m = 0, jumps = 0;
     for (int n = 0; n < M; n++) {
         sp_state S;
         sp_random(&S, 0.3, 1.5);
-        double e[3], dp, jump = 0;
+        double e[3], ed[3], dp, jump = 0;
         for (int k = 0; k < 3; k++) {
             uint64_t keep = rng_state;
-            e[k] = sp_step(&S, hs[k], 0, 0, k == 0 ? &ftpos : NULL, &ftid, NULL, &dp);
+            e[k] = sp_step(&S, hs[k], 0, 0, k == 0 ? &ftpos : NULL, &ftid, NULL, &dp, &ed[k]);
             jump = fmax(jump, dp);
             if (k < 2)
                 rng_state = keep; /* the same direction, half the size */
@@ -576,7 +598,7 @@ static void test_spatial_work(void)
             continue;
         }
         for (int k = 0; k < 3; k++)
-            worst[k] = fmax(worst[k], e[k]), med[k][m] = e[k];
+            worst[k] = fmax(worst[k], e[k]), med[k][m] = e[k], dmed[k][m] = ed[k];
         r1[m] = e[0] / e[1], r2[m] = e[1] / e[2], m++;
     }
     double m1 = median(r1, m), m2 = median(r2, m);
@@ -588,9 +610,176 @@ static void test_spatial_work(void)
           "O(h^3) per step); %d of %d steps where the contact jumps to the other side miss by up "
           "to %.2e",
           e0, e1, e2, worst[0], worst[1], worst[2], m1, m2, jumps, M, jw);
+    double d0 = median(dmed[0], m), d1 = median(dmed[1], m), d2 = median(dmed[2], m);
+    CHECK(d0 / d1 > 3 && d0 / d1 < 5 && d1 / d2 > 3 && d1 / d2 < 5,
+          "the director form (clr_spatial_dq_dirs_m) on the same steps: median %.2e, %.2e, %.2e "
+          "of |f| h c (O(h^3) per step, like eq. 15)",
+          d0, d1, d2);
     CHECK(ftpos <= 0 && ftid < 1e-12,
           "claim 3 (spatial, eq. 18): friction work <= 0 (max %.3g) and = -f Dt V^t (rel %.2e, "
           "1e-12) with lambda_m, d1m^l, d1m^k averages",
+          ftpos, ftid);
+}
+
+/* ---- the spatial joint in director coordinates ------------------------ */
+
+/* qbar(phi) = rho_k - rho_l |d1k x e3l| - d1k . x for any directors */
+static double qbar_dirs(const sp_state *S, const double e1[3], const double e2[3],
+                        const double e3l[3], const double x[3], double phi)
+{
+    double d1[3], h[3];
+    for (int i = 0; i < 3; i++)
+        d1[i] = cos(phi) * e1[i] + sin(phi) * e2[i];
+    cross(d1, e3l, h);
+    return S->rk - S->rl * nrm(h, 3) - dot(d1, x, 3);
+}
+
+/* The geometry clr_spatial_dq_dirs_m reads, at a given phi */
+static void fill_dirs(const sp_state *S, const double e1[3], const double e2[3],
+                      const double e3l[3], const double x[3], double phi, clr_spatial *s)
+{
+    double h[3];
+    s->phi = phi;
+    for (int i = 0; i < 3; i++)
+        s->d1k[i] = cos(phi) * e1[i] + sin(phi) * e2[i], s->e3l[i] = e3l[i], s->x[i] = x[i];
+    cross(s->d1k, e3l, h);
+    s->h1 = nrm(h, 3);
+    s->q = qbar_dirs(S, e1, e2, e3l, x, phi);
+}
+
+static void test_spatial_dirs(void)
+{
+    int N = 10000, skipped = 0;
+    double fd = 0, psi = 0, alg = 0, exact = 0, ftpos = -HUGE_VAL, ftid = 0;
+    for (int n = 0; n < N; n++) {
+        sp_state S;
+        sp_random(&S, 0.3, 1.5);
+        clr_spatial s;
+        double g[24], g14[12], e1[3], e2[3], e3l[3], R[9];
+        sp_q(&S, &s);
+        clr_spatial_dq_dirs(S.rl, &s, g);
+        col(S.Rk, 0, e1), col(S.Rk, 1, e2), col(S.Rl, 2, e3l);
+        clr_rot_from_dirs(e1, e2, s.d3k, R);
+        if (memcmp(R, S.Rk, sizeof R) != 0)
+            psi = HUGE_VAL;
+        /* against central differences of qbar at the optimal phi (the
+         * entries of e3k, e1l, e2l are zero: qbar does not read them) */
+        double gmax = 0;
+        for (int j = 0; j < 24; j++)
+            gmax = fmax(gmax, fabs(g[j]));
+        for (int j = 0; j < 24; j++) {
+            double v[2];
+            for (int m = 0; m < 2; m++) {
+                double a1[3], a2[3], a3[3], x[3], t = (m ? -1 : 1) * 1e-4 * S.c;
+                memcpy(a1, e1, sizeof a1), memcpy(a2, e2, sizeof a2), memcpy(a3, e3l, sizeof a3);
+                memcpy(x, S.x, sizeof x);
+                int b = j / 3, k = j % 3;
+                if (b == 0)
+                    x[k] -= t;
+                else if (b == 1)
+                    a1[k] += t / S.rk;
+                else if (b == 2)
+                    a2[k] += t / S.rk;
+                else if (b == 4)
+                    x[k] += t;
+                else if (b == 7)
+                    a3[k] += t / S.rk;
+                v[m] = qbar_dirs(&S, a1, a2, a3, x, s.phi);
+            }
+            double h = j / 3 == 0 || j / 3 == 4 ? 1e-4 * S.c : 1e-4 * S.c / S.rk;
+            fd = fmax(fd, fabs((v[0] - v[1]) / (2 * h) - g[j]) / gmax);
+        }
+        /* rigid variations dd_j = dpsi x d_j give eq. 14's moments */
+        clr_spatial_dq(S.rl, &s, g14);
+        for (int k = 0; k < 3; k++) {
+            double w[3] = {0, 0, 0}, t[3], mk = 0, ml = 0;
+            w[k] = 1;
+            for (int j = 0; j < 3; j++) {
+                double dk[3], dl[3];
+                col(S.Rk, j, dk), col(S.Rl, j, dl);
+                cross(w, dk, t);
+                mk += dot(g + 3 + 3 * j, t, 3);
+                cross(w, dl, t);
+                ml += dot(g + 15 + 3 * j, t, 3);
+            }
+            psi = fmax(psi, fmax(fabs(mk - g14[3 + k]), fabs(ml - g14[9 + k])) / gmax);
+        }
+        /* the discrete gradient: any increments of x and the directors
+         * (not a rotation) at one phi, exact against qbar_f - qbar_i */
+        double f1[3], f2[3], f3[3], xf[3], D[24] = {0}, h = pow(10, urand(-3, -1));
+        rand3(h * S.c / S.rk, f1), rand3(h * S.c / S.rk, f2), rand3(h * S.c / S.rk, f3);
+        rand3(h * S.c, xf);
+        for (int i = 0; i < 3; i++) {
+            D[3 + i] = f1[i], D[6 + i] = f2[i], D[21 + i] = f3[i];
+            D[i] = urand(-1, 1) * h * S.c, D[12 + i] = D[i] + xf[i];
+            f1[i] += e1[i], f2[i] += e2[i], f3[i] += e3l[i], xf[i] += S.x[i];
+        }
+        clr_spatial si, sf;
+        fill_dirs(&S, e1, e2, e3l, S.x, s.phi, &si);
+        fill_dirs(&S, f1, f2, f3, xf, s.phi, &sf);
+        clr_spatial_dq_dirs_m(S.rl, &si, &sf, g);
+        alg = fmax(alg, fabs(dot(g, D, 24) - (sf.q - si.q)) / (2.220446049250313e-16 * S.rk));
+        /* a rotation step by exp(r~) (not Cayley) with the angle kept: exact */
+        sp_state F = S;
+        double rk[3], rl[3], A[9];
+        rand3(h * S.c / S.rk, rk), rand3(h * S.c / S.rk, rl);
+        double sk = urand(-h, h), sl = urand(-h, h); /* spins about the axes */
+        for (int i = 0; i < 3; i++)
+            rk[i] += sk * s.d3k[i], rl[i] += sl * e3l[i];
+        expmap(rk, A), matmul(A, S.Rk, F.Rk);
+        expmap(rl, A), matmul(A, S.Rl, F.Rl);
+        rand3(h * S.c, xf);
+        for (int i = 0; i < 3; i++)
+            F.x[i] += xf[i];
+        fix_phi(&S, s.phi, &F);
+        sp_q(&S, &si), sp_q(&F, &sf);
+        if (fabs(wrap(sf.phi - si.phi)) > 1e-9) {
+            skipped++;
+            continue;
+        }
+        double Dk[12], Dl[12];
+        for (int j = 0; j < 3; j++) {
+            double a[3], b[3];
+            col(S.Rk, j, a), col(F.Rk, j, b);
+            for (int i = 0; i < 3; i++)
+                D[3 + 3 * j + i] = b[i] - a[i];
+            col(S.Rl, j, a), col(F.Rl, j, b);
+            for (int i = 0; i < 3; i++)
+                D[15 + 3 * j + i] = b[i] - a[i];
+        }
+        for (int i = 0; i < 3; i++)
+            D[i] = urand(-1, 1) * h * S.c, D[12 + i] = D[i] + F.x[i] - S.x[i];
+        clr_spatial_dq_dirs_m(S.rl, &si, &sf, g);
+        exact = fmax(exact, fabs(dot(g, D, 24) - (sf.q - si.q)) / (2.220446049250313e-16 * S.rk));
+        /* friction in director coordinates: random body-frame arms */
+        double ak[3], al[3], zk[3], zl[3], dz[3], e[3], n3[3];
+        rand3(S.rk, ak), rand3(S.rk, al), rand3(1, n3);
+        memcpy(Dk, D, sizeof Dk), memcpy(Dl, D + 12, sizeof Dl);
+        for (int i = 0; i < 3; i++) {
+            zk[i] = Dk[i] + ak[0] * Dk[3 + i] + ak[1] * Dk[6 + i] + ak[2] * Dk[9 + i];
+            zl[i] = Dl[i] + al[0] * Dl[3 + i] + al[1] * Dl[6 + i] + al[2] * Dl[9 + i];
+            dz[i] = zl[i] - zk[i];
+        }
+        double vt = clr_tangent(n3, dz, NULL, e), Fk[12], Fl[12], ft = 1e3;
+        clr_point_dirs(ak, e, Fk);
+        clr_point_dirs(al, e, Fl);
+        double dW = ft * (dot(Fk, Dk, 12) - dot(Fl, Dl, 12));
+        ftpos = fmax(ftpos, dW);
+        ftid = fmax(ftid, fabs(dW + ft * vt) / (ft * (nrm(zk, 3) + nrm(zl, 3))));
+    }
+    CHECK(fd < 1e-7 && psi < 1e-14,
+          "eq. 14 in director coordinates: dq/d(x, d1, d2, d3) against central differences %.2e "
+          "(1e-7); on rigid variations dd = dpsi x d it gives eq. 14's moments (%.2e)",
+          fd, psi);
+    CHECK(alg < 64 && exact < 64 && skipped < N / 10,
+          "claim 1 in director coordinates (clr_spatial_dq_dirs_m): g_m . (dx, dd) = qbar_f - "
+          "qbar_i at one phi for any director increments (%.1f units of eps rho_k, 64) and "
+          "f_m (q_f - q_i) for exp(r~) rotation steps with the angle kept (%.1f units; %d "
+          "skipped): no Cayley reading needed",
+          alg, exact, skipped);
+    CHECK(ftpos <= 0 && ftid < 1e-12,
+          "claim 3 in director coordinates: f [e; a_j e] on K, -f [e; a_j e] on L do the work "
+          "-f |Dt V^t| <= 0 (max %.3g; %.2e of f (|dZ^k| + |dZ^l|), 1e-12)",
           ftpos, ftid);
 }
 
@@ -624,7 +813,7 @@ static void test_potentials(void)
             if (qf != qi)
                 tele = fmax(tele, fabs(f * (qf - qi) - (Vf - Vi)) / (fabs(Vf) + fabs(Vi) + 1e-300));
             /* df_m/dq_f against central differences */
-            double h = 1e-7 * (fabs(qf) + 1e-9 * scale);
+            double h = 1e-6 * (fabs(qf) + fabs(qi));
             if ((qf > 0) == (qf + h > 0) && (qf > 0) == (qf - h > 0)) {
                 double fd = (fm(K, qi, qf + h, NULL) - fm(K, qi, qf - h, NULL)) / (2 * h);
                 fdw = fmax(fdw, fabs(fd - d) / (K * pow(scale, hertz ? 0.5 : 0)));
@@ -896,6 +1085,7 @@ int main(void)
     test_spatial_gap();
     test_spatial_derivs();
     test_spatial_work();
+    test_spatial_dirs();
     test_potentials();
     test_steps();
     test_lugre();
