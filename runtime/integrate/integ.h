@@ -174,6 +174,11 @@ extern const integ_type integ_midpoint;
 /* The DAE methods of multibody models (integ_dae.c): HHT-alpha and
  * generalized-alpha, stabilised index 2. */
 extern const integ_type integ_hht, integ_galpha;
+/* The implicit midpoint rule on multibody models in the energy-momentum
+ * form (integ_dae_mid.c): fixed step, one multiplier per step, C(q) = 0 at
+ * the step ends; named "midpoint" like the ODE method (run.c picks it for
+ * multibody models, integ_find does not return it). */
+extern const integ_type integ_dae_midpoint;
 /* Radau IIA of order 5 with adaptive steps (integ_radau5.c), on ordinary
  * and multibody models alike. */
 extern const integ_type integ_radau5;

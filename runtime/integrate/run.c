@@ -95,15 +95,18 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         return data_error(d, JNT_ERR_MODEL, "multibody models with sliding interfaces are not "
                           "supported yet");
     const integ_type *named = integ_find(iname);
-    int dae_method = named == &integ_hht || named == &integ_galpha;
+    /* "midpoint" on a multibody model: its DAE form (integ_dae_mid.c) */
+    if (dae && named == &integ_midpoint)
+        named = &integ_dae_midpoint;
+    int dae_method = named == &integ_hht || named == &integ_galpha || named == &integ_dae_midpoint;
     /* radau5 runs both kinds */
     if (named && named != &integ_radau5 && dae != dae_method)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
-                          dae ? "a multibody model runs with the integrators 'hht', "
+                          dae ? "a multibody model runs with the integrators 'hht', 'midpoint', "
                                 "'generalized_alpha' or 'radau5' only (not '%s')"
                               : "integrator '%s' needs a multibody model (bodies and joints)",
                           iname);
-    d->integ = integ_find(central ? "rk4" : iname);
+    d->integ = central ? integ_find("rk4") : named;
     /* without continuous states, time advances in fixed steps h (the discrete
      * updates, once per step, define the model): no method has work to do */
     if (d->integ && a->ny == 0)
@@ -111,7 +114,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     if (!d->integ)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
                           "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, radau5, "
-                          "trapezoidal, midpoint; hht, generalized_alpha for multibody models)",
+                          "trapezoidal, midpoint; hht, generalized_alpha, radau5, midpoint "
+                          "for multibody models)",
                           iname ? iname : "");
     size_t nw, ni;
     integ_arena_size(d->integ, a, &nw, &ni);
