@@ -28,6 +28,17 @@ static void add_qty(elem *el, const char *name, sval v)
     el->q[el->nq++] = (qty){name, v};
 }
 
+/* Set the element's first quantity `name` (a law's input) to v. */
+static void set_qty(elem *el, const char *name, sval v)
+{
+    for (int i = 0; i < el->nq; i++)
+        if (strcmp(el->q[i].name, name) == 0) {
+            el->q[i].val = v;
+            return;
+        }
+    add_qty(el, name, v);
+}
+
 /* ---- law instantiation -------------------------------------------------------------- */
 
 typedef struct local {
@@ -505,7 +516,7 @@ static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"ra
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
                                            {"radius", &DIM_M}, {0, 0}};
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
-                                          {"radius", &DIM_M}, {0, 0}};
+                                          {"form", NULL}, {"radius", &DIM_M}, {0, 0}};
 
 /* Collect an element's settings by name; unknown and repeated ones are errors. */
 static int gather_settings(sema *S, const ast *decl, int first, const setting_spec *spec,
@@ -631,11 +642,11 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
                                                                        : "a degree of freedom");
         return -2;
     }
-    if (decl->op != ELEM_SPRING && decl->op != ELEM_DAMPER) {
-        diag_error(S->dc, decl->loc, "between markers, springs and dampers act along the line "
-                                     "between them; a %s needs a direction: put it on a joint "
-                                     "('%s %s on JOINT') or between coordinates", kname, kname,
-                   el->name);
+    if (decl->op != ELEM_SPRING && decl->op != ELEM_DAMPER && decl->op != ELEM_CONTACT) {
+        diag_error(S->dc, decl->loc, "between markers, springs, dampers and contacts act along "
+                                     "the line between them; a %s needs a direction: put it on a "
+                                     "joint ('%s %s on JOINT') or between coordinates", kname,
+                   kname, el->name);
         return -2;
     }
     if (radius) {
@@ -655,7 +666,60 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
                    el->name);
         return -2;
     }
+    if (el->ec)
+        return sema_mb_ec_length(S, ea.id, eb.id, el->name, &el->qi, &el->qf);
     return sema_mb_length(S, ea.id, eb.id, el->name);
+}
+
+/* The energy-consistent contact force of seed 001 Sect. 2.5 between the
+ * gaps qi and qf of a step: f_m = (V(q_f) - V(q_i)) / (q_f - q_i), V' = -f
+ * for the law's force f(q), as the mean of f over [q_i, q_f]: three-point
+ * Gauss-Legendre on each side of q = 0 (where contact laws kink), exact for
+ * piecewise polynomials of degree 5 (the linear and the quadratic-linear
+ * penalties), to the quadrature's error otherwise. The law is instantiated
+ * at each node (with its gap set there); it must have no states. */
+static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g0)
+{
+    static const double x[3] = {-0.7745966692414834, 0, 0.7745966692414834};
+    static const double w[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    ex_pool *P = S->pool;
+    ex_id qi = ex_op2(P, EX_SUB, g0, el->qi), qf = ex_op2(P, EX_SUB, g0, el->qf);
+    ex_id a = ex_op2(P, EX_MIN, qi, qf), b = ex_op2(P, EX_MAX, qi, qf);
+    ex_id c = ex_op2(P, EX_MAX, ex_op2(P, EX_MIN, ex_const(P, 0), b), a);
+    ex_id ends[3] = {a, c, b}, sum = ex_const(P, 0), mid = -1;
+    jnt_dim dim = DIM_N;
+    int ny = S->m->y.n, nd = S->m->d.n;
+    for (int k = 0; k < 7; k++) { /* 6 nodes, then the midpoint */
+        ex_id lo = ends[k / 3], hi = ends[k / 3 + 1];
+        ex_id g = k < 6 ? ex_op2(P, EX_ADD, ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, lo, hi)),
+                                 ex_op2(P, EX_MUL, ex_const(P, 0.5 * x[k % 3]),
+                                        ex_op2(P, EX_SUB, hi, lo)))
+                        : ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, qi, qf));
+        set_qty(el, "gap", sval_num(g, DIM_M));
+        sval r = law_force(S, sc, el, law, LAW_CONTACT);
+        if (r.k == V_ERR)
+            return r;
+        if (S->m->y.n != ny || S->m->d.n != nd) {
+            diag_error(S->dc, law->loc, "the energy-consistent form takes a contact law without "
+                                        "states (a force of the gap), like penalty or hertz");
+            return sval_err;
+        }
+        dim = r.dim;
+        if (k < 6)
+            sum = ex_op2(P, EX_ADD, sum, ex_op2(P, EX_MUL, ex_op2(P, EX_MUL, ex_const(P, w[k % 3] / 2),
+                                                                ex_op2(P, EX_SUB, hi, lo)), r.e));
+        else
+            mid = r.e;
+    }
+    /* the mean; the law at the midpoint when the step hardly moves */
+    ex_id len = ex_op2(P, EX_SUB, b, a);
+    ex_id tiny = ex_op2(P, EX_MUL, ex_const(P, 1e-13),
+                        ex_op2(P, EX_ADD, ex_op1(P, EX_ABS, a), ex_op1(P, EX_ABS, b)));
+    ex_id fm = ex_if(P, ex_op2(P, EX_GT, len, tiny),
+                     ex_op2(P, EX_DIV, sum, ex_op2(P, EX_MAX, len, ex_const(P, 1e-300))), mid);
+    set_qty(el, "gap", sval_num(ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, qi, qf)),
+                                DIM_M));
+    return sval_num(fm, dim);
 }
 
 static void eval_element(sema *S, const scope *sc, elem *el)
@@ -676,6 +740,21 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         nspec++;
     const ast *radius = found[nspec - 1]; /* the last setting of each kind */
     sval jnormal = sval_err;
+    if (kind == ELEM_CONTACT && found[3]) {
+        const ast *fm = found[3]->kids[0];
+        el->ec = fm->kind == AST_NAME && !strcmp(fm->name, "energy_consistent");
+        if (!el->ec && !(fm->kind == AST_NAME && !strcmp(fm->name, "plain"))) {
+            diag_error(S->dc, fm->loc, "'form' is 'plain' (the law at the state) or "
+                                       "'energy_consistent' (seed 001 Sect. 2.5, for the midpoint "
+                                       "rule)");
+            return;
+        }
+        if (el->ec && (ea.kind != END_MARKER || eb.kind != END_MARKER)) {
+            diag_error(S->dc, fm->loc, "the energy-consistent form is for contacts between two "
+                                       "markers (a clearance joint)");
+            return;
+        }
+    }
     el->a = ea.kind == END_DOF ? ea.id : -1;
     el->b = eb.kind == END_DOF ? eb.id : -1;
     if (ea.kind >= END_MARKER || eb.kind >= END_MARKER || decl->kids[1]->kind == AST_GROUND) {
@@ -770,7 +849,8 @@ static void eval_element(sema *S, const scope *sc, elem *el)
             return;
         add_qty(el, "gap", sval_num(ex_op2(P, EX_SUB, g0.e, s.e), DIM_M));
         add_qty(el, "gapv", sval_num(ex_op1(P, EX_NEG, v.e), DIM_MS));
-        sval r = law_force(S, sc, el, found[0], LAW_CONTACT);
+        sval r = el->ec ? ec_force(S, sc, el, found[0], g0.e)
+                        : law_force(S, sc, el, found[0], LAW_CONTACT);
         if (r.k == V_ERR)
             return;
         if (units_equal(r.dim, DIM_PA)) {

@@ -180,6 +180,8 @@ typedef struct elem {
     int busy, done;
     int a, b;         /* endpoint dofs, -1 for ground; FORCEDEF: a = target */
     int joint;        /* `KIND NAME on JOINT`: the joint, else -1 */
+    int ec;           /* contact between markers in the energy-consistent form */
+    ex_id qi, qf;     /* ec: the gap at the step's start and end (sema_mb_ec_length) */
     sval force;       /* element force (positive resists a moving toward b) */
     qty *q;
     int nq, capq;
@@ -444,6 +446,14 @@ int sema_mb_ground_point(sema *S, const ast *e, const char *owner);
  * joint's coordinate, its slide s (prismatic) or radius times its angle
  * (revolute; radius in m), `ename.slip`. Return the dof. */
 int sema_mb_length(sema *S, int ma, int mb, const char *ename);
+/* The length of the energy-consistent form for the midpoint rule (seed 001
+ * eq. 4): with u = r_a - r_b, its value at the step's start u_i kept in
+ * discrete states (updated at each step end) and u_f = 2 u - u_i (u is
+ * evaluated at the midpoint), the dof's position is (|u_i| + |u_f|)/2 and
+ * its virtual displacement n_m . du, n_m = 2 u / (|u_i| + |u_f|), so that a
+ * force F on it does the work F (|u_f| - |u_i|) over a step. *li, *lf: the
+ * two lengths. At a step end (outputs) the position is |u|. */
+int sema_mb_ec_length(sema *S, int ma, int mb, const char *ename, ex_id *li, ex_id *lf);
 int sema_mb_joint_coord(sema *S, int ji, ex_id radius, const char *ename);
 /* F_eq of element ei on joint ji (see sema_equiv_force): a prismatic joint
  * to the ground whose body has no other joint. 0 or -1 (error reported). */

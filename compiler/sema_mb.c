@@ -293,6 +293,61 @@ int sema_mb_length(sema *S, int ma, int mb, const char *ename)
     return expr_dof(S, xasprintf("%s.length", ename), "length", ex_op1(P, EX_SQRT, l2));
 }
 
+/* See sema_int.h. */
+int sema_mb_ec_length(sema *S, int ma, int mb, const char *ename, ex_id *li, ex_id *lf)
+{
+    ex_pool *P = S->pool;
+    const marker *a = &S->markers[ma], *b = &S->markers[mb];
+    int n = a->d3 && b->d3 ? 3 : 2;
+    ex_id u[3] = {SUB(a->px, b->px), SUB(a->py, b->py), n == 3 ? SUB(a->pz, b->pz) : -1};
+    ex_id ui[3], uf[3], fresh = -1;
+    ex_id si = ex_const(P, 0), sf = ex_const(P, 0);
+    for (int k = 0; k < n; k++) {
+        /* u at the last step end; unset (-1e30 m) before the first step */
+        int d = ir_add(&S->m->d, xasprintf("%s.u%c", ename, "xyz"[k]), -1,
+                       ex_const(P, k ? 0 : -1e30), DIM_M, loc_none);
+        S->m->d.v[d].rhs = u[k];
+        ex_id dv = ex_var(P, EX_D, d);
+        if (k == 0)
+            fresh = ex_op2(P, EX_LT, dv, ex_const(P, -1e29));
+        ui[k] = ex_if(P, fresh, u[k], dv);
+        uf[k] = ex_if(P, fresh, u[k], SUB(MUL(ex_const(P, 2), u[k]), dv));
+        si = ADD(si, MUL(ui[k], ui[k]));
+        sf = ADD(sf, MUL(uf[k], uf[k]));
+    }
+    *li = ex_op1(P, EX_SQRT, si);
+    *lf = ex_op1(P, EX_SQRT, sf);
+    ex_id sum = ADD(*li, *lf);
+    /* the dof: by virtual work along n_m; a point dof's coefficients are
+     * d(n_m . u)/dq with n_m held, n_m . du/dq */
+    ex_id pos = ex_op2(P, EX_MUL, ex_const(P, 0.5), sum);
+    dof f = {.name = xasprintf("%s.length", ename), .short_name = "length", .body = -1, .y = -1,
+             .sub = -1, .g = -1, .point = 1, .force = ex_const(P, 0), .acc = -1, .motion = -1,
+             .pos = pos, .vel = ex_const(P, 0)};
+    for (int i = 0; i < S->ndof; i++) {
+        int y = S->dofs[i].y;
+        if (S->dofs[i].body < 0 || y < 0)
+            continue;
+        ex_id cf = ex_const(P, 0);
+        for (int k = 0; k < n; k++)
+            if (ex_depends(P, u[k], EX_Y, y))
+                cf = ADD(cf, MUL(u[k], ex_diff(P, u[k], EX_Y, y)));
+        if (ex_get(P, cf)->kind == EX_CONST)
+            continue;
+        /* n_m . du/dq_y; with |u| for |u_i| + |u_f| when the sum vanishes */
+        cf = ex_op2(P, EX_DIV, MUL(ex_const(P, 2), cf),
+                    ex_op2(P, EX_MAX, sum, ex_const(P, 1e-300)));
+        XGROW(f.lin_y, f.caplin, f.nlin);
+        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
+        f.lin_y[f.nlin] = y;
+        f.lin_c[f.nlin++] = cf;
+        f.vel = ADD(f.vel, MUL(cf, Y(y + 1)));
+    }
+    XGROW(S->dofs, S->capdof, S->ndof);
+    S->dofs[S->ndof] = f;
+    return S->ndof++;
+}
+
 /* See sema_int.h: the joint's slide s, or radius times its angle. */
 int sema_mb_joint_coord(sema *S, int ji, ex_id radius, const char *ename)
 {

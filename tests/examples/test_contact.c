@@ -25,7 +25,7 @@
 #define E_1 2.718281828459045 /* exp(1) */
 #define AREA 5e-6 /* m^2, the element area of the small models (5 mm^2) */
 
-enum { A_LIN, A_LIN2, A_LIN3, A_POW, A_EXP, A_QUADLIN, A_JEXP, A_HERTZ, A_DISS };
+enum { A_LIN, A_LIN2, A_LIN3, A_POW, A_EXP, A_QUADLIN, A_JEXP, A_HERTZ, A_SPRING, A_DISS };
 
 /* One law: jnt call text, and the same parameters in SI for the closed form. */
 typedef struct lawdef {
@@ -56,6 +56,7 @@ static const lawdef laws[] = {
     {"F", "penalty_jointexp(eps_N = 617 N/mm^3, lambda_N = 200 /mm, g0 = 0 um)", A_JEXP,
      {6.17e11, 2e5, 0}, 1, {0}, 1},
     {"H", "hertz(K = 5 N / (2.5 um)^1.5)", A_HERTZ, {0}, 1, {0}, 0},
+    {"LS", "linear_spring(k = 15 MN/m)", A_SPRING, {1.5e7}, 1, {0}, 0},
     {"HC", "hunt_crossley(K = 5 N / (2.5 um)^1.5, e = 0.8, v0 = 0.2 mm/s)", A_DISS,
      {1.5 * (1 - 0.8) / 2e-4}, 1, {0}, 0},
     {"LN", "lankarani_nikravesh(K = 5 N / (2.5 um)^1.5, e = 0.8, v0 = 0.2 mm/s)", A_DISS,
@@ -102,6 +103,8 @@ static double closed(const lawdef *L, double g, double gv)
         break;
     case A_HERTZ:
         return g < 0 ? Kh * pow(-g, 1.5) : 0;
+    case A_SPRING: /* seed 001 Sect. 6 */
+        return g < 0 ? -q[0] * g : 0;
     default: /* K d^1.5 (1 + chi d'), d = -g */
         return g < 0 ? Kh * pow(-g, 1.5) * (1 - q[0] * gv) : 0;
     }
