@@ -115,6 +115,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         if (S.syms[i].kind == SYM_CHAIN)
             sema_eval_chain(&S, &S.syms[i]);
     if (!diag_errors(dc)) {
+        sema_steps_finish(&S);
         sema_mb_finish(&S);
         sema_eliminate_prescribed(&S);
         sema_sub_gather(&S);
@@ -168,6 +169,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     }
     sema_sub_free(&S);
     sema_mb_free(&S);
+    free(S.steps);
     for (int i = 0; i < S.nelem; i++) {
         free(S.elems[i].name);
         free(S.elems[i].q);

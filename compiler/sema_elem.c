@@ -8,6 +8,7 @@
  * gap0 - s, and its force is pressure * area.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
 static const jnt_dim DIM_PA = {{6, -6, -12, 0, 0}};
 static const jnt_dim DIM_M2 = {{0, 12, 0, 0, 0}};
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
+static const jnt_dim DIM_PS = {{0, 0, -6, 0, 0}};
 
 static void add_qty(elem *el, const char *name, sval v)
 {
@@ -514,9 +516,10 @@ static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M
 static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"radius", &DIM_M},
                                          {0, 0}};
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
-                                           {"radius", &DIM_M}, {0, 0}};
+                                           {"steps", NULL}, {"radius", &DIM_M}, {0, 0}};
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
-                                          {"form", NULL}, {"radius", &DIM_M}, {0, 0}};
+                                          {"form", NULL}, {"steps", NULL}, {"radius", &DIM_M},
+                                          {0, 0}};
 
 /* Collect an element's settings by name; unknown and repeated ones are errors. */
 static int gather_settings(sema *S, const ast *decl, int first, const setting_spec *spec,
@@ -722,6 +725,140 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
     return sval_num(fm, dim);
 }
 
+/* ---- step control (seed 001 eqs. 19-20 and 33) --------------------------------------- */
+
+static const arg_spec contact_steps_args[] = {
+    {"eps_p", &DIM_M, NAN, NULL, 0}, {"qbar_min", &units_none, 5, NULL, 0},
+    {"alpha", &units_none, 1.2, NULL, 0},
+};
+static const arg_spec friction_steps_args[] = {
+    {"dtau_min", &units_none, 0.02, NULL, 0}, {"vhat_min", &units_none, 5, NULL, 0},
+    {"alpha", &units_none, 1.2, NULL, 0}, {"omega", &DIM_PS, 0, NULL, 0},
+};
+
+/* The element's quantity `name` (a law parameter), or -1. */
+static ex_id qty_expr(const elem *el, const char *name)
+{
+    for (int i = el->nq - 1; i >= 0; i--)
+        if (strcmp(el->q[i].name, name) == 0 && el->q[i].val.k == V_NUM)
+            return el->q[i].val.e;
+    return -1;
+}
+
+/* A discrete state of element el for step control, updated to upd. */
+static ex_id step_state(sema *S, elem *el, const char *what, jnt_dim dim, ex_id upd)
+{
+    int d = ir_add(&S->m->d, xasprintf("%s.%s", el->name, what), -1,
+                   ex_const(S->pool, -1e30), dim, el->decl->loc);
+    S->m->d.v[d].rhs = upd;
+    return ex_var(S->pool, EX_D, d);
+}
+
+/* `steps = contact_steps(eps_p, qbar_min, alpha)` on a contact, or
+ * `steps = friction_steps(dtau_min, vhat_min, alpha, omega)` on a friction
+ * element: the step the element proposes after each step, the member
+ * `step`; the model's next step is the least proposal (sema_steps_finish).
+ * Contact (eqs. 19-20): with q1 the gap at this step end, q0 at the one
+ * before, Dt1 and Dt0 the last two steps,
+ *   kappa = (q1 / eps_p) / qbar_min,  Dq = eps_p (kappa <= 1 ? 1 : kappa^alpha),
+ *   Dt = Dq / |v_m|,  v_m = 2 (q1 - q0) / (Dt0 + Dt1)
+ * (q1 with its sign: in contact kappa < 0 and Dq = eps_p). Friction (eq.
+ * 33): nu = (|v| / v_s) / vhat_min, Omega Dt = dtau_min (nu <= 1 ? 1 :
+ * nu^alpha), Omega = sigma0 v_s / mu_k of the element's LuGre law unless
+ * given. No proposal (1e30 s) before the element has two step ends. */
+static void step_control(sema *S, const scope *sc, elem *el, const ast *st, int contact)
+{
+    ex_pool *P = S->pool;
+    const ast *call = st->kids[0];
+    const char *want = contact ? "contact_steps" : "friction_steps";
+    if (call->kind != AST_CALL || strcmp(call->name, want) != 0) {
+        diag_error(S->dc, st->loc, "'steps' of a %s is %s", contact ? "contact" : "friction",
+                   contact ? "contact_steps(eps_p = 3 um, qbar_min = 5, alpha = 1.2)"
+                           : "friction_steps(dtau_min = 0.02, vhat_min = 5, alpha = 1.2)");
+        return;
+    }
+    double v[4];
+    if (sema_bind_args(S, call, 0, call->nkids, contact ? contact_steps_args : friction_steps_args,
+                       contact ? 3 : 4, want, v, NULL) != 0)
+        return;
+    (void)sc;
+    ex_set_loc(P, st->loc);
+    ex_id t = ex_var(P, EX_T, 0), big = ex_const(P, 1e30), prop;
+    if (contact) {
+        ex_id q = qty_expr(el, "gap");
+        if (!(v[0] > 0) || q < 0) {
+            diag_error(S->dc, call->loc, "contact_steps needs eps_p > 0 (a characteristic "
+                                         "penetration, seed 001 eq. 19)");
+            return;
+        }
+        ex_id t1 = step_state(S, el, "steps_t1", DIM_S, t);
+        ex_id t0 = step_state(S, el, "steps_t0", DIM_S, t1);
+        ex_id q0 = step_state(S, el, "steps_q", DIM_M, q);
+        ex_id vm = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, ex_const(P, 2), ex_op2(P, EX_SUB, q, q0)),
+                          ex_op2(P, EX_SUB, t, t0));
+        ex_id kappa = ex_op2(P, EX_DIV, q, ex_const(P, v[0] * v[1]));
+        ex_id dq = ex_op2(P, EX_MUL, ex_const(P, v[0]),
+                          ex_if(P, ex_op2(P, EX_LE, kappa, ex_const(P, 1)), ex_const(P, 1),
+                                ex_op2(P, EX_POW, kappa, ex_const(P, v[2]))));
+        ex_id avm = ex_op1(P, EX_ABS, vm);
+        prop = ex_if(P, ex_op2(P, EX_OR, ex_op2(P, EX_LT, t0, ex_const(P, -1e29)),
+                               ex_op2(P, EX_LE, avm, ex_op2(P, EX_DIV, dq, big))),
+                     big, ex_op2(P, EX_DIV, dq, avm));
+    } else {
+        ex_id vv = qty_expr(el, "v"), om = ex_const(P, v[3]);
+        ex_id s0 = qty_expr(el, "sigma0"), vs = qty_expr(el, "v_s"), mk = qty_expr(el, "mu_k");
+        if (!(v[3] > 0)) {
+            if (s0 < 0 || vs < 0 || mk < 0) {
+                diag_error(S->dc, call->loc, "friction_steps needs 'omega' (1/s), the inverse "
+                                             "time constant, unless the law has sigma0, v_s and "
+                                             "mu_k (LuGre: omega = sigma0 v_s / mu_k)");
+                return;
+            }
+            om = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, s0, vs), mk);
+        }
+        if (vs < 0) {
+            diag_error(S->dc, call->loc, "friction_steps needs a law with the Stribeck velocity "
+                                         "v_s (nu = (|v| / v_s) / vhat_min, seed 001 eq. 33)");
+            return;
+        }
+        ex_id nu = ex_op2(P, EX_DIV, ex_op1(P, EX_ABS, vv), ex_op2(P, EX_MUL, vs, ex_const(P, v[1])));
+        ex_id f = ex_if(P, ex_op2(P, EX_LE, nu, ex_const(P, 1)), ex_const(P, 1),
+                        ex_op2(P, EX_POW, nu, ex_const(P, v[2])));
+        prop = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, ex_const(P, v[0]), f), om);
+    }
+    add_qty(el, "step", sval_num(prop, DIM_S));
+    if (S->nsteps == 0)
+        S->steps_loc = st->loc;
+    XGROW(S->steps, S->capsteps, S->nsteps);
+    S->steps[S->nsteps++] = prop;
+}
+
+/* See sema_int.h. */
+void sema_steps_finish(sema *S)
+{
+    if (!S->nsteps)
+        return;
+    if (!S->multibody) {
+        diag_error(S->dc, S->steps_loc, "step control ('steps' of a contact or a friction) is "
+                                         "for multibody models (their integrators midpoint, "
+                                         "hht, generalized_alpha)");
+        return;
+    }
+    if (S->m->integrator && !strcmp(S->m->integrator, "radau5")) {
+        diag_error(S->dc, S->steps_loc, "step control is taken by the integrators midpoint, hht "
+                                        "and generalized_alpha, not by radau5 (whose steps follow "
+                                        "its error estimate)");
+        return;
+    }
+    ex_pool *P = S->pool;
+    ex_id h = ex_const(P, 1e30);
+    for (int i = 0; i < S->nsteps; i++)
+        h = ex_op2(P, EX_MIN, h, S->steps[i]);
+    int d = ir_add(&S->m->d, xstrdup(JNT_STEP_STATE), -1, ex_const(P, 1e30),
+                   DIM_S, loc_none);
+    S->m->d.v[d].rhs = h;
+}
+
 static void eval_element(sema *S, const scope *sc, elem *el)
 {
     const ast *decl = el->decl;
@@ -869,6 +1006,9 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     el->force = f;
     if (kind != ELEM_FRICTION) /* a friction law's result is its force already */
         add_qty(el, "force", f);
+    const ast *steps = found[kind == ELEM_FRICTION ? 3 : 4];
+    if (steps && (kind == ELEM_FRICTION || kind == ELEM_CONTACT))
+        step_control(S, sc, el, steps, kind == ELEM_CONTACT);
 }
 
 /* Evaluate an element once (lazily: elements may refer to each other). */

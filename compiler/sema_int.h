@@ -232,6 +232,9 @@ struct sema {
     joint *joints;
     int njoint, capjoint;
     int multibody;    /* a rigid2d body or a joint: the model is an index-3 DAE */
+    ex_id *steps;     /* the elements' step proposals (sema_elem.c, step_control) */
+    int nsteps, capsteps;
+    jnt_loc steps_loc; /* the first 'steps' setting */
     ex_id gravity[3]; /* its acceleration (gx, gy[, gz]), or -1 */
     int spatial;      /* a rigid3d body: the multibody model is spatial */
     const ast *model; /* the main file's declarations */
@@ -469,6 +472,9 @@ void sema_mb_finish(sema *S);
 void sema_mb_free(sema *S);
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);
+/* The model's proposed next step, the least of the elements' (discrete
+ * state JNT_STEP_STATE, abi.h); nothing without step control. */
+void sema_steps_finish(sema *S);
 int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out);
 void sema_declare_elem(sema *S, sym *s);
 

@@ -48,6 +48,7 @@ static const char usage_text[] =
     "  -D name=value    set a parameter: a number in SI units, or with a unit (-D tE=0.3ms)\n"
     "  -o FILE          write the CSV to FILE ('-' for stdout) instead of the model's file\n"
     "  --stats          print steps, rejected steps, evaluations and CPU time on stderr\n"
+    "  --steps FILE     write the accepted steps (t, h) as CSV to FILE\n"
     "  --progress       print a progress line on stderr (automatic on a terminal)\n"
     "  --integrator NAME  rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the model's\n"
     "  --h STEP         step size (fixed-step methods) or initial step, in s or with a unit\n"

@@ -25,6 +25,7 @@ struct jnt_data {
     jnt_stats stats;               /* counters of the last run */
     char err[JNT_ERRMSG_LEN];      /* message of the last error, "" when none */
     const struct integ_type *integ; /* integrator of the current run */
+    struct csv_writer *steps;      /* the run's step history (t, h), or NULL */
     double *work;                  /* arena for the driver and the integrator */
     size_t nwork;
     int *iwork;                    /* integer arena (pivots) */

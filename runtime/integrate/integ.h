@@ -64,6 +64,7 @@ struct integ_run {
     /* last recoverable failure: cause, time, state index, value */
     int cause, cause_index;
     double cause_t, cause_value;
+    int step_d;              /* the discrete state JNT_STEP_STATE (abi.h), or -1 */
 };
 
 /* The integrator named `name`, or NULL. */
@@ -113,6 +114,14 @@ int integ_hermite(integ_run *r, double t, double *yout);
 /* End of the next fixed step of size h from r->t: snapped to the grid
  * t0 + k h to avoid drift, and to t_end for the last step. */
 double integ_fixed_end(const integ_run *r, double h);
+/* The step the model proposes for the next step (its discrete state
+ * JNT_STEP_STATE: seed 001's contact and friction step control), or
+ * INFINITY when it has none. */
+double integ_step_proposal(const integ_run *r);
+/* The end of the next fixed step of hs from r->t (integ_fixed_end), or of
+ * the model's proposed step when that is shorter (not below the smallest
+ * step, not past t_end). */
+double integ_capped_end(const integ_run *r, double hs);
 /* Default smallest step at time t when settings.h_min is 0. */
 double integ_h_min(const integ_run *r, double t);
 /* Weighted RMS norm of v with weights 1/(atol + rtol |y|). */

@@ -399,7 +399,8 @@ static double dae_error(const integ_run *r, const integ_dae *w, double h)
  * without leaving a sliver before it. */
 static double dae_next_h(const integ_run *r, const integ_dae *w)
 {
-    double h = w->h, left = r->s.t_end - r->t;
+    double h = fmin(w->h, fmax(integ_step_proposal(r), integ_h_min(r, r->t)));
+    double left = r->s.t_end - r->t;
     if (r->s.h_max > 0)
         h = fmin(h, r->s.h_max);
     if (h >= left * (1.0 - 1e-9))
@@ -415,7 +416,7 @@ static int dae_step(integ_run *r)
     dae_advance(w);
     int adaptive = r->s.rtol > 0, rc;
     double t = r->t, hs = r->s.h_max > 0 ? fmin(r->s.h, r->s.h_max) : r->s.h;
-    double t_full = adaptive ? 0.0 : integ_fixed_end(r, hs);
+    double t_full = adaptive ? 0.0 : integ_capped_end(r, hs);
     double h = adaptive ? dae_next_h(r, w) : t_full - t, cmax = 0.0, gmax = 0.0;
     for (int halvings = 0, retried = 0, failed = 0;;) {
         w->fresh = 0;

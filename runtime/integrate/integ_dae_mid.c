@@ -330,7 +330,7 @@ static int mid_step(integ_run *r)
     mid *md = r->mem;
     integ_dae *w = md->w;
     double t = r->t, hs = r->s.h_max > 0 ? fmin(r->s.h, r->s.h_max) : r->s.h;
-    double t_full = integ_fixed_end(r, hs), t1 = t_full, cmax = 0.0;
+    double t_full = integ_capped_end(r, hs), t1 = t_full, cmax = 0.0;
     int rc;
     for (int halvings = 0, retried = 0;;) {
         w->fresh = 0;

@@ -236,6 +236,22 @@ double integ_fixed_end(const integ_run *r, double h)
 }
 
 /* See integ.h. */
+double integ_step_proposal(const integ_run *r)
+{
+    return r->step_d >= 0 && r->d[r->step_d] > 0 ? r->d[r->step_d] : INFINITY;
+}
+
+/* See integ.h. */
+double integ_capped_end(const integ_run *r, double hs)
+{
+    double p = integ_step_proposal(r);
+    if (!(p < hs))
+        return integ_fixed_end(r, hs);
+    double t = r->t + fmax(p, integ_h_min(r, r->t));
+    return t < r->s.t_end ? t : r->s.t_end;
+}
+
+/* See integ.h. */
 double integ_h_min(const integ_run *r, double t)
 {
     return r->s.h_min > 0 ? r->s.h_min : 1e-14 * fmax(1.0, fabs(t));
@@ -330,6 +346,10 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
     r.w = w;
     r.iw = dt->iwork;
     r.t = s->t0;
+    r.step_d = -1;
+    for (int i = 0; i < nd; i++)
+        if (strcmp(a->d_names[i], JNT_STEP_STATE) == 0)
+            r.step_d = i;
     memcpy(r.y, dt->y, (size_t)ny * sizeof *r.y);
     progress pg;
     progress_start(&pg, progress_mode, s->t0, s->t_end);
@@ -366,6 +386,10 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
         if (rc != 0)
             break;
         rc = emit_step(&r, csv, &k_next, yi);
+        if (rc == 0 && dt->steps) {
+            double th[2] = {r.t_new, r.t_new - r.t};
+            rc = csv_row(dt->steps, th, 2, dt->err, sizeof dt->err);
+        }
         if (rc != 0)
             break;
         /* discrete update, once per accepted step, after the rows it covers */

@@ -166,7 +166,29 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         }
         pcsv = &csv;
     }
+    /* the step history, when asked for */
+    csv_writer steps;
+    memset(&steps, 0, sizeof steps);
+    if (opts && opts->steps_path && opts->steps_path[0]) {
+        static const char *const cols[2] = {"t", "h"};
+        rc = csv_open(&steps, opts->steps_path, 2, d->err, sizeof d->err);
+        if (rc == JNT_OK)
+            rc = csv_header(&steps, cols, 2, d->err, sizeof d->err);
+        if (rc != JNT_OK) {
+            csv_close(&steps, NULL, 0);
+            if (pcsv)
+                csv_close(pcsv, NULL, 0);
+            return rc;
+        }
+        d->steps = &steps;
+    }
     rc = drivers[m->kind](m, d, &s, pcsv, opts ? opts->progress : 0);
+    if (d->steps) {
+        int src = csv_close(&steps, rc == JNT_OK ? d->err : NULL, sizeof d->err);
+        if (rc == JNT_OK)
+            rc = src;
+        d->steps = NULL;
+    }
     if (pcsv) {
         int crc = csv_close(&csv, rc == JNT_OK ? d->err : NULL, sizeof d->err);
         if (rc == JNT_OK)

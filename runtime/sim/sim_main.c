@@ -22,6 +22,7 @@ static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f
             "  -D name=value   set a parameter; value in SI units or with a unit (-D tE=0.3ms)\n"
             "  -o FILE         write the CSV to FILE ('-' = standard output%s%s%s)\n"
             "  --stats         print run statistics on standard error\n"
+            "  --steps FILE    write the accepted steps (t, h) as CSV to FILE\n"
             "  --progress      show a progress line on standard error\n"
             "  --integrator NAME  use rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the\n"
             "                  model's integrator\n"
@@ -91,6 +92,10 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
             stats = 1;
         } else if (strcmp(a, "--progress") == 0) {
             progress = 1;
+        } else if (strcmp(a, "--steps") == 0) {
+            o.steps_path = i + 1 < argc ? argv[++i] : NULL;
+            if (!o.steps_path)
+                rc = sim_usage_error(prog, "option '--steps' needs a file name", NULL);
         } else if (strcmp(a, "--integrator") == 0) {
             o.integrator = i + 1 < argc ? argv[++i] : NULL;
             if (!o.integrator)

@@ -28,6 +28,12 @@
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
 
+/* The discrete state of this name, when a model has one, is the step its
+ * elements propose for the next step (the contact and friction step control
+ * of seed 001 eqs. 19-20 and 33, updated at each step end); the multibody
+ * integrators take no larger step. */
+#define JNT_STEP_STATE "step.h"
+
 /* Number of base dimensions: kg, m, s, A, K (in that order). Exponents are
  * stored as multiples of 1/JNT_DIM_DEN so that N/m^1.5 is representable. */
 #define JNT_NDIM 5

@@ -71,6 +71,8 @@ typedef struct jnt_run_opts {
                                "trapezoidal" (overrides simulate { integrator = ... }) */
     double h, rtol, atol; /* > 0: override the model's step size / tolerances */
     double t_end;         /* != 0: stop at this time instead of the model's t_end */
+    const char *steps_path; /* NULL: none; else a CSV of the accepted steps: t (the step's
+                               end) and h (its size), one row a step */
 } jnt_run_opts;
 
 /* BLAS threads of this process's runs and compiles: n >= 1 sets that many,
