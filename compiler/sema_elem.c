@@ -693,11 +693,11 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
     jnt_dim dim = DIM_N;
     int ny = S->m->y.n, nd = S->m->d.n;
     for (int k = 0; k < 7; k++) { /* 6 nodes, then the midpoint */
-        ex_id lo = ends[k / 3], hi = ends[k / 3 + 1];
-        ex_id g = k < 6 ? ex_op2(P, EX_ADD, ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, lo, hi)),
-                                 ex_op2(P, EX_MUL, ex_const(P, 0.5 * x[k % 3]),
-                                        ex_op2(P, EX_SUB, hi, lo)))
-                        : ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, qi, qf));
+        ex_id lo = k < 6 ? ends[k / 3] : qi, hi = k < 6 ? ends[k / 3 + 1] : qf;
+        ex_id g = ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, lo, hi));
+        if (k < 6)
+            g = ex_op2(P, EX_ADD, g, ex_op2(P, EX_MUL, ex_const(P, 0.5 * x[k % 3]),
+                                            ex_op2(P, EX_SUB, hi, lo)));
         set_qty(el, "gap", sval_num(g, DIM_M));
         sval r = law_force(S, sc, el, law, LAW_CONTACT);
         if (r.k == V_ERR)

@@ -145,8 +145,9 @@ static void heavy_top(void)
         CHECK(fabs(per - dphi) <= 1e-4 * dphi, "heavy top: precession per nutation %.9f rad, "
               "quadrature %.9f rad (rel 1e-4)", per, dphi);
         double dE = drift(&t, csv_col(&t, "E")), dL = drift(&t, csv_col(&t, "Lz"));
-        CHECK(dE <= 1e-6 && dL <= 1e-6, "heavy top, midpoint rule over 100 spin revolutions: "
-              "energy within %.2g, vertical angular momentum within %.2g (relative, 1e-6)", dE,
+        /* the issue asks 1e-6; the midpoint rule keeps them to Newton's tolerance */
+        CHECK(dE <= 1e-9 && dL <= 1e-9, "heavy top, midpoint rule over 100 spin revolutions: "
+              "energy within %.2g, vertical angular momentum within %.2g (relative, 1e-9)", dE,
               dL);
     }
     csv_free(&t);
@@ -188,8 +189,8 @@ static void tumbling(void)
             dL = fmax(dL, sqrt(pow(Lx[i] - Lx[0], 2) + pow(Ly[i] - Ly[0], 2) +
                                pow(Lz[i] - Lz[0], 2)) / L0);
         double dE = drift(&t, csv_col(&t, "E"));
-        CHECK(dE <= 1e-6 && dL <= 1e-6, "tumbling body, midpoint rule over 100 revolutions: "
-              "energy within %.2g, angular momentum vector within %.2g (relative, 1e-6)", dE, dL);
+        CHECK(dE <= 1e-9 && dL <= 1e-9, "tumbling body, midpoint rule over 100 revolutions: "
+              "energy within %.2g, angular momentum vector within %.2g (relative, 1e-9)", dE, dL);
         CHECK(fabs(csv_col(&t, "E")[0] - E) <= 1e-12 * E && fabs(Ly[0] - I2 * w) <= 1e-12 * I2 * w,
               "tumbling body: initial energy and angular momentum are those of omega");
     }
@@ -396,8 +397,8 @@ static void rotor_clearance(void)
 {
     int nec, npl;
     double ec = rotor_drift("energy_consistent", &nec), pl = rotor_drift("plain", &npl);
-    CHECK(nec >= 100 && ec <= 5e-8, "rigid rotor, spherical clearance joint, midpoint rule: "
-          "energy within %.2g (relative, 5e-8: Newton's tolerance, 1e-13 a step) through %d impacts with the energy-consistent "
+    CHECK(nec >= 100 && ec <= 5e-9, "rigid rotor, spherical clearance joint, midpoint rule: "
+          "energy within %.2g (relative, 5e-9) through %d impacts with the energy-consistent "
           "contact force (seed 001 eq. 4 and Sect. 2.5)", ec, nec);
     CHECK(npl >= 100 && pl >= 1000 * ec, "the plain law at the midpoint state errs by %.2g over "
           "its %d impacts (>= 1000 times the energy-consistent form's)", pl, npl);
