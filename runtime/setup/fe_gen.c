@@ -1,9 +1,10 @@
 /*
  * fe_gen.c: mesh generators, so that models need no external mesher (fe.h):
- * beam2d (Euler-Bernoulli frame elements, consistent mass), plate2d
- * (plane-stress quadrilaterals, Q4 or QM6, consistent mass) and chain
- * (spring-mass chain, lumped mass). Each assembles triplets and converts
- * them once (fe_sparse_from_triplets).
+ * beam2d (Euler-Bernoulli frame elements, consistent mass), beam3d (the
+ * spatial frame element from sectional data, consistent mass with rotary
+ * inertia and a mass offset), plate2d (plane-stress quadrilaterals, Q4 or
+ * QM6, consistent mass) and chain (spring-mass chain, lumped mass). Each
+ * assembles triplets and converts them once (fe_sparse_from_triplets).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -185,6 +186,182 @@ int fe_beam2d(fe_model *m, double length, double height, double width, double E,
     for (int i = 0; i < na && rc == JNT_OK; i++)
         rc = gen_set(m, "bottom", 2 * na + i);
     return gen_done(m, rc, "beam2d", err, errn);
+}
+
+/* The 12 x 12 element matrices of beam3d, column-major, DOFs (ux, uy, uz,
+ * rx, ry, rz) of node a then of node b, element length l.
+ *
+ * Stiffness (Przemieniecki 1968, the spatial frame element): axial
+ * EA/l [1 -1; -1 1] on (ux), torsion GJ/l [1 -1; -1 1] on (rx); bending in
+ * x-y with EI33 on (uy, rz) and in x-z with EI22 on (uz, ry), each
+ * EI/l^3 [12 6l -12 6l; 6l 4l^2 -6l 2l^2; -12 -6l 12 -6l; 6l 2l^2 -6l 4l^2],
+ * in x-z with the signs of the ry rows and columns flipped (ry = -w').
+ *
+ * Mass, from the kinetic energy of the section. A point (y, z) of the
+ * section moves by u - y rz + z ry, v - z rx, w + y rx (small rotations
+ * about the elastic axis), so with s = (u', v', w', rx', ry', rz') (' a
+ * time derivative here) and rho integrated over the section,
+ *   T = 1/2 int (rho |r'|^2) dA dx = 1/2 int s^T Ms s dx,
+ *   Ms = [ m     0      0     0      m e3      -m e2    ;
+ *          0     m      0    -m e3   0          0       ;
+ *          0     0      m     m e2   0          0       ;
+ *          0    -m e3   m e2  Ip     0          0       ;
+ *          m e3  0      0     0      J22       -m e2 e3 ;
+ *         -m e2  0      0     0     -m e2 e3    J33      ]
+ * from int rho (1, y, z, y^2, z^2, yz) dA = (m, m e2, m e3, i33 + m e2^2,
+ * i22 + m e3^2, m e2 e3) (centre of mass at (e2, e3), its principal axes
+ * parallel to y, z), Ip = ip + m (e2^2 + e3^2), J22 = i22 + m e3^2,
+ * J33 = i33 + m e2^2 (ip is taken as given rather than i22 + i33, so that
+ * bending rotary inertia can be left out). With the element's
+ * interpolation s = N q: u, rx linear, v = H1 v_a + H2 rz_a + H3 v_b +
+ * H4 rz_b, w = H1 w_a - H2 ry_a + H3 w_b - H4 ry_b (Hermite cubics),
+ * rz = v', ry = -w', the element mass is Me = int_0^l N^T Ms N dx, here by
+ * 4-point Gauss-Legendre (exact: the integrand is of degree 6). With
+ * e = 0 it is the textbook matrix: m l/6 [2 1; 1 2] axial, Ip l/6 [2 1;
+ * 1 2] torsion, m l/420 [156 22l 54 -13l; ...] and J/(30 l) [36 3l -36 3l;
+ * 3l 4l^2 -3l -l^2; ...] in bending. The offset adds the torsion-bending
+ * terms m e2 int (w rx) and -m e3 int (v rx) (l/60 [21 3l 9 -2l] against
+ * rx_a, the standard bending-torsion coupled mass), the axial-bending ones
+ * m e3 int (u ry) - m e2 int (u rz) and the product term -m e2 e3 int
+ * (ry rz). Rigid motions of the element are exact, so M gives the beam's
+ * mass, centre of mass and inertia tensor exactly (test_beam3d). */
+static void gen_beam3d_element(double l, const fe_section3d *s, double ip, double i22,
+                               double i33, double ke[144], double me[144])
+{
+    const double m = s->mass, e2 = s->e2, e3 = s->e3;
+    memset(ke, 0, 144 * sizeof *ke);
+    memset(me, 0, 144 * sizeof *me);
+    /* stiffness */
+    const double l2 = l * l, l3 = l2 * l;
+    const double kb[16] = {12, 6 * l, -12, 6 * l, 6 * l, 4 * l2, -6 * l, 2 * l2,
+                           -12, -6 * l, 12, -6 * l, 6 * l, 2 * l2, -6 * l, 4 * l2};
+    const int ax[2] = {0, 6}, tx[2] = {3, 9}, xy[4] = {1, 5, 7, 11}, xz[4] = {2, 4, 8, 10};
+    const double sz[4] = {1, -1, 1, -1};
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 2; i++) {
+            ke[ax[i] + 12 * ax[j]] = s->EA / l * (i == j ? 1.0 : -1.0);
+            ke[tx[i] + 12 * tx[j]] = s->GJ / l * (i == j ? 1.0 : -1.0);
+        }
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) {
+            ke[xy[i] + 12 * xy[j]] = s->EI33 / l3 * kb[i + 4 * j];
+            ke[xz[i] + 12 * xz[j]] = s->EI22 / l3 * kb[i + 4 * j] * sz[i] * sz[j];
+        }
+    /* the section mass Ms (symmetric, 6 x 6, rows u v w rx ry rz) */
+    double Ms[6][6] = {{0}};
+    Ms[0][0] = Ms[1][1] = Ms[2][2] = m;
+    Ms[0][4] = Ms[4][0] = m * e3;
+    Ms[0][5] = Ms[5][0] = -m * e2;
+    Ms[1][3] = Ms[3][1] = -m * e3;
+    Ms[2][3] = Ms[3][2] = m * e2;
+    Ms[3][3] = ip + m * (e2 * e2 + e3 * e3);
+    Ms[4][4] = i22 + m * e3 * e3;
+    Ms[5][5] = i33 + m * e2 * e2;
+    Ms[4][5] = Ms[5][4] = -m * e2 * e3;
+    /* 4-point Gauss-Legendre on [0, 1] */
+    const double ga = sqrt(3.0 / 7.0 - 2.0 / 7.0 * sqrt(1.2)),
+                 gb = sqrt(3.0 / 7.0 + 2.0 / 7.0 * sqrt(1.2));
+    const double gx[4] = {0.5 * (1 - gb), 0.5 * (1 - ga), 0.5 * (1 + ga), 0.5 * (1 + gb)};
+    const double wa = (18.0 + sqrt(30.0)) / 72.0, wb = (18.0 - sqrt(30.0)) / 72.0;
+    const double gw[4] = {wb, wa, wa, wb};
+    for (int g = 0; g < 4; g++) {
+        const double x = gx[g], x2 = x * x, x3 = x2 * x;
+        /* Hermite cubics and their x-derivatives (d/dx = (1/l) d/dxi) */
+        const double H[4] = {1 - 3 * x2 + 2 * x3, l * (x - 2 * x2 + x3), 3 * x2 - 2 * x3,
+                             l * (x3 - x2)};
+        const double D[4] = {(6 * x2 - 6 * x) / l, 1 - 4 * x + 3 * x2, (6 * x - 6 * x2) / l,
+                             3 * x2 - 2 * x};
+        double N[6][12] = {{0}};
+        N[0][0] = N[3][3] = 1 - x, N[0][6] = N[3][9] = x;
+        for (int k = 0; k < 4; k++) {
+            N[1][xy[k]] = H[k];          /* v */
+            N[5][xy[k]] = D[k];          /* rz = v' */
+            N[2][xz[k]] = sz[k] * H[k];  /* w */
+            N[4][xz[k]] = -sz[k] * D[k]; /* ry = -w' */
+        }
+        /* me += l w N^T Ms N, upper triangle */
+        double MN[6][12];
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < 12; c++) {
+                double v = 0;
+                for (int p = 0; p < 6; p++)
+                    v += Ms[r][p] * N[p][c];
+                MN[r][c] = v;
+            }
+        for (int j = 0; j < 12; j++)
+            for (int i = 0; i <= j; i++) {
+                double v = 0;
+                for (int p = 0; p < 6; p++)
+                    v += N[p][i] * MN[p][j];
+                me[i + 12 * j] += l * gw[g] * v;
+            }
+    }
+    for (int j = 0; j < 12; j++)
+        for (int i = j + 1; i < 12; i++)
+            me[i + 12 * j] = me[j + 12 * i];
+}
+
+/* Spatial Euler-Bernoulli frame along x (setup.h): elements of length
+ * le = length / elements, the element matrices of gen_beam3d_element.
+ * Checks the section (stiffnesses and mass positive; the polar moment
+ * about the centre of mass positive, else M is singular in rx). */
+int fe_beam3d(fe_model *m, double length, int elements, const fe_section3d *s, char *err,
+              size_t errn)
+{
+    memset(m, 0, sizeof *m);
+    if (!s)
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "beam3d: no section");
+    if (!(length > 0) || !(s->EA > 0) || !(s->GJ > 0) || !(s->EI22 > 0) || !(s->EI33 > 0) ||
+        !(s->mass > 0))
+        return jnt_errf(err, errn, JNT_ERR_PARAM,
+                        "beam3d: length, EA, GJ, EI22, EI33 and mass must be positive");
+    if (!isfinite(s->e2) || !isfinite(s->e3) || !isfinite(s->EA) || !isfinite(s->GJ) ||
+        !isfinite(s->EI22) || !isfinite(s->EI33) || !isfinite(s->mass) || !isfinite(length))
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "beam3d: a section value is not finite");
+    if (elements < 1 || elements > 1000000)
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "beam3d: elements = %d is not in 1..1000000",
+                        elements);
+    /* the defaults: ip of a homogeneous section, rho (I22 + I33); no bending rotary inertia */
+    double ip = s->ip < 0 ? s->mass * (s->EI22 + s->EI33) / s->EA : s->ip;
+    double i22 = s->i22 < 0 ? 0.0 : s->i22, i33 = s->i33 < 0 ? 0.0 : s->i33;
+    if (!(ip > 0) || !isfinite(ip) || !isfinite(i22) || !isfinite(i33))
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "beam3d: the polar mass moment ip = %g kg m "
+                        "must be positive (else the twist has no inertia)", ip);
+    int ne = elements, nn = ne + 1;
+    double le = length / ne, ke[144], me[144];
+    gen_beam3d_element(le, s, ip, i22, i33, ke, me);
+    int rc = gen_nodes(m, nn);
+    gen_asm a = {0};
+    if (rc == JNT_OK)
+        rc = gen_asm_init(&a, 144 * ne);
+    if (rc != JNT_OK) {
+        gen_asm_free(&a);
+        return gen_done(m, rc, "beam3d", err, errn);
+    }
+    m->ndof = 6 * nn;
+    for (int i = 0; i < nn; i++) {
+        m->node[i].x[0] = i * le;
+        for (int c = 0; c < FE_NDOF_NODE; c++)
+            m->node[i].dof[c] = 6 * i + c;
+    }
+    for (int e = 0; e < ne; e++) {
+        int dof[12];
+        for (int k = 0; k < 12; k++)
+            dof[k] = 6 * e + k;
+        gen_asm_add(&a, 12, dof, me, ke);
+    }
+    rc = gen_asm_finish(&a, m);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "left", 0);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "right", ne);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "tip", ne);
+    if (rc == JNT_OK && ne % 2 == 0)
+        rc = gen_set(m, "mid", ne / 2);
+    for (int i = 0; i < nn && rc == JNT_OK; i++)
+        rc = gen_set(m, "all", i);
+    return gen_done(m, rc, "beam3d", err, errn);
 }
 
 /* The names of the plate2d formulations in the language, in fe_element order. */

@@ -122,6 +122,34 @@ int fe_plate2d(fe_model *m, double lx, double ly, double thickness, double E, do
                double rho, int nx, int ny, fe_element element, char *err, size_t errn);
 int fe_chain(fe_model *m, int n, double k, double mass, char *err, size_t errn);
 
+/* The section of a beam3d, from sectional data (SI). Section axes y (2) and
+ * z (3) are principal for both stiffness and mass; the elastic axis (the
+ * nodes' line) is the tension and shear centre. Mass moments are per length
+ * about axes through the centre of mass; a negative value means "not given". */
+typedef struct fe_section3d {
+    double EA;         /* axial stiffness (N), required */
+    double GJ;         /* torsional stiffness (N m^2) */
+    double EI22, EI33; /* bending stiffness about y (bends in x-z: uz, ry) and about z
+                          (bends in x-y: uy, rz) (N m^2) */
+    double mass;       /* mass per length (kg/m) */
+    double ip;         /* polar mass moment (kg m); not given: mass (EI22 + EI33) / EA
+                          (a homogeneous section; a thin tube: mass R^2) */
+    double i22, i33;   /* bending mass moments about y and z (kg m); not given: 0 */
+    double e2, e3;     /* the centre of mass from the elastic axis along y, z (m) */
+} fe_section3d;
+
+/* beam3d: Euler-Bernoulli spatial frame elements along x from the origin
+ * (`elements` of length / elements), DOFs (ux, uy, uz, rx, ry, rz) per node
+ * (node i at x = i le, id i + 1, DOFs 6i .. 6i + 5), stiffness of axial,
+ * torsion and both bending planes, consistent mass with rotary inertia and
+ * the couplings of the offset (e2, e3) (fe_gen.c: derivation). No shear
+ * deformation, no warping, no gyroscopic terms. Sets: "left" (node 0),
+ * "right" and "tip" (node n), "mid" (node n/2, n even only), "all".
+ * elements in 1..1000000. 0, or JNT_ERR_PARAM (a bad value),
+ * JNT_ERR_USAGE (s NULL), JNT_ERR_NOMEM, with a message; m is overwritten. */
+int fe_beam3d(fe_model *m, double length, int elements, const fe_section3d *s, char *err,
+              size_t errn);
+
 /* The element matrices of plate2d for one quadrilateral of any shape:
  * corners (x[k], y[k]) counter-clockwise, thickness t, DOFs (u1, v1, ...,
  * u4, v4); stiffness ke and consistent mass me, 8 x 8 column-major.
