@@ -1,6 +1,6 @@
 /*
  * sema_sub.c: declaring substructures. A substructure is a finite-element
- * model (generated: beam2d, plate2d, chain; or imported: fe) with boundary
+ * model (generated: beam2d, beam3d, plate2d, chain; or imported: fe) with boundary
  * conditions, damping and a reduction basis Phi (sema_sub_basis.c), reduced
  * at compile time: its states are the generalized coordinates q (and
  * velocities) of
@@ -30,6 +30,10 @@ static const jnt_dim DIM_NM = {{6, 0, -12, 0, 0}};
 static const jnt_dim DIM_KGM3 = {{6, -18, 0, 0, 0}};
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
 static const jnt_dim DIM_1S = {{0, 0, -6, 0, 0}};
+static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
+static const jnt_dim DIM_NM2 = {{6, 18, -12, 0, 0}};
+static const jnt_dim DIM_KGPM = {{6, -6, 0, 0, 0}};
+static const jnt_dim DIM_KGM = {{6, 6, 0, 0, 0}};
 
 /* The index of a keyword argument among spec->choice, or -1 (reported). */
 static int bind_choice(sema *S, const ast *e, const arg_spec *spec, const char *what)
@@ -132,6 +136,15 @@ static const arg_spec beam2d_args[] = {
     {"nu", &units_none, 0.3, NULL, 0},   {"rho", &DIM_KGM3, NAN, NULL, 0},
     {"elements", &units_none, 20, NULL, 0},
 };
+/* the section's data (fe_section3d); ip, i22, i33 < 0: not given */
+static const arg_spec beam3d_args[] = {
+    {"length", &DIM_M, NAN, NULL, 0},  {"elements", &units_none, 20, NULL, 0},
+    {"EA", &DIM_N, NAN, NULL, 0},      {"GJ", &DIM_NM2, NAN, NULL, 0},
+    {"EI22", &DIM_NM2, NAN, NULL, 0},  {"EI33", &DIM_NM2, NAN, NULL, 0},
+    {"mass", &DIM_KGPM, NAN, NULL, 0}, {"ip", &DIM_KGM, -1, NULL, 0},
+    {"i22", &DIM_KGM, -1, NULL, 0},    {"i33", &DIM_KGM, -1, NULL, 0},
+    {"e2", &DIM_M, 0, NULL, 0},        {"e3", &DIM_M, 0, NULL, 0},
+};
 static const arg_spec plate2d_args[] = {
     {"lx", &DIM_M, NAN, NULL, 0},        {"ly", &DIM_M, NAN, NULL, 0},
     {"thickness", &DIM_M, NAN, NULL, 0}, {"E", &DIM_PA, NAN, NULL, 0},
@@ -170,6 +183,13 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
     if (!strcmp(d->str, "beam2d")) {
         if (sema_bind_args(S, d, 0, nargs, beam2d_args, 7, what, v, NULL) == 0)
             rc = fe_beam2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], err, sizeof err);
+    } else if (!strcmp(d->str, "beam3d")) {
+        if (sema_bind_args(S, d, 0, nargs, beam3d_args, 12, what, v, NULL) == 0) {
+            fe_section3d sec = {.EA = v[2], .GJ = v[3], .EI22 = v[4], .EI33 = v[5],
+                                .mass = v[6], .ip = v[7], .i22 = v[8], .i33 = v[9],
+                                .e2 = v[10], .e3 = v[11]};
+            rc = fe_beam3d(fe, v[0], (int)v[1], &sec, err, sizeof err);
+        }
     } else if (!strcmp(d->str, "plate2d")) {
         if (sema_bind_args(S, d, 0, nargs, plate2d_args, 9, what, v, NULL) == 0)
             rc = fe_plate2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], (int)v[7],
@@ -192,8 +212,8 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
                 free(p[i]);
         }
     } else {
-        diag_error(S->dc, d->loc, "unknown substructure type '%s' (there are beam2d, plate2d, "
-                                  "chain and fe)", d->str);
+        diag_error(S->dc, d->loc, "unknown substructure type '%s' (there are beam2d, beam3d, "
+                                  "plate2d, chain and fe)", d->str);
         return -1;
     }
     if (rc != 0 && err[0])
@@ -348,6 +368,10 @@ void sema_declare_sub(sema *S, sym *s)
         const ast *st = d->kids[i];
         if (strcmp(st->name, "angle") != 0)
             continue;
+        if (!strcmp(d->str, "beam3d")) {
+            diag_error(S->dc, st->loc, "'angle' turns planar meshes; a beam3d lies along x");
+            return;
+        }
         double ang;
         sval v = sema_num_dim(S, &S->consts, st->kids[0], units_none, "'angle' of a substructure");
         if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &ang)) {
