@@ -598,10 +598,16 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
             return -2;
         }
         const joint *j = &S->joints[ea.id];
-        if (j->d3 && j->kind != JOINT_PRISMATIC) {
-            diag_error(S->dc, decl->kids[0]->loc, "elements act on spatial prismatic joints only "
-                                                  "(not yet on '%s', a %s joint)", j->name,
+        if (j->d3 && j->kind != JOINT_PRISMATIC && j->kind != JOINT_REVOLUTE) {
+            diag_error(S->dc, decl->kids[0]->loc, "elements act on spatial revolute and prismatic "
+                                                  "joints (not on '%s', a %s joint)", j->name,
                        j->decl->str);
+            return -2;
+        }
+        if (j->d3 && j->kind == JOINT_REVOLUTE && decl->op == ELEM_SPRING) {
+            diag_error(S->dc, decl->loc, "a spring on the spatial revolute joint '%s' would see "
+                                         "its angle wrap at +-pi; dampers and friction act on its "
+                                         "speed", j->name);
             return -2;
         }
         if (j->kind == JOINT_FIXED) {
@@ -1031,6 +1037,26 @@ void sema_eval_elem(sema *S, int ei)
         sval tgt = sema_eval(S, sc, el->decl->kids[0]);
         if (tgt.k == V_BODY && S->bodies[tgt.id].ndof == 1)
             tgt = (sval){V_DOF, -1, units_none, S->bodies[tgt.id].dof0, 0, 0};
+        if (tgt.k == V_JOINT && !motion) {
+            /* a torque about a revolute joint's axis, a force along a prismatic one's */
+            const joint *j = &S->joints[tgt.id];
+            if (j->kind != JOINT_REVOLUTE && j->kind != JOINT_PRISMATIC) {
+                diag_error(S->dc, el->decl->kids[0]->loc, "a force acts on a revolute joint (a "
+                           "torque) or a prismatic one, not on '%s', a %s joint", j->name,
+                           j->decl->str);
+            } else {
+                int pr = j->kind == JOINT_PRISMATIC;
+                el->a = sema_mb_joint_coord(S, tgt.id, ex_const(S->pool, 1), el->name);
+                el->joint = tgt.id;
+                el->force = sema_num_dim(S, sc, el->decl->kids[1], pr ? DIM_N
+                                         : units_mul(DIM_N, DIM_M), pr ? "a force" : "a torque");
+                if (el->force.k != V_ERR)
+                    add_qty(el, "force", el->force);
+            }
+            el->busy = 0;
+            el->done = 1;
+            return;
+        }
         if (tgt.k == V_DOF) {
             el->a = tgt.id;
             const dof *f = &S->dofs[tgt.id];

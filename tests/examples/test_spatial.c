@@ -404,6 +404,59 @@ static void rotor_clearance(void)
           "its %d impacts (>= 1000 times the energy-consistent form's)", pl, npl);
 }
 
+/* A shaft on a revolute joint along its own axis: spun up by seed 001 E2's
+ * torque Q(t) = Q0 (1 - cos 2 pi t) on the joint (`force Q on hinge`),
+ * J w' = Q, so w = Q0 / J (t - sin(2 pi t) / (2 pi)); and spun down from
+ * 50 rad/s by a damper on the joint (damping c at radius r): w = 50 exp(-c r^2
+ * t / J). */
+static const char *const spin_text =
+    "model spin\n"
+    "param J = 0.02 kg*m^2\nparam Q0 = 0.825 N*m\nparam w0 = 0 / 1 s\nparam c = 0 N*s/m\n"
+    "body shaft : rigid3d(mass = 5 kg, inertia = (J, 1 kg*m^2, 1 kg*m^2),\n"
+    "                     omega = (w0, 0 / 1 s, 0 / 1 s)) { marker c = (0 m, 0 m, 0 m) }\n"
+    "joint hinge : revolute(shaft.c, (0 m, 0 m, 0 m), axis = (1, 0, 0))\n"
+    "force Q on hinge = Q0 * (1 - cos(2 * pi * t / 1 s))\n"
+    "damper d on hinge { damping = c  radius = 0.1 m }\n"
+    "simulate {\n  integrator = midpoint(h = 0.1 ms)\n  until = 0.9 s\n}\n"
+    "output \"spin.csv\" every 1 ms { t, w = hinge.speed, wx = shaft.wx }\n";
+
+static void spin(void)
+{
+    jnt_model *m = compile_text("spin", spin_text);
+    if (!m)
+        return;
+    const double J = 0.02, Q0 = 0.825, r = 0.1, c = 2;
+    csv_table t;
+    const char *down[] = {"Q0=0", "w0=50", "c=2", NULL};
+    int rc = run_csv(m, test_out("spin_up.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "shaft spun up by a torque on its revolute joint runs");
+    if (rc == JNT_OK) {
+        double e = 0, ex = 0;
+        const double *w = csv_col(&t, "w"), *wx = csv_col(&t, "wx");
+        for (int i = 0; i < t.nrow; i++) {
+            double tt = t.col[0][i], want = Q0 / J * (tt - sin(2 * PI * tt) / (2 * PI));
+            e = fmax(e, fabs(w[i] - want));
+            ex = fmax(ex, fabs(wx[i] - want));
+        }
+        /* the midpoint rule's error on w' = Q(t): h^2/12 of Q''/J, about 1e-6 rad/s */
+        CHECK(e <= 1e-5 && ex <= 1e-5, "torque on a spatial revolute joint: speed against Q0/J "
+              "(t - sin(2 pi t)/(2 pi)) to %.2g rad/s, the body's wx to %.2g (1e-5)", e, ex);
+    }
+    csv_free(&t);
+    rc = run_csv(m, test_out("spin_down.csv"), (jnt_run_opts){0}, down, &t);
+    CHECK(rc == JNT_OK, "shaft spun down by a damper on its revolute joint runs");
+    if (rc == JNT_OK) {
+        double e = 0;
+        const double *w = csv_col(&t, "w");
+        for (int i = 0; i < t.nrow; i++)
+            e = fmax(e, fabs(w[i] - 50 * exp(-c * r * r * t.col[0][i] / J)) / 50);
+        CHECK(e <= 1e-6, "damper on a spatial revolute joint: speed against 50 exp(-c r^2 t / J) "
+              "to %.2g relative (1e-6)", e);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
 int main(void)
 {
     slider_crank();
@@ -412,5 +465,6 @@ int main(void)
     heavy_top();
     tumbling();
     rotor_clearance();
+    spin();
     return check_done();
 }
