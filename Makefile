@@ -33,7 +33,7 @@ LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy
-DEB_BENCH := octave time
+DEB_BENCH := octave time libmujoco-dev
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 RUNTIME_SRC  := $(wildcard runtime/*/*.c)

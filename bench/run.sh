@@ -29,6 +29,8 @@
 #      test set's index-1 formulation (bench/andrews.sh, bench/andrews_radau.py).
 #  12. seed 000's car pendulum: CPU of the flexible sheet's bases, 20 more
 #      normal modes, the example's JTVs, the largest basis (bench/car_pendulum.sh).
+#  13. spatial rotors: a rigid run-up against MuJoCo 2.2.2 (cost per step), the
+#      clearance rotor with and without step control (bench/rotor.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -93,7 +95,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -563,3 +565,4 @@ if want 9; then . bench/scaling.sh; fi
 if want 10; then . bench/output.sh; fi
 if want 11; then . bench/andrews.sh; fi
 if want 12; then . bench/car_pendulum.sh; fi
+if want 13; then . bench/rotor.sh; fi

@@ -115,6 +115,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         if (S.syms[i].kind == SYM_CHAIN)
             sema_eval_chain(&S, &S.syms[i]);
     if (!diag_errors(dc)) {
+        sema_init_finish(&S);
         sema_steps_finish(&S);
         sema_mb_finish(&S);
         sema_eliminate_prescribed(&S);
@@ -170,6 +171,10 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     sema_sub_free(&S);
     sema_mb_free(&S);
     free(S.steps);
+    free(S.steps0);
+    free(S.step_t);
+    free(S.dinit_d);
+    free(S.dinit_e);
     for (int i = 0; i < S.nelem; i++) {
         free(S.elems[i].name);
         free(S.elems[i].q);

@@ -751,12 +751,52 @@ static ex_id qty_expr(const elem *el, const char *name)
     return -1;
 }
 
-/* A discrete state of element el for step control, updated to upd. */
-static ex_id step_state(sema *S, elem *el, const char *what, jnt_dim dim, ex_id upd)
+/* See sema_int.h. */
+ex_id sema_at_init(sema *S, ex_id e)
 {
-    int d = ir_add(&S->m->d, xasprintf("%s.%s", el->name, what), -1,
-                   ex_const(S->pool, -1e30), dim, el->decl->loc);
+    ex_pool *P = S->pool;
+    if (ex_depends(P, e, EX_UP, -1) || ex_depends(P, e, EX_UV, -1) || ex_depends(P, e, EX_D, -1))
+        return -1;
+    ex_id *repl = xmalloc(((size_t)S->m->y.n + 1) * sizeof *repl);
+    for (int i = 0; i < S->m->y.n; i++)
+        repl[i] = S->m->y.v[i].init;
+    ex_id r = ex_subst(P, e, EX_Y, repl);
+    free(repl);
+    return r;
+}
+
+/* See sema_int.h. */
+void sema_defer_init(sema *S, int d, ex_id e)
+{
+    XGROW(S->dinit_d, S->capdinit, S->ndinit);
+    S->dinit_e = xrealloc(S->dinit_e, (size_t)S->capdinit * sizeof *S->dinit_e);
+    S->dinit_d[S->ndinit] = d;
+    S->dinit_e[S->ndinit++] = e;
+}
+
+/* See sema_int.h. */
+void sema_init_finish(sema *S)
+{
+    for (int i = 0; i < S->ndinit; i++) {
+        ex_id v = sema_at_init(S, S->dinit_e[i]);
+        if (v >= 0)
+            S->m->d.v[S->dinit_d[i]].init = v;
+    }
+}
+
+/* A discrete state of element el for step control, updated to upd and
+ * starting at init (-1: the run's start time, set by sema_steps_finish). */
+static ex_id step_state(sema *S, elem *el, const char *what, jnt_dim dim, ex_id upd, ex_id init)
+{
+    int d = ir_add(&S->m->d, xasprintf("%s.%s", el->name, what), -1, ex_const(S->pool, 0), dim,
+                   el->decl->loc);
     S->m->d.v[d].rhs = upd;
+    if (init >= 0) {
+        sema_defer_init(S, d, init);
+    } else {
+        XGROW(S->step_t, S->capstep_t, S->nstep_t);
+        S->step_t[S->nstep_t++] = d;
+    }
     return ex_var(S->pool, EX_D, d);
 }
 
@@ -771,7 +811,10 @@ static ex_id step_state(sema *S, elem *el, const char *what, jnt_dim dim, ex_id 
  * (q1 with its sign: in contact kappa < 0 and Dq = eps_p). Friction (eq.
  * 33): nu = (|v| / v_s) / vhat_min, Omega Dt = dtau_min (nu <= 1 ? 1 :
  * nu^alpha), Omega = sigma0 v_s / mu_k of the element's LuGre law unless
- * given. No proposal (1e30 s) before the element has two step ends. */
+ * given. Before the run has two step ends its start stands for the missing
+ * one (q0 the initial gap, t0 = t1 = the start: v_m twice the first step's
+ * mean rate), and the first step is the rule's at the initial state with
+ * v_m the initial gap rate (parameters only when the element's gap is). */
 static void step_control(sema *S, const scope *sc, elem *el, const ast *st, int contact)
 {
     ex_pool *P = S->pool;
@@ -789,7 +832,7 @@ static void step_control(sema *S, const scope *sc, elem *el, const ast *st, int 
         return;
     (void)sc;
     ex_set_loc(P, st->loc);
-    ex_id t = ex_var(P, EX_T, 0), big = ex_const(P, 1e30), prop;
+    ex_id t = ex_var(P, EX_T, 0), big = ex_const(P, 1e30), prop, prop0;
     if (contact) {
         ex_id q = qty_expr(el, "gap");
         if (!(v[0] > 0) || q < 0) {
@@ -797,19 +840,21 @@ static void step_control(sema *S, const scope *sc, elem *el, const ast *st, int 
                                          "penetration, seed 001 eq. 19)");
             return;
         }
-        ex_id t1 = step_state(S, el, "steps_t1", DIM_S, t);
-        ex_id t0 = step_state(S, el, "steps_t0", DIM_S, t1);
-        ex_id q0 = step_state(S, el, "steps_q", DIM_M, q);
+        ex_id gv = qty_expr(el, "gapv");
+        ex_id t1 = step_state(S, el, "steps_t1", DIM_S, t, -1);
+        ex_id t0 = step_state(S, el, "steps_t0", DIM_S, t1, -1);
+        ex_id q0 = step_state(S, el, "steps_q", DIM_M, q, q);
         ex_id vm = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, ex_const(P, 2), ex_op2(P, EX_SUB, q, q0)),
-                          ex_op2(P, EX_SUB, t, t0));
-        ex_id kappa = ex_op2(P, EX_DIV, q, ex_const(P, v[0] * v[1]));
+                          ex_op2(P, EX_MAX, ex_op2(P, EX_SUB, t, t0), ex_const(P, 1e-300)));
         ex_id dq = ex_op2(P, EX_MUL, ex_const(P, v[0]),
-                          ex_if(P, ex_op2(P, EX_LE, kappa, ex_const(P, 1)), ex_const(P, 1),
-                                ex_op2(P, EX_POW, kappa, ex_const(P, v[2]))));
-        ex_id avm = ex_op1(P, EX_ABS, vm);
-        prop = ex_if(P, ex_op2(P, EX_OR, ex_op2(P, EX_LT, t0, ex_const(P, -1e29)),
-                               ex_op2(P, EX_LE, avm, ex_op2(P, EX_DIV, dq, big))),
-                     big, ex_op2(P, EX_DIV, dq, avm));
+                          ex_op2(P, EX_MAX, ex_const(P, 1),
+                                 ex_op2(P, EX_POW, ex_op2(P, EX_MAX, ex_op2(P, EX_DIV, q, ex_const(P, v[0] * v[1])),
+                                                          ex_const(P, 1)), ex_const(P, v[2]))));
+        prop = ex_op2(P, EX_DIV, dq, ex_op2(P, EX_MAX, ex_op1(P, EX_ABS, vm),
+                                          ex_op2(P, EX_DIV, dq, big)));
+        prop0 = gv >= 0 ? ex_op2(P, EX_DIV, dq, ex_op2(P, EX_MAX, ex_op1(P, EX_ABS, gv),
+                                                     ex_op2(P, EX_DIV, dq, big)))
+                        : big;
     } else {
         ex_id vv = qty_expr(el, "v"), om = ex_const(P, v[3]);
         ex_id s0 = qty_expr(el, "sigma0"), vs = qty_expr(el, "v_s"), mk = qty_expr(el, "mu_k");
@@ -831,11 +876,14 @@ static void step_control(sema *S, const scope *sc, elem *el, const ast *st, int 
         ex_id f = ex_if(P, ex_op2(P, EX_LE, nu, ex_const(P, 1)), ex_const(P, 1),
                         ex_op2(P, EX_POW, nu, ex_const(P, v[2])));
         prop = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, ex_const(P, v[0]), f), om);
+        prop0 = prop;
     }
     add_qty(el, "step", sval_num(prop, DIM_S));
     if (S->nsteps == 0)
         S->steps_loc = st->loc;
     XGROW(S->steps, S->capsteps, S->nsteps);
+    S->steps0 = xrealloc(S->steps0, (size_t)S->capsteps * sizeof *S->steps0);
+    S->steps0[S->nsteps] = prop0; /* evaluated at the initial state by sema_steps_finish */
     S->steps[S->nsteps++] = prop;
 }
 
@@ -857,12 +905,16 @@ void sema_steps_finish(sema *S)
         return;
     }
     ex_pool *P = S->pool;
-    ex_id h = ex_const(P, 1e30);
-    for (int i = 0; i < S->nsteps; i++)
+    ex_id h = ex_const(P, 1e30), h0 = h;
+    for (int i = 0; i < S->nsteps; i++) {
         h = ex_op2(P, EX_MIN, h, S->steps[i]);
-    int d = ir_add(&S->m->d, xstrdup(JNT_STEP_STATE), -1, ex_const(P, 1e30),
-                   DIM_S, loc_none);
+        ex_id p0 = sema_at_init(S, S->steps0[i]);
+        h0 = ex_op2(P, EX_MIN, h0, p0 >= 0 ? p0 : ex_const(P, 1e30));
+    }
+    int d = ir_add(&S->m->d, xstrdup(JNT_STEP_STATE), -1, h0, DIM_S, loc_none);
     S->m->d.v[d].rhs = h;
+    for (int i = 0; i < S->nstep_t; i++) /* the time states start at the run's start */
+        S->m->d.v[S->step_t[i]].init = S->m->t0;
 }
 
 static void eval_element(sema *S, const scope *sc, elem *el)

@@ -232,8 +232,14 @@ struct sema {
     joint *joints;
     int njoint, capjoint;
     int multibody;    /* a rigid2d body or a joint: the model is an index-3 DAE */
-    ex_id *steps;     /* the elements' step proposals (sema_elem.c, step_control) */
+    ex_id *steps;     /* the elements' step proposals (sema_elem.c, step_control), */
+    ex_id *steps0;    /* and at the initial state (parameters only) */
     int nsteps, capsteps;
+    int *step_t;      /* their time states, which start at the run's start */
+    int nstep_t, capstep_t;
+    int *dinit_d;     /* discrete states that start at an expression of the states */
+    ex_id *dinit_e;   /* (evaluated at the initial state once every 'init' is known) */
+    int ndinit, capdinit;
     jnt_loc steps_loc; /* the first 'steps' setting */
     ex_id gravity[3]; /* its acceleration (gx, gy[, gz]), or -1 */
     int spatial;      /* a rigid3d body: the multibody model is spatial */
@@ -472,6 +478,15 @@ void sema_mb_finish(sema *S);
 void sema_mb_free(sema *S);
 /* sema_elem.c */
 void sema_eval_elem(sema *S, int ei);
+/* e at the initial state: the states replaced by their initial values (an
+ * expression of the parameters), or -1 when e reads gathered points or
+ * discrete states. */
+ex_id sema_at_init(sema *S, ex_id e);
+/* Discrete state d starts at e at the initial state (sema_init_finish). */
+void sema_defer_init(sema *S, int d, ex_id e);
+/* Last, before sema_steps_finish: the deferred initial values; a state whose
+ * expression reads gathered points keeps the initial value it has. */
+void sema_init_finish(sema *S);
 /* The model's proposed next step, the least of the elements' (discrete
  * state JNT_STEP_STATE, abi.h); nothing without step control. */
 void sema_steps_finish(sema *S);

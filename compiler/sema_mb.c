@@ -303,9 +303,13 @@ int sema_mb_ec_length(sema *S, int ma, int mb, const char *ename, ex_id *li, ex_
     ex_id ui[3], uf[3], fresh = -1;
     ex_id si = ex_const(P, 0), sf = ex_const(P, 0);
     for (int k = 0; k < n; k++) {
-        /* u at the last step end; unset (-1e30 m) before the first step */
+        /* u at the last step end: at first the initial u (sema_init_finish),
+         * or unset (-1e30 m: the first step then takes the law at its
+         * midpoint) when a flexible body's node makes it unknown at compile
+         * time */
         int d = ir_add(&S->m->d, xasprintf("%s.u%c", ename, "xyz"[k]), -1,
                        ex_const(P, k ? 0 : -1e30), DIM_M, loc_none);
+        sema_defer_init(S, d, u[k]);
         S->m->d.v[d].rhs = u[k];
         ex_id dv = ex_var(P, EX_D, d);
         if (k == 0)
@@ -315,8 +319,13 @@ int sema_mb_ec_length(sema *S, int ma, int mb, const char *ename, ex_id *li, ex_
         si = ADD(si, MUL(ui[k], ui[k]));
         sf = ADD(sf, MUL(uf[k], uf[k]));
     }
-    *li = ex_op1(P, EX_SQRT, si);
-    *lf = ex_op1(P, EX_SQRT, sf);
+    /* |u| regularised by 1e-12 m (its derivative u / |u| stays finite where
+     * the markers coincide, a journal at its bearing's centre); n_m . (u_f -
+     * u_i) = l_f - l_i holds exactly still, the squares' difference being
+     * unchanged */
+    ex_id eps2 = ex_const(P, 1e-24);
+    *li = ex_op1(P, EX_SQRT, ADD(si, eps2));
+    *lf = ex_op1(P, EX_SQRT, ADD(sf, eps2));
     ex_id sum = ADD(*li, *lf);
     /* the dof: by virtual work along n_m; a point dof's coefficients are
      * d(n_m . u)/dq with n_m held, n_m . du/dq */
