@@ -516,7 +516,8 @@ static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M
 static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"radius", &DIM_M},
                                          {0, 0}};
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
-                                           {"steps", NULL}, {"radius", &DIM_M}, {0, 0}};
+                                           {"steps", NULL}, {"radii", NULL}, {"radius", &DIM_M},
+                                           {0, 0}};
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
                                           {"form", NULL}, {"steps", NULL}, {"radius", &DIM_M},
                                           {0, 0}};
@@ -587,7 +588,7 @@ static sval law_force(sema *S, const scope *sc, elem *el, const ast *setting, in
  * sema_mb_length, sema_mb_joint_coord); -2 after an error. *normal: a
  * friction element's default normal force, the joint's reaction. */
 static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const ast *radius,
-                      sval *normal)
+                      const ast *radii, sval *normal)
 {
     const ast *decl = el->decl;
     const char *kname = elem_kind_name(decl->op);
@@ -650,6 +651,20 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
                    (ea.kind == END_MARKER ? eb : ea).kind == END_GROUND ? "the ground"
                                                                        : "a degree of freedom");
         return -2;
+    }
+    if (radii) {
+        /* friction in a clearance joint: the races' slip (seed 001 eqs. 5-6) */
+        ex_id r[2];
+        if (ea.kind != END_MARKER || eb.kind != END_MARKER || !S->markers[ea.id].d3 ||
+            !S->markers[eb.id].d3) {
+            diag_error(S->dc, radii->loc, "'radii' is for friction between two spatial markers, "
+                                          "the centres of a clearance joint's races");
+            return -2;
+        }
+        if (sema_mb_pair(S, sc, radii->kids[0], DIM_M, "'radii' (the first marker's race, the "
+                         "second's)", r) != 0)
+            return -2;
+        return sema_mb_clearance_slip(S, ea.id, eb.id, r[0], r[1], el->name);
     }
     if (decl->op != ELEM_SPRING && decl->op != ELEM_DAMPER && decl->op != ELEM_CONTACT) {
         diag_error(S->dc, decl->loc, "between markers, springs, dampers and contacts act along "
@@ -953,12 +968,16 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     el->a = ea.kind == END_DOF ? ea.id : -1;
     el->b = eb.kind == END_DOF ? eb.id : -1;
     if (ea.kind >= END_MARKER || eb.kind >= END_MARKER || decl->kids[1]->kind == AST_GROUND) {
-        el->a = planar_dof(S, sc, el, ea, eb, radius, &jnormal);
+        el->a = planar_dof(S, sc, el, ea, eb, radius, kind == ELEM_FRICTION ? found[4] : NULL,
+                           &jnormal);
         el->b = -1;
         if (el->a == -2)
             return;
-    } else if (radius) {
-        diag_error(S->dc, radius->loc, "'radius' is for elements on revolute joints");
+    } else if (radius || (kind == ELEM_FRICTION && found[4])) {
+        diag_error(S->dc, (radius ? radius : found[4])->loc, radius
+                   ? "'radius' is for elements on revolute joints"
+                   : "'radii' is for friction between two spatial markers, the centres of a "
+                     "clearance joint's races");
         return;
     }
     if (el->a == -1 && el->b == -1) {

@@ -441,6 +441,14 @@ int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const ch
  * -1 after an error. */
 int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
+/* The slip of a clearance joint's races (seed 001 eqs. 5-6) between the
+ * spatial markers ma (the inner race's centre, radius rho_a) and mb (the
+ * outer race's, rho_b) as a dof for a friction element: its velocity is the
+ * tangential speed of the contact points, regularised as sqrt(|V^t|^2 +
+ * v_eps^2) - v_eps, and its virtual displacement the derivative of that
+ * speed by the velocities, so that a force F on it is -F e at the contact
+ * points (e the slip direction). Its position is 0. */
+int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const char *ename);
 /* The mass of body coordinate f (m, J or E_i; 1 when unknown). */
 ex_id sema_mb_dof_mass(sema *S, const dof *f);
 

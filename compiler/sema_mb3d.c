@@ -597,3 +597,59 @@ int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *ou
                j->drive >= 0 ? (slide ? "force, reaction" : "torque, reaction") : "reaction");
     return -1;
 }
+
+/* The angular velocity 1/2 sum_i d_i x d_i' of marker m's body (0 for the
+ * ground). */
+static v3 marker_omega(sema *S, const marker *m)
+{
+    ex_pool *P = S->pool;
+    v3 w = {{C(0), C(0), C(0)}};
+    if (m->body < 0)
+        return w;
+    const body *b = &S->bodies[m->body];
+    for (int i = 0; i < 3; i++) {
+        v3 dv;
+        for (int k = 0; k < 3; k++)
+            dv.c[k] = S->dofs[b->dof0 + 3 + 3 * i + k].vel;
+        w = v_add(P, w, v_cross(P, director(S, b, i), dv));
+    }
+    return v_scale(P, C(0.5), w);
+}
+
+/* See sema_int.h. The contact points are the races' points along n, the
+ * unit vector from b's centre to a's: Z_a = r_a + rho_a n, Z_b = r_b + rho_b
+ * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
+ * - Z_b'). */
+int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const char *ename)
+{
+    ex_pool *P = S->pool;
+    const marker *a = &S->markers[ma], *b = &S->markers[mb];
+    v3 dr = v_sub(P, mpos(a), mpos(b));
+    ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
+    v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
+    v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, S->dofs[a->dz].vel}};
+    v3 vb = {{C(0), C(0), C(0)}};
+    if (b->dx >= 0)
+        vb = (v3){{S->dofs[b->dx].vel, S->dofs[b->dy].vel, S->dofs[b->dz].vel}};
+    v3 vr = v_add(P, v_sub(P, va, vb),
+                  v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
+                        v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
+    v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
+    const double veps = 1e-6; /* m/s */
+    ex_id speed = SUB(ex_op1(P, EX_SQRT, ADD(v_dot(P, vt, vt), C(veps * veps))), C(veps));
+    dof f = {.name = xasprintf("%s.slip", ename), .short_name = "slip", .body = -1, .y = -1,
+             .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
+             .pos = C(0), .vel = speed};
+    for (int i = 0; i < S->ndof; i++) {
+        int y = S->dofs[i].y;
+        if (S->dofs[i].body < 0 || y < 0 || !ex_depends(P, speed, EX_Y, y + 1))
+            continue;
+        XGROW(f.lin_y, f.caplin, f.nlin);
+        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
+        f.lin_y[f.nlin] = y;
+        f.lin_c[f.nlin++] = ex_diff(P, speed, EX_Y, y + 1);
+    }
+    XGROW(S->dofs, S->capdof, S->ndof);
+    S->dofs[S->ndof] = f;
+    return S->ndof++;
+}

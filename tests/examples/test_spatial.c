@@ -473,6 +473,59 @@ static void spin(void)
     jnt_model_free(m);
 }
 
+/* The rotor spinning at 50 rad/s in its clearance joint with LuGre friction
+ * between the races (seed 001 eqs. 5-6: radii 20 and 20.5 mm, mu = 0.3,
+ * the contact's force as normal force), sliding for 25 ms: with the
+ * midpoint rule the friction's discrete work is -f |V^t| h <= 0, so the
+ * energy never rises from one step end to the next (claim 3 in a model);
+ * in steady sliding the friction is mu N. */
+static const char *const rub_text =
+    "model rotor_rub\nimport contact\nimport friction\n"
+    "param m = 10 kg\nparam k = 15 MN/m\n"
+    "body shaft : rigid3d(mass = m, inertia = (0.05 kg*m^2, 1 kg*m^2, 1 kg*m^2),\n"
+    "                     omega = (50 / 1 s, 0 / 1 s, 2 / 1 s)) {\n"
+    "  marker root = (-0.5 m, 0 m, 0 m)\n  marker journal = (0.5 m, 0 m, 0 m)\n}\n"
+    "joint pivot : spherical(shaft.root, (0 m, 0 m, 0 m))\n"
+    "contact bearing between shaft.journal and (1 m, 0 m, 0 m) {\n"
+    "  law = linear_spring(k = k)\n  gap0 = 0.5 mm\n  form = energy_consistent\n}\n"
+    "friction rub between shaft.journal and (1 m, 0 m, 0 m) {\n"
+    "  law    = lugre(sigma0 = 1e5 /m, sigma1 = 0 s/m, mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)\n"
+    "  normal = bearing.force\n  radii  = (20 mm, 20.5 mm)\n}\n"
+    "init shaft.x = 0.5 m\ninit shaft.y.v = 1 m/s\n"
+    "simulate {\n  integrator = midpoint(h = 20 us)\n  until = 25 ms\n"
+    "  gravity = (0 m/s^2, 0 m/s^2, -9.81 m/s^2)\n}\n"
+    "output \"rub.csv\" every 0 s {\n  t, wx = shaft.wx, v = rub.v, f = rub.force, N = bearing.force,\n"
+    "  E = shaft.kinetic + m * 9.81 m/s^2 * shaft.z\n"
+    "      + 0.5 * k * min(0.5 mm - sqrt((shaft.journal.x - 1 m)^2 + shaft.journal.y^2\n"
+    "                                    + shaft.journal.z^2), 0 m)^2\n}\n";
+
+static void rub(void)
+{
+    jnt_model *m = compile_text("rub", rub_text);
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("rub.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "rotor with friction in its clearance joint runs");
+    if (rc == JNT_OK) {
+        const double *E = csv_col(&t, "E"), *f = csv_col(&t, "f"), *N = csv_col(&t, "N");
+        int rises = 0, at_mu = 0;
+        double worst = 0;
+        for (int i = 1; i < t.nrow; i++) {
+            rises += E[i] > E[i - 1] * (1 + 1e-12);
+            worst = fmax(worst, (E[i] - E[i - 1]) / E[0]);
+            at_mu += N[i] > 1 && fabs(f[i] / N[i] - 0.3) <= 1e-3;
+        }
+        CHECK(rises == 0 && E[t.nrow - 1] < 0.99 * E[0], "clearance-joint friction, midpoint "
+              "rule: the energy falls at every one of %d steps (largest rise %.2g of E0; it "
+              "falls %.1f %% in all)", t.nrow - 1, worst, 100 * (1 - E[t.nrow - 1] / E[0]));
+        CHECK(at_mu >= 500, "clearance-joint friction: f = mu N to 1e-3 at %d step ends of "
+              "sliding", at_mu);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
 int main(void)
 {
     slider_crank();
@@ -482,5 +535,6 @@ int main(void)
     tumbling();
     rotor_clearance();
     spin();
+    rub();
     return check_done();
 }
