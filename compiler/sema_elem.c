@@ -519,8 +519,8 @@ static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {
                                            {"steps", NULL}, {"radii", NULL}, {"radius", &DIM_M},
                                            {0, 0}};
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
-                                          {"form", NULL}, {"steps", NULL}, {"radius", &DIM_M},
-                                          {0, 0}};
+                                          {"form", NULL}, {"steps", NULL}, {"clearance", NULL},
+                                          {"radius", &DIM_M}, {0, 0}};
 
 /* Collect an element's settings by name; unknown and repeated ones are errors. */
 static int gather_settings(sema *S, const ast *decl, int first, const setting_spec *spec,
@@ -932,6 +932,59 @@ void sema_steps_finish(sema *S)
         S->m->d.v[S->step_t[i]].init = S->m->t0;
 }
 
+/* `clearance = cylinder(rho_k, rho_l, axis)` of a contact between spatial
+ * markers A (the disk's centre) and B (the cylinder's): the dof of
+ * sema_mb_cylinder_gap, or -2 after an error. */
+static int cylinder_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const ast *st,
+                        const ast *gap0, const ast *form)
+{
+    const ast *call = st->kids[0], *axis = NULL;
+    if (call->kind != AST_CALL || strcmp(call->name, "cylinder") != 0) {
+        diag_error(S->dc, st->loc, "'clearance' is cylinder(rho_k = ..., rho_l = ..., axis = "
+                                   "(x, y, z)): seed 001's spatial clearance joint");
+        return -2;
+    }
+    if (ea.kind != END_MARKER || eb.kind != END_MARKER || !S->markers[ea.id].d3 ||
+        !S->markers[eb.id].d3) {
+        diag_error(S->dc, st->loc, "a cylinder clearance is between two spatial markers: the "
+                                   "disk's centre and the cylinder's");
+        return -2;
+    }
+    if (gap0 || (form && el->ec)) {
+        diag_error(S->dc, (gap0 ? gap0 : form)->loc, gap0
+                   ? "a cylinder clearance's gap comes from its radii: no 'gap0'"
+                   : "the energy-consistent form is for the spherical clearance joint; seed 001's "
+                     "eq. 15 is exact for the cylinder only at an unchanged contact angle "
+                     "(docs/contact.md)");
+        return -2;
+    }
+    ex_id rho[2] = {-1, -1};
+    for (int i = 0; i < call->nkids; i++) {
+        const ast *a = call->kids[i];
+        int k = a->kind != AST_ARG ? -1 : !strcmp(a->name, "rho_k") ? 0
+              : !strcmp(a->name, "rho_l") ? 1 : !strcmp(a->name, "axis") ? 2 : -1;
+        if (k < 0) {
+            diag_error(S->dc, a->loc, "cylinder takes rho_k, rho_l and axis, by name");
+            return -2;
+        }
+        if (k == 2) {
+            axis = a->kids[0];
+            continue;
+        }
+        sval v = sema_num_dim(S, sc, a->kids[0], DIM_M, k ? "rho_l" : "rho_k");
+        if (v.k != V_NUM)
+            return -2;
+        rho[k] = v.e;
+    }
+    if (rho[0] < 0 || rho[1] < 0) {
+        diag_error(S->dc, call->loc, "cylinder needs rho_k (the cylinder's radius) and rho_l "
+                                     "(the disk's)");
+        return -2;
+    }
+    int d = sema_mb_cylinder_gap(S, ea.id, eb.id, rho[0], rho[1], axis, el->name);
+    return d < 0 ? -2 : d;
+}
+
 static void eval_element(sema *S, const scope *sc, elem *el)
 {
     const ast *decl = el->decl;
@@ -967,7 +1020,13 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     }
     el->a = ea.kind == END_DOF ? ea.id : -1;
     el->b = eb.kind == END_DOF ? eb.id : -1;
-    if (ea.kind >= END_MARKER || eb.kind >= END_MARKER || decl->kids[1]->kind == AST_GROUND) {
+    if (kind == ELEM_CONTACT && found[5]) {
+        el->a = cylinder_dof(S, sc, el, ea, eb, found[5], found[2], found[3]);
+        el->b = -1;
+        if (el->a == -2)
+            return;
+    } else if (ea.kind >= END_MARKER || eb.kind >= END_MARKER ||
+               decl->kids[1]->kind == AST_GROUND) {
         el->a = planar_dof(S, sc, el, ea, eb, radius, kind == ELEM_FRICTION ? found[4] : NULL,
                            &jnormal);
         el->b = -1;

@@ -449,6 +449,14 @@ int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
  * speed by the velocities, so that a force F on it is -F e at the contact
  * points (e the slip direction). Its position is 0. */
 int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const char *ename);
+/* Seed 001's spatial clearance joint (eqs. 8-13): the gap q between a
+ * cylinder of radius rho_k around the axis through marker mb (fixed in its
+ * body; `axis` in the world frame at t = 0, z when NULL) and a thin disk of
+ * radius rho_l centred at marker ma, normal to the same axis at t = 0 (fixed
+ * in its body), as a dof whose position is -q (a contact with gap0 = 0 acts
+ * on the gap q). -1 after an error. */
+int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
+                         const char *ename);
 /* The mass of body coordinate f (m, J or E_i; 1 when unknown). */
 ex_id sema_mb_dof_mass(sema *S, const dof *f);
 
