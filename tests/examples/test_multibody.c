@@ -17,19 +17,6 @@
 
 #define PI 3.14159265358979323846
 
-/* K(k), the complete elliptic integral of the first kind, by the
- * arithmetic-geometric mean: K = pi / (2 AGM(1, sqrt(1 - k^2))). */
-static double ellip_k(double k)
-{
-    double a = 1, b = sqrt(1 - k * k);
-    for (int i = 0; i < 40 && fabs(a - b) > 1e-16 * a; i++) {
-        double an = (a + b) / 2;
-        b = sqrt(a * b);
-        a = an;
-    }
-    return PI / (2 * a);
-}
-
 static jnt_model *compile(const char *path)
 {
     jnt_model *m = NULL;

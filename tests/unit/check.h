@@ -53,6 +53,20 @@ __attribute__((unused)) static const char *test_out(const char *name)
     return buf[k];
 }
 
+/* K(k), the complete elliptic integral of the first kind, by the
+ * arithmetic-geometric mean: K = pi / (2 AGM(1, sqrt(1 - k^2))) (the closed
+ * forms of pendulum, top and tumbling-body periods). */
+__attribute__((unused)) static double ellip_k(double k)
+{
+    double a = 1, b = sqrt(1 - k * k);
+    for (int i = 0; i < 60 && fabs(a - b) > 1e-16 * a; i++) {
+        double an = (a + b) / 2;
+        b = sqrt(a * b);
+        a = an;
+    }
+    return 3.14159265358979323846 / (2 * a);
+}
+
 __attribute__((unused)) static int check_done(void)
 {
     return check_failures > 100 ? 100 : check_failures;

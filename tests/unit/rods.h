@@ -385,17 +385,6 @@ static system_t pendulum(int twice)
     return s;
 }
 
-/* K(k) = pi / (2 AGM(1, sqrt(1 - k^2))) (Abramowitz & Stegun 17.6) */
-static double ellip_k(double k)
-{
-    double a = 1.0, b = sqrt(1.0 - k * k);
-    for (int i = 0; i < 40 && fabs(a - b) > 1e-16 * a; i++) {
-        double an = 0.5 * (a + b);
-        b = sqrt(a * b), a = an;
-    }
-    return PI / (2.0 * a);
-}
-
 /* theta'' of the pendulum: I_O theta'' = -m g (L/2) sin(theta) */
 static double pend_acc(double th)
 {
