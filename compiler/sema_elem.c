@@ -655,10 +655,11 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
     if (radii) {
         /* friction in a clearance joint: the races' slip (seed 001 eqs. 5-6) */
         ex_id r[2];
-        if (ea.kind != END_MARKER || eb.kind != END_MARKER || !S->markers[ea.id].d3 ||
-            !S->markers[eb.id].d3) {
-            diag_error(S->dc, radii->loc, "'radii' is for friction between two spatial markers, "
-                                          "the centres of a clearance joint's races");
+        if (ea.kind != END_MARKER || eb.kind != END_MARKER ||
+            S->markers[ea.id].d3 != S->markers[eb.id].d3) {
+            diag_error(S->dc, radii->loc, "'radii' is for friction between two markers (both "
+                                          "planar or both spatial), the centres of a clearance "
+                                          "joint's races");
             return -2;
         }
         if (sema_mb_pair(S, sc, radii->kids[0], DIM_M, "'radii' (the first marker's race, the "
@@ -1035,7 +1036,7 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     } else if (radius || (kind == ELEM_FRICTION && found[4])) {
         diag_error(S->dc, (radius ? radius : found[4])->loc, radius
                    ? "'radius' is for elements on revolute joints"
-                   : "'radii' is for friction between two spatial markers, the centres of a "
+                   : "'radii' is for friction between two markers, the centres of a "
                      "clearance joint's races");
         return;
     }

@@ -442,7 +442,7 @@ int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const ch
 int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
 /* The slip of a clearance joint's races (seed 001 eqs. 5-6) between the
- * spatial markers ma (the inner race's centre, radius rho_a) and mb (the
+ * markers (both spatial or both planar) ma (the inner race's centre, radius rho_a) and mb (the
  * outer race's, rho_b) as a dof for a friction element: its velocity is the
  * tangential speed of the contact points, regularised as sqrt(|V^t|^2 +
  * v_eps^2) - v_eps, and its virtual displacement the derivative of that

@@ -601,8 +601,8 @@ int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *ou
     return -1;
 }
 
-/* The angular velocity 1/2 sum_i d_i x d_i' of marker m's body (0 for the
- * ground). */
+/* The angular velocity of marker m's body: 1/2 sum_i d_i x d_i' (spatial),
+ * (0, 0, angle') (planar), 0 for the ground. */
 static v3 marker_omega(sema *S, const marker *m)
 {
     ex_pool *P = S->pool;
@@ -610,6 +610,10 @@ static v3 marker_omega(sema *S, const marker *m)
     if (m->body < 0)
         return w;
     const body *b = &S->bodies[m->body];
+    if (!b->rigid3) {
+        w.c[2] = S->dofs[b->dof0 + 2].vel; /* rigid2d, flexible2d's frame: x, y, angle */
+        return w;
+    }
     for (int i = 0; i < 3; i++) {
         v3 dv;
         for (int k = 0; k < 3; k++)
@@ -619,7 +623,8 @@ static v3 marker_omega(sema *S, const marker *m)
     return v_scale(P, C(0.5), w);
 }
 
-/* See sema_int.h. The contact points are the races' points along n, the
+/* See sema_int.h. Planar markers (rigid2d) too: the plane's z is 0. The
+ * contact points are the races' points along n, the
  * unit vector from b's centre to a's: Z_a = r_a + rho_a n, Z_b = r_b + rho_b
  * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
  * - Z_b'). */
@@ -627,13 +632,14 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
 {
     ex_pool *P = S->pool;
     const marker *a = &S->markers[ma], *b = &S->markers[mb];
-    v3 dr = v_sub(P, mpos(a), mpos(b));
+    int d3 = a->d3;
+    v3 dr = {{SUB(a->px, b->px), SUB(a->py, b->py), d3 ? SUB(a->pz, b->pz) : C(0)}};
     ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
     v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
-    v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, S->dofs[a->dz].vel}};
+    v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, d3 ? S->dofs[a->dz].vel : C(0)}};
     v3 vb = {{C(0), C(0), C(0)}};
     if (b->dx >= 0)
-        vb = (v3){{S->dofs[b->dx].vel, S->dofs[b->dy].vel, S->dofs[b->dz].vel}};
+        vb = (v3){{S->dofs[b->dx].vel, S->dofs[b->dy].vel, d3 ? S->dofs[b->dz].vel : C(0)}};
     v3 vr = v_add(P, v_sub(P, va, vb),
                   v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
                         v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
