@@ -385,6 +385,34 @@ void sema_declare_sub(sema *S, sym *s)
             return;
         }
     }
+    /* point_mass = (SET, m): before damping and the reduction, which use M */
+    for (int i = nargs; i < d->nkids; i++) {
+        const ast *st = d->kids[i], *e = st->kids[0];
+        if (strcmp(st->name, "point_mass") != 0)
+            continue;
+        int set = e->kind == AST_TUPLE && e->nkids == 2 && e->kids[0]->kind == AST_NAME
+                  ? fe_find_set(b->fe, e->kids[0]->name) : -2;
+        if (set < 0) {
+            diag_error(S->dc, e->loc, set == -2 ? "expected point_mass = (SET, mass), a mass at "
+                                                  "every node of a node set"
+                                                : "'%s' has no node set '%s'", b->name,
+                       set == -2 ? "" : e->kids[0]->name);
+            return;
+        }
+        double mass;
+        sval v = sema_num_dim(S, &S->consts, e->kids[1], (jnt_dim){{6, 0, 0, 0, 0}},
+                              "a point mass");
+        if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &mass)) {
+            if (v.k == V_NUM)
+                diag_error(S->dc, e->kids[1]->loc, "a point mass must be a compile-time "
+                                                   "constant");
+            return;
+        }
+        if (fe_add_point_mass(b->fe, set, mass, err, sizeof err)) {
+            diag_error(S->dc, st->loc, "%s", err);
+            return;
+        }
+    }
     for (int i = nargs; i < d->nkids && !b->dof0; i++)
         if (!strcmp(d->kids[i]->name, "fix"))
             keep_unfixed(b);
@@ -463,8 +491,8 @@ void sema_declare_sub(sema *S, sym *s)
                 return;
             }
             mean_axes = st;
-        } else if (!strcmp(st->name, "angle")) {
-            continue; /* applied first, below */
+        } else if (!strcmp(st->name, "angle") || !strcmp(st->name, "point_mass")) {
+            continue; /* applied first, above */
         } else if (!strcmp(st->name, "x0") || !strcmp(st->name, "y0")) {
             int k = st->name[0] == 'x' ? 0 : 1;
             char what[64];
@@ -477,12 +505,12 @@ void sema_declare_sub(sema *S, sym *s)
             }
         } else {
             static const char *const known[] = {"fix", "damping", "reduce", "x0", "y0", "angle",
-                                                "frame_x", "frame_y", "frame"};
-            const char *best = jnt_closest_name(st->name, known, 9);
+                                                "frame_x", "frame_y", "frame", "point_mass"};
+            const char *best = jnt_closest_name(st->name, known, 10);
             diag_error(S->dc, st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
                        best ? "; did you mean '"
                             : " (it has fix, damping, reduce, x0, y0, angle, frame_x, frame_y, "
-                              "frame)",
+                              "frame, point_mass)",
                        best ? best : "", best ? "'?" : "");
             return;
         }

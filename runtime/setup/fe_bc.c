@@ -185,6 +185,46 @@ int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn)
     return JNT_OK;
 }
 
+/* See jnt/setup.h: M + mass e_i e_i^T for each translational DOF i of the
+ * set's nodes, by adding a diagonal matrix of the same size. */
+int fe_add_point_mass(fe_model *m, int set, double mass, char *err, size_t errn)
+{
+    if (set < 0 || set >= m->nset)
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "point mass: no such node set");
+    if (!(mass > 0) || !isfinite(mass))
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "point mass: the mass must be positive (got %g "
+                        "kg)", mass);
+    int n = m->M.n, nt = 0;
+    int *idx = malloc((size_t)(3 * m->set[set].n + 1) * sizeof *idx);
+    double *val = malloc((size_t)(3 * m->set[set].n + 1) * sizeof *val);
+    if (!idx || !val) {
+        free(idx);
+        free(val);
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "point mass: out of memory");
+    }
+    for (int k = 0; k < m->set[set].n; k++)
+        for (int c = FE_UX; c <= FE_UZ; c++) {
+            int i = m->node[m->set[set].node[k]].dof[c];
+            if (i >= 0 && i < n) {
+                idx[nt] = i;
+                val[nt++] = mass;
+            }
+        }
+    fe_sparse D, S;
+    int rc = fe_sparse_from_triplets(n, nt, idx, idx, val, &D);
+    free(idx);
+    free(val);
+    if (rc != JNT_OK)
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "point mass: out of memory");
+    rc = fe_sparse_axpby(1.0, &m->M, 1.0, &D, &S);
+    fe_sparse_free(&D);
+    if (rc != JNT_OK)
+        return jnt_errf(err, errn, rc, "point mass: out of memory");
+    fe_sparse_free(&m->M);
+    m->M = S;
+    return JNT_OK;
+}
+
 /* One matrix A -> T A T^T in place, T the rotation of every node's (ux, uy)
  * pair (dense work: small models). */
 static int rotate_matrix(const fe_model *m, fe_sparse *a, double co, double si)

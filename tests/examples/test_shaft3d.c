@@ -3,7 +3,13 @@
  * 001 E2's shaft (L = 6 m, I22 = 28.2, I33 = 28.7 kN m^2, GJ = 22.1 kN m^2,
  * 0.848 kg/m; EA, not given, from the thin tube: 2 EI / R^2), simply
  * supported, its linear analysis against the Euler-Bernoulli closed forms
- * (i pi / L)^2 sqrt(EI / m) in both bending planes.
+ * (i pi / L)^2 sqrt(EI / m) in both bending planes; and
+ * examples/rotor_critical_speeds.jnt (the shaft with its 5 kg mid-span disk,
+ * a point mass, on the supports of E2: clamped in bending at the revolute
+ * joint R, pinned across the axis at the clearance joint T): its two lowest
+ * bending frequencies beside the report's unstable zone [44.069, 44.453]
+ * rad/s and the Rayleigh estimates of a clamped-pinned shaft (the model's
+ * supports) and of a simply supported one (the issue's estimate).
  */
 #include <math.h>
 #include <string.h>
@@ -20,6 +26,60 @@ static const char *const shaft_text =
     "  fix = left.ux\n  fix = left.uy\n  fix = left.uz\n  fix = left.rx\n"
     "  fix = right.uy\n  fix = right.uz\n}\n"
     "analysis modes : linear(at = 0 s)\n";
+
+/* The lowest n positive imaginary parts of model m's eigenvalues into w;
+ * 0 or -1. */
+static int lowest(jnt_model *m, double *w, int n)
+{
+    const jnt_abi_model *a = jnt_model_abi(m);
+    double *re = malloc((size_t)a->ny * sizeof *re), *im = malloc((size_t)a->ny * sizeof *im);
+    jnt_data *d = jnt_data_new(m);
+    int rc = jnt_init_state(m, d) == JNT_OK && jnt_eigenvalues(m, d, re, im) == JNT_OK ? 0 : -1;
+    for (int k = 0; k < n; k++) {
+        w[k] = INFINITY;
+        for (int i = 0; i < a->ny && rc == 0; i++)
+            if (im[i] > 1e-6 && im[i] < w[k] && (k == 0 || im[i] > w[k - 1] * (1 + 1e-9)))
+                w[k] = im[i];
+    }
+    free(re);
+    free(im);
+    jnt_data_free(d);
+    return rc;
+}
+
+static void critical_speeds(void)
+{
+    jnt_model *m = NULL;
+    int rc = jnt_compile_file("examples/rotor_critical_speeds.jnt", NULL, &m);
+    CHECK(rc == JNT_OK, "compile examples/rotor_critical_speeds.jnt");
+    if (rc != JNT_OK)
+        return;
+    double w[2];
+    rc = lowest(m, w, 2);
+    CHECK(rc == 0, "the rotor's eigenvalues");
+    /* Rayleigh: the disk plus 17/35 of the shaft (the mid-span point's
+     * effective mass of a simply supported shaft; near it for the propped
+     * one) on the mid-span stiffness, 48 EI / L^3 simply supported, 768 EI /
+     * (7 L^3) clamped-pinned */
+    const double L = 6, ms = 0.848 * 6, md = 5, EI[2] = {28.2e3, 28.7e3};
+    double me = md + 17.0 / 35.0 * ms, cp[2], ss[2];
+    for (int p = 0; p < 2; p++) {
+        cp[p] = sqrt(768 * EI[p] / (7 * L * L * L) / me);
+        ss[p] = sqrt(48 * EI[p] / (L * L * L) / me);
+    }
+    const double lo = 44.069, hi = 44.453;
+    printf("INFO: rotor critical speeds %.4f and %.4f rad/s; seed 001's unstable zone [%.3f, "
+           "%.3f]; Rayleigh clamped-pinned %.2f / %.2f, simply supported %.2f / %.2f rad/s\n",
+           w[0], w[1], lo, hi, cp[0], cp[1], ss[0], ss[1]);
+    CHECK(rc == 0 && w[0] >= lo && w[0] <= hi && w[1] > hi && w[1] < 1.01 * hi,
+          "E2's rotor on its supports: first critical speed %.4f rad/s in the report's unstable "
+          "zone [44.069, 44.453], the second %.4f just above it (within 1 %%)", w[0], w[1]);
+    CHECK(rc == 0 && fabs(w[0] - cp[0]) <= 0.03 * cp[0] && fabs(w[1] - cp[1]) <= 0.03 * cp[1],
+          "E2's rotor: the two critical speeds %.3f, %.3f rad/s against the clamped-pinned "
+          "Rayleigh estimates %.3f, %.3f (3 %%; the simply supported estimate, %.2f rad/s, "
+          "belongs to other supports)", w[0], w[1], cp[0], cp[1], ss[0]);
+    jnt_model_free(m);
+}
 
 int main(void)
 {
@@ -51,5 +111,6 @@ int main(void)
     free(im);
     jnt_data_free(d);
     jnt_model_free(m);
+    critical_speeds();
     return check_done();
 }

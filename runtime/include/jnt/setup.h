@@ -185,6 +185,10 @@ int fe_rotate(fe_model *m, double angle, char *err, size_t errn);
 
 /* Rayleigh damping C = alpha M + beta K (replaces C). */
 int fe_rayleigh(fe_model *m, double alpha, double beta, char *err, size_t errn);
+/* A point mass `mass` (kg) at every node of set `set`: added to M on the
+ * node's translational DOFs (a rigid disk on a shaft, seed 001 E2). 0 or
+ * JNT_ERR_PARAM / JNT_ERR_NOMEM with the message in err. */
+int fe_add_point_mass(fe_model *m, int set, double mass, char *err, size_t errn);
 
 
 /* ---- reduction --------------------------------------------------------------- */
