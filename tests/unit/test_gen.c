@@ -47,6 +47,14 @@ static const struct {
                     "  law = lugre_force(sigma0 = 1e5 N/m, sigma1 = 316 N*s/m, sigma2 = 0.4 N*s/m,\n"
                     "                    F_C = 4 N, F_S = 6 N, V_S = 1 mm/s) }\n"
                     "simulate { integrator = bdf  until = 2 s }\n"},
+    {"lugre_tdg", "import friction\n"
+                  "body b : point(mass = 1 kg) { dof x }\n"
+                  "spring k between b.x and ground { stiffness = 100 N/m }\n"
+                  "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
+                  "friction fr between b.x and ground { normal = 10 N\n"
+                  "  law = lugre_tdg(sigma0 = 1e5 /m, sigma1 = 0.01 s/m, sigma2 = 0.002 s/m,\n"
+                  "                  mu_s = 0.4, mu_k = 0.3, v_s = 1 mm/s) }\n"
+                  "simulate { integrator = midpoint(h = 0.1 ms)  until = 2 s }\n"},
     {"frdyn2", "import friction\n"
                "body b : point(mass = 1 kg) { dof x }\n"
                "force f on b.x = 8 N * sin(2 * pi * t / 1 s)\n"
