@@ -227,6 +227,228 @@ void flex3_mass(const flex3_body *b, const double *q, double *M, int ld, double 
 }
 
 /* See flex3d.h. */
+void flex3_forces(const flex3_body *b, const double *q, const double *v, const double *g,
+                  double *f, double *work)
+{
+    f3 F;
+    f3_at(b, q, v, work, &F);
+    int r = F.r;
+    static const double g0[3] = {0, 0, 0};
+    if (!g)
+        g = g0;
+    /* (Q_v)_x + m g */
+    for (int l = 0; l < 3; l++) {
+        double s = F.m * g[l];
+        for (int i = 0; i < 3; i++)
+            s -= 2.0 * F.sig[i] * F.dd[i][l];
+        f[IX(l)] += s;
+    }
+    /* (Q_v)_di + a_i g */
+    for (int i = 0; i < 3; i++)
+        for (int l = 0; l < 3; l++) {
+            double s = F.a[i] * g[l];
+            for (int j = 0; j < 3; j++) {
+                double h = F.Ed[i + 3 * j] + F.Cu[i + 3 * j] - F.Cu[j + 3 * i];
+                s -= h * F.dd[j][l] + F.g[i + 3 * j] * F.d[j][l];
+            }
+            f[ID(i, l)] += s;
+        }
+    /* (Q_v)_q + S1^T R^T g - Kr q - Cr u */
+    double rg[3];
+    for (int k = 0; k < 3; k++)
+        rg[k] = dot3(F.d[k], g);
+    for (int m = 0; m < r; m++) {
+        double s = 0.0;
+        for (int ik = 0; ik < 9; ik++) {
+            size_t o = (size_t)ik * r + m;
+            int i = ik % 3, k = ik / 3;
+            s += F.beta[ik] * (F.C1u[o] - F.C1tu[o]) - F.Cq[o] * F.Dl[ik] +
+                 0.5 * F.Dl[ik] * F.Ep[(size_t)PAIR[i][k] * r + m];
+        }
+        for (int k = 0; k < 3; k++)
+            s += F.S1[k + 3 * m] * rg[k];
+        f[IQ(m)] += s;
+    }
+    if (r > 0) {
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Kr, r, F.q, 1, 1.0, f + IQ(0), 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Cr, r, F.u, 1, 1.0, f + IQ(0), 1);
+    }
+}
+
+/* See flex3d.h. */
+void flex3_jac(const flex3_body *b, const double *q, const double *v, const double *g,
+               double *Jq, double *Jv, int ld, double *work)
+{
+    f3 F;
+    f3_at(b, q, v, work, &F);
+    int r = F.r;
+    size_t rr = (size_t)r * r;
+    static const double g0[3] = {0, 0, 0};
+    if (!g)
+        g = g0;
+#define JQ(row, col) Jq[(size_t)(col) * (size_t)ld + (size_t)(row)]
+#define JV(row, col) Jv[(size_t)(col) * (size_t)ld + (size_t)(row)]
+    if (Jv) {
+        /* x rows: d/ddd_j = -2 sigma_j I, d/du = -2 [dd_1 dd_2 dd_3] S1 */
+        for (int l = 0; l < 3; l++) {
+            for (int j = 0; j < 3; j++)
+                JV(IX(l), ID(j, l)) += -2.0 * F.sig[j];
+            for (int n = 0; n < r; n++) {
+                double s = 0.0;
+                for (int i = 0; i < 3; i++)
+                    s += F.dd[i][l] * F.S1[i + 3 * n];
+                JV(IX(l), IQ(n)) += -2.0 * s;
+            }
+        }
+        /* d_i rows: d/ddd_j = -H_ij I; d/du_n = -sum_j dd_j dH_ij/du_n - R dg_i/du_n */
+        for (int i = 0; i < 3; i++)
+            for (int l = 0; l < 3; l++) {
+                for (int j = 0; j < 3; j++)
+                    JV(ID(i, l), ID(j, l)) +=
+                        -(F.Ed[i + 3 * j] + F.Cu[i + 3 * j] - F.Cu[j + 3 * i]);
+                for (int n = 0; n < r; n++) {
+                    double s = 0.0;
+                    for (int j = 0; j < 3; j++) {
+                        double dh = F.Ep[(size_t)PAIR[i][j] * r + n] +
+                                    F.Cq[(size_t)(i + 3 * j) * r + n] -
+                                    F.Cq[(size_t)(j + 3 * i) * r + n];
+                        size_t o = (size_t)(i + 3 * j) * r + n;
+                        s += F.dd[j][l] * dh + F.d[j][l] * (F.C1u[o] + F.C1tu[o]);
+                    }
+                    JV(ID(i, l), IQ(n)) -= s;
+                }
+            }
+        /* q rows: d/ddd_j and d/du */
+        for (int m = 0; m < r; m++)
+            for (int j = 0; j < 3; j++)
+                for (int c = 0; c < 3; c++) {
+                    double s = 0.0;
+                    for (int k = 0; k < 3; k++) {
+                        size_t o = (size_t)(j + 3 * k) * r + m;
+                        s += (F.C1u[o] - F.C1tu[o]) * F.d[k][c] +
+                             (F.Ep[(size_t)PAIR[j][k] * r + m] - F.Cq[o] -
+                              F.Cq[(size_t)(k + 3 * j) * r + m]) * F.dd[k][c];
+                    }
+                    JV(IQ(m), ID(j, c)) += s;
+                }
+        for (int n = 0; n < r; n++) {
+            double *col = &JV(IQ(0), IQ(n));
+            for (int ik = 0; ik < 9; ik++) {
+                const double *c1 = F.C1 + ik * rr;
+                cblas_daxpy(r, F.beta[ik], c1 + (size_t)n * r, 1, col, 1);
+                cblas_daxpy(r, -F.beta[ik], c1 + n, r, col, 1);
+            }
+            cblas_daxpy(r, -1.0, F.Cr + (size_t)n * r, 1, col, 1);
+        }
+    }
+    if (Jq) {
+        /* d_i rows: d(-R g_i)/dd_k = -g_i[k] I; d/dq_n */
+        for (int i = 0; i < 3; i++)
+            for (int l = 0; l < 3; l++) {
+                for (int k = 0; k < 3; k++)
+                    JQ(ID(i, l), ID(k, l)) += -F.g[i + 3 * k];
+                for (int n = 0; n < r; n++) {
+                    double s = F.S1[i + 3 * n] * g[l];
+                    for (int j = 0; j < 3; j++)
+                        s -= F.dd[j][l] * (2.0 * F.E2u[(size_t)PAIR[i][j] * r + n] +
+                                           F.C1u[(size_t)(i + 3 * j) * r + n] -
+                                           F.C1u[(size_t)(j + 3 * i) * r + n]);
+                    JQ(ID(i, l), IQ(n)) += s;
+                }
+            }
+        /* q rows: d/dd_l (beta and gravity), d/dq */
+        for (int m = 0; m < r; m++)
+            for (int l = 0; l < 3; l++)
+                for (int c = 0; c < 3; c++) {
+                    double s = F.S1[l + 3 * m] * g[c];
+                    for (int i = 0; i < 3; i++) {
+                        size_t o = (size_t)(i + 3 * l) * r + m;
+                        s += (F.C1u[o] - F.C1tu[o]) * F.dd[i][c];
+                    }
+                    JQ(IQ(m), ID(l, c)) += s;
+                }
+        for (int n = 0; n < r; n++) {
+            double *col = &JQ(IQ(0), IQ(n));
+            for (int ik = 0; ik < 9; ik++)
+                cblas_daxpy(r, -F.Dl[ik], F.C1 + ik * rr + n, r, col, 1);
+            for (int p = 0; p < 6; p++) {
+                int i = PI_[p], k = PK_[p];
+                double c = (i == k ? 1.0 : 2.0) * F.Dl[i + 3 * k];
+                cblas_daxpy(r, c, F.E2 + p * rr + (size_t)n * r, 1, col, 1);
+            }
+            cblas_daxpy(r, -1.0, F.Kr + (size_t)n * r, 1, col, 1);
+        }
+    }
+#undef JQ
+#undef JV
+}
+
+/* See flex3d.h. */
+void flex3_mass_jac(const flex3_body *b, const double *q, const double *a, double *J, int ld,
+                    double *work)
+{
+    f3 F;
+    f3_at(b, q, NULL, work, &F);
+    int r = F.r;
+    size_t rr = (size_t)r * r;
+    const double *ax = a + b->frame, *ad[3], *au = a + b->q0;
+    for (int i = 0; i < 3; i++)
+        ad[i] = a + b->frame + 3 + 3 * i;
+    /* C1_ik a_q, C_i a_q, S1 a_q, rho_ik = d_k . a_di */
+    double ca[9], sa[3], rho[9];
+    for (int ik = 0; ik < 9; ik++) {
+        if (r > 0)
+            cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, 1.0, F.C1 + ik * rr, r, au, 1, 0.0,
+                        F.C1u + (size_t)ik * r, 1);
+        ca[ik] = dotn(r, F.Cq + (size_t)ik * r, au);
+        rho[ik] = dot3(F.d[ik / 3], ad[ik % 3]);
+    }
+    for (int k = 0; k < 3; k++) {
+        sa[k] = 0.0;
+        for (int n = 0; n < r; n++)
+            sa[k] += F.S1[k + 3 * n] * au[n];
+    }
+#define JA(row, col) J[(size_t)(col) * (size_t)ld + (size_t)(row)]
+    /* x rows: (M a)_x = m a_x + sum_i a_i a_di + R S1 a_q */
+    for (int l = 0; l < 3; l++) {
+        for (int k = 0; k < 3; k++)
+            JA(IX(l), ID(k, l)) += sa[k];
+        for (int n = 0; n < r; n++) {
+            double s = 0.0;
+            for (int i = 0; i < 3; i++)
+                s += F.S1[i + 3 * n] * ad[i][l];
+            JA(IX(l), IQ(n)) += s;
+        }
+    }
+    /* d_i rows: (M a)_di = a_i a_x + sum_j E_ij a_dj + R C_i a_q */
+    for (int i = 0; i < 3; i++)
+        for (int l = 0; l < 3; l++) {
+            for (int k = 0; k < 3; k++)
+                JA(ID(i, l), ID(k, l)) += ca[i + 3 * k];
+            for (int n = 0; n < r; n++) {
+                double s = F.S1[i + 3 * n] * ax[l];
+                for (int j = 0; j < 3; j++)
+                    s += F.Ep[(size_t)PAIR[i][j] * r + n] * ad[j][l] +
+                         F.d[j][l] * F.C1u[(size_t)(i + 3 * j) * r + n];
+                JA(ID(i, l), IQ(n)) += s;
+            }
+        }
+    /* q rows: (M a)_q = S1^T R^T a_x + sum_i C_i^T R^T a_di + Mr a_q */
+    for (int m = 0; m < r; m++)
+        for (int k = 0; k < 3; k++)
+            for (int c = 0; c < 3; c++) {
+                double s = F.S1[k + 3 * m] * ax[c];
+                for (int i = 0; i < 3; i++)
+                    s += F.Cq[(size_t)(i + 3 * k) * r + m] * ad[i][c];
+                JA(IQ(m), ID(k, c)) += s;
+            }
+    for (int n = 0; n < r; n++)
+        for (int ik = 0; ik < 9; ik++)
+            cblas_daxpy(r, rho[ik], F.C1 + ik * rr + n, r, &JA(IQ(0), IQ(n)), 1);
+#undef JA
+}
+
+/* See flex3d.h. */
 void flex3_momentum(const flex3_body *b, const double *q, const double *v, double *T,
                     double P[3], double L[3], double *work)
 {

@@ -94,6 +94,24 @@ int flex3_coords(const flex3_body *b, int *idx);
  * coordinate index). */
 void flex3_mass(const flex3_body *b, const double *q, double *M, int ld, double *work);
 
+/* Add the body's forces at (q, v) to f (by coordinate index): the
+ * quadratic-velocity forces Q_v = -M' w + dT/d(coordinates), the elastic and
+ * damping forces -Kr q - Cr q', and gravity g (3, NULL: none). */
+void flex3_forces(const flex3_body *b, const double *q, const double *v, const double *g,
+                  double *f, double *work);
+
+/* Add the derivatives of flex3_forces: d f / d q to Jq and d f / d v to Jv
+ * (either may be NULL), both column-major with leading dimension ld, rows
+ * and columns by coordinate index (for a ny x ny J with force rows nq + i:
+ * Jq = J + nq, Jv = J + nq ny + nq, ld = ny). */
+void flex3_jac(const flex3_body *b, const double *q, const double *v, const double *g,
+               double *Jq, double *Jv, int ld, double *work);
+
+/* Add d (M(q) a) / d q to J (leading dimension ld, by coordinate index) for
+ * the accelerations a (by coordinate index): the (M q'')_q of Newton. */
+void flex3_mass_jac(const flex3_body *b, const double *q, const double *a, double *J, int ld,
+                    double *work);
+
 /* The kinetic energy *T, the linear momentum P and the angular momentum L
  * about the world origin (L = x x p_x + sum_i d_i x p_di, p = M w) at
  * (q, v); any output may be NULL. */
