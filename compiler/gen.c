@@ -435,7 +435,7 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, nflag, "block_in", ",\n");
     int mass_const = m->nq > 0; /* a flexible body's mass matrix turns with it */
     for (int b = 0; b < m->nblocks; b++)
-        mass_const &= !(m->blocks[b].flags & JNT_BLOCK_FFRF);
+        mass_const &= !(m->blocks[b].flags & (JNT_BLOCK_FFRF | JNT_BLOCK_FFRF3));
     fprintf(out, "    %d, %d, %d, %d, ", m->nq, m->nc, mass_const, m->nq);
     put_ref(g, m->nq, "mass_colptr", ", ");
     put_ref(g, m->nq, "mass_rowind", ", ");

@@ -79,6 +79,12 @@ void ir_free(ir_model *m)
 
 /* See ir.h: per block minv, minv_k, minv_c, rows (and a flexible body's
  * invariants); per interface x, rows. */
+/* The doubles of block k's invariants: flexible2d's or flexible3d's. */
+static long ir_ffrf_size(const ir_block *k)
+{
+    return k->flags & JNT_BLOCK_FFRF3 ? JNT_FFRF3_SIZE(k->r) : JNT_FFRF_SIZE(k->r);
+}
+
 void ir_data_layout(ir_model *m)
 {
     long n = 0;
@@ -89,7 +95,7 @@ void ir_data_layout(ir_model *m)
             k->off[j] = n, n += rr;
         k->off[3] = n, n += (long)k->ng * k->r;
         k->off[4] = k->ffrf ? n : 0;
-        n += k->ffrf ? JNT_FFRF_SIZE(k->r) : 0;
+        n += k->ffrf ? ir_ffrf_size(k) : 0;
     }
     for (int f = 0; f < m->nifaces; f++) {
         ir_iface *fc = &m->ifaces[f];
@@ -112,7 +118,7 @@ void ir_data_fill(const ir_model *m, double *dst)
         if (k->ng)
             memcpy(dst + k->off[3], k->rows, (size_t)k->ng * k->r * sizeof *dst);
         if (k->ffrf)
-            memcpy(dst + k->off[4], k->ffrf, (size_t)JNT_FFRF_SIZE(k->r) * sizeof *dst);
+            memcpy(dst + k->off[4], k->ffrf, (size_t)ir_ffrf_size(k) * sizeof *dst);
     }
     for (int f = 0; f < m->nifaces; f++) {
         const ir_iface *fc = &m->ifaces[f];

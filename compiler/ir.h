@@ -54,7 +54,8 @@ typedef struct ir_block {
     ex_id in[6]; /* frame x, y, vx, vy; Rayleigh alpha, beta (functions of t and p);
                     JNT_BLOCK_FFRF: gravity gx, gy */
     int frame;     /* JNT_BLOCK_FFRF: y index of its body frame's x */
-    double *ffrf;  /* JNT_BLOCK_FFRF: the invariants, JNT_FFRF_SIZE(r) (owned), else NULL */
+    double *ffrf;  /* JNT_BLOCK_FFRF(3): the invariants, JNT_FFRF_SIZE(r) or
+                      JNT_FFRF3_SIZE(r) (owned), else NULL */
 } ir_block;
 
 /* A quasi-static Iwan chain (jnt_abi_chain): its discrete states from d0

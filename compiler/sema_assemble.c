@@ -20,10 +20,10 @@ void sema_declare_body(sema *S, sym *s)
 {
     const ast *d = s->decl;
     int rigid = strcmp(d->str, "rigid2d") == 0, flex = strcmp(d->str, "flexible2d") == 0;
-    int rigid3 = strcmp(d->str, "rigid3d") == 0;
-    if (strcmp(d->str, "point") != 0 && !rigid && !flex && !rigid3) {
+    int rigid3 = strcmp(d->str, "rigid3d") == 0, flex3 = strcmp(d->str, "flexible3d") == 0;
+    if (strcmp(d->str, "point") != 0 && !rigid && !flex && !rigid3 && !flex3) {
         diag_error(S->dc, d->loc, "unknown body type '%s' (known: point, rigid2d, flexible2d, "
-                   "rigid3d)", d->str);
+                   "rigid3d, flexible3d)", d->str);
         return;
     }
     long *vals;
@@ -35,11 +35,13 @@ void sema_declare_body(sema *S, sym *s)
         b->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         b->iname = d->iter ? d->iter->name : NULL;
         b->ival = d->iter ? vals[k] : 0;
-        if (rigid || flex || rigid3) {
+        if (rigid || flex || rigid3 || flex3) {
             if (rigid)
                 sema_declare_rigid2d(S, b);
             else if (rigid3)
                 sema_declare_rigid3d(S, b);
+            else if (flex3)
+                sema_declare_flexible3d(S, b);
             else
                 sema_declare_flexible2d(S, b);
             s->inst[k] = S->nbody++;

@@ -59,6 +59,8 @@ static int flex_sub(sema *S, const body *b)
         const ast *a = d->kids[j];
         if (a->kind == AST_DOF || a->kind == AST_MARKER)
             continue;
+        if (b->rigid3 && a->kind == AST_ARG && strcmp(a->name, "substructure") != 0)
+            continue; /* rotation, omega: sema_mb3d.c's */
         if ((a->kind == AST_ARG && strcmp(a->name, "substructure") != 0) || e) {
             diag_error(S->dc, a->loc, "'flexible2d' takes one argument, 'substructure'");
             return -1;
@@ -66,13 +68,13 @@ static int flex_sub(sema *S, const body *b)
         e = a->kind == AST_ARG ? a->kids[0] : a;
     }
     if (!e) {
-        diag_error(S->dc, d->loc, "'flexible2d' needs its substructure: "
-                                  "flexible2d(substructure = NAME)");
+        diag_error(S->dc, d->loc, "'%s' needs its substructure: %s(substructure = NAME)", d->str,
+                   d->str);
         return -1;
     }
     sym *s = e->kind == AST_NAME ? sema_find(S, e->name) : NULL;
     if (!s || s->kind != SYM_SUB || s->ninst < 1) {
-        diag_error(S->dc, e->loc, "'substructure' of a flexible2d body names a substructure");
+        diag_error(S->dc, e->loc, "'substructure' of a %s body names a substructure", d->str);
         return -1;
     }
     int si = s->inst[0];
@@ -94,21 +96,30 @@ static int flex_sub(sema *S, const body *b)
     return si;
 }
 
-/* The invariants of sb (red_ffrf), then Kr and Cr: 0, or -1 after an error. */
+/* The invariants of sb (red_ffrf, red_ffrf3d for a flexible3d), then Kr
+ * and Cr: 0, or -1 after an error. */
 static int invariants(sema *S, const body *b, subst *sb)
 {
-    int r = sb->r;
+    int r = sb->r, d3 = b->rigid3;
     size_t rr = (size_t)r * r;
+    if (d3 && r > JNT_FLEX3_MAX_R) {
+        diag_error(S->dc, b->decl->loc, "flexible3d body '%s': %d elastic coordinates, more than "
+                                        "the runtime's %d; reduce '%s' further", b->name, r,
+                   JNT_FLEX3_MAX_R, sb->name);
+        return -1;
+    }
+    long size = d3 ? JNT_FFRF3_SIZE(r) : JNT_FFRF_SIZE(r);
     red_basis basis = {sb->ndof, r, sb->phi};
-    double *inv = xcalloc((size_t)JNT_FFRF_SIZE(r) + 1, sizeof *inv);
+    double *inv = xcalloc((size_t)size + 1, sizeof *inv);
     char err[512] = "";
-    if (red_ffrf(sb->fe, &basis, sb->dof0 ? &sb->m0 : NULL, sb->dof0, inv, err, sizeof err) !=
-        0) {
-        diag_error(S->dc, b->decl->loc, "flexible2d body '%s': %s", b->name, err);
+    const fe_sparse *m0 = sb->dof0 ? &sb->m0 : NULL;
+    if ((d3 ? red_ffrf3d(sb->fe, &basis, m0, sb->dof0, inv, err, sizeof err)
+            : red_ffrf(sb->fe, &basis, m0, sb->dof0, inv, err, sizeof err)) != 0) {
+        diag_error(S->dc, b->decl->loc, "%s body '%s': %s", b->decl->str, b->name, err);
         free(inv);
         return -1;
     }
-    double *kr = inv + JNT_FFRF_SIZE(r) - 2 * (long)rr;
+    double *kr = inv + size - 2 * (long)rr;
     memcpy(kr, sb->kr, rr * sizeof *kr);
     if (sb->cr)
         memcpy(kr + rr, sb->cr, rr * sizeof *kr);
@@ -116,9 +127,68 @@ static int invariants(sema *S, const body *b, subst *sb)
     return 0;
 }
 
+/* A marker's name that is neither a node set of sb nor anything else: the
+ * sets to choose from. 1 when so (reported), else 0. */
+static int unknown_set(sema *S, const subst *sb, const ast *e)
+{
+    if (e->kind != AST_NAME || sema_find(S, e->name))
+        return 0;
+    const char **names = xmalloc(((size_t)sb->fe->nset + 1) * sizeof *names);
+    for (int k = 0; k < sb->fe->nset; k++)
+        names[k] = sb->fe->set[k].name;
+    const char *best = jnt_closest_name(e->name, names, sb->fe->nset);
+    diag_error(S->dc, e->loc, "'%s' has no node set '%s'%s%s%s", sb->name, e->name,
+               best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+    free(names);
+    return 1;
+}
+
+/* Marker q of flexible3d body b on substructure si: a frame point (x, y, z)
+ * or a node, x + sum_i c_i d_i with c = X + its elastic displacement. */
+static void flex3_marker(sema *S, body *b, int si, const ast *q)
+{
+    ex_pool *P = S->pool;
+    const subst *sb = &S->subs[si];
+    const ast *e = q->kids[0];
+    ex_id X[3];
+    int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
+    if (set >= 0) {
+        const fe_set *st = &sb->fe->set[set];
+        if (st->n != 1) {
+            diag_error(S->dc, e->loc, "a marker on a node needs a set of one node; '%s' of "
+                                      "'%s' has %d", e->name, sb->name, st->n);
+            return;
+        }
+        const fe_node *nd = &sb->fe->node[st->node[0]];
+        for (int k = 0; k < 3; k++) {
+            X[k] = ex_const(P, nd->x[k]);
+            if (nd->dof[FE_UX + k] < 0) /* fixed: it moves with the frame */
+                continue;
+            int di = sema_sub_node_dof(S, si, st->node[0], FE_UX + k, q->loc);
+            if (di < 0)
+                return;
+            X[k] = ex_op2(P, EX_ADD, X[k], S->dofs[di].pos);
+        }
+    } else if (unknown_set(S, sb, e)) {
+        return;
+    } else {
+        scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+        if (sema_mb_triple(S, b->iname ? &isc : &S->global, e, DIM_M,
+                           "a marker's position in its body's frame (or a node set of one node)",
+                           X) != 0)
+            return;
+    }
+    ex_set_loc(P, q->loc);
+    sema_mb3d_marker(S, b, q->name, X);
+}
+
 /* Marker q of flexible body b on substructure si. */
 static void flex_marker(sema *S, body *b, int si, const ast *q)
 {
+    if (b->rigid3) {
+        flex3_marker(S, b, si, q);
+        return;
+    }
     ex_pool *P = S->pool;
     const subst *sb = &S->subs[si];
     const dof *fr = &S->dofs[b->dof0];
@@ -145,15 +215,7 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
                 return;
             lxy[k] = ex_op2(P, EX_ADD, lxy[k], S->dofs[di].pos);
         }
-    } else if (e->kind == AST_NAME && !sema_find(S, e->name)) {
-        /* a name that is neither a set nor anything else: the sets to choose from */
-        const char **names = xmalloc(((size_t)sb->fe->nset + 1) * sizeof *names);
-        for (int k = 0; k < sb->fe->nset; k++)
-            names[k] = sb->fe->set[k].name;
-        const char *best = jnt_closest_name(e->name, names, sb->fe->nset);
-        diag_error(S->dc, e->loc, "'%s' has no node set '%s'%s%s%s", sb->name, e->name,
-                   best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
-        free(names);
+    } else if (unknown_set(S, sb, e)) {
         return;
     } else {
         scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};

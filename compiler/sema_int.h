@@ -88,8 +88,8 @@ typedef struct body {
                          of its rotation matrix; sema_mb3d.c) */
     ex_id euler[3];   /* rigid3d: the Euler tensor's principal values E_i (the
                          directors' masses), in kg m^2 */
-    ex_id rows[6];    /* rigid3d: the directors' orthonormality, C = 0 */
-    int l0;           /* rigid3d: their multipliers, states y[l0 .. l0 + 6) */
+    ex_id rows[6];    /* rigid3d, flexible3d: the directors' orthonormality, C = 0 */
+    int l0, nrows;    /* their multipliers, states y[l0 .. l0 + nrows): 6, or 0 */
 } body;
 
 /* A point fixed in a rigid2d body (body >= 0; its coordinates dofs dx, dy,
@@ -429,6 +429,12 @@ int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc);
 /* Pass 2: the dofs x, y, z, d1, d2, d3, the mass and the markers of rigid3d
  * body b. */
 void sema_declare_rigid3d(sema *S, body *b);
+/* Pass 2: a flexible3d body's frame (rigid3d's coordinates and rows); its
+ * substructure, invariants and markers come with sema_flex_bind. */
+void sema_declare_flexible3d(sema *S, body *b);
+/* A marker of spatial body b at body-frame place X (expressions; a node's
+ * may hold its gathered elastic displacement): x + sum_i X_i d_i. */
+void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3]);
 /* Joint j (kind, name, decl, markers a and b set; one of them spatial): its
  * rows, relative coordinate and multipliers from `axis`, `axis_b` and
  * `drive` (each may be NULL). 0 or -1 after an error. */

@@ -630,11 +630,9 @@ static int group_rows(sema *S, int g, ex_id *c, int *l0)
         return S->joints[g].nl;
     }
     const body *b = &S->bodies[g - S->njoint];
-    if (!b->rigid3 || b->mass.k != V_NUM)
-        return 0;
-    memcpy(c, b->rows, sizeof b->rows);
+    memcpy(c, b->rows, (size_t)b->nrows * sizeof *c);
     *l0 = b->l0;
-    return 6;
+    return b->nrows;
 }
 
 /* See sema_int.h: (Q - C_q^T lambda) / m for coordinate di (its rows of C
@@ -680,8 +678,8 @@ void sema_mb_finish(sema *S)
     for (int s = 0; s < S->nsub; s++)
         if (S->subs[s].phi && sema_flex_of_sub(S, s) < 0) {
             diag_error(S->dc, S->subs[s].decl->loc, "in a multibody model a substructure is the "
-                                                    "body of a flexible2d: body B : "
-                                                    "flexible2d(substructure = %s)",
+                                                    "body of a flexible2d or flexible3d: body "
+                                                    "B : flexible2d(substructure = %s)",
                        S->subs[s].name);
             return;
         }
@@ -744,7 +742,7 @@ void sema_mb_finish(sema *S)
             S->dofs[i].force = ex_subst(P, S->dofs[i].force, EX_Y, repl);
     for (int b = 0; b < m->nblocks; b++) {
         m->blocks[b].q0 = ex_get(P, repl[m->blocks[b].q0])->a;
-        if (m->blocks[b].flags & JNT_BLOCK_FFRF)
+        if (m->blocks[b].flags & (JNT_BLOCK_FFRF | JNT_BLOCK_FFRF3))
             m->blocks[b].frame = ex_get(P, repl[m->blocks[b].frame])->a;
     }
     for (int s = 0; s < S->nsub; s++)

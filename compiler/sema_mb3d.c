@@ -187,18 +187,28 @@ static const ast *body_arg(const ast *d, const char *const *names, int n, int wa
 static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
 {
     static const char *const names[4] = {"mass", "inertia", "rotation", "omega"};
+    static const char *const fnames[3] = {"substructure", "rotation", "omega"};
     ex_pool *P = S->pool;
     const ast *d = b->decl;
     int bad = 0;
     const ast *given[4];
-    for (int k = 0; k < 4; k++)
-        given[k] = body_arg(d, names, 4, k, &bad);
+    if (b->flex) { /* flexible3d: the substructure is sema_flex.c's */
+        given[0] = given[1] = NULL;
+        for (int k = 1; k < 3; k++)
+            given[k + 1] = body_arg(d, fnames, 3, k, &bad);
+    } else {
+        for (int k = 0; k < 4; k++)
+            given[k] = body_arg(d, names, 4, k, &bad);
+    }
     if (bad) {
-        diag_error(S->dc, d->kids[bad - 1]->loc, "'rigid3d' takes 'mass', 'inertia' (its "
-                                                 "principal moments (Jx, Jy, Jz) about its "
-                                                 "centre of mass), 'rotation' and 'omega'");
+        diag_error(S->dc, d->kids[bad - 1]->loc, b->flex
+                   ? "'flexible3d' takes 'substructure', 'rotation' and 'omega'"
+                   : "'rigid3d' takes 'mass', 'inertia' (its principal moments (Jx, Jy, Jz) "
+                     "about its centre of mass), 'rotation' and 'omega'");
         return -1;
     }
+    if (b->flex)
+        goto pose;
     if (!given[0] || !given[1]) {
         diag_error(S->dc, d->loc, "'rigid3d' needs its %s: rigid3d(mass = 1 kg, inertia = "
                                   "(0.01 kg*m^2, 0.02 kg*m^2, 0.02 kg*m^2))",
@@ -228,6 +238,7 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
             return -1;
         }
     }
+pose:;
     ex_id r[3] = {C(0), C(0), C(0)};
     w[0] = w[1] = w[2] = C(0);
     if (given[2] && sema_mb_triple(S, sc, given[2], units_none, "the rotation vector", r) != 0)
@@ -238,8 +249,10 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
     return 0;
 }
 
-/* See sema_int.h. */
-void sema_declare_rigid3d(sema *S, body *b)
+/* The frame of spatial body b: the dofs x, y, z and the directors, their
+ * initial values from `rotation` and `omega`, the six orthonormality rows.
+ * 0, or -1 after an error (the body's arguments). */
+static int frame3d(sema *S, body *b)
 {
     static const char *const dn[3][3] = {{"d1x", "d1y", "d1z"}, {"d2x", "d2y", "d2z"},
                                          {"d3x", "d3y", "d3z"}};
@@ -248,7 +261,6 @@ void sema_declare_rigid3d(sema *S, body *b)
     S->multibody = 1;
     S->spatial = 1;
     b->rigid3 = 1;
-    int bi = (int)(b - S->bodies);
     sema_mb_add_dof(S, b, "x", DIM_M, d->loc);
     sema_mb_add_dof(S, b, "y", DIM_M, d->loc);
     sema_mb_add_dof(S, b, "z", DIM_M, d->loc);
@@ -256,43 +268,15 @@ void sema_declare_rigid3d(sema *S, body *b)
         for (int k = 0; k < 3; k++)
             sema_mb_add_dof(S, b, dn[i][k], units_none, d->loc);
     b->ndof = 12;
+    for (int j = 0; j < d->nkids; j++)
+        if (d->kids[j]->kind == AST_DOF)
+            diag_error(S->dc, d->kids[j]->loc, "a %s body has the coordinates x, y, z and the "
+                                               "directors d1, d2, d3; declare points fixed in it "
+                                               "with 'marker NAME = (x, y, z)'", d->str);
     scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
-    const scope *sc = b->iname ? &isc : &S->global;
-    /* markers */
-    for (int j = 0; j < d->nkids; j++) {
-        const ast *q = d->kids[j];
-        if (q->kind == AST_DOF) {
-            diag_error(S->dc, q->loc, "a rigid3d body has the coordinates x, y, z and the "
-                                      "directors d1, d2, d3; declare points fixed in it with "
-                                      "'marker NAME = (x, y, z)'");
-            continue;
-        }
-        if (q->kind != AST_MARKER)
-            continue;
-        int dup = 0;
-        for (int i = 0; i < S->nmarker; i++)
-            dup |= S->markers[i].body == bi && !strcmp(S->markers[i].short_name, q->name);
-        if (dup) {
-            diag_error(S->dc, q->loc, "marker '%s' is declared twice", q->name);
-            continue;
-        }
-        ex_id X[3];
-        if (sema_mb_triple(S, sc, q->kids[0], DIM_M, "a marker's position in its body", X) != 0)
-            continue;
-        ex_set_loc(P, q->loc);
-        v3 r = {{S->dofs[b->dof0].pos, S->dofs[b->dof0 + 1].pos, S->dofs[b->dof0 + 2].pos}};
-        for (int i = 0; i < 3; i++)
-            r = v_add(P, r, v_scale(P, X[i], director(S, b, i)));
-        marker m = {.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-                    .body = bi, .angle = -1, .px = r.c[0], .py = r.c[1], .pz = r.c[2],
-                    .d3 = 1};
-        sema_mb_add_marker(S, m);
-    }
     ex_id R[9], w[3];
-    if (body_args(S, b, sc, R, w) != 0) {
-        b->mass = sval_err;
-        return;
-    }
+    if (body_args(S, b, b->iname ? &isc : &S->global, R, w) != 0)
+        return -1;
     ex_set_loc(P, d->loc);
     /* the initial directors: R's columns; their rates w x d_i */
     v3 wv = {{w[0], w[1], w[2]}};
@@ -314,6 +298,58 @@ void sema_declare_rigid3d(sema *S, body *b)
         int l = ir_add(&S->m->y, xasprintf("%s.%s", b->name, ln[k]), -1, C(0), DIM_NM, d->loc);
         if (k == 0)
             b->l0 = l;
+    }
+    b->nrows = 6;
+    return 0;
+}
+
+/* See sema_int.h. */
+void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3])
+{
+    ex_pool *P = S->pool;
+    v3 r = {{S->dofs[b->dof0].pos, S->dofs[b->dof0 + 1].pos, S->dofs[b->dof0 + 2].pos}};
+    for (int i = 0; i < 3; i++)
+        r = v_add(P, r, v_scale(P, X[i], director(S, b, i)));
+    marker m = {.name = xasprintf("%s.%s", b->name, name), .short_name = name,
+                .body = (int)(b - S->bodies), .angle = -1, .px = r.c[0], .py = r.c[1],
+                .pz = r.c[2], .d3 = 1};
+    sema_mb_add_marker(S, m);
+}
+
+/* See sema_int.h. */
+void sema_declare_flexible3d(sema *S, body *b)
+{
+    b->flex = 1;
+    b->sub = -1;
+    frame3d(S, b);
+}
+
+/* See sema_int.h. */
+void sema_declare_rigid3d(sema *S, body *b)
+{
+    ex_pool *P = S->pool;
+    const ast *d = b->decl;
+    int bi = (int)(b - S->bodies);
+    if (frame3d(S, b) != 0)
+        b->mass = sval_err;
+    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+    const scope *sc = b->iname ? &isc : &S->global;
+    for (int j = 0; j < d->nkids; j++) {
+        const ast *q = d->kids[j];
+        if (q->kind != AST_MARKER)
+            continue;
+        int dup = 0;
+        for (int i = 0; i < S->nmarker; i++)
+            dup |= S->markers[i].body == bi && !strcmp(S->markers[i].short_name, q->name);
+        if (dup) {
+            diag_error(S->dc, q->loc, "marker '%s' is declared twice", q->name);
+            continue;
+        }
+        ex_id X[3];
+        if (sema_mb_triple(S, sc, q->kids[0], DIM_M, "a marker's position in its body", X) != 0)
+            continue;
+        ex_set_loc(P, q->loc);
+        sema_mb3d_marker(S, b, q->name, X);
     }
 }
 

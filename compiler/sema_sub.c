@@ -338,10 +338,10 @@ static void keep_unfixed(subst *b)
     memcpy(b->m0.colptr, M->colptr, ((size_t)M->n + 1) * sizeof *M->colptr);
     memcpy(b->m0.rowind, M->rowind, (size_t)M->nnz * sizeof *M->rowind);
     memcpy(b->m0.val, M->val, (size_t)M->nnz * sizeof *M->val);
-    b->dof0 = xmalloc(2 * ((size_t)b->fe->nnode + 1) * sizeof *b->dof0);
+    b->dof0 = xmalloc(FE_NDOF_NODE * ((size_t)b->fe->nnode + 1) * sizeof *b->dof0);
     for (int p = 0; p < b->fe->nnode; p++)
-        for (int c = 0; c < 2; c++)
-            b->dof0[2 * p + c] = b->fe->node[p].dof[c];
+        for (int c = 0; c < FE_NDOF_NODE; c++)
+            b->dof0[FE_NDOF_NODE * p + c] = b->fe->node[p].dof[c];
 }
 
 /* Declare substructure s: build, constrain, damp, reduce; create its states. */

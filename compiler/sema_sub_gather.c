@@ -225,12 +225,13 @@ void sema_sub_assemble(sema *S)
         }
         k->flags = (b->frame[0] >= 0 || b->frame[1] >= 0 ? JNT_BLOCK_FRAME : 0) |
                    (b->ray[0] >= 0 ? JNT_BLOCK_RAYLEIGH : 0);
-        if (fb >= 0) { /* gravity in in[0], in[1]; the runtime does the rest (abi.h) */
-            k->flags = JNT_BLOCK_FFRF;
+        if (fb >= 0) { /* gravity in in[0], in[1] (, in[2]); the runtime does the rest (abi.h) */
+            int d3 = S->bodies[fb].rigid3;
+            k->flags = d3 ? JNT_BLOCK_FFRF3 : JNT_BLOCK_FFRF;
             k->frame = S->dofs[S->bodies[fb].dof0].y;
             k->ffrf = b->ffrf;
             b->ffrf = NULL;
-            for (int c = 0; c < 2; c++)
+            for (int c = 0; c < 2 + d3; c++)
                 k->in[c] = S->gravity[c] >= 0 ? S->gravity[c] : ex_const(P, 0);
         }
         b->minv = b->minv_k = b->minv_c = NULL;

@@ -23,6 +23,21 @@
 #include <string.h>
 
 #include "flex.h"
+#include "flex3d.h"
+
+/* flexible3d bodies (core/flex3d.c): the scratch of one body, on the stack
+ * (its r is at most JNT_FLEX3_MAX_R, sema_flex.c) */
+#define FLEX3_WORK (46 * JNT_FLEX3_MAX_R + 1)
+
+/* Block b as a flexible3d body into *B; 0 when it is not one. */
+static int flex3_at(const jnt_model *m, int b, flex3_body *B)
+{
+    const jnt_abi_block *k = &m->abi->blocks[b];
+    if (!(k->flags & JNT_BLOCK_FFRF3))
+        return 0;
+    *B = (flex3_body){m->data + k->ffrf, k->r, k->frame, k->q0};
+    return 1;
+}
 
 /* One body's data and state at y. */
 typedef struct ffrf {
@@ -109,6 +124,11 @@ void flex_forces(const jnt_model *m, const double *y, const double *in, double *
         cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Kr, r, F.qf, 1, 1.0, ff, 1);
         cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Cr, r, F.qfd, 1, 1.0, ff, 1);
     }
+    double work[FLEX3_WORK];
+    flex3_body B;
+    for (int b = 0; b < m->abi->nblocks; b++)
+        if (flex3_at(m, b, &B))
+            flex3_forces(&B, y, y + m->abi->nq, in + 6 * b, f + m->abi->nq, work);
 }
 
 /* See flex.h. */
@@ -171,6 +191,12 @@ void flex_jac(const jnt_model *m, const double *y, const double *in, double *J)
         }
 #undef JA
     }
+    double work[FLEX3_WORK];
+    flex3_body B;
+    int nq = m->abi->nq;
+    for (int b = 0; b < m->abi->nblocks; b++)
+        if (flex3_at(m, b, &B))
+            flex3_jac(&B, y, y + nq, in + 6 * b, J + nq, J + (size_t)nq * n + nq, (int)n, work);
 }
 
 /* See flex.h. */
@@ -213,6 +239,11 @@ void flex_mass(const jnt_model *m, const double *y, double *M)
         }
 #undef MA
     }
+    double work[FLEX3_WORK];
+    flex3_body B;
+    for (int b = 0; b < m->abi->nblocks; b++)
+        if (flex3_at(m, b, &B))
+            flex3_mass(&B, y, M, (int)n, work);
 }
 
 /* See flex.h: per body its coordinates' rows and columns, all of them. */
@@ -220,16 +251,19 @@ void flex_pattern(const jnt_model *m, unsigned char *J, unsigned char *M)
 {
     const jnt_abi_model *a = m->abi;
     size_t n = (size_t)a->ny, nq = (size_t)a->nq;
-    int idx[JNT_MAX_BLOCK + 3];
+    int idx[JNT_MAX_BLOCK + 12];
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
-        if (!(k->flags & JNT_BLOCK_FFRF))
-            continue;
+        flex3_body B;
         int ni = 0;
-        for (int i = 0; i < 3; i++)
-            idx[ni++] = k->frame + i;
-        for (int i = 0; i < k->r; i++)
-            idx[ni++] = k->q0 + i;
+        if (flex3_at(m, b, &B)) {
+            ni = flex3_coords(&B, idx);
+        } else if (k->flags & JNT_BLOCK_FFRF) {
+            for (int i = 0; i < 3; i++)
+                idx[ni++] = k->frame + i;
+            for (int i = 0; i < k->r; i++)
+                idx[ni++] = k->q0 + i;
+        }
         for (int p = 0; p < ni; p++)
             for (int q = 0; q < ni; q++) {
                 size_t i = (size_t)idx[p], j = (size_t)idx[q];

@@ -28,52 +28,10 @@
 
 #include <stddef.h>
 
+#include "jnt/abi.h"
 #include "jnt/setup.h"
 
-/* The invariants of a flexible3d body with r elastic coordinates, one array
- * of doubles (all matrices column-major). These move to jnt/abi.h with the
- * compiler's hook, as JNT_FFRF_* did for flexible2d. The integrals are
- * those of point masses; red_ffrf3d.c forms them from the FE mass matrix
- * (rotary inertia included) and says what they are for other matrices.
- *   m                      mass
- *   s0 (3)                 first moment int X dm
- *   E0 (3 x 3)             Euler tensor int X X^T dm = tr(J0)/2 I - J0
- *   S1 (3 x r)             int Phi_P dm
- *   E1 (9 x r)             column m: the 3 x 3 dE/dq_m at q = 0
- *   C0 (3 x r, 3 times)    C0_i[k, n] = int X_i Phi_{P,k,n} dm, C0_i at + 3 r i
- *   E2 (r x r, 6 times)    E2_ij[m, n] = 1/2 d2E_ij/dq_m dq_n (symmetric),
- *                          pairs ij = 00 11 22 01 02 12
- *   C1 (r x r, 9 times)    C1_ik[m, n] = int Phi_{P,i,m} Phi_{P,k,n} dm,
- *                          C1_ik at + (i + 3 k) r^2
- *   Mr, Kr, Cr (r x r)     reduced mass, stiffness, damping (the caller
- *                          appends Kr and Cr, as for flexible2d) */
-#define JNT_FFRF3_M 0
-#define JNT_FFRF3_S0 1
-#define JNT_FFRF3_E0 4
-#define JNT_FFRF3_S1 13
-#define JNT_FFRF3_E1(r) (13 + 3 * (long)(r))
-#define JNT_FFRF3_C0(r) (13 + 12 * (long)(r))
-#define JNT_FFRF3_E2(r) (13 + 21 * (long)(r))
-#define JNT_FFRF3_C1(r) (JNT_FFRF3_E2(r) + 6 * (long)(r) * (long)(r))
-#define JNT_FFRF3_MR(r) (JNT_FFRF3_C1(r) + 9 * (long)(r) * (long)(r))
-#define JNT_FFRF3_KR(r) (JNT_FFRF3_MR(r) + (long)(r) * (long)(r))
-#define JNT_FFRF3_CR(r) (JNT_FFRF3_KR(r) + (long)(r) * (long)(r))
-#define JNT_FFRF3_SIZE(r) (JNT_FFRF3_CR(r) + (long)(r) * (long)(r))
 
-/* The inertia invariants of a spatial flexible body (setup/red_ffrf3d.c:
- * definitions and checks) through Mr, written to inv (JNT_FFRF3_SIZE(b->r)
- * doubles; Kr and Cr are left to the caller). Node coordinates are places
- * in the body frame; b is a basis of fe (b->r = 0: the rigid body of the
- * mesh; phi may then be NULL). When fe had fixes, M0 is its mass matrix
- * before them and dof0 (6 per node: ux, uy, uz, rx, ry, rz, -1 where none)
- * the nodes' DOFs in that numbering, so that the fixed nodes count; else
- * both NULL. Every node needs ux, uy, uz, and rx, ry, rz all or none; the
- * mass of a rigid translation must be alike in x, y and z; the body's mass
- * matrix must be positive definite (JNT_ERR_MODEL otherwise, with a
- * message). 0 or a negative status. Part of the setup library: its
- * declaration moves to jnt/setup.h with the compiler's hook. */
-int red_ffrf3d(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const int *dof0,
-               double *inv, char *err, size_t errn);
 
 /* One body: its invariants and where its coordinates are. */
 typedef struct flex3_body {

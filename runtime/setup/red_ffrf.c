@@ -35,7 +35,7 @@
 /* The unfixed DOF of component c (FE_UX, FE_UY) of node p. */
 static int dof_of(const fe_model *fe, const int *dof0, int p, int c)
 {
-    return dof0 ? dof0[2 * p + c] : fe->node[p].dof[c];
+    return dof0 ? dof0[FE_NDOF_NODE * p + c] : fe->node[p].dof[c];
 }
 
 /* The nodes' vectors of v (n) rotated by +90 degrees: (vx, vy) -> (-vy, vx). */

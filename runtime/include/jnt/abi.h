@@ -23,7 +23,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 10
+#define JNT_ABI_VERSION 11
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -127,12 +127,15 @@ typedef struct jnt_abi_block {
      * ffrf the offset of its invariants (JNT_FFRF_*) in the model data;
      * block_in gives the gravity (gx, gy) at in[6 b], in[6 b + 1]. The
      * runtime adds its mass matrix, quadratic-velocity, elastic, damping
-     * and gravity forces (core/flex.c); the kernels give the rest. */
+     * and gravity forces (core/flex.c); the kernels give the rest.
+     * JNT_BLOCK_FFRF3: the same for a flexible3d body, its frame's x, y, z
+     * and directors d1, d2, d3 at q[frame .. frame + 12), its invariants
+     * JNT_FFRF3_*, gravity (gx, gy, gz) at in[6 b .. 6 b + 2] (core/flex3d.c). */
     int frame;
     long ffrf;
 } jnt_abi_block;
 
-enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4 };
+enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4, JNT_BLOCK_FFRF3 = 8 };
 
 /* The invariants of a flexible2d body with r elastic coordinates, in the
  * model data from jnt_abi_block.ffrf (runtime/setup/red_ffrf.c): m, s0x,
@@ -140,6 +143,36 @@ enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4 };
  * (r x r each, column-major). */
 #define JNT_FFRF_S1 4
 #define JNT_FFRF_SIZE(r) (4 + 4 * (long)(r) + 4 * (long)(r) * (long)(r))
+
+/* The invariants of a flexible3d body with r elastic coordinates, one array
+ * of doubles (all matrices column-major). The integrals are
+ * those of point masses; red_ffrf3d.c forms them from the FE mass matrix
+ * (rotary inertia included) and says what they are for other matrices.
+ *   m                      mass
+ *   s0 (3)                 first moment int X dm
+ *   E0 (3 x 3)             Euler tensor int X X^T dm = tr(J0)/2 I - J0
+ *   S1 (3 x r)             int Phi_P dm
+ *   E1 (9 x r)             column m: the 3 x 3 dE/dq_m at q = 0
+ *   C0 (3 x r, 3 times)    C0_i[k, n] = int X_i Phi_{P,k,n} dm, C0_i at + 3 r i
+ *   E2 (r x r, 6 times)    E2_ij[m, n] = 1/2 d2E_ij/dq_m dq_n (symmetric),
+ *                          pairs ij = 00 11 22 01 02 12
+ *   C1 (r x r, 9 times)    C1_ik[m, n] = int Phi_{P,i,m} Phi_{P,k,n} dm,
+ *                          C1_ik at + (i + 3 k) r^2
+ *   Mr, Kr, Cr (r x r)     reduced mass, stiffness, damping (the caller
+ *                          appends Kr and Cr, as for flexible2d) */
+#define JNT_FLEX3_MAX_R 128 /* a flexible3d body's elastic coordinates at most */
+#define JNT_FFRF3_M 0
+#define JNT_FFRF3_S0 1
+#define JNT_FFRF3_E0 4
+#define JNT_FFRF3_S1 13
+#define JNT_FFRF3_E1(r) (13 + 3 * (long)(r))
+#define JNT_FFRF3_C0(r) (13 + 12 * (long)(r))
+#define JNT_FFRF3_E2(r) (13 + 21 * (long)(r))
+#define JNT_FFRF3_C1(r) (JNT_FFRF3_E2(r) + 6 * (long)(r) * (long)(r))
+#define JNT_FFRF3_MR(r) (JNT_FFRF3_C1(r) + 9 * (long)(r) * (long)(r))
+#define JNT_FFRF3_KR(r) (JNT_FFRF3_MR(r) + (long)(r) * (long)(r))
+#define JNT_FFRF3_CR(r) (JNT_FFRF3_KR(r) + (long)(r) * (long)(r))
+#define JNT_FFRF3_SIZE(r) (JNT_FFRF3_CR(r) + (long)(r) * (long)(r))
 
 /* A massless series-series Iwan chain solved quasi-statically after every
  * accepted step (runtime/couple/chain.c, seed 004 Sect. 3): n slider displacements

@@ -309,12 +309,26 @@ int red_point_row(const fe_model *fe, const red_basis *b, int node, int comp, do
  * Mr (r x r each, column-major); the caller appends Kr and Cr. Node
  * coordinates are the positions in the body frame; b is a basis of fe.
  * When fe had fixes (fe_fix), M0 is its mass matrix before them and dof0
- * (2 per node) the nodes' ux, uy in that numbering, so that the fixed nodes
+ * (FE_NDOF_NODE per node) the nodes' DOFs in that numbering, so that the fixed nodes
  * count; else both NULL. Needs ux and uy at every node and no other DOF,
  * and a mass matrix that treats x and y alike, and a basis without
  * rigid-body motion (JNT_ERR_MODEL otherwise). 0 or a negative status. */
 int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const int *dof0,
              double *inv, char *err, size_t errn);
+
+/* The inertia invariants of a spatial flexible body (setup/red_ffrf3d.c:
+ * definitions and checks) through Mr, written to inv (JNT_FFRF3_SIZE(b->r)
+ * doubles; Kr and Cr are left to the caller). Node coordinates are places
+ * in the body frame; b is a basis of fe (b->r = 0: the rigid body of the
+ * mesh; phi may then be NULL). When fe had fixes, M0 is its mass matrix
+ * before them and dof0 (6 per node: ux, uy, uz, rx, ry, rz, -1 where none)
+ * the nodes' DOFs in that numbering, so that the fixed nodes count; else
+ * both NULL. Every node needs ux, uy, uz, and rx, ry, rz all or none; the
+ * mass of a rigid translation must be alike in x, y and z; the body's mass
+ * matrix must be positive definite (JNT_ERR_MODEL otherwise, with a
+ * message). 0 or a negative status. */
+int red_ffrf3d(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const int *dof0,
+               double *inv, char *err, size_t errn);
 /* The mean axes of a free plane mesh (ux, uy at every node, nothing
  * fixed): each vector of b loses its rigid-body part in the mass inner
  * product, then red_orthogonalize drops the vanished and dependent columns
