@@ -143,6 +143,32 @@ static int unknown_set(sema *S, const subst *sb, const ast *e)
     return 1;
 }
 
+/* The place of the single node of set `set` of substructure si in the frame
+ * plus its elastic displacement (gathered), n components, into X: 0, or -1
+ * after an error (a set of several nodes). */
+static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X)
+{
+    ex_pool *P = S->pool;
+    const subst *sb = &S->subs[si];
+    const fe_set *st = &sb->fe->set[set];
+    if (st->n != 1) {
+        diag_error(S->dc, e->loc, "a marker on a node needs a set of one node; '%s' of '%s' has "
+                                  "%d", e->name, sb->name, st->n);
+        return -1;
+    }
+    const fe_node *nd = &sb->fe->node[st->node[0]];
+    for (int k = 0; k < n; k++) {
+        X[k] = ex_const(P, nd->x[k]);
+        if (nd->dof[FE_UX + k] < 0) /* fixed: it moves with the frame */
+            continue;
+        int di = sema_sub_node_dof(S, si, st->node[0], FE_UX + k, e->loc);
+        if (di < 0)
+            return -1;
+        X[k] = ex_op2(P, EX_ADD, X[k], S->dofs[di].pos);
+    }
+    return 0;
+}
+
 /* Marker q of flexible3d body b on substructure si: a frame point (x, y, z)
  * or a node, x + sum_i c_i d_i with c = X + its elastic displacement. */
 static void flex3_marker(sema *S, body *b, int si, const ast *q)
@@ -153,22 +179,8 @@ static void flex3_marker(sema *S, body *b, int si, const ast *q)
     ex_id X[3];
     int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
     if (set >= 0) {
-        const fe_set *st = &sb->fe->set[set];
-        if (st->n != 1) {
-            diag_error(S->dc, e->loc, "a marker on a node needs a set of one node; '%s' of "
-                                      "'%s' has %d", e->name, sb->name, st->n);
+        if (node_place(S, si, set, e, 3, X) != 0)
             return;
-        }
-        const fe_node *nd = &sb->fe->node[st->node[0]];
-        for (int k = 0; k < 3; k++) {
-            X[k] = ex_const(P, nd->x[k]);
-            if (nd->dof[FE_UX + k] < 0) /* fixed: it moves with the frame */
-                continue;
-            int di = sema_sub_node_dof(S, si, st->node[0], FE_UX + k, q->loc);
-            if (di < 0)
-                return;
-            X[k] = ex_op2(P, EX_ADD, X[k], S->dofs[di].pos);
-        }
     } else if (unknown_set(S, sb, e)) {
         return;
     } else {
@@ -199,22 +211,8 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
     int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
     if (set >= 0) {
         /* a node: u0 + its elastic displacement (gathered) */
-        const fe_set *st = &sb->fe->set[set];
-        if (st->n != 1) {
-            diag_error(S->dc, e->loc, "a marker on a node needs a set of one node; '%s' of "
-                                      "'%s' has %d", e->name, sb->name, st->n);
+        if (node_place(S, si, set, e, 2, lxy) != 0)
             return;
-        }
-        const fe_node *nd = &sb->fe->node[st->node[0]];
-        for (int k = 0; k < 2; k++) {
-            lxy[k] = ex_const(P, nd->x[k]);
-            if (nd->dof[k] < 0) /* fixed: it moves with the frame */
-                continue;
-            int di = sema_sub_node_dof(S, si, st->node[0], k == 0 ? FE_UX : FE_UY, q->loc);
-            if (di < 0)
-                return;
-            lxy[k] = ex_op2(P, EX_ADD, lxy[k], S->dofs[di].pos);
-        }
     } else if (unknown_set(S, sb, e)) {
         return;
     } else {
