@@ -831,7 +831,7 @@ static ex_id step_state(sema *S, elem *el, const char *what, jnt_dim dim, ex_id 
  * one (q0 the initial gap, t0 = t1 = the start: v_m twice the first step's
  * mean rate), and the first step is the rule's at the initial state with
  * v_m the initial gap rate (parameters only when the element's gap is). */
-static void step_control(sema *S, const scope *sc, elem *el, const ast *st, int contact)
+static void step_control(sema *S, elem *el, const ast *st, int contact)
 {
     ex_pool *P = S->pool;
     const ast *call = st->kids[0];
@@ -846,7 +846,6 @@ static void step_control(sema *S, const scope *sc, elem *el, const ast *st, int 
     if (sema_bind_args(S, call, 0, call->nkids, contact ? contact_steps_args : friction_steps_args,
                        contact ? 3 : 4, want, v, NULL) != 0)
         return;
-    (void)sc;
     ex_set_loc(P, st->loc);
     ex_id t = ex_var(P, EX_T, 0), big = ex_const(P, 1e30), prop, prop0;
     if (contact) {
@@ -1145,7 +1144,7 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         add_qty(el, "force", f);
     const ast *steps = found[kind == ELEM_FRICTION ? 3 : 4];
     if (steps && (kind == ELEM_FRICTION || kind == ELEM_CONTACT))
-        step_control(S, sc, el, steps, kind == ELEM_CONTACT);
+        step_control(S, el, steps, kind == ELEM_CONTACT);
 }
 
 /* Evaluate an element once (lazily: elements may refer to each other). */
