@@ -463,6 +463,15 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
  * on the gap q). -1 after an error. */
 int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
                          const char *ename);
+/* A point dof's virtual displacement (dof.lin_y, lin_c): for every body
+ * coordinate and gathered point, its coefficient coef(kind, index, ctx)
+ * (kind EX_Y or EX_UP; -1: none), or without coef the derivative of e by
+ * the coordinate (rate 0, which also adds coefficient times rate to f->vel)
+ * or by its rate (rate 1: e a speed linear in the rates). */
+void sema_mb_lin(sema *S, dof *f, ex_id e, int rate, ex_id (*coef)(sema *, ex_kind, int, void *),
+                 void *ctx);
+/* Append dof f (owned from now on): its index. */
+int sema_mb_push_dof(sema *S, const dof *f);
 /* The mass of body coordinate f (m, J or E_i; 1 when unknown). */
 ex_id sema_mb_dof_mass(sema *S, const dof *f);
 

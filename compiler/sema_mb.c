@@ -76,29 +76,50 @@ static int expr_dof(sema *S, char *name, const char *short_name, ex_id pos)
     dof f = {.name = name, .short_name = short_name, .body = -1, .y = -1, .sub = -1,
              .g = -1, .point = 1, .force = ex_const(P, 0), .acc = -1, .motion = -1,
              .pos = pos, .vel = ex_diff(P, pos, EX_T, 0)};
-    for (int i = 0; i < S->ndof; i++) {
-        int y = S->dofs[i].y;
-        if (S->dofs[i].body < 0 || y < 0 || !ex_depends(P, pos, EX_Y, y))
-            continue;
-        ex_id cf = ex_diff(P, pos, EX_Y, y);
-        XGROW(f.lin_y, f.caplin, f.nlin);
-        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
-        f.lin_y[f.nlin] = y;
-        f.lin_c[f.nlin++] = cf;
-        f.vel = ADD(f.vel, MUL(cf, Y(y + 1)));
+    sema_mb_lin(S, &f, pos, 0, NULL, NULL);
+    return sema_mb_push_dof(S, &f);
+}
+
+/* See sema_int.h. */
+void sema_mb_lin(sema *S, dof *f, ex_id e, int rate, ex_id (*coef)(sema *, ex_kind, int, void *),
+                 void *ctx)
+{
+    ex_pool *P = S->pool;
+    int nkind = S->ngather > 0 ? 2 : 1;
+    for (int pass = 0; pass < nkind; pass++) {
+        int n = pass ? S->ngather : S->ndof;
+        for (int i = 0; i < n; i++) {
+            int y = pass ? -1 : S->dofs[i].y;
+            if (!pass && (S->dofs[i].body < 0 || y < 0))
+                continue;
+            /* the coordinate (a body's state y, or gathered point i) and its rate */
+            ex_kind kx = pass ? EX_UP : EX_Y, kv = pass ? EX_UV : EX_Y;
+            int ix = pass ? i : y, iv = pass ? i : y + 1;
+            ex_id cf;
+            if (coef) {
+                cf = coef(S, kx, ix, ctx);
+            } else {
+                if (!ex_depends(P, e, rate ? kv : kx, rate ? iv : ix))
+                    continue;
+                cf = ex_diff(P, e, rate ? kv : kx, rate ? iv : ix);
+            }
+            if (cf < 0)
+                continue;
+            XGROW(f->lin_y, f->caplin, f->nlin);
+            f->lin_c = xrealloc(f->lin_c, (size_t)f->caplin * sizeof *f->lin_c);
+            f->lin_y[f->nlin] = pass ? -1 - i : y;
+            f->lin_c[f->nlin++] = cf;
+            if (!rate)
+                f->vel = ADD(f->vel, MUL(cf, ex_var(P, kv, iv)));
+        }
     }
-    for (int g = 0; g < S->ngather; g++) {
-        if (!ex_depends(P, pos, EX_UP, g))
-            continue;
-        ex_id cf = ex_diff(P, pos, EX_UP, g);
-        XGROW(f.lin_y, f.caplin, f.nlin);
-        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
-        f.lin_y[f.nlin] = -1 - g;
-        f.lin_c[f.nlin++] = cf;
-        f.vel = ADD(f.vel, MUL(cf, ex_var(P, EX_UV, g)));
-    }
+}
+
+/* See sema_int.h. */
+int sema_mb_push_dof(sema *S, const dof *f)
+{
     XGROW(S->dofs, S->capdof, S->ndof);
-    S->dofs[S->ndof] = f;
+    S->dofs[S->ndof] = *f;
     return S->ndof++;
 }
 
@@ -293,6 +314,31 @@ int sema_mb_length(sema *S, int ma, int mb, const char *ename)
     return expr_dof(S, xasprintf("%s.length", ename), "length", ex_op1(P, EX_SQRT, l2));
 }
 
+/* The energy-consistent length's virtual displacement: n_m . du/dx for
+ * coordinate (kind, index), n_m = 2 u / (|u_i| + |u_f|) held; -1 where u does
+ * not depend on it. */
+typedef struct ec_ctx {
+    const ex_id *u;
+    int n;
+    ex_id sum;
+} ec_ctx;
+
+static ex_id ec_coef(sema *S, ex_kind kind, int index, void *ctx)
+{
+    ex_pool *P = S->pool;
+    const ec_ctx *c = ctx;
+    ex_id cf = -1;
+    for (int k = 0; k < c->n; k++)
+        if (ex_depends(P, c->u[k], kind, index)) {
+            ex_id t = MUL(c->u[k], ex_diff(P, c->u[k], kind, index));
+            cf = cf < 0 ? t : ADD(cf, t);
+        }
+    if (cf < 0)
+        return -1;
+    return ex_op2(P, EX_DIV, MUL(ex_const(P, 2), cf),
+                  ex_op2(P, EX_MAX, c->sum, ex_const(P, 1e-300)));
+}
+
 /* See sema_int.h. */
 int sema_mb_ec_length(sema *S, int ma, int mb, const char *ename, ex_id *li, ex_id *lf)
 {
@@ -333,28 +379,9 @@ int sema_mb_ec_length(sema *S, int ma, int mb, const char *ename, ex_id *li, ex_
     dof f = {.name = xasprintf("%s.length", ename), .short_name = "length", .body = -1, .y = -1,
              .sub = -1, .g = -1, .point = 1, .force = ex_const(P, 0), .acc = -1, .motion = -1,
              .pos = pos, .vel = ex_const(P, 0)};
-    for (int i = 0; i < S->ndof; i++) {
-        int y = S->dofs[i].y;
-        if (S->dofs[i].body < 0 || y < 0)
-            continue;
-        ex_id cf = ex_const(P, 0);
-        for (int k = 0; k < n; k++)
-            if (ex_depends(P, u[k], EX_Y, y))
-                cf = ADD(cf, MUL(u[k], ex_diff(P, u[k], EX_Y, y)));
-        if (ex_get(P, cf)->kind == EX_CONST)
-            continue;
-        /* n_m . du/dq_y; with |u| for |u_i| + |u_f| when the sum vanishes */
-        cf = ex_op2(P, EX_DIV, MUL(ex_const(P, 2), cf),
-                    ex_op2(P, EX_MAX, sum, ex_const(P, 1e-300)));
-        XGROW(f.lin_y, f.caplin, f.nlin);
-        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
-        f.lin_y[f.nlin] = y;
-        f.lin_c[f.nlin++] = cf;
-        f.vel = ADD(f.vel, MUL(cf, Y(y + 1)));
-    }
-    XGROW(S->dofs, S->capdof, S->ndof);
-    S->dofs[S->ndof] = f;
-    return S->ndof++;
+    ec_ctx c = {u, n, sum};
+    sema_mb_lin(S, &f, pos, 0, ec_coef, &c);
+    return sema_mb_push_dof(S, &f);
 }
 
 /* See sema_int.h: the joint's slide s, or radius times its angle. */

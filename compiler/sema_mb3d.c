@@ -685,18 +685,8 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
     dof f = {.name = xasprintf("%s.slip", ename), .short_name = "slip", .body = -1, .y = -1,
              .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
              .pos = C(0), .vel = speed};
-    for (int i = 0; i < S->ndof; i++) {
-        int y = S->dofs[i].y;
-        if (S->dofs[i].body < 0 || y < 0 || !ex_depends(P, speed, EX_Y, y + 1))
-            continue;
-        XGROW(f.lin_y, f.caplin, f.nlin);
-        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
-        f.lin_y[f.nlin] = y;
-        f.lin_c[f.nlin++] = ex_diff(P, speed, EX_Y, y + 1);
-    }
-    XGROW(S->dofs, S->capdof, S->ndof);
-    S->dofs[S->ndof] = f;
-    return S->ndof++;
+    sema_mb_lin(S, &f, speed, 1, NULL, NULL);
+    return sema_mb_push_dof(S, &f);
 }
 
 /* See sema_int.h. Eqs. 8-13 with d1k(phi) = cos phi p_b + sin phi s_b (p, s
@@ -744,18 +734,6 @@ int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, cons
     dof f = {.name = xasprintf("%s.approach", ename), .short_name = "approach", .body = -1,
              .y = -1, .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
              .pos = ex_op1(P, EX_NEG, q), .vel = C(0)};
-    for (int i = 0; i < S->ndof; i++) {
-        int y = S->dofs[i].y;
-        if (S->dofs[i].body < 0 || y < 0 || !ex_depends(P, f.pos, EX_Y, y))
-            continue;
-        ex_id cf = ex_diff(P, f.pos, EX_Y, y);
-        XGROW(f.lin_y, f.caplin, f.nlin);
-        f.lin_c = xrealloc(f.lin_c, (size_t)f.caplin * sizeof *f.lin_c);
-        f.lin_y[f.nlin] = y;
-        f.lin_c[f.nlin++] = cf;
-        f.vel = ADD(f.vel, MUL(cf, ex_var(P, EX_Y, y + 1)));
-    }
-    XGROW(S->dofs, S->capdof, S->ndof);
-    S->dofs[S->ndof] = f;
-    return S->ndof++;
+    sema_mb_lin(S, &f, f.pos, 0, NULL, NULL);
+    return sema_mb_push_dof(S, &f);
 }
