@@ -1,13 +1,12 @@
 /*
- * sema_elem.c: elements (spring, damper, friction, contact, force) and the
- * instantiation of laws written in the language.
+ * sema_elem.c: elements (spring, damper, friction, contact, force); their
+ * laws are instantiated by sema_law.c, their step control is sema_steps.c's.
  *
  * Sign convention: an element between dofs a and b has the relative
  * displacement s = x_a - x_b and velocity v = v_a - v_b; its force F acts as
  * -F on a and +F on b (F > 0 resists s growing). A contact element's gap is
  * gap0 - s, and its force is pressure * area.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +20,9 @@ static const jnt_dim DIM_MS = {{0, 6, -6, 0, 0}};
 static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
 static const jnt_dim DIM_PA = {{6, -6, -12, 0, 0}};
 static const jnt_dim DIM_M2 = {{0, 12, 0, 0, 0}};
-static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
-static const jnt_dim DIM_PS = {{0, 0, -6, 0, 0}};
 
-static void add_qty(elem *el, const char *name, sval v)
+/* See sema_int.h. */
+void sema_elem_add_qty(elem *el, const char *name, sval v)
 {
     XGROW(el->q, el->capq, el->nq);
     el->q[el->nq++] = (qty){name, v};
@@ -38,425 +36,7 @@ static void set_qty(elem *el, const char *name, sval v)
             el->q[i].val = v;
             return;
         }
-    add_qty(el, name, v);
-}
-
-/* ---- law instantiation -------------------------------------------------------------- */
-
-typedef struct local {
-    const char *name;
-    const ast *stmt;   /* AST_LET or AST_STATE */
-    const ast *der;    /* AST_DEREQ for a continuous state */
-    const ast *upd;    /* AST_UPDATE for a discrete state */
-    int busy, done, derbusy, derdone;
-    sval val;          /* the let's value, or the state's variable */
-    sval derval;
-    int var;           /* state index in y or d */
-} local;
-
-/* Inputs an element hands its law: s, v, N, area, p (friction); gap, gapv
- * (contact). */
-#define LAW_MAX_INPUTS 8
-
-typedef struct lawctx {
-    const ast *law;
-    elem *el;
-    int np, nbound; /* parameters, and how many are bound so far */
-    const ast **pdecl;
-    sval *pval;
-    const char *in_name[LAW_MAX_INPUTS];
-    sval in_val[LAW_MAX_INPUTS];
-    int nin;
-    local *loc;
-    int nloc;
-    sval feq; /* F_eq, computed on first use */
-    int have_feq;
-    scope frame;
-} lawctx;
-
-static local *find_local(lawctx *L, const char *name)
-{
-    for (int i = 0; i < L->nloc; i++)
-        if (strcmp(L->loc[i].name, name) == 0)
-            return &L->loc[i];
-    return NULL;
-}
-
-static sval eval_local(sema *S, lawctx *L, local *lc)
-{
-    if (lc->done)
-        return lc->val;
-    if (lc->busy) {
-        diag_error(S->dc, lc->stmt->loc, "'%s' is defined in terms of itself", lc->name);
-        lc->val = sval_err;
-        lc->done = 1;
-        return sval_err;
-    }
-    lc->busy = 1;
-    lc->val = sema_num(S, &L->frame, lc->stmt->kids[0], "a 'let'");
-    lc->busy = 0;
-    lc->done = 1;
-    return lc->val;
-}
-
-static int law_lookup(sema *S, const scope *sc, const char *name, jnt_loc loc, sval *out)
-{
-    lawctx *L = sc->ctx;
-    local *lc = find_local(L, name);
-    if (lc) {
-        *out = lc->stmt->kind == AST_LET ? eval_local(S, L, lc) : lc->val;
-        return 1;
-    }
-    for (int i = 0; i < L->np; i++)
-        if (strcmp(L->pdecl[i]->name, name) == 0) {
-            if (i >= L->nbound) {
-                diag_error(S->dc, loc, "'%s' is used before it is bound: a default may use only "
-                                       "the parameters declared before it", name);
-                *out = sval_err;
-            } else {
-                *out = L->pval[i];
-            }
-            return 1;
-        }
-    for (int i = 0; i < L->nin; i++)
-        if (strcmp(L->in_name[i], name) == 0) {
-            *out = L->in_val[i];
-            return 1;
-        }
-    /* computed on demand: it needs every other force on the element's dofs */
-    if (L->law->op == LAW_FRICTION && strcmp(name, "F_eq") == 0) {
-        if (!L->have_feq) {
-            L->have_feq = 1;
-            if (sema_equiv_force(S, (int)(L->el - S->elems), loc, &L->feq) != 0)
-                L->feq = sval_err;
-            else
-                add_qty(L->el, "F_eq", L->feq);
-        }
-        *out = L->feq;
-        return 1;
-    }
-    return 0;
-}
-
-static void law_names(sema *S, const scope *sc, const char ***list, int *n, int *cap)
-{
-    (void)S;
-    lawctx *L = sc->ctx;
-    for (int i = 0; i < L->nloc; i++) {
-        XGROW(*list, *cap, *n);
-        (*list)[(*n)++] = L->loc[i].name;
-    }
-    for (int i = 0; i < L->np + L->nin; i++) {
-        XGROW(*list, *cap, *n);
-        (*list)[(*n)++] = i < L->np ? L->pdecl[i]->name : L->in_name[i - L->np];
-    }
-}
-
-/* The derivative expression of a continuous state (lazily, once). */
-static int local_der(sema *S, lawctx *L, local *lc, jnt_loc use, sval *out)
-{
-    if (!lc->der) {
-        diag_error(S->dc, use, "state '%s' has no 'der(%s) = ...'", lc->name, lc->name);
-        return -1;
-    }
-    if (!lc->derdone) {
-        if (lc->derbusy) {
-            diag_error(S->dc, use, "der(%s) is defined in terms of itself", lc->name);
-            return -1;
-        }
-        lc->derbusy = 1;
-        lc->derval = sema_num_dim(S, &L->frame, lc->der->kids[0], units_div(lc->val.dim, DIM_S),
-                                  "the derivative of a state");
-        lc->derbusy = 0;
-        lc->derdone = 1;
-    }
-    *out = lc->derval;
-    return out->k == V_ERR ? -1 : 0;
-}
-
-/* der(z) in a law expression. */
-static int law_der(sema *S, const scope *sc, const ast *n, sval *out)
-{
-    lawctx *L = sc->ctx;
-    const ast *arg = n->kids[0];
-    local *lc = arg->kind == AST_NAME ? find_local(L, arg->name) : NULL;
-    if (!lc || lc->stmt->kind != AST_STATE || lc->stmt->op) {
-        diag_error(S->dc, arg->loc, "der() takes a continuous state of this law");
-        return -1;
-    }
-    return local_der(S, L, lc, arg->loc, out);
-}
-
-static const char *law_kind_name(int k)
-{
-    return k == LAW_FRICTION ? "friction" : k == LAW_CONTACT ? "contact" : "force";
-}
-
-/* Bind the call's arguments to the law's parameters (named or positional),
- * checking units; defaults fill the rest. */
-static int bind_params(sema *S, const scope *sc, lawctx *L, const ast *call)
-{
-    const ast *law = L->law;
-    int np = 0;
-    while (np < law->nkids && law->kids[np]->kind == AST_LPARAM)
-        np++;
-    L->np = np;
-    L->pdecl = xcalloc((size_t)np + 1, sizeof *L->pdecl);
-    L->pval = xcalloc((size_t)np + 1, sizeof *L->pval);
-    const ast **given = xcalloc((size_t)np + 1, sizeof *given);
-    int err = 0, pos = 0;
-    for (int i = 0; i < np; i++)
-        L->pdecl[i] = law->kids[i];
-    for (int i = 0; i < call->nkids; i++) {
-        const ast *a = call->kids[i];
-        int k = -1;
-        if (a->kind == AST_ARG) {
-            for (int j = 0; j < np; j++)
-                if (strcmp(L->pdecl[j]->name, a->name) == 0)
-                    k = j;
-            if (k < 0) {
-                const char **c = xmalloc(((size_t)np + 1) * sizeof *c);
-                for (int j = 0; j < np; j++)
-                    c[j] = L->pdecl[j]->name;
-                const char *best = jnt_closest_name(a->name, c, np);
-                free(c);
-                diag_error(S->dc, a->loc, "law '%s' has no parameter '%s'%s%s%s", law->name,
-                           a->name, best ? "; did you mean '" : "", best ? best : "",
-                           best ? "'?" : "");
-                err = 1;
-                continue;
-            }
-        } else {
-            if (pos >= np) {
-                diag_error(S->dc, a->loc, "too many arguments: law '%s' takes %d", law->name, np);
-                err = 1;
-                continue;
-            }
-            k = pos++;
-        }
-        if (given[k]) {
-            diag_error(S->dc, a->loc, "parameter '%s' of law '%s' is given twice", L->pdecl[k]->name,
-                       law->name);
-            err = 1;
-            continue;
-        }
-        given[k] = a->kind == AST_ARG ? a->kids[0] : a;
-    }
-    for (int k = 0; k < np; k++) {
-        const ast *d = L->pdecl[k];
-        jnt_dim want = units_none;
-        if (d->kids[0] && sema_unit(S, d->kids[0], &want) != 0) {
-            err = 1;
-            continue;
-        }
-        char what[160];
-        snprintf(what, sizeof what, "parameter '%s' of law '%s'", d->name, law->name);
-        if (given[k]) {
-            L->pval[k] = sema_num_dim(S, sc, given[k], want, what);
-        } else if (d->nkids > 1 && d->kids[1]) {
-            L->pval[k] = sema_num_dim(S, &L->frame, d->kids[1], want, what);
-        } else {
-            diag_error(S->dc, call->loc, "missing argument '%s' of law '%s'", d->name, law->name);
-            diag_note(S->dc, d->loc, "'%s' is declared here", d->name);
-            L->pval[k] = sval_err;
-        }
-        if (L->pval[k].k == V_ERR)
-            err = 1;
-        L->nbound = k + 1;
-    }
-    free(given);
-    return err ? -1 : 0;
-}
-
-/* Create the law's states and collect its lets, ders and updates. */
-static int collect_locals(sema *S, lawctx *L, const ast **result, const char *want_result,
-                          const char *alt_result)
-{
-    const ast *law = L->law;
-    elem *el = L->el;
-    int err = 0;
-    L->loc = xcalloc((size_t)law->nkids + 1, sizeof *L->loc);
-    for (int i = L->np; i < law->nkids; i++) {
-        const ast *st = law->kids[i];
-        if (st->kind != AST_LET && st->kind != AST_STATE)
-            continue;
-        if (find_local(L, st->name)) {
-            diag_error(S->dc, st->loc, "'%s' is defined twice in law '%s'", st->name, law->name);
-            err = 1;
-            continue;
-        }
-        local *lc = &L->loc[L->nloc++];
-        lc->name = st->name;
-        lc->stmt = st;
-        if (st->kind != AST_STATE)
-            continue;
-        jnt_dim dim = units_none;
-        if (st->kids[0] && sema_unit(S, st->kids[0], &dim) != 0)
-            err = 1;
-        ex_id init = ex_const(S->pool, 0);
-        if (st->nkids > 1 && st->kids[1]) {
-            sval v = sema_num_dim(S, &L->frame, st->kids[1], dim, "the initial value of a state");
-            if (v.k == V_ERR)
-                err = 1;
-            else if (sema_is_dynamic(S, v.e))
-                diag_error(S->dc, st->kids[1]->loc, "an initial value may use parameters only");
-            else
-                init = v.e;
-        }
-        char *name = xasprintf("%s.%s", el->name, st->name);
-        if (st->op) {
-            lc->var = ir_add(&S->m->d, name, -1, init, dim, st->loc);
-            lc->val = sval_num(ex_var(S->pool, EX_D, lc->var), dim);
-        } else {
-            lc->var = ir_add(&S->m->y, name, -1, init, dim, st->loc);
-            lc->val = sval_num(ex_var(S->pool, EX_Y, lc->var), dim);
-        }
-    }
-    for (int i = L->np; i < law->nkids; i++) {
-        const ast *st = law->kids[i];
-        if (st->kind == AST_DEREQ || st->kind == AST_UPDATE) {
-            local *lc = find_local(L, st->name);
-            int is_der = st->kind == AST_DEREQ;
-            if (!lc || lc->stmt->kind != AST_STATE || lc->stmt->op == is_der) {
-                diag_error(S->dc, st->loc, is_der ? "der(%s): '%s' is not a continuous state of this law"
-                                                  : "update %s: '%s' is not a discrete state of this law",
-                           st->name, st->name);
-                err = 1;
-            } else if (is_der ? lc->der != NULL : lc->upd != NULL) {
-                diag_error(S->dc, st->loc, "'%s' has two %s equations", st->name,
-                           is_der ? "der()" : "update");
-                err = 1;
-            } else if (is_der) {
-                lc->der = st;
-            } else {
-                lc->upd = st;
-            }
-        } else if (st->kind == AST_RESULT) {
-            if (strcmp(st->name, want_result) != 0 && (!alt_result || strcmp(st->name, alt_result) != 0)) {
-                diag_error(S->dc, st->loc, "a %s law defines '%s'%s%s%s, not '%s'",
-                           law_kind_name(law->op), want_result, alt_result ? " or '" : "",
-                           alt_result ? alt_result : "", alt_result ? "'" : "", st->name);
-                err = 1;
-            } else if (*result) {
-                diag_error(S->dc, st->loc, "law '%s' defines its result twice", law->name);
-                err = 1;
-            } else {
-                *result = st;
-            }
-        }
-    }
-    if (!*result) {
-        diag_error(S->dc, law->loc, "law '%s' never defines '%s'", law->name, want_result);
-        err = 1;
-    }
-    return err ? -1 : 0;
-}
-
-/* Instantiate law `call` (AST_CALL) for element el; returns its result. */
-static sval instantiate(sema *S, const scope *sc, elem *el, const ast *call, int kind)
-{
-    sym *s = sema_find(S, call->name);
-    if (!s || s->kind != SYM_LAW) {
-        char hint[128];
-        sema_suggest(S, sc, call->name, hint, sizeof hint);
-        diag_error(S->dc, call->loc, "unknown law '%s'%s", call->name, hint);
-        return sval_err;
-    }
-    const ast *law = s->decl;
-    if (law->op != kind) {
-        diag_error(S->dc, call->loc, "'%s' is a %s law, but this element needs a %s law", law->name,
-                   law_kind_name(law->op), law_kind_name(kind));
-        return sval_err;
-    }
-    lawctx *L = xcalloc(1, sizeof *L);
-    L->law = law;
-    L->el = el;
-    /* laws see their own names, their inputs and the global constants */
-    L->frame = (scope){.up = &S->consts, .lookup = law_lookup, .names = law_names,
-                       .der = law_der, .ctx = L};
-    for (int i = 0; i < el->nq && L->nin < LAW_MAX_INPUTS; i++) {
-        L->in_name[L->nin] = el->q[i].name;
-        L->in_val[L->nin++] = el->q[i].val;
-    }
-    sval res = sval_err;
-    const ast *result = NULL;
-    int errs0 = INT_MAX; /* errors in the law's body get a note at the call site */
-    if (bind_params(S, sc, L, call) != 0)
-        goto done;
-    errs0 = diag_errors(S->dc);
-    for (int i = 0; i < L->np; i++)
-        add_qty(el, L->pdecl[i]->name, L->pval[i]);
-    const char *want = kind == LAW_CONTACT ? "pressure" : "force";
-    if (collect_locals(S, L, &result, want, kind == LAW_CONTACT ? "force" : NULL) != 0)
-        goto done;
-    int err = 0;
-    for (int i = 0; i < L->nloc; i++) {
-        local *lc = &L->loc[i];
-        if (lc->stmt->kind == AST_LET) {
-            eval_local(S, L, lc);
-        } else if (!lc->stmt->op) {
-            sval dv;
-            if (local_der(S, L, lc, lc->stmt->loc, &dv) != 0) {
-                err = 1;
-                continue;
-            }
-            S->m->y.v[lc->var].rhs = dv.e;
-            char *dn = xasprintf("der_%s", lc->name);
-            add_qty(el, ast_strdup(S->arena, dn, strlen(dn)), dv);
-            free(dn);
-        } else if (!lc->upd) {
-            diag_error(S->dc, lc->stmt->loc, "discrete state '%s' has no 'update %s = ...'", lc->name,
-                       lc->name);
-            err = 1;
-        } else {
-            sval uv = sema_num_dim(S, &L->frame, lc->upd->kids[0], lc->val.dim, "an update");
-            if (uv.k == V_ERR)
-                err = 1;
-            else
-                S->m->d.v[lc->var].rhs = uv.e;
-        }
-        add_qty(el, lc->name, lc->stmt->kind == AST_LET ? eval_local(S, L, lc) : lc->val);
-    }
-    jnt_dim rdim = strcmp(result->name, "pressure") == 0 ? DIM_PA : DIM_N;
-    res = sema_num_dim(S, &L->frame, result->kids[0], rdim, kind == LAW_CONTACT
-                                                                ? "the result of a contact law"
-                                                                : "the force of a law");
-    if (err)
-        res = sval_err;
-    if (res.k != V_ERR)
-        add_qty(el, result->name, res);
-done:
-    if (diag_errors(S->dc) > errs0 && law->loc.file != call->loc.file)
-        diag_note(S->dc, call->loc, "in law '%s', used by %s '%s' here", law->name,
-                  law_kind_name(law->op), el->name);
-    free(L->pdecl);
-    free(L->pval);
-    free(L->loc);
-    free(L);
-    return res;
-}
-
-/* See sema_int.h. */
-sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v)
-{
-    if (call->kind == AST_NAME) { /* a law with all defaults */
-        ast *c = ast_new(S->arena, AST_CALL, call->loc);
-        c->name = call->name;
-        call = c;
-    }
-    elem el = {.name = (char *)name};
-    add_qty(&el, "v", v);
-    add_qty(&el, "N", sval_num(ex_const(S->pool, 1), DIM_N));
-    int ny = S->m->y.n, nd = S->m->d.n;
-    sval f = instantiate(S, sc, &el, call, LAW_FRICTION);
-    free(el.q);
-    if (f.k != V_ERR && (S->m->y.n != ny || S->m->d.n != nd)) {
-        diag_error(S->dc, call->loc, "friction law '%s' has states; an interface takes a law of "
-                                     "the slip velocity (and time) only, like coulomb_tanh or "
-                                     "stribeck_rill", call->name);
-        return sval_err;
-    }
-    return f.k == V_ERR ? f : sval_num(f.e, units_none); /* force / (1 N) */
+    sema_elem_add_qty(el, name, v);
 }
 
 /* ---- elements ---------------------------------------------------------------------- */
@@ -558,30 +138,6 @@ static int gather_settings(sema *S, const ast *decl, int first, const setting_sp
         }
     }
     return err ? -1 : 0;
-}
-
-static const ast *law_call(sema *S, const ast *setting)
-{
-    const ast *v = setting->kids[0];
-    if (v->kind == AST_CALL)
-        return v;
-    if (v->kind == AST_NAME) /* a law with all defaults, written without parentheses */
-        return v;
-    diag_error(S->dc, v->loc, "expected a law, like 'law = lugre(...)'");
-    return NULL;
-}
-
-static sval law_force(sema *S, const scope *sc, elem *el, const ast *setting, int kind)
-{
-    const ast *call = law_call(S, setting);
-    if (!call)
-        return sval_err;
-    if (call->kind == AST_NAME) {
-        ast *c = ast_new(S->arena, AST_CALL, call->loc);
-        c->name = call->name;
-        call = c;
-    }
-    return instantiate(S, sc, el, call, kind);
 }
 
 /* The dof an element between two markers, or on a joint, acts on (see
@@ -721,7 +277,7 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
             g = ex_op2(P, EX_ADD, g, ex_op2(P, EX_MUL, ex_const(P, 0.5 * x[k % 3]),
                                             ex_op2(P, EX_SUB, hi, lo)));
         set_qty(el, "gap", sval_num(g, DIM_M));
-        sval r = law_force(S, sc, el, law, LAW_CONTACT);
+        sval r = sema_law_force(S, sc, el, law, LAW_CONTACT);
         if (r.k == V_ERR)
             return r;
         if (S->m->y.n != ny || S->m->d.n != nd) {
@@ -745,191 +301,6 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
     set_qty(el, "gap", sval_num(ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, qi, qf)),
                                 DIM_M));
     return sval_num(fm, dim);
-}
-
-/* ---- step control (seed 001 eqs. 19-20 and 33) --------------------------------------- */
-
-static const arg_spec contact_steps_args[] = {
-    {"eps_p", &DIM_M, NAN, NULL, 0}, {"qbar_min", &units_none, 5, NULL, 0},
-    {"alpha", &units_none, 1.2, NULL, 0},
-};
-static const arg_spec friction_steps_args[] = {
-    {"dtau_min", &units_none, 0.02, NULL, 0}, {"vhat_min", &units_none, 5, NULL, 0},
-    {"alpha", &units_none, 1.2, NULL, 0}, {"omega", &DIM_PS, 0, NULL, 0},
-};
-
-/* The element's quantity `name` (a law parameter), or -1. */
-static ex_id qty_expr(const elem *el, const char *name)
-{
-    for (int i = el->nq - 1; i >= 0; i--)
-        if (strcmp(el->q[i].name, name) == 0 && el->q[i].val.k == V_NUM)
-            return el->q[i].val.e;
-    return -1;
-}
-
-/* See sema_int.h. */
-ex_id sema_at_init(sema *S, ex_id e)
-{
-    ex_pool *P = S->pool;
-    if (ex_depends(P, e, EX_UP, -1) || ex_depends(P, e, EX_UV, -1) || ex_depends(P, e, EX_D, -1))
-        return -1;
-    ex_id *repl = xmalloc(((size_t)S->m->y.n + 1) * sizeof *repl);
-    for (int i = 0; i < S->m->y.n; i++)
-        repl[i] = S->m->y.v[i].init;
-    ex_id r = ex_subst(P, e, EX_Y, repl);
-    free(repl);
-    return r;
-}
-
-/* See sema_int.h. */
-void sema_defer_init(sema *S, int d, ex_id e)
-{
-    XGROW(S->dinit_d, S->capdinit, S->ndinit);
-    S->dinit_e = xrealloc(S->dinit_e, (size_t)S->capdinit * sizeof *S->dinit_e);
-    S->dinit_d[S->ndinit] = d;
-    S->dinit_e[S->ndinit++] = e;
-}
-
-/* See sema_int.h. */
-void sema_init_finish(sema *S)
-{
-    for (int i = 0; i < S->ndinit; i++) {
-        ex_id v = sema_at_init(S, S->dinit_e[i]);
-        if (v >= 0)
-            S->m->d.v[S->dinit_d[i]].init = v;
-    }
-}
-
-/* A discrete state of element el for step control, updated to upd and
- * starting at init (-1: the run's start time, set by sema_steps_finish). */
-static ex_id step_state(sema *S, elem *el, const char *what, jnt_dim dim, ex_id upd, ex_id init)
-{
-    int d = ir_add(&S->m->d, xasprintf("%s.%s", el->name, what), -1, ex_const(S->pool, 0), dim,
-                   el->decl->loc);
-    S->m->d.v[d].rhs = upd;
-    if (init >= 0) {
-        sema_defer_init(S, d, init);
-    } else {
-        XGROW(S->step_t, S->capstep_t, S->nstep_t);
-        S->step_t[S->nstep_t++] = d;
-    }
-    return ex_var(S->pool, EX_D, d);
-}
-
-/* `steps = contact_steps(eps_p, qbar_min, alpha)` on a contact, or
- * `steps = friction_steps(dtau_min, vhat_min, alpha, omega)` on a friction
- * element: the step the element proposes after each step, the member
- * `step`; the model's next step is the least proposal (sema_steps_finish).
- * Contact (eqs. 19-20): with q1 the gap at this step end, q0 at the one
- * before, Dt1 and Dt0 the last two steps,
- *   kappa = (q1 / eps_p) / qbar_min,  Dq = eps_p (kappa <= 1 ? 1 : kappa^alpha),
- *   Dt = Dq / |v_m|,  v_m = 2 (q1 - q0) / (Dt0 + Dt1)
- * (q1 with its sign: in contact kappa < 0 and Dq = eps_p). Friction (eq.
- * 33): nu = (|v| / v_s) / vhat_min, Omega Dt = dtau_min (nu <= 1 ? 1 :
- * nu^alpha), Omega = sigma0 v_s / mu_k of the element's LuGre law unless
- * given. Before the run has two step ends its start stands for the missing
- * one (q0 the initial gap, t0 = t1 = the start: v_m twice the first step's
- * mean rate), and the first step is the rule's at the initial state with
- * v_m the initial gap rate (parameters only when the element's gap is). */
-static void step_control(sema *S, elem *el, const ast *st, int contact)
-{
-    ex_pool *P = S->pool;
-    const ast *call = st->kids[0];
-    const char *want = contact ? "contact_steps" : "friction_steps";
-    if (call->kind != AST_CALL || strcmp(call->name, want) != 0) {
-        diag_error(S->dc, st->loc, "'steps' of a %s is %s", contact ? "contact" : "friction",
-                   contact ? "contact_steps(eps_p = 3 um, qbar_min = 5, alpha = 1.2)"
-                           : "friction_steps(dtau_min = 0.02, vhat_min = 5, alpha = 1.2)");
-        return;
-    }
-    double v[4];
-    if (sema_bind_args(S, call, 0, call->nkids, contact ? contact_steps_args : friction_steps_args,
-                       contact ? 3 : 4, want, v, NULL) != 0)
-        return;
-    ex_set_loc(P, st->loc);
-    ex_id t = ex_var(P, EX_T, 0), big = ex_const(P, 1e30), prop, prop0;
-    if (contact) {
-        ex_id q = qty_expr(el, "gap");
-        if (!(v[0] > 0) || q < 0) {
-            diag_error(S->dc, call->loc, "contact_steps needs eps_p > 0 (a characteristic "
-                                         "penetration, seed 001 eq. 19)");
-            return;
-        }
-        ex_id gv = qty_expr(el, "gapv");
-        ex_id t1 = step_state(S, el, "steps_t1", DIM_S, t, -1);
-        ex_id t0 = step_state(S, el, "steps_t0", DIM_S, t1, -1);
-        ex_id q0 = step_state(S, el, "steps_q", DIM_M, q, q);
-        ex_id vm = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, ex_const(P, 2), ex_op2(P, EX_SUB, q, q0)),
-                          ex_op2(P, EX_MAX, ex_op2(P, EX_SUB, t, t0), ex_const(P, 1e-300)));
-        ex_id dq = ex_op2(P, EX_MUL, ex_const(P, v[0]),
-                          ex_op2(P, EX_MAX, ex_const(P, 1),
-                                 ex_op2(P, EX_POW, ex_op2(P, EX_MAX, ex_op2(P, EX_DIV, q, ex_const(P, v[0] * v[1])),
-                                                          ex_const(P, 1)), ex_const(P, v[2]))));
-        prop = ex_op2(P, EX_DIV, dq, ex_op2(P, EX_MAX, ex_op1(P, EX_ABS, vm),
-                                          ex_op2(P, EX_DIV, dq, big)));
-        prop0 = gv >= 0 ? ex_op2(P, EX_DIV, dq, ex_op2(P, EX_MAX, ex_op1(P, EX_ABS, gv),
-                                                     ex_op2(P, EX_DIV, dq, big)))
-                        : big;
-    } else {
-        ex_id vv = qty_expr(el, "v"), om = ex_const(P, v[3]);
-        ex_id s0 = qty_expr(el, "sigma0"), vs = qty_expr(el, "v_s"), mk = qty_expr(el, "mu_k");
-        if (!(v[3] > 0)) {
-            if (s0 < 0 || vs < 0 || mk < 0) {
-                diag_error(S->dc, call->loc, "friction_steps needs 'omega' (1/s), the inverse "
-                                             "time constant, unless the law has sigma0, v_s and "
-                                             "mu_k (LuGre: omega = sigma0 v_s / mu_k)");
-                return;
-            }
-            om = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, s0, vs), mk);
-        }
-        if (vs < 0) {
-            diag_error(S->dc, call->loc, "friction_steps needs a law with the Stribeck velocity "
-                                         "v_s (nu = (|v| / v_s) / vhat_min, seed 001 eq. 33)");
-            return;
-        }
-        ex_id nu = ex_op2(P, EX_DIV, ex_op1(P, EX_ABS, vv), ex_op2(P, EX_MUL, vs, ex_const(P, v[1])));
-        ex_id f = ex_if(P, ex_op2(P, EX_LE, nu, ex_const(P, 1)), ex_const(P, 1),
-                        ex_op2(P, EX_POW, nu, ex_const(P, v[2])));
-        prop = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, ex_const(P, v[0]), f), om);
-        prop0 = prop;
-    }
-    add_qty(el, "step", sval_num(prop, DIM_S));
-    if (S->nsteps == 0)
-        S->steps_loc = st->loc;
-    XGROW(S->steps, S->capsteps, S->nsteps);
-    S->steps0 = xrealloc(S->steps0, (size_t)S->capsteps * sizeof *S->steps0);
-    S->steps0[S->nsteps] = prop0; /* evaluated at the initial state by sema_steps_finish */
-    S->steps[S->nsteps++] = prop;
-}
-
-/* See sema_int.h. */
-void sema_steps_finish(sema *S)
-{
-    if (!S->nsteps)
-        return;
-    if (!S->multibody) {
-        diag_error(S->dc, S->steps_loc, "step control ('steps' of a contact or a friction) is "
-                                         "for multibody models (their integrators midpoint, "
-                                         "hht, generalized_alpha)");
-        return;
-    }
-    if (S->m->integrator && !strcmp(S->m->integrator, "radau5")) {
-        diag_error(S->dc, S->steps_loc, "step control is taken by the integrators midpoint, hht "
-                                        "and generalized_alpha, not by radau5 (whose steps follow "
-                                        "its error estimate)");
-        return;
-    }
-    ex_pool *P = S->pool;
-    ex_id h = ex_const(P, 1e30), h0 = h;
-    for (int i = 0; i < S->nsteps; i++) {
-        h = ex_op2(P, EX_MIN, h, S->steps[i]);
-        ex_id p0 = sema_at_init(S, S->steps0[i]);
-        h0 = ex_op2(P, EX_MIN, h0, p0 >= 0 ? p0 : ex_const(P, 1e30));
-    }
-    int d = ir_add(&S->m->d, xstrdup(JNT_STEP_STATE), -1, h0, DIM_S, loc_none);
-    S->m->d.v[d].rhs = h;
-    for (int i = 0; i < S->nstep_t; i++) /* the time states start at the run's start */
-        S->m->d.v[S->step_t[i]].init = S->m->t0;
 }
 
 /* `clearance = cylinder(rho_k, rho_l, axis)` of a contact between spatial
@@ -1061,15 +432,15 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     const jnt_dim k_dim = units_div(DIM_N, DIM_M), c_dim = units_div(DIM_N, DIM_MS);
     if (kind == ELEM_SPRING || kind == ELEM_DAMPER) {
         const ast *coef = found[0], *law = kind == ELEM_SPRING ? found[2] : found[1];
-        add_qty(el, "s", s);
-        add_qty(el, "v", v);
+        sema_elem_add_qty(el, "s", s);
+        sema_elem_add_qty(el, "v", v);
         if (!!coef == !!law) {
             diag_error(S->dc, decl->loc, "%s '%s' needs either '%s = ...' or 'law = ...'",
                        elem_kind_name(kind), el->name, spec[0].name);
             return;
         }
         if (law) {
-            f = law_force(S, sc, el, law, LAW_FORCE);
+            f = sema_law_force(S, sc, el, law, LAW_FORCE);
         } else if (kind == ELEM_SPRING) {
             sval k = sema_num_dim(S, sc, coef->kids[0], k_dim, "the stiffness");
             sval L = found[1] ? sema_num_dim(S, sc, found[1]->kids[0], DIM_M, "the length")
@@ -1088,8 +459,8 @@ static void eval_element(sema *S, const scope *sc, elem *el)
             diag_error(S->dc, decl->loc, "friction '%s' needs 'law = ...'", el->name);
             return;
         }
-        add_qty(el, "s", s);
-        add_qty(el, "v", v);
+        sema_elem_add_qty(el, "s", s);
+        sema_elem_add_qty(el, "v", v);
         /* without 'normal', a law that uses N fails with an unknown name; with an
          * 'area' too, a law may use the contact pressure p = N / area */
         if (found[0] || jnormal.k == V_NUM) {
@@ -1097,19 +468,19 @@ static void eval_element(sema *S, const scope *sc, elem *el)
                               : jnormal;
             if (N.k == V_ERR)
                 return;
-            add_qty(el, "N", N);
+            sema_elem_add_qty(el, "N", N);
             if (found[2]) {
                 sval A = sema_num_dim(S, sc, found[2]->kids[0], DIM_M2, "the area");
                 if (A.k == V_ERR)
                     return;
-                add_qty(el, "area", A);
-                add_qty(el, "p", sval_num(ex_op2(P, EX_DIV, N.e, A.e), DIM_PA));
+                sema_elem_add_qty(el, "area", A);
+                sema_elem_add_qty(el, "p", sval_num(ex_op2(P, EX_DIV, N.e, A.e), DIM_PA));
             }
         } else if (found[2]) {
             diag_error(S->dc, found[2]->loc, "'area' needs 'normal' (p = normal / area)");
             return;
         }
-        f = law_force(S, sc, el, found[1], LAW_FRICTION);
+        f = sema_law_force(S, sc, el, found[1], LAW_FRICTION);
     } else {
         if (!found[0]) {
             diag_error(S->dc, decl->loc, "contact '%s' needs 'law = ...'", el->name);
@@ -1120,10 +491,10 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         sval area = found[1] ? sema_num_dim(S, sc, found[1]->kids[0], DIM_M2, "the area") : sval_err;
         if (g0.k == V_ERR || (found[1] && area.k == V_ERR))
             return;
-        add_qty(el, "gap", sval_num(ex_op2(P, EX_SUB, g0.e, s.e), DIM_M));
-        add_qty(el, "gapv", sval_num(ex_op1(P, EX_NEG, v.e), DIM_MS));
+        sema_elem_add_qty(el, "gap", sval_num(ex_op2(P, EX_SUB, g0.e, s.e), DIM_M));
+        sema_elem_add_qty(el, "gapv", sval_num(ex_op1(P, EX_NEG, v.e), DIM_MS));
         sval r = el->ec ? ec_force(S, sc, el, found[0], g0.e)
-                        : law_force(S, sc, el, found[0], LAW_CONTACT);
+                        : sema_law_force(S, sc, el, found[0], LAW_CONTACT);
         if (r.k == V_ERR)
             return;
         if (units_equal(r.dim, DIM_PA)) {
@@ -1141,10 +512,10 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         return;
     el->force = f;
     if (kind != ELEM_FRICTION) /* a friction law's result is its force already */
-        add_qty(el, "force", f);
+        sema_elem_add_qty(el, "force", f);
     const ast *steps = found[kind == ELEM_FRICTION ? 3 : 4];
     if (steps && (kind == ELEM_FRICTION || kind == ELEM_CONTACT))
-        step_control(S, el, steps, kind == ELEM_CONTACT);
+        sema_step_control(S, el, steps, kind == ELEM_CONTACT);
 }
 
 /* Evaluate an element once (lazily: elements may refer to each other). */
@@ -1181,7 +552,7 @@ void sema_eval_elem(sema *S, int ei)
                 el->force = sema_num_dim(S, sc, el->decl->kids[1], pr ? DIM_N
                                          : units_mul(DIM_N, DIM_M), pr ? "a force" : "a torque");
                 if (el->force.k != V_ERR)
-                    add_qty(el, "force", el->force);
+                    sema_elem_add_qty(el, "force", el->force);
             }
             el->busy = 0;
             el->done = 1;
@@ -1205,7 +576,7 @@ void sema_eval_elem(sema *S, int ei)
                 el->force = sval_err;
             }
             if (el->force.k != V_ERR)
-                add_qty(el, motion ? "x" : "force", el->force);
+                sema_elem_add_qty(el, motion ? "x" : "force", el->force);
         } else if (tgt.k != V_ERR) {
             diag_error(S->dc, el->decl->kids[0]->loc,
                        "%s acts on a degree of freedom (like 'block.x'), but this is %s", what,

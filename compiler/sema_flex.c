@@ -169,64 +169,49 @@ static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X)
     return 0;
 }
 
-/* Marker q of flexible3d body b on substructure si: a frame point (x, y, z)
- * or a node, x + sum_i c_i d_i with c = X + its elastic displacement. */
-static void flex3_marker(sema *S, body *b, int si, const ast *q)
+/* The place in its body's frame of a marker `e` of flexible body b on
+ * substructure si, n components into X: a node (a set of one node; its
+ * elastic displacement gathered) or a frame point, a pair or a triple of
+ * parameters. 0, or -1 after an error. */
+static int marker_place(sema *S, const body *b, int si, const ast *e, int n, ex_id *X)
 {
-    ex_pool *P = S->pool;
     const subst *sb = &S->subs[si];
-    const ast *e = q->kids[0];
-    ex_id X[3];
     int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
-    if (set >= 0) {
-        if (node_place(S, si, set, e, 3, X) != 0)
-            return;
-    } else if (unknown_set(S, sb, e)) {
-        return;
-    } else {
-        scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
-        if (sema_mb_triple(S, b->iname ? &isc : &S->global, e, DIM_M,
-                           "a marker's position in its body's frame (or a node set of one node)",
-                           X) != 0)
-            return;
+    if (set >= 0)
+        return node_place(S, si, set, e, n, X);
+    if (unknown_set(S, sb, e))
+        return -1;
+    static const char what[] = "a marker's position in its body's frame (or a node set of one "
+                               "node)";
+    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+    const scope *sc = b->iname ? &isc : &S->global;
+    if (n == 3)
+        return sema_mb_triple(S, sc, e, DIM_M, what, X);
+    if (sema_mb_pair(S, sc, e, DIM_M, what, X) != 0)
+        return -1;
+    if (sema_is_dynamic(S, X[0]) || sema_is_dynamic(S, X[1])) {
+        diag_error(S->dc, e->loc, "a marker's position in its body may use parameters only");
+        return -1;
     }
-    ex_set_loc(P, q->loc);
-    sema_mb3d_marker(S, b, q->name, X);
+    return 0;
 }
 
-/* Marker q of flexible body b on substructure si. */
+/* Marker q of flexible body b on substructure si: (x, y) + A(angle) place,
+ * or for a flexible3d x + sum_i c_i d_i with c the place. */
 static void flex_marker(sema *S, body *b, int si, const ast *q)
 {
+    ex_pool *P = S->pool;
+    ex_id lxy[3];
+    if (marker_place(S, b, si, q->kids[0], b->rigid3 ? 3 : 2, lxy) != 0)
+        return;
+    ex_set_loc(P, q->loc);
     if (b->rigid3) {
-        flex3_marker(S, b, si, q);
+        sema_mb3d_marker(S, b, q->name, lxy);
         return;
     }
-    ex_pool *P = S->pool;
-    const subst *sb = &S->subs[si];
     const dof *fr = &S->dofs[b->dof0];
     ex_id x = fr[0].pos, y = fr[1].pos, th = fr[2].pos;
     ex_id c = ex_op1(P, EX_COS, th), s = ex_op1(P, EX_SIN, th);
-    const ast *e = q->kids[0];
-    ex_id lxy[2];
-    int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
-    if (set >= 0) {
-        /* a node: u0 + its elastic displacement (gathered) */
-        if (node_place(S, si, set, e, 2, lxy) != 0)
-            return;
-    } else if (unknown_set(S, sb, e)) {
-        return;
-    } else {
-        scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
-        if (sema_mb_pair(S, b->iname ? &isc : &S->global, e, DIM_M,
-                         "a marker's position in its body's frame (or a node set of one node)",
-                         lxy) != 0)
-            return;
-        if (sema_is_dynamic(S, lxy[0]) || sema_is_dynamic(S, lxy[1])) {
-            diag_error(S->dc, e->loc, "a marker's position in its body may use parameters only");
-            return;
-        }
-    }
-    ex_set_loc(P, q->loc);
     marker m = {.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
                 .body = (int)(b - S->bodies), .angle = th,
                 .px = ex_op2(P, EX_ADD, x, ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, c, lxy[0]),

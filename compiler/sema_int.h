@@ -324,7 +324,7 @@ sval sval_num(ex_id e, jnt_dim dim);
 extern const sval sval_err;
 const char *sema_kind_name(sema *S, sval v);
 
-/* sema_elem.c: the friction coefficient of a friction law `call` (a call or
+/* sema_law.c: the friction coefficient of a friction law `call` (a call or
  * a bare law name) for an interface `name`: the law's force at slip velocity
  * v under a unit normal force, without s. Stateless laws only. */
 sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v);
@@ -508,7 +508,14 @@ ex_id sema_mb_accel(sema *S, int di);
 void sema_mb_finish(sema *S);
 void sema_mb_free(sema *S);
 /* sema_elem.c */
-void sema_eval_elem(sema *S, int ei);
+/* Add quantity `name` to element el (a member, and an input of its law). */
+void sema_elem_add_qty(elem *el, const char *name, sval v);
+/* sema_law.c: the law of setting `setting` (law = NAME(...)) of element el,
+ * of kind LAW_FORCE, LAW_FRICTION or LAW_CONTACT: its result, or sval_err. */
+sval sema_law_force(sema *S, const scope *sc, elem *el, const ast *setting, int kind);
+/* sema_steps.c: `steps = contact_steps(...)` (contact) or `friction_steps(...)`
+ * of element el, its proposal the member `step`. */
+void sema_step_control(sema *S, elem *el, const ast *st, int contact);
 /* e at the initial state: the states replaced by their initial values (an
  * expression of the parameters), or -1 when e reads gathered points or
  * discrete states. */
@@ -521,6 +528,7 @@ void sema_init_finish(sema *S);
 /* The model's proposed next step, the least of the elements' (discrete
  * state JNT_STEP_STATE, abi.h); nothing without step control. */
 void sema_steps_finish(sema *S);
+void sema_eval_elem(sema *S, int ei);
 int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out);
 void sema_declare_elem(sema *S, sym *s);
 

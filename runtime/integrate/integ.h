@@ -122,6 +122,9 @@ double integ_step_proposal(const integ_run *r);
  * the model's proposed step when that is shorter (not below the smallest
  * step, not past t_end). */
 double integ_capped_end(const integ_run *r, double hs);
+/* Record a Newton failure at state `state` (r->cause*) and return 1 (the
+ * step is retried smaller). */
+int integ_newton_failed(integ_run *r, int state);
 /* Default smallest step at time t when settings.h_min is 0. */
 double integ_h_min(const integ_run *r, double t);
 /* Weighted RMS norm of v with weights 1/(atol + rtol |y|). */
@@ -266,6 +269,12 @@ int integ_dae_mass(integ_run *r, integ_dae *w, double t, const double *y);
  * it. Returns 0, 1 + j when singular at unknown j (a pivot below tiny times
  * the largest when `strict`, dense path), or JNT_ERR_NOMEM (message set). */
 int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int strict);
+/* The Newton matrix of step h formed again at (t, w->yt): the Jacobian
+ * there, then integ_dae_factor with c. Returns 0 (w->fact_h = h, w->fresh
+ * set), 1 when singular (the cause recorded at the state state_of(w, j) of
+ * the failing unknown j), or a fatal status. */
+int integ_dae_refactor(integ_run *r, integ_dae *w, const integ_dae_coef *c, double t, double h,
+                       int (*state_of)(const integ_dae *w, int j));
 /* Consistent initial conditions at r->t (integ_dae_init.c): q onto
  * C(q, t) = 0, v onto C_q v + C_t = 0, then q'' and lambda from
  * [M C_q^T; C_q 0] [q''; lambda] = [Q; -gamma]; writes q, v, lambda into

@@ -246,13 +246,11 @@ static int dae_vcons(integ_run *r, integ_dae *w, double t, double *gmax)
     return 0;
 }
 
-/* Record a Newton failure, naming the state with the largest correction. */
-static int newton_failed(integ_run *r, int worst)
+/* The state of Newton unknown j: q'' stands for q, mu_k for constraint k's
+ * multiplier. */
+static int dae_state_of(const integ_dae *w, int j)
 {
-    r->cause = INTEG_CAUSE_NEWTON;
-    r->cause_index = worst;
-    r->cause_t = r->t;
-    return 1;
+    return j < w->nq ? j : j < w->nx ? j + w->nq : j - w->nx + 2 * w->nq + w->nz;
 }
 
 /* Newton for the step t -> t + h from the predictor. Returns 0 (w->yt,
@@ -321,21 +319,8 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
             d[nx + k] = w->gv[k] / gh;
         /* the matrix: for this h, formed again at this iterate when slow */
         if (refresh || w->fact_h == 0.0 || fabs(h - w->fact_h) > 1e-9 * h) {
-            w->fact_h = 0.0;
-            if ((rc = integ_jac_sparse(r, t1, w->yt, w->jv)) != 0)
+            if ((rc = integ_dae_refactor(r, w, &cf, t1, h, dae_state_of)) != 0)
                 return rc;
-            if ((rc = integ_dae_factor(r, w, &cf, 0)) < 0)
-                return rc;
-            if (rc > 0) {
-                /* the state of unknown j; mu_k names constraint k */
-                int j = rc - 1;
-                r->cause = INTEG_CAUSE_SINGULAR;
-                r->cause_index = j < nq ? j : j < nx ? j + nq : j - nx + nq + c0;
-                r->cause_t = r->t;
-                return 1;
-            }
-            w->fact_h = h;
-            w->fresh = 1;
             refresh = 0;
             prev = 0.0;
         }
@@ -370,17 +355,17 @@ static int dae_newton(integ_run *r, integ_dae *w, double h, double *cmax, double
                 corr = e, worst = s;
         }
         if (!isfinite(corr))
-            return newton_failed(r, worst);
+            return integ_newton_failed(r, worst);
         if (prev > 0.0) {
             double theta = corr / prev;
             if (theta >= 1.0 && w->fresh && corr > 1.0)
-                return newton_failed(r, worst);
+                return integ_newton_failed(r, worst);
             if (theta > THETA_SLOW && !w->fresh)
                 refresh = 1;
         }
         prev = corr;
     }
-    return newton_failed(r, worst);
+    return integ_newton_failed(r, worst);
 }
 
 /* The local error of the positions (weighted RMS; accept when <= 1). */

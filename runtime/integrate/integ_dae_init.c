@@ -345,6 +345,27 @@ static int not_assembled(integ_run *r, const integ_dae *w, int k, const double *
                       f[2 * w->nq + w->nz + k]);
 }
 
+/* See integ.h. */
+int integ_dae_refactor(integ_run *r, integ_dae *w, const integ_dae_coef *c, double t, double h,
+                       int (*state_of)(const integ_dae *w, int j))
+{
+    w->fact_h = 0.0;
+    int rc = integ_jac_sparse(r, t, w->yt, w->jv);
+    if (rc != 0)
+        return rc;
+    if ((rc = integ_dae_factor(r, w, c, 0)) < 0)
+        return rc;
+    if (rc > 0) {
+        r->cause = INTEG_CAUSE_SINGULAR;
+        r->cause_index = state_of(w, rc - 1);
+        r->cause_t = r->t;
+        return 1;
+    }
+    w->fact_h = h;
+    w->fresh = 1;
+    return 0;
+}
+
 /* A singular constraint system at unknown j (1 + j from integ_dae_factor;
  * mu_k names constraint k). */
 static int redundant(integ_run *r, const integ_dae *w, int info, const char *what)

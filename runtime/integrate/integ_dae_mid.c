@@ -183,13 +183,10 @@ static void mid_predict(const mid *md, double h)
     }
 }
 
-/* Record a Newton failure, naming the state with the largest correction. */
-static int newton_failed(integ_run *r, int worst)
+/* The state of Newton unknown j: v, z or lambda. */
+static int mid_state_of(const integ_dae *w, int j)
 {
-    r->cause = INTEG_CAUSE_NEWTON;
-    r->cause_index = worst;
-    r->cause_t = r->t;
-    return 1;
+    return j + w->nq;
 }
 
 /* Newton for the step r->t -> t1 from the predictor. Returns 0 (r->y_new
@@ -264,20 +261,8 @@ static int mid_newton(integ_run *r, mid *md, double t1, double *cmax)
             break;
         /* the matrix: for this h, formed again at this iterate when slow */
         if (refresh || w->fact_h == 0.0 || fabs(h - w->fact_h) > 1e-9 * h) {
-            w->fact_h = 0.0;
-            if ((rc = integ_jac_sparse(r, tm, w->yt, w->jv)) != 0)
+            if ((rc = integ_dae_refactor(r, w, &cf, tm, h, mid_state_of)) != 0)
                 return rc;
-            if ((rc = integ_dae_factor(r, w, &cf, 0)) < 0)
-                return rc;
-            if (rc > 0) {
-                /* unknown j stands for state j + nq (v, z or lambda) */
-                r->cause = INTEG_CAUSE_SINGULAR;
-                r->cause_index = rc - 1 + nq;
-                r->cause_t = r->t;
-                return 1;
-            }
-            w->fact_h = h;
-            w->fresh = 1;
             refresh = 0;
             prev = 0.0;
         }
@@ -302,7 +287,7 @@ static int mid_newton(integ_run *r, mid *md, double t1, double *cmax)
             }
         }
         if (!isfinite(corr) || !isfinite(lam))
-            return newton_failed(r, worst);
+            return integ_newton_failed(r, worst);
         /* the contraction theta, unless the correction is at the tolerance
          * already (there theta measures rounding) */
         est = corr;
@@ -312,7 +297,7 @@ static int mid_newton(integ_run *r, mid *md, double t1, double *cmax)
                 est = 1.0;
             } else {
                 if (theta >= 1.0 && w->fresh)
-                    return newton_failed(r, worst);
+                    return integ_newton_failed(r, worst);
                 if (theta > THETA_SLOW && !w->fresh)
                     refresh = 1;
                 if (theta < 1.0)
@@ -321,7 +306,7 @@ static int mid_newton(integ_run *r, mid *md, double t1, double *cmax)
         }
         prev = corr;
     }
-    return newton_failed(r, worst);
+    return integ_newton_failed(r, worst);
 }
 
 /* One step of settings.h (the last one to t_end), halved on failure. */

@@ -236,6 +236,15 @@ double integ_fixed_end(const integ_run *r, double h)
 }
 
 /* See integ.h. */
+int integ_newton_failed(integ_run *r, int state)
+{
+    r->cause = INTEG_CAUSE_NEWTON;
+    r->cause_index = state;
+    r->cause_t = r->t;
+    return 1;
+}
+
+/* See integ.h. */
 double integ_step_proposal(const integ_run *r)
 {
     return r->step_d >= 0 && r->d[r->step_d] > 0 ? r->d[r->step_d] : INFINITY;

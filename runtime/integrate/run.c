@@ -64,6 +64,19 @@ static int check_settings(jnt_data *d, const jnt_settings *s, const integ_type *
     return JNT_OK;
 }
 
+/* Open a CSV writer on path with its header; on failure it is closed and
+ * the message is in the data. */
+static int open_csv(csv_writer *w, const char *path, int n, const char *const *names,
+                    jnt_data *d)
+{
+    int rc = csv_open(w, path, n, d->err, sizeof d->err);
+    if (rc == JNT_OK)
+        rc = csv_header(w, names, n, d->err, sizeof d->err);
+    if (rc != JNT_OK)
+        csv_close(w, NULL, 0);
+    return rc;
+}
+
 /* Integrate from t0 to t_end; see jnt.h. */
 int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
 {
@@ -152,35 +165,27 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
             return data_error(d, JNT_ERR_NONFINITE,
                               "t = %.9g s: the initial value of state '%s' is not finite", s.t0,
                               a->y_names[i]);
-    /* the CSV: the caller's path, else the model's; "" = none */
-    const char *path = opts && opts->csv_path ? opts->csv_path : a->output_file;
-    csv_writer csv, *pcsv = NULL;
+    /* the step history, when asked for, first (a path that cannot be
+     * written stops the run before the CSV is started), then the CSV (the
+     * caller's path, else the model's; "" = none) */
+    static const char *const step_cols[2] = {"t", "h"};
+    csv_writer steps, csv, *pcsv = NULL;
+    memset(&steps, 0, sizeof steps);
     memset(&csv, 0, sizeof csv);
+    if (opts && opts->steps_path && opts->steps_path[0]) {
+        if ((rc = open_csv(&steps, opts->steps_path, 2, step_cols, d)) != JNT_OK)
+            return rc;
+        d->steps = &steps;
+    }
+    const char *path = opts && opts->csv_path ? opts->csv_path : a->output_file;
     if (path && path[0]) {
-        rc = csv_open(&csv, path, a->nout, d->err, sizeof d->err);
-        if (rc == JNT_OK)
-            rc = csv_header(&csv, a->out_names, a->nout, d->err, sizeof d->err);
-        if (rc != JNT_OK) {
-            csv_close(&csv, NULL, 0);
+        if ((rc = open_csv(&csv, path, a->nout, a->out_names, d)) != JNT_OK) {
+            if (d->steps)
+                csv_close(&steps, NULL, 0);
+            d->steps = NULL;
             return rc;
         }
         pcsv = &csv;
-    }
-    /* the step history, when asked for */
-    csv_writer steps;
-    memset(&steps, 0, sizeof steps);
-    if (opts && opts->steps_path && opts->steps_path[0]) {
-        static const char *const cols[2] = {"t", "h"};
-        rc = csv_open(&steps, opts->steps_path, 2, d->err, sizeof d->err);
-        if (rc == JNT_OK)
-            rc = csv_header(&steps, cols, 2, d->err, sizeof d->err);
-        if (rc != JNT_OK) {
-            csv_close(&steps, NULL, 0);
-            if (pcsv)
-                csv_close(pcsv, NULL, 0);
-            return rc;
-        }
-        d->steps = &steps;
     }
     rc = drivers[m->kind](m, d, &s, pcsv, opts ? opts->progress : 0);
     if (d->steps) {

@@ -141,6 +141,21 @@ else fail "iwan_chain past macroslip: exit $rc, message '$msg'"; fi
 "$J" run examples/frdyn2_bench.jnt -D nope=1 > /dev/null 2>&1; [ $? -eq 2 ] && pass "unknown -D parameter exits 2" || fail "unknown -D parameter"
 "$J" run examples/frdyn2_bench.jnt -D tE=2kg > /dev/null 2>&1; [ $? -eq 2 ] && pass "-D with a wrong unit exits 2" || fail "-D with a wrong unit"
 "$J" check does/not/exist.jnt > /dev/null 2>&1; [ $? -eq 1 ] && pass "missing model file exits 1" || fail "missing model file"
+# --steps: the accepted steps as a CSV, one row a step; without a file name a usage error
+msg=$("$J" run examples/frdyn2_bench.jnt -o "$T/steps_run.csv" --steps 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$msg" | grep -q "option '--steps' needs a file name" &&
+    pass "--steps without a file exits 2 and says so" || fail "--steps without a file: exit $rc, '$msg'"
+"$J" run examples/frdyn2_bench.jnt -o "$T/steps_run.csv" --steps "$T/steps.csv" --stats 2> "$T/steps_stats.txt"
+ns=$(sed -n 's/^steps \([0-9]*\),.*/\1/p' "$T/steps_stats.txt")
+if [ "$(head -n 1 "$T/steps.csv")" = "t,h" ] && [ -n "$ns" ] &&
+   [ "$(awk 'END { print NR - 1 }' "$T/steps.csv")" = "$ns" ]; then
+    pass "--steps writes t,h and one row for each of the $ns steps --stats counts"
+else fail "--steps: header '$(head -n 1 "$T/steps.csv")', $(wc -l < "$T/steps.csv") lines, $ns steps"; fi
+rm -f "$T/steps_nofile.csv"
+msg=$("$J" run examples/frdyn2_bench.jnt -o "$T/steps_nofile.csv" --steps /does/not/exist/steps.csv 2>&1); rc=$?
+[ $rc -eq 1 ] && printf '%s' "$msg" | grep -q "cannot write '/does/not/exist/steps.csv'" &&
+    [ ! -e "$T/steps_nofile.csv" ] && pass "--steps to a path that cannot be written exits 1, says which, starts no CSV" ||
+    fail "--steps to a bad path: exit $rc, '$msg'"
 "$J" --help > /dev/null 2>&1; [ $? -eq 0 ] && pass "jnt --help exits 0" || fail "jnt --help"
 for c in run check emit build; do
     "$J" $c --help > /dev/null 2>&1; [ $? -eq 0 ] && pass "jnt $c --help exits 0" || fail "jnt $c --help"

@@ -277,15 +277,19 @@ static const char *const joints_text =
     "{ marker c = (0 m, 0 m, 0 m) }\n"
     "body fx : rigid3d(mass = m, inertia = (0.02 kg*m^2, 0.03 kg*m^2, 0.04 kg*m^2)) "
     "{ marker c = (-0.2 m, 0 m, 0 m) }\n"
+    "body sl : rigid3d(mass = m, inertia = (0.02 kg*m^2, 0.03 kg*m^2, 0.04 kg*m^2)) "
+    "{ marker c = (0 m, 0 m, 0 m) }\n"
     "joint j1 : cylindrical(cyl.c, (0 m, 0 m, 0 m), axis = (0, 0, 1))\n"
     "joint j2 : planar(pl.c, (1 m, 0 m, 0 m), axis = (0, 0, 1))\n"
     "joint j3 : fixed(fx.c, (2 m, 0 m, 0 m))\n"
-    "init pl.x = 1 m\ninit pl.y.v = 1 m/s\ninit fx.x = 2.2 m\n"
+    "joint j4 : prismatic(sl.c, (3 m, 0 m, 0 m), axis = (1, 0, 0))\n"
+    "force pull on j4 = 4 N\n"
+    "init pl.x = 1 m\ninit pl.y.v = 1 m/s\ninit fx.x = 2.2 m\ninit sl.x = 3 m\n"
     "simulate {\n  integrator = generalized_alpha(h = 1 ms, rho_inf = 0.8)\n  until = 1 s\n"
     "  gravity = (0 m/s^2, 0 m/s^2, -g)\n}\n"
     "output \"joints3d.csv\" every 10 ms { t, z1 = cyl.z, a1 = j1.angle, r1 = j1.reaction, "
     "m1 = sqrt(j1.mx^2 + j1.my^2 + j1.mz^2), y2 = pl.y, z2 = pl.z, n2 = j2.reaction, "
-    "f3 = j3.fz, m3x = j3.mx, m3y = j3.my, m3z = j3.mz }\n";
+    "f3 = j3.fz, m3x = j3.mx, m3y = j3.my, m3z = j3.mz, s4 = j4.s }\n";
 
 static void joints(void)
 {
@@ -323,6 +327,12 @@ static void joints(void)
               "(%.2g m), slides at 1 m/s (%.2g m), normal reaction m g to %.2g N", e2, ey, en);
         CHECK(e3 <= 1e-9, "fixed joint: force m g and moment (0, -0.2 m g, 0) holding the body "
               "against gravity, to %.2g", e3);
+        /* a force on a prismatic joint: the slide s = F t^2 / (2 m) */
+        const double *s4 = csv_col(&t, "s4");
+        double e4 = 0;
+        for (int i = 0; i < t.nrow; i++)
+            e4 = fmax(e4, fabs(s4[i] - 4.0 * t.col[0][i] * t.col[0][i] / (2 * mass)));
+        CHECK(e4 <= 1e-9, "force on a spatial prismatic joint: slide F t^2 / (2 m) to %.2g m", e4);
     }
     csv_free(&t);
     jnt_model_free(m);
