@@ -18,6 +18,11 @@
 #    qbar_min = 5, alpha = 1.2; at most 1 ms): steps, rejected, CPU and the
 #    largest relative energy error over the step ends (a row each: rows
 #    between step ends are interpolated, and their energy is not the scheme's).
+# 3. Seed 001 E2, examples/rotor_clearance.jnt (the flexible shaft in its
+#    cylinder clearance bearing with LuGre friction, 0.79 s): the report's
+#    contact and friction step control (h <= 0.1 ms) against fixed steps of
+#    0.1 ms and 20 us without it; steps, rejected, CPU, and the mid-span
+#    whirl at the end against the 20 us run's.
 # The STAT of N runs each, taking turns; CPU from --stats (jnt) and clock()
 # around the stepping loop (MuJoCo).
 # shellcheck disable=SC2154
@@ -94,7 +99,10 @@ JNT
 }
 rt_rotor "20 us" "" > "$RT_DIR/clear_1.jnt"
 rt_rotor "1 ms" "steps = contact_steps(eps_p = 3 um, qbar_min = 5, alpha = 1.2)" > "$RT_DIR/clear_2.jnt"
-for f in spin clear_1 clear_2 mj_RK4 mj_Euler; do : > "$RT_DIR/$f.cpu"; done
+# E2 without step control: the example with its steps lines dropped
+grep -v 'steps *= *\(contact\|friction\)_steps' examples/rotor_clearance.jnt > "$RT_DIR/e2_fixed.jnt"
+cp examples/rotor_clearance.jnt "$RT_DIR/e2_ctrl.jnt"
+for f in spin clear_1 clear_2 mj_RK4 mj_Euler e2_ctrl e2_f100 e2_f20; do : > "$RT_DIR/$f.cpu"; done
 i=0
 while [ $i -lt "$N" ]; do
     for f in spin clear_1 clear_2; do
@@ -102,6 +110,13 @@ while [ $i -lt "$N" ]; do
         log "rotor $f: $st"
         printf '%s\n' "$st" | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p' >> "$RT_DIR/$f.cpu"
         printf '%s\n' "$st" > "$RT_DIR/$f.stats"
+    done
+    for f in ctrl:e2_ctrl:0.1ms f100:e2_fixed:0.1ms f20:e2_fixed:20us; do
+        k=${f%%:*} m=${f#*:} hh=${m#*:} m=${m%%:*}
+        st=$("$B/jnt" run "$RT_DIR/$m.jnt" -D h="$hh" -o "$RT_DIR/e2_$k.csv" --stats 2>&1 | tail -n 1)
+        log "rotor E2 $k: $st"
+        printf '%s\n' "$st" | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p' >> "$RT_DIR/e2_$k.cpu"
+        printf '%s\n' "$st" > "$RT_DIR/e2_$k.stats"
     done
     for integ in RK4 Euler; do
         [ $have_mujoco = 1 ] || break
@@ -151,6 +166,17 @@ for k in 1 2; do
     c=$(agg < "$RT_DIR/clear_$k.cpu")
     lab=$([ $k = 1 ] && echo "fixed h = 20 us" || echo "contact step control (eps_p = 3 um), h <= 1 ms")
     echo "| $lab | $(rt_steps clear_$k) | $(rt_field clear_$k rejected) | $c | $(ratio "$c" "$c1") | $(rt_edrift clear_$k) |"
+done
+echo
+echo "| seed 001 E2 (examples/rotor_clearance.jnt), 0.79 s | steps | rejected | CPU (s) | CPU relative to step control | mid-span whirl at 0.79 s (mm) |"
+echo "|---|---:|---:|---:|---:|---:|"
+c0=$(agg < "$RT_DIR/e2_ctrl.cpu")
+for k in ctrl f100 f20; do
+    c=$(agg < "$RT_DIR/e2_$k.cpu")
+    lab=$(case $k in ctrl) echo "contact and friction step control, h <= 0.1 ms";;
+          f100) echo "fixed h = 0.1 ms";; *) echo "fixed h = 20 us";; esac)
+    r=$(awk -F, 'END { printf "%.3f", 1e3 * sqrt($3 * $3 + $4 * $4) }' "$RT_DIR/e2_$k.csv")
+    echo "| $lab | $(rt_steps e2_$k) | $(rt_field e2_$k rejected) | $c | $(ratio "$c" "$c0") | $r |"
 done
 echo
 echo "The $STAT_NAME of $N runs each, taking turns (jnt: --stats CPU of the run; MuJoCo: clock()"
