@@ -115,6 +115,7 @@ static const char *const kind_names[] = {
     [AST_STATE] = "state",     [AST_DEREQ] = "dereq",     [AST_UPDATE] = "update",
     [AST_RESULT] = "result",   [AST_INIT] = "init",       [AST_SIMULATE] = "simulate",
     [AST_OUTPUT] = "output",   [AST_OUTCOL] = "outcol",   [AST_MOTION] = "motion",
+    [AST_SUMMARY] = "summary",
     [AST_INTEGRAL] = "integral", [AST_ANALYSIS] = "analysis",
     [AST_SUBSTRUCTURE] = "substructure", [AST_POINT] = "point",
     [AST_INTERFACE] = "interface",

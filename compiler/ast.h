@@ -67,6 +67,7 @@ typedef enum ast_kind {
                     the master surface; kids[2..] = AST_SETTING */
     AST_JOINT,   /* joint name : str ( kids... ): kids are AST_ARG or expressions */
     AST_MARKER,  /* marker name = kids[0] (a tuple), in a body's block */
+    AST_SUMMARY, /* kids = AST_SETTING (NAME = OP(column, from = T1, to = T2)) */
     AST_SUBSTRUCTURE /* name, str = type ("beam2d", "fe", ...); kids = type arguments
                     (AST_ARG or expressions) followed by AST_SETTING (fix, damping, reduce) */
 } ast_kind;

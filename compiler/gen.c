@@ -367,6 +367,35 @@ static void gen_analyses(const gen_ctx *g)
     fputs("};\n", out);
 }
 
+/* The summary block: the windows' kernel and the table. */
+static void gen_summaries(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    FILE *out = g->out;
+    open_fn(g, "summary_window", "const double *p, double *v", "p");
+    ex_id *roots = xmalloc((size_t)(2 * m->nsum) * sizeof *roots);
+    char **lhs = xmalloc((size_t)(2 * m->nsum) * sizeof *lhs);
+    for (int i = 0; i < m->nsum; i++) {
+        roots[2 * i] = m->sum[i].flags & JNT_SUMMARY_FROM ? m->sum[i].from : ex_const(m->pool, 0);
+        roots[2 * i + 1] = m->sum[i].flags & JNT_SUMMARY_TO ? m->sum[i].to : ex_const(m->pool, 0);
+        lhs[2 * i] = xasprintf("v[%d]", 2 * i);
+        lhs[2 * i + 1] = xasprintf("v[%d]", 2 * i + 1);
+    }
+    ex_emit(m->pool, out, 2 * m->nsum, roots, (const char *const *)lhs, g->dc, "    ", "w");
+    close_fn(out);
+    for (int i = 0; i < 2 * m->nsum; i++)
+        free(lhs[i]);
+    free(lhs);
+    free(roots);
+    fprintf(out, "static const jnt_abi_summary %s_summaries[] = {\n", g->px);
+    for (int i = 0; i < m->nsum; i++) {
+        fputs("    {", out);
+        put_str(out, m->sum[i].name);
+        fprintf(out, ", %d, %d, %d},\n", m->sum[i].op, m->sum[i].col, m->sum[i].flags);
+    }
+    fputs("};\n", out);
+}
+
 /* Linear blocks (reduced substructures): their table (matrices and rows by offset). */
 static void gen_blocks(const gen_ctx *g)
 {
@@ -440,7 +469,10 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, m->nq, "mass_colptr", ", ");
     put_ref(g, m->nq, "mass_rowind", ", ");
     put_ref(g, m->nq, "mass", ", ");
-    put_ref(g, m->nq, "cons_rates", ",\n};\n");
+    put_ref(g, m->nq, "cons_rates", ",\n");
+    if (m->nsum) /* absent (zero) when the model has no summary */
+        fprintf(out, "    %d, %s_summaries, %s_summary_window,\n", m->nsum, px, px);
+    fputs("};\n", out);
 }
 
 /* One model: its tables, kernels and jnt_abi_model object `abi_name`
@@ -473,6 +505,8 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         gen_analyses(&g);
     if (m->nblocks)
         gen_blocks(&g);
+    if (m->nsum)
+        gen_summaries(&g);
     gen_abi(&g, abi_name, exported, nflag);
 }
 

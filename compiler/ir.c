@@ -50,6 +50,9 @@ void ir_free(ir_model *m)
         }
     }
     free(m->an);
+    for (int i = 0; i < m->nsum; i++)
+        free(m->sum[i].name);
+    free(m->sum);
     for (int i = 0; i < m->nblocks; i++) {
         free(m->blocks[i].name);
         free(m->blocks[i].minv);

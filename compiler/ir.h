@@ -40,6 +40,15 @@ typedef struct ir_analysis {
     double *table;
 } ir_analysis;
 
+/* A per-run result (jnt_abi_summary): op (JNT_SUMMARY_*) of output column
+ * col over the rows with from <= t <= to (expressions of p; flags
+ * JNT_SUMMARY_FROM / JNT_SUMMARY_TO say which are given). */
+typedef struct ir_summary {
+    char *name;            /* owned */
+    int op, col, flags;
+    ex_id from, to;
+} ir_summary;
+
 /* A linear block: a reduced substructure's coordinates y[q0 .. q0 + 2r) and
  * its matrices (r x r, column-major, owned): see jnt_abi_block. */
 typedef struct ir_block {
@@ -112,6 +121,8 @@ typedef struct ir_model {
     int nq, nc;
     ex_id *mass, *crate;
     ex_id alpha, rho_inf;
+    ir_summary *sum;       /* the summary block's results (owned) */
+    int nsum;
 } ir_model;
 
 /* Append a variable; returns its index. Takes ownership of name. */

@@ -88,7 +88,7 @@ static int block_start(int code)
     switch (code) {
     case TK_MODEL: case TK_IMPORT: case TK_CONST: case TK_PARAM: case TK_GROUND:
     case TK_BODY: case TK_SPRING: case TK_DAMPER: case TK_LAW: case TK_INIT:
-    case TK_SIMULATE: case TK_OUTPUT:
+    case TK_SIMULATE: case TK_OUTPUT: case TK_SUMMARY:
         return 1;
     default:
         return 0;
@@ -129,7 +129,7 @@ static int describe_expected(unsigned char *ok, int ntok, const char **items)
                                 TK_BODY, TK_SPRING, TK_DAMPER, TK_FRICTION, TK_CONTACT,
                                 TK_FORCE, TK_MOTION, TK_INTEGRAL, TK_ANALYSIS,
                                 TK_SUBSTRUCTURE, TK_POINT, TK_INTERFACE, TK_JOINT, TK_LAW, TK_INIT,
-                                TK_SIMULATE, TK_OUTPUT};
+                                TK_SIMULATE, TK_OUTPUT, TK_SUMMARY};
     static const int stmts[] = {TK_LET, TK_STATE, TK_DER, TK_UPDATE, TK_ID};
     int n = 0, eof = ok[0], decl = 0;
     ok[0] = 0;
@@ -210,7 +210,7 @@ void parse_syntax_error(parse_ctx *pc, int major, const lex_token *tok)
                                           "body", "spring", "damper", "friction", "contact",
                                           "force", "motion", "integral", "analysis",
                                           "substructure", "point", "interface", "law", "init",
-                                          "simulate", "output"};
+                                          "simulate", "output", "summary"};
         char name[64];
         snprintf(name, sizeof name, "%.*s", tok->end - tok->off, pc->src + tok->off);
         const char *kw = jnt_closest_name(name, kws, N(kws));

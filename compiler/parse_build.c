@@ -422,6 +422,14 @@ ast *parse_simulate(parse_ctx *pc, const lex_token *kw, ast *settings, const lex
     return n;
 }
 
+/* summary { NAME = OP(column, ...) ... }: kids = the settings. */
+ast *parse_summary(parse_ctx *pc, const lex_token *kw, ast *settings, const lex_token *rb)
+{
+    ast *n = node(pc, AST_SUMMARY, kw->off, at(pc, rb->end));
+    adopt(pc, n, settings);
+    return n;
+}
+
 /* output "file" every interval { columns }: str = file, aux = its location. */
 ast *parse_output(parse_ctx *pc, const lex_token *kw, const lex_token *file, ast *every,
                   ast *cols, const lex_token *rb)

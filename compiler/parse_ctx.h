@@ -96,6 +96,7 @@ ast *parse_state(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast 
 ast *parse_dereq(parse_ctx *pc, const lex_token *kw, const lex_token *name, ast *value);
 ast *parse_init(parse_ctx *pc, const lex_token *kw, ast *target, ast *value);
 ast *parse_simulate(parse_ctx *pc, const lex_token *kw, ast *settings, const lex_token *rb);
+ast *parse_summary(parse_ctx *pc, const lex_token *kw, ast *settings, const lex_token *rb);
 ast *parse_output(parse_ctx *pc, const lex_token *kw, const lex_token *file, ast *every,
                   ast *cols, const lex_token *rb);
 ast *parse_outcol(parse_ctx *pc, const lex_token *name, ast *x);

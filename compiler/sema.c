@@ -18,6 +18,7 @@
 
 #include "sema.h"
 #include "sema_int.h"
+#include "sema_summary.h"
 #include "alloc.h"
 
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
@@ -144,6 +145,9 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
             ir_add(&out->out, xstrdup(out->y.v[i].name), ex_var(out->pool, EX_Y, i), -1,
                    out->y.v[i].dim, loc_none);
     }
+    for (int i = 0; i < model->nkids; i++) /* after the output columns */
+        if (model->kids[i]->kind == AST_SUMMARY)
+            sema_eval_summary(&S, model->kids[i]);
     if (out->h < 0)
         out->h = ex_const(out->pool, 0);
     if (out->h_max < 0)

@@ -49,7 +49,7 @@ static const struct keyword {
     {"not", TK_NOT},         {"on", TK_ON},           {"or", TK_OR},
     {"output", TK_OUTPUT},   {"param", TK_PARAM},     {"point", TK_POINT},
     {"simulate", TK_SIMULATE},
-    {"spring", TK_SPRING},   {"substructure", TK_SUBSTRUCTURE},   {"state", TK_STATE},     {"then", TK_THEN},
+    {"spring", TK_SPRING},   {"summary", TK_SUMMARY},   {"substructure", TK_SUBSTRUCTURE},   {"state", TK_STATE},     {"then", TK_THEN},
     {"update", TK_UPDATE},
 };
 

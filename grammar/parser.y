@@ -47,7 +47,7 @@
 
 /* Token codes, in the order messages list them. */
 %token MODEL IMPORT CONST PARAM LET GROUND BODY DOF SPRING DAMPER FRICTION CONTACT
-       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT INTERFACE JOINT MARKER LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT EVERY
+       FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT INTERFACE JOINT MARKER LAW STATE DISCRETE DER UPDATE INIT SIMULATE OUTPUT SUMMARY EVERY
        BETWEEN AND ON IN IF THEN ELSE OR NOT.
 %token ID NUM STRING UNIT.
 %token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI COLON DOT DOTDOT
@@ -57,7 +57,7 @@
  * `force = ...` in laws, `slide.force`, `between x and ground`, `import friction`. */
 %fallback ID MODEL GROUND BODY DOF SPRING DAMPER FRICTION CONTACT FORCE MOTION INTEGRAL ANALYSIS SUBSTRUCTURE POINT
              INTERFACE JOINT MARKER LAW STATE
-             DISCRETE UPDATE INIT OUTPUT EVERY.
+             DISCRETE UPDATE INIT OUTPUT SUMMARY EVERY.
 
 %type elemkind {const lex_token *}
 %type lawkind {const lex_token *}
@@ -103,6 +103,8 @@ decl(A) ::= LAW(K) lawkind(W) ID(N) LPAREN lparams_opt(P) RPAREN
 decl(A) ::= INIT(K) expr(T) ASSIGN expr(V).        { A = parse_init(pc, K, T, V); }
 decl(A) ::= SIMULATE(K) LBRACE settings(S) RBRACE(R).
                                                    { A = parse_simulate(pc, K, S, R); }
+decl(A) ::= SUMMARY(K) LBRACE settings(S) RBRACE(R).
+                                                   { A = parse_summary(pc, K, S, R); }
 decl(A) ::= OUTPUT(K) STRING(F) EVERY expr(E) LBRACE outcols(C) RBRACE(R).
                                                    { A = parse_output(pc, K, F, E, C, R); }
 decl(A) ::= OUTPUT(K) STRING(F) EVERY expr(E) LBRACE outcols(C) COMMA RBRACE(R).

@@ -23,7 +23,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 11
+#define JNT_ABI_VERSION 12
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -99,6 +99,25 @@ typedef struct jnt_abi_analysis {
     const char *const *cols;
     const double *table;
 } jnt_abi_analysis;
+
+/* Per-run results a model declares (`summary { NAME = OP(column, from = T1,
+ * to = T2) }`), computed by the runtime from the rows of its output
+ * (jnt_summarize, jnt.h): over the rows with T1 <= t <= T2, the value at the
+ * last row (FINAL), the largest and smallest value, the mean and the root
+ * mean square over time and the integral (trapezoidal rule on the rows), the
+ * time of the last row where the column is not 0 (LAST). */
+enum { JNT_SUMMARY_FINAL = 1, JNT_SUMMARY_MAX, JNT_SUMMARY_MIN, JNT_SUMMARY_MEAN,
+       JNT_SUMMARY_RMS, JNT_SUMMARY_INTEGRAL, JNT_SUMMARY_LAST };
+/* jnt_abi_summary.flags: the window's bounds that are given (else the run's
+ * first and last rows) */
+enum { JNT_SUMMARY_FROM = 1, JNT_SUMMARY_TO = 2 };
+
+typedef struct jnt_abi_summary {
+    const char *name;
+    int op;    /* JNT_SUMMARY_* */
+    int col;   /* the output column it reads */
+    int flags; /* JNT_SUMMARY_FROM, JNT_SUMMARY_TO */
+} jnt_abi_summary;
 
 /* A linear block (a reduced substructure): generalized coordinates
  * q = y[q0 .. q0 + r) and their velocities qd = y[q0 + r .. q0 + 2r) with
@@ -271,6 +290,11 @@ typedef struct jnt_abi_model {
     const int *mass_rowind;     /* mass_nnz entries, each < nq */
     jnt_output_fn mass;
     jnt_output_fn cons_rates;
+    /* per-run results (see jnt_abi_summary); 0 / NULL when none: the window
+     * of summary i is (v[2 i], v[2 i + 1]) after summary_window(p, v) */
+    int nsummaries;
+    const jnt_abi_summary *summaries;
+    int (*summary_window)(const double *p, double *v);
 } jnt_abi_model;
 
 #endif

@@ -202,6 +202,28 @@ const jnt_stats *jnt_data_stats(const jnt_data *d);
 /* Message of the last error on this data object, "" when none. */
 const char *jnt_data_error(const jnt_data *d);
 
+/* Per-run results: the model's `summary` block (docs/sweeps.md). Their
+ * number, and the name of result i (NULL when out of range). */
+int jnt_summary_count(const jnt_model *m);
+const char *jnt_summary_name(const jnt_model *m, int i);
+/* Compute the model's results (jnt_summary_count values into vals) from
+ * the output file `path` that jnt_run wrote for d (a CSV, or a name ending
+ * in ".npy"), each over its window from d's parameters. A result with no
+ * row in its window is NaN. JNT_OK, JNT_ERR_IO or JNT_ERR_KERNEL (message
+ * in jnt_data_error(d)), JNT_ERR_NOMEM, JNT_ERR_USAGE. */
+int jnt_summarize(const jnt_model *m, jnt_data *d, const char *path, double *vals);
+/* A run's whole state: the continuous states y (ny, as jnt_state reads
+ * them), then the discrete states (nd): jnt_state_count(m) = ny + nd
+ * values into buf. A model wrapped with an init kernel that writes them back
+ * starts where d's run ended (how `jnt sweep --continue` chains runs).
+ * JNT_OK or JNT_ERR_USAGE. */
+int jnt_state_count(const jnt_model *m);
+int jnt_get_full_state(const jnt_model *m, const jnt_data *d, double *buf);
+/* The shortest text that reads back to exactly v, as the CSV writer prints
+ * numbers ("0.1", "6.574118984296001e-09", "nan"), into buf (32 bytes at
+ * least); returns its length. */
+int jnt_format_double(char *buf, double v);
+
 /* The command line shared by `jnt run` and standalone simulators:
  * [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].
  * `prog` names the program in messages. Returns the process exit status. */
