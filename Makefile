@@ -3,6 +3,7 @@
 #   make             build build/jnt, build/libjnt.a, build/libjnt.so
 #   make demo        install what is missing, build, run the main example
 #   make test        install what is missing, build, run the whole test suite
+#   make mpi         build/jnt-mpi: `jnt sweep` across Open MPI ranks (needs mpicc)
 #   make check-asan  the whole test suite under AddressSanitizer + UBSan
 #   make bench       side-by-side benchmarks (not part of make test)
 #   make docs        regenerate the plots of docs/ (docs/img/*.png) with jnt and gnuplot
@@ -32,7 +33,7 @@ LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 # Debian packages the build, the tests and the benchmarks need.
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
-DEB_TEST  := gnuplot-nox python3-numpy python3-scipy
+DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev
 DEB_BENCH := octave time libmujoco-dev
 
 COMPILER_SRC := $(wildcard compiler/*.c)
@@ -45,7 +46,7 @@ EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC)) \
                 $(patsubst tests/examples/%.c,$(B)/tests/%,$(EXAMPLE_TEST))
 
-.PHONY: all deps deps-bench demo test check-asan bench docs clean
+.PHONY: all deps deps-bench demo test check-asan bench docs clean mpi
 .SUFFIXES:
 
 all: $(B)/jnt $(B)/libjnt.a $(B)/libjnt.so
@@ -113,8 +114,28 @@ $(B)/obj/compiler/jit_process.o: compiler/jit.c | $(GEN_SRC)
 $(B)/libjnt.so: $(filter-out $(B)/obj/compiler/jit.o,$(LIB_OBJ)) $(B)/obj/compiler/jit_process.o
 	$(CC) $(SAN) -shared -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
 
-$(B)/jnt: $(B)/obj/compiler/cli/main.o $(B)/libjnt.a
+# the command line: main.c and `jnt sweep` (compiler/cli/sweep*.c; sweep_mpi.c only in jnt-mpi)
+CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out compiler/cli/sweep_mpi.c,$(wildcard compiler/cli/*.c)))
+
+$(B)/jnt: $(CLI_OBJ) $(B)/libjnt.a
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+# jnt-mpi: jnt with `jnt sweep` across Open MPI ranks (docs/sweeps.md). Built by
+# `make mpi` and `make test`; plain `make` needs no MPI. Only sweep.c (with
+# -DJNT_MPI) and sweep_mpi.c see mpi.h, compiled with mpicc.
+MPICC    ?= mpicc
+MPI_OBJ  := $(filter-out $(B)/obj/compiler/cli/sweep.o,$(CLI_OBJ)) \
+            $(B)/obj/mpi/cli/sweep.o $(B)/obj/mpi/cli/sweep_mpi.o
+
+$(B)/obj/mpi/cli/%.o: compiler/cli/%.c
+	@mkdir -p $(@D)
+	$(MPICC) $(CLI_INC) $(DEFS) -DJNT_MPI $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/jnt-mpi: $(MPI_OBJ) $(B)/libjnt.a
+	$(MPICC) $(SAN) -o $@ $^ $(LDLIBS)
+
+mpi: deps
+	@$(MAKE) --no-print-directory $(B)/jnt-mpi
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
@@ -131,7 +152,7 @@ $(B)/embed: examples/embed/embed.c $(B)/libjnt.a
 	$(CC) $(CLI_INC) $(CFLAGS) -o $@ $< $(B)/libjnt.a $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(B)/embed
+	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(B)/embed $(B)/jnt-mpi
 	@B=$(B) sh tests/run.sh
 
 check-asan: deps

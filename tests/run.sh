@@ -47,6 +47,11 @@ B=$B sh tests/cli/cli.sh > "$B/tests/cli.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/cli.txt"
 
+# jnt sweep: tables, threads, MPI, failures, resume, continuation, samples
+B=$B sh tests/cli/sweep.sh > "$B/tests/sweep.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/sweep.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/sweep.txt"
+
 # the embedding example: two runs sharing one model; in stick the final
 # displacement is F_E / sigma0 (seed 002 Sect. 5), so it halves with the force
 if [ -x "$B/embed" ]; then

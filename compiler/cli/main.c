@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "jnt/jnt.h"
+#include "sweep.h"
 
 /* The runtime's libraries for `jnt build` (the Makefile's RUN_LIBS). */
 #ifndef JNT_LINK_LIBS
@@ -40,6 +41,9 @@ static const char usage_text[] =
     "                   write the generated C (stdout without -o); a model with\n"
     "                   substructures also writes its matrices and basis rows to\n"
     "                   model.c.data (link them as jnt_generated_data)\n"
+    "  sweep MODEL.jnt [--grid name=a:b:h] [--list name=v1,v2] [--samples N ...] [-o FILE]\n"
+    "                   many runs of one compiled model on threads, a table of results\n"
+    "                   (see 'jnt sweep --help')\n"
     "  build MODEL.jnt -o sim\n"
     "                   build a standalone simulator with gcc -O2 (plus $JNT_CFLAGS);\n"
     "                   ./sim takes the same options as 'jnt run'\n"
@@ -245,6 +249,8 @@ int main(int argc, char **argv)
         return 0;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "sweep"))
+        return sweep_main(argc - 2, argv + 2);
     int known = !strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "emit") ||
                 !strcmp(cmd, "build");
     if (!known)
