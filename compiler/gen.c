@@ -470,9 +470,9 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, m->nq, "mass_rowind", ", ");
     put_ref(g, m->nq, "mass", ", ");
     put_ref(g, m->nq, "cons_rates", ",\n");
-    if (m->nsum) /* absent (zero) when the model has no summary */
-        fprintf(out, "    %d, %s_summaries, %s_summary_window,\n", m->nsum, px, px);
-    fputs("};\n", out);
+    fprintf(out, "    %d, ", m->nsum);
+    put_ref(g, m->nsum, "summaries", ", ");
+    put_ref(g, m->nsum, "summary_window", ",\n};\n");
 }
 
 /* One model: its tables, kernels and jnt_abi_model object `abi_name`
