@@ -31,6 +31,8 @@
 #      normal modes, the example's JTVs, the largest basis (bench/car_pendulum.sh).
 #  13. spatial rotors: a rigid run-up against MuJoCo 2.2.2 (cost per step), the
 #      clearance rotor with and without step control (bench/rotor.sh).
+#  14. sweeps: seed 001 E5's energy map as a shell loop of `jnt run`, `jnt sweep`
+#      on 1 and 2 threads and on 2 MPI ranks (bench/sweep.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -95,7 +97,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -566,3 +568,4 @@ if want 10; then . bench/output.sh; fi
 if want 11; then . bench/andrews.sh; fi
 if want 12; then . bench/car_pendulum.sh; fi
 if want 13; then . bench/rotor.sh; fi
+if want 14; then . bench/sweep.sh; fi
