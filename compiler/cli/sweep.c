@@ -352,8 +352,10 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
         }
         memset(&dims[ndim], 0, sizeof dims[ndim]);
         rc = g ? parse_grid(m, d0, spec, &nm, &dims[ndim]) : parse_list(m, d0, spec, &nm, &dims[ndim]);
-        if (rc)
+        if (rc) {
+            free(dims[ndim].v);
             break;
+        }
         dims[ndim].name0 = pl->npar;
         names[pl->npar++] = nm;
         if (cont_name && !strcmp(cont_name, nm))
