@@ -96,8 +96,8 @@ static const setting_spec spring_set[] = {{"stiffness", NULL}, {"length", &DIM_M
 static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"radius", &DIM_M},
                                          {0, 0}};
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
-                                           {"steps", NULL}, {"radii", NULL}, {"radius", &DIM_M},
-                                           {0, 0}};
+                                           {"steps", NULL}, {"radii", NULL}, {"axis", NULL},
+                                           {"radius", &DIM_M}, {0, 0}};
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
                                           {"form", NULL}, {"steps", NULL}, {"clearance", NULL},
                                           {"radius", &DIM_M}, {0, 0}};
@@ -144,7 +144,7 @@ static int gather_settings(sema *S, const ast *decl, int first, const setting_sp
  * sema_mb_length, sema_mb_joint_coord); -2 after an error. *normal: a
  * friction element's default normal force, the joint's reaction. */
 static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const ast *radius,
-                      const ast *radii, sval *normal)
+                      const ast *radii, const ast *axis, sval *normal)
 {
     const ast *decl = el->decl;
     const char *kname = elem_kind_name(decl->op);
@@ -221,7 +221,17 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
         if (sema_mb_pair(S, sc, radii->kids[0], DIM_M, "'radii' (the first marker's race, the "
                          "second's)", r) != 0)
             return -2;
-        return sema_mb_clearance_slip(S, ea.id, eb.id, r[0], r[1], el->name);
+        if (axis && !S->markers[ea.id].d3) {
+            diag_error(S->dc, axis->loc, "planar races slip about z: 'axis' is for spatial ones");
+            return -2;
+        }
+        return sema_mb_clearance_slip(S, ea.id, eb.id, r[0], r[1], axis ? axis->kids[0] : NULL,
+                                      el->name);
+    }
+    if (axis) {
+        diag_error(S->dc, axis->loc, "'axis' is for friction between the races of a clearance "
+                                     "joint, with 'radii'");
+        return -2;
     }
     if (decl->op != ELEM_SPRING && decl->op != ELEM_DAMPER && decl->op != ELEM_CONTACT) {
         diag_error(S->dc, decl->loc, "between markers, springs, dampers and contacts act along "
@@ -399,15 +409,16 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     } else if (ea.kind >= END_MARKER || eb.kind >= END_MARKER ||
                decl->kids[1]->kind == AST_GROUND) {
         el->a = planar_dof(S, sc, el, ea, eb, radius, kind == ELEM_FRICTION ? found[4] : NULL,
-                           &jnormal);
+                           kind == ELEM_FRICTION ? found[5] : NULL, &jnormal);
         el->b = -1;
         if (el->a == -2)
             return;
-    } else if (radius || (kind == ELEM_FRICTION && found[4])) {
-        diag_error(S->dc, (radius ? radius : found[4])->loc, radius
+    } else if (radius || (kind == ELEM_FRICTION && (found[4] || found[5]))) {
+        const ast *bad = radius ? radius : found[4] ? found[4] : found[5];
+        diag_error(S->dc, bad->loc, radius
                    ? "'radius' is for elements on revolute joints"
-                   : "'radii' is for friction between two markers, the centres of a "
-                     "clearance joint's races");
+                   : "'radii' and 'axis' are for friction between two markers, the centres of "
+                     "a clearance joint's races");
         return;
     }
     if (el->a == -1 && el->b == -1) {

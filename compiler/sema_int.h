@@ -88,6 +88,9 @@ typedef struct body {
                          of its rotation matrix; sema_mb3d.c) */
     ex_id euler[3];   /* rigid3d: the Euler tensor's principal values E_i (the
                          directors' masses), in kg m^2 */
+    int paxes;        /* rigid3d with products of inertia: the directors are the
+                         principal axes, columns of pq in the declared body frame */
+    double pq[9];
     ex_id rows[6];    /* rigid3d, flexible3d: the directors' orthonormality, C = 0 */
     int l0, nrows;    /* their multipliers, states y[l0 .. l0 + nrows): 6, or 0 */
 } body;
@@ -448,13 +451,18 @@ int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const ch
 int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
 /* The slip of a clearance joint's races (seed 001 eqs. 5-6) between the
- * markers (both spatial or both planar) ma (the inner race's centre, radius rho_a) and mb (the
- * outer race's, rho_b) as a dof for a friction element: its velocity is the
- * tangential speed of the contact points, regularised as sqrt(|V^t|^2 +
- * v_eps^2) - v_eps, and its virtual displacement the derivative of that
- * speed by the velocities, so that a force F on it is -F e at the contact
- * points (e the slip direction). Its position is 0. */
-int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const char *ename);
+ * markers (both spatial or both planar) ma (the inner race's centre, radius
+ * rho_a) and mb (the outer race's, rho_b) as a dof for a friction element.
+ * Its velocity is the contact points' relative velocity along the tangent t
+ * = a x n / |a x n| (a: z for planar markers, else `axis`, fixed in mb's
+ * body; n from mb's centre to ma's), a signed speed that passes through zero
+ * where the races roll; with spatial markers and no axis it is the
+ * tangential speed |V^t|, regularised as sqrt(|V^t|^2 + v_eps^2) - v_eps.
+ * Its virtual displacement is the derivative of that velocity by the
+ * velocities, so that a force F on it is -F e at the contact points (e the
+ * slip direction). Its position is 0. */
+int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
+                           const char *ename);
 /* Seed 001's spatial clearance joint (eqs. 8-13): the gap q between a
  * cylinder of radius rho_k around the axis through marker mb (fixed in its
  * body; `axis` in the world frame at t = 0, z when NULL) and a thin disk of

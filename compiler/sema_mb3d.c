@@ -182,29 +182,100 @@ static const ast *body_arg(const ast *d, const char *const *names, int n, int wa
     return got;
 }
 
-/* The body's mass, inertia (principal moments) and initial rotation and
- * angular velocity; 0 or -1 after an error. */
+/* The eigenvalues lam and eigenvectors (the columns of q, a rotation) of
+ * the symmetric 3x3 a (row-major), by cyclic Jacobi rotations. */
+static void sym3_eigen(const double a[9], double lam[3], double q[9])
+{
+    double m[9];
+    memcpy(m, a, sizeof m);
+    for (int i = 0; i < 9; i++)
+        q[i] = i % 4 == 0;
+    for (int sweep = 0; sweep < 50; sweep++) {
+        double off = fabs(m[1]) + fabs(m[2]) + fabs(m[5]);
+        if (off <= 1e-15 * (fabs(m[0]) + fabs(m[4]) + fabs(m[8])))
+            break;
+        for (int p = 0; p < 2; p++)
+            for (int r = p + 1; r < 3; r++) {
+                double apr = m[3 * p + r];
+                if (apr == 0)
+                    continue;
+                double th = (m[3 * r + r] - m[3 * p + p]) / (2 * apr);
+                double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
+                double c = 1 / sqrt(t * t + 1), sn = t * c;
+                for (int k = 0; k < 3; k++) { /* m = G^T m G, q = q G */
+                    double mkp = m[3 * k + p], mkr = m[3 * k + r];
+                    m[3 * k + p] = c * mkp - sn * mkr, m[3 * k + r] = sn * mkp + c * mkr;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double mpk = m[3 * p + k], mrk = m[3 * r + k];
+                    m[3 * p + k] = c * mpk - sn * mrk, m[3 * r + k] = sn * mpk + c * mrk;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double qkp = q[3 * k + p], qkr = q[3 * k + r];
+                    q[3 * k + p] = c * qkp - sn * qkr, q[3 * k + r] = sn * qkp + c * qkr;
+                }
+            }
+    }
+    for (int i = 0; i < 3; i++)
+        lam[i] = m[4 * i];
+}
+
+/* `products = (Jxy, Jyz, Jzx)`: the inertia tensor's off-diagonal entries in
+ * the body frame. With any non-zero, the directors become the principal
+ * axes (sym3_eigen of the constant tensor, b->pq) and J the principal
+ * moments; 0, or -1 after an error. */
+static int principal_axes(sema *S, body *b, const scope *sc, const ast *e, ex_id J[3])
+{
+    ex_pool *P = S->pool;
+    ex_id pr[3];
+    if (sema_mb_triple(S, sc, e, DIM_KGM2, "the products of inertia (Jxy, Jyz, Jzx)", pr) != 0)
+        return -1;
+    double a[9], v[6];
+    for (int i = 0; i < 6; i++)
+        if (!ex_is_const(P, i < 3 ? J[i] : pr[i - 3], &v[i])) {
+            diag_error(S->dc, e->loc, "with products of inertia the tensor must be constant: "
+                                      "its principal axes are found when the model compiles");
+            return -1;
+        }
+    if (v[3] == 0 && v[4] == 0 && v[5] == 0)
+        return 0;
+    a[0] = v[0], a[4] = v[1], a[8] = v[2];
+    a[1] = a[3] = v[3], a[5] = a[7] = v[4], a[2] = a[6] = v[5];
+    double lam[3];
+    sym3_eigen(a, lam, b->pq);
+    double det = b->pq[0] * (b->pq[4] * b->pq[8] - b->pq[5] * b->pq[7]) -
+                 b->pq[1] * (b->pq[3] * b->pq[8] - b->pq[5] * b->pq[6]) +
+                 b->pq[2] * (b->pq[3] * b->pq[7] - b->pq[4] * b->pq[6]);
+    for (int k = 0; det < 0 && k < 3; k++)
+        b->pq[3 * k + 2] = -b->pq[3 * k + 2]; /* a rotation, not a reflection */
+    for (int i = 0; i < 3; i++)
+        J[i] = C(lam[i]);
+    b->paxes = 1;
+    return 0;
+}
+
+/* The body's mass, inertia (principal moments, or a tensor with products)
+ * and initial rotation and angular velocity; 0 or -1 after an error. */
 static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
 {
-    static const char *const names[4] = {"mass", "inertia", "rotation", "omega"};
+    static const char *const names[5] = {"mass", "inertia", "rotation", "omega", "products"};
     static const char *const fnames[3] = {"substructure", "rotation", "omega"};
     ex_pool *P = S->pool;
     const ast *d = b->decl;
     int bad = 0;
-    const ast *given[4];
+    const ast *given[5] = {0};
     if (b->flex) { /* flexible3d: the substructure is sema_flex.c's */
-        given[0] = given[1] = NULL;
         for (int k = 1; k < 3; k++)
             given[k + 1] = body_arg(d, fnames, 3, k, &bad);
     } else {
-        for (int k = 0; k < 4; k++)
-            given[k] = body_arg(d, names, 4, k, &bad);
+        for (int k = 0; k < 5; k++)
+            given[k] = body_arg(d, names, 5, k, &bad);
     }
     if (bad) {
         diag_error(S->dc, d->kids[bad - 1]->loc, b->flex
                    ? "'flexible3d' takes 'substructure', 'rotation' and 'omega'"
-                   : "'rigid3d' takes 'mass', 'inertia' (its principal moments (Jx, Jy, Jz) "
-                     "about its centre of mass), 'rotation' and 'omega'");
+                   : "'rigid3d' takes 'mass', 'inertia' (its moments (Jx, Jy, Jz) about its "
+                     "centre of mass), 'rotation', 'omega' and 'products' (Jxy, Jyz, Jzx)");
         return -1;
     }
     if (b->flex)
@@ -227,14 +298,22 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
     ex_id J[3];
     if (sema_mb_triple(S, sc, given[1], DIM_KGM2, "the inertia (Jx, Jy, Jz)", J) != 0)
         return -1;
+    if (given[4] && principal_axes(S, b, sc, given[4], J) != 0)
+        return -1;
     for (int i = 0; i < 3; i++) {
         b->euler[i] = ex_op2(P, EX_MUL, C(0.5), SUB(ADD(J[(i + 1) % 3], J[(i + 2) % 3]), J[i]));
         double e;
         if (ex_is_const(P, b->euler[i], &e) && !(e > 0)) {
-            diag_error(S->dc, given[1]->loc, "the principal moments of inertia break the "
-                                             "triangle inequality J%c < J%c + J%c (a body of "
-                                             "zero thickness: give it some)",
-                       "xyz"[i], "xyz"[(i + 1) % 3], "xyz"[(i + 2) % 3]);
+            if (b->paxes)
+                diag_error(S->dc, given[4]->loc, "the inertia tensor is not a body's: its "
+                                                 "principal moments break the triangle "
+                                                 "inequality J1 < J2 + J3 (or one is not "
+                                                 "positive)");
+            else
+                diag_error(S->dc, given[1]->loc, "the principal moments of inertia break the "
+                                                 "triangle inequality J%c < J%c + J%c (a body "
+                                                 "of zero thickness: give it some)",
+                           "xyz"[i], "xyz"[(i + 1) % 3], "xyz"[(i + 2) % 3]);
             return -1;
         }
     }
@@ -246,6 +325,15 @@ pose:;
     if (given[3] && sema_mb_triple(S, sc, given[3], DIM_PS, "the angular velocity", w) != 0)
         return -1;
     rodrigues(P, r, R);
+    if (b->paxes) { /* the directors: the principal axes, R pq */
+        ex_id Rq[9];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                Rq[3 * i + k] = ADD(ADD(MUL(R[3 * i], C(b->pq[k])), MUL(R[3 * i + 1],
+                                                                        C(b->pq[3 + k]))),
+                                    MUL(R[3 * i + 2], C(b->pq[6 + k])));
+        memcpy(R, Rq, sizeof Rq);
+    }
     return 0;
 }
 
@@ -308,8 +396,13 @@ void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3])
 {
     ex_pool *P = S->pool;
     v3 r = {{S->dofs[b->dof0].pos, S->dofs[b->dof0 + 1].pos, S->dofs[b->dof0 + 2].pos}};
-    for (int i = 0; i < 3; i++)
-        r = v_add(P, r, v_scale(P, X[i], director(S, b, i)));
+    for (int i = 0; i < 3; i++) {
+        ex_id xi = X[i]; /* along director i: with principal axes, (pq^T X)_i */
+        if (b->paxes)
+            xi = ADD(ADD(MUL(C(b->pq[i]), X[0]), MUL(C(b->pq[3 + i]), X[1])),
+                     MUL(C(b->pq[6 + i]), X[2]));
+        r = v_add(P, r, v_scale(P, xi, director(S, b, i)));
+    }
     marker m = {.name = xasprintf("%s.%s", b->name, name), .short_name = name,
                 .body = (int)(b - S->bodies), .angle = -1, .px = r.c[0], .py = r.c[1],
                 .pz = r.c[2], .d3 = 1};
@@ -664,7 +757,8 @@ static v3 marker_omega(sema *S, const marker *m)
  * unit vector from b's centre to a's: Z_a = r_a + rho_a n, Z_b = r_b + rho_b
  * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
  * - Z_b'). */
-int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const char *ename)
+int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
+                           const char *ename)
 {
     ex_pool *P = S->pool;
     const marker *a = &S->markers[ma], *b = &S->markers[mb];
@@ -679,9 +773,21 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
     v3 vr = v_add(P, v_sub(P, va, vb),
                   v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
                         v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
-    v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
-    const double veps = 1e-6; /* m/s */
-    ex_id speed = SUB(ex_op1(P, EX_SQRT, ADD(v_dot(P, vt, vt), C(veps * veps))), C(veps));
+    ex_id speed;
+    if (!d3 || axis) {
+        v3 a0, p0, s0, t = {{ex_op1(P, EX_NEG, n.c[1]), n.c[0], C(0)}}; /* planar: z x n */
+        if (axis) {
+            if (axis_triple(S, axis, &a0, &p0, &s0) != 0)
+                return -1;
+            t = v_cross(P, fixed_in(S, b, a0), n);
+        }
+        speed = ex_op2(P, EX_DIV, v_dot(P, t, vr), ex_op1(P, EX_SQRT, ADD(v_dot(P, t, t),
+                                                                          C(1e-24))));
+    } else {
+        v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
+        const double veps = 1e-6; /* m/s */
+        speed = SUB(ex_op1(P, EX_SQRT, ADD(v_dot(P, vt, vt), C(veps * veps))), C(veps));
+    }
     dof f = {.name = xasprintf("%s.slip", ename), .short_name = "slip", .body = -1, .y = -1,
              .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
              .pos = C(0), .vel = speed};

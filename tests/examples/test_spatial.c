@@ -67,6 +67,67 @@ static int crossings(const csv_table *t, const double *c, double *at, int n)
     return k;
 }
 
+/* A body with products of inertia: the tumbling body's principal moments
+ * (2, 3, 4) declared in a body frame turned by Q0 (0.7 rad about (1, 2, 2)/3)
+ * against them, J = Q0 diag(2, 3, 4) Q0^T, its rotation Q0^T and a marker
+ * at Q0 X: the same motion as the principal-axes body with its marker at X
+ * (world-frame positions, angular velocity and energy over 2 s, to the
+ * Newton tolerance), whatever order and signs the compiler's principal axes
+ * take. */
+static void products(void)
+{
+    double n[3] = {1 / 3.0, 2 / 3.0, 2 / 3.0}, th = 0.7, c = cos(th), s = sin(th), Q[9];
+    for (int i = 0; i < 3; i++) /* Rodrigues: Q = c I + s [n]x + (1 - c) n n^T */
+        for (int k = 0; k < 3; k++)
+            Q[3 * i + k] = (i == k ? c : 0) + (1 - c) * n[i] * n[k];
+    Q[1] -= s * n[2], Q[3] += s * n[2], Q[2] += s * n[1], Q[6] -= s * n[1];
+    Q[5] -= s * n[0], Q[7] += s * n[0];
+    double lam[3] = {2, 3, 4}, J[9], X[3] = {0.1, 0.2, 0.3}, XU[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            J[3 * i + k] = 0;
+            for (int j = 0; j < 3; j++)
+                J[3 * i + k] += Q[3 * i + j] * lam[j] * Q[3 * k + j];
+            XU[i] += Q[3 * i + k] * X[k];
+        }
+    const char *fmt =
+        "model products\n"
+        "body B : rigid3d(mass = 1 kg, inertia = (%.17g kg*m^2, %.17g kg*m^2, %.17g kg*m^2),\n"
+        "                 %s omega = (0.3 / 1 s, 6 / 1 s, 0.2 / 1 s)) {\n"
+        "  marker p = (%.17g m, %.17g m, %.17g m)\n}\n"
+        "simulate { integrator = midpoint(h = 1 ms)  until = 2 s }\n"
+        "output \"%s\" every 10 ms { t, x = B.p.x, y = B.p.y, z = B.p.z, wx = B.wx, wy = B.wy,\n"
+        "  wz = B.wz, E = B.kinetic }\n";
+    char prod[256], text[2][1024];
+    snprintf(prod, sizeof prod, "products = (%.17g kg*m^2, %.17g kg*m^2, %.17g kg*m^2), "
+             "rotation = (%.17g, %.17g, %.17g),", J[1], J[5], J[2], -th * n[0], -th * n[1],
+             -th * n[2]);
+    snprintf(text[0], sizeof text[0], fmt, 2.0, 3.0, 4.0, "", X[0], X[1], X[2], "pa.csv");
+    snprintf(text[1], sizeof text[1], fmt, J[0], J[4], J[8], prod, XU[0], XU[1], XU[2],
+             "pu.csv");
+    csv_table t[2] = {0};
+    int ok = 1;
+    for (int v = 0; v < 2; v++) {
+        jnt_model *m = compile_text(v ? "products" : "principal", text[v]);
+        int rc = m ? run_csv(m, test_out(v ? "pu.csv" : "pa.csv"), (jnt_run_opts){0}, NULL,
+                             &t[v]) : JNT_ERR_MODEL;
+        ok &= rc == JNT_OK;
+        jnt_model_free(m);
+    }
+    CHECK(ok, "products of inertia: both bodies run");
+    if (ok && t[0].nrow == t[1].nrow) {
+        double d = 0;
+        for (int c2 = 1; c2 < t[0].ncol; c2++)
+            for (int i = 0; i < t[0].nrow; i++)
+                d = fmax(d, fabs(t[0].col[c2][i] - t[1].col[c2][i]) /
+                                (1 + fabs(t[0].col[c2][i])));
+        CHECK(d <= 1e-9, "products of inertia: the body declared with its tensor in a turned "
+              "frame moves as the principal-axes body (largest difference %.2g, tol 1e-9)", d);
+    }
+    csv_free(&t[0]);
+    csv_free(&t[1]);
+}
+
 /* ---- the heavy top -------------------------------------------------------- */
 
 static void heavy_top(void)
@@ -524,6 +585,60 @@ static void rub(void)
     jnt_model_free(m);
 }
 
+/* The same rotor with the races' slip taken about the bearing's axis
+ * (`axis`: a signed circumferential slip), for 200 ms: friction lifts the
+ * journal up the wall until it rolls (dry whip), where the direction of
+ * |V^t| would turn through zero (without `axis` Newton fails near 30 ms).
+ * From 50 ms on: the races stick (|f| < mu N) and the journal's centre
+ * whirls at the rate of rolling without slip, -w_x rho_l / r (r its distance
+ * from the bearing's centre), and the energy stays (LuGre with sigma1 = 0
+ * stores, rolling does no work). */
+static void rolling(void)
+{
+    char *a = text_sub(rub_text, "radii  = (20 mm, 20.5 mm)\n",
+                       "radii  = (20 mm, 20.5 mm)\n  axis   = (1, 0, 0)\n");
+    char *b = text_sub(a, "until = 25 ms", "until = 200 ms");
+    char *c = text_sub(b, "N = bearing.force,", "N = bearing.force, ty = shaft.journal.y, "
+                       "tz = shaft.journal.z, vy = shaft.journal.vy, vz = shaft.journal.vz,");
+    free(a);
+    free(b);
+    jnt_model *m = c ? compile_text("rolling", c) : NULL;
+    free(c);
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("rolling.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "rotor rolling in its clearance joint (friction about the axis) runs");
+    if (rc == JNT_OK) {
+        const double *tc = t.col[0], *wx = csv_col(&t, "wx"), *f = csv_col(&t, "f"),
+                     *N = csv_col(&t, "N"), *ty = csv_col(&t, "ty"), *tz = csv_col(&t, "tz"),
+                     *vy = csv_col(&t, "vy"), *vz = csv_col(&t, "vz"), *E = csv_col(&t, "E");
+        int n = 0, stick = 0;
+        double roll = 0, e50 = 0, drift = 0;
+        for (int i = 0; i < t.nrow; i++) {
+            if (tc[i] < 0.05)
+                continue;
+            /* the bearing's centre is on the x axis */
+            double r2 = ty[i] * ty[i] + tz[i] * tz[i];
+            double whirl = (ty[i] * vz[i] - tz[i] * vy[i]) / r2, want = -wx[i] * 0.020 / sqrt(r2);
+            roll = fmax(roll, fabs(whirl - want) / fabs(want));
+            stick += fabs(f[i]) < 0.3 * N[i];
+            if (!n)
+                e50 = E[i];
+            drift = fmax(drift, fabs(E[i] - e50) / fabs(e50));
+            n++;
+        }
+        CHECK(n > 1000 && stick == n, "rolling: the races stick from 50 ms on (%d of %d steps)",
+              stick, n);
+        CHECK(roll < 0.02, "rolling: the journal whirls at -w rho_l / r (largest relative "
+              "difference %.2g, tol 2e-2)", roll);
+        CHECK(drift < 1e-3, "rolling: the energy stays (largest change %.2g of its value at "
+              "50 ms, tol 1e-3)", drift);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
 /* The planar clearance joint with friction (seed 001 Sect. 2.1): a rigid2d
  * disk spinning at 100 rad/s dropped on its bearing's wall under gravity;
  * the midpoint rule, the energy-consistent contact and the races' friction:
@@ -570,9 +685,11 @@ int main(void)
     joints();
     heavy_top();
     tumbling();
+    products();
     rotor_clearance();
     spin();
     rub();
+    rolling();
     planar_rub();
     return check_done();
 }
