@@ -25,6 +25,7 @@ int jnt_init_state(const jnt_model *m, jnt_data *d)
     if (m->abi->settings(d->p, &s) < 0 || m->abi->init(d->p, d->y, d->d) < 0)
         return data_error(d, JNT_ERR_KERNEL, "the settings or initial-value kernel failed");
     d->t = s.t0;
+    d->started = 1;
     return JNT_OK;
 }
 

@@ -22,6 +22,8 @@ struct jnt_data {
     double *d;                     /* discrete state (nd) */
     double *out;                   /* last output row (nout) */
     double t;                      /* time of y */
+    int started;                   /* y, d, t hold a state (a run or jnt_init_state
+                                      set them): jnt_advance goes on from it */
     jnt_stats stats;               /* counters of the last run */
     char err[JNT_ERRMSG_LEN];      /* message of the last error, "" when none */
     const struct integ_type *integ; /* integrator of the current run */

@@ -77,6 +77,19 @@ static int open_csv(csv_writer *w, const char *path, int n, const char *const *n
     return rc;
 }
 
+/* The run's rows in memory (jnt_run_opts.rows, on_row): the csv writer's
+ * hook. Returns 0, or 1 when on_row asks to stop. */
+static int take_row(void *ctx, const double *v, int n)
+{
+    const jnt_run_opts *o = ctx;
+    if (o->rows && o->rows_n) {
+        if (*o->rows_n < o->rows_cap)
+            memcpy(o->rows + *o->rows_n * n, v, (size_t)n * sizeof *v);
+        ++*o->rows_n;
+    }
+    return o->on_row && o->on_row(o->row_ctx, v, n) != 0;
+}
+
 /* Integrate from t0 to t_end; see jnt.h. */
 int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
 {
@@ -87,7 +100,11 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     const jnt_abi_model *a = m->abi;
     jnt_blas_threads(-1);
     clock_t c0 = clock();
-    memset(&d->stats, 0, sizeof d->stats);
+    int resume = opts && opts->resume;
+    if (resume && !d->started)
+        return data_error(d, JNT_ERR_USAGE, "nothing to resume: start with jnt_init_state or a run");
+    if (!resume)
+        memset(&d->stats, 0, sizeof d->stats);
     d->err[0] = '\0';
     /* the integrator: the caller's choice or the model's; its arena */
     const char *iname = opts && opts->integrator ? opts->integrator : a->integrator;
@@ -156,10 +173,16 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
                                             "steps: give the integrator a step h (or --h)");
     if ((rc = check_settings(d, &s, d->integ)) != JNT_OK)
         return rc;
-    rc = a->init(d->p, d->y, d->d);
-    if (rc < 0)
+    /* resumed: from d's time and state (jnt_advance) */
+    if (resume) {
+        s.t0 = d->t;
+        if ((rc = check_settings(d, &s, d->integ)) != JNT_OK)
+            return rc;
+    } else if ((rc = a->init(d->p, d->y, d->d)) < 0) {
         return data_error(d, JNT_ERR_KERNEL, "the initial-value kernel failed (status %d)", rc);
+    }
     d->t = s.t0;
+    d->started = 1;
     for (int i = 0; i < a->ny; i++)
         if (!isfinite(d->y[i]))
             return data_error(d, JNT_ERR_NONFINITE,
@@ -187,6 +210,17 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         }
         pcsv = &csv;
     }
+    /* rows in memory: the writer's hook, on a writer without a file when
+     * there is none; a resumed run's first row is its start, already given */
+    if (opts && ((opts->rows && opts->rows_n) || opts->on_row)) {
+        if (!pcsv)
+            csv_open_hook(&csv, a->nout);
+        pcsv = &csv;
+        csv.hook = take_row;
+        csv.hook_ctx = (void *)opts;
+    }
+    if (pcsv)
+        pcsv->skip = resume;
     rc = drivers[m->kind](m, d, &s, pcsv, opts ? opts->progress : 0);
     if (d->steps) {
         int src = csv_close(&steps, rc == JNT_OK ? d->err : NULL, sizeof d->err);
@@ -199,6 +233,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         if (rc == JNT_OK)
             rc = crc;
     }
-    d->stats.cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    d->stats.cpu_seconds = (resume ? d->stats.cpu_seconds : 0) +
+                           (double)(clock() - c0) / CLOCKS_PER_SEC;
     return rc;
 }

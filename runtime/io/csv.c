@@ -278,8 +278,26 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
 }
 
 /* See csv.h. */
+void csv_open_hook(csv_writer *w, int ncol)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = w->mat_fd = -1;
+    w->ncol = ncol > 0 ? ncol : 0;
+}
+
+/* See csv.h. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
 {
+    if (w->skip > 0) {
+        w->skip--;
+        return JNT_OK;
+    }
+    if (w->hook && w->hook(w->hook_ctx, v, n) != 0) {
+        snprintf(err, errn, "stopped by the row callback");
+        return JNT_STOPPED;
+    }
+    if (w->fd < 0)
+        return JNT_OK;
     if (w->mat && w->nrows >= MAT_MAX_ROWS) { /* the rows so far stay valid */
         snprintf(err, errn, "cannot write '%s': a MAT-file column holds at most %ld rows",
                  w->path, MAT_MAX_ROWS);

@@ -33,7 +33,16 @@ typedef struct csv_writer {
     int mat_fd;     /* .mat: the .part, written at close (-1: none) */
     int ncol;       /* columns */
     char *names;    /* .mat: ncol variable names of MAT_NAME_MAX + 1 bytes */
+    /* rows in memory: hook(hook_ctx, row, n) sees every row written (before
+     * the file); a non-zero return stops with JNT_STOPPED */
+    int (*hook)(void *ctx, const double *v, int n);
+    void *hook_ctx;
+    int skip;       /* rows still to drop (a resumed run's start row) */
 } csv_writer;
+
+/* A writer without a file, for the hook only (set hook after this call):
+ * its rows go nowhere else. csv_close frees nothing and is safe. */
+void csv_open_hook(csv_writer *w, int ncol);
 
 /* Open `path` ("-" = stdout) for a table of ncol columns. A .npy or .mat
  * path must be a regular file (or not exist); a .mat writer also creates
@@ -45,7 +54,8 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn);
  * float64 field per name; for .mat, the names turned into MATLAB variable
  * names (mat_name), nothing written yet. Returns 0 or JNT_ERR_IO (message). */
 int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t errn);
-/* One row of n values (n at most the ncol of csv_open): each as
+/* One row of n values (n at most the ncol of csv_open), first to the hook
+ * (JNT_STOPPED when it returns non-zero, the message in err): each as
  * dtoa_shortest writes it, joined by ',', or n raw doubles (.npy, .mat). A
  * .mat refuses rows past MAT_MAX_ROWS (JNT_ERR_IO, the rows before it
  * kept). Returns 0 or JNT_ERR_IO (message); after a failed write the file

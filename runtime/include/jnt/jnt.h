@@ -19,14 +19,22 @@
 #ifndef JNT_H
 #define JNT_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include "abi.h"
+
+/* The library's version: the soname carries MAJOR (libjnt.so.MAJOR). */
+#define JNT_VERSION_MAJOR 0
+#define JNT_VERSION_MINOR 2
+#define JNT_VERSION_PATCH 0
+#define JNT_VERSION "0.2.0"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 enum {
+    JNT_STOPPED = 1,        /* the run was stopped by its row callback (jnt_run_opts) */
     JNT_OK = 0,
     JNT_ERR_MODEL = -1,     /* the model has errors (diagnostics were printed) */
     JNT_ERR_USAGE = -2,     /* wrong arguments to an API call or command */
@@ -73,6 +81,22 @@ typedef struct jnt_run_opts {
     double t_end;         /* != 0: stop at this time instead of the model's t_end */
     const char *steps_path; /* NULL: none; else a CSV of the accepted steps: t (the step's
                                end) and h (its size), one row a step */
+    /* Output rows in memory, with or without a file (jnt_output_count(m)
+     * values a row, the model's output columns in order). rows: a caller's
+     * buffer of rows_cap rows, filled in order; *rows_n (must be given with
+     * rows) counts every row of the run, also those past rows_cap, which are
+     * dropped: a run with *rows_n > rows_cap needs a larger buffer. on_row:
+     * called with each row after it is stored; a non-zero return stops the
+     * run with JNT_STOPPED (the state is then the last accepted step's). */
+    double *rows;
+    long rows_cap;
+    long *rows_n;
+    int (*on_row)(void *ctx, const double *row, int n);
+    void *row_ctx;
+    /* 1: start from d's current time and state (jnt_advance) instead of
+     * t0 and the initial values; the row at the start time is not written
+     * again, and the statistics add up instead of starting from 0. */
+    int resume;
 } jnt_run_opts;
 
 /* BLAS threads of this process's runs and compiles: n >= 1 sets that many,
@@ -223,6 +247,45 @@ int jnt_get_full_state(const jnt_model *m, const jnt_data *d, double *buf);
  * numbers ("0.1", "6.574118984296001e-09", "nan"), into buf (32 bytes at
  * least); returns its length. */
 int jnt_format_double(char *buf, double v);
+
+/* ---- stepping (MuJoCo's mj_step, here over output intervals) ----------
+ * A data object holds a state at a time: after jnt_init_state (t0 and the
+ * initial values), a run, or a step. jnt_advance integrates it on to time
+ * t (> its time) as a run resumed from that state: opts as for jnt_run
+ * (csv_path NULL means no file here; rows, on_row collect the rows after
+ * the start), t_end and resume set by the call. Between calls, states
+ * (jnt_set_state) and parameters (jnt_set_param) may change; the
+ * integrator starts afresh at each call, so a run cut into pieces equals
+ * the whole run exactly for fixed-step methods and to the tolerances for
+ * adaptive ones. A data object without a state is first set to its initial
+ * state. Returns as jnt_run. */
+int jnt_advance(const jnt_model *m, jnt_data *d, double t, const jnt_run_opts *opts);
+/* jnt_advance to the next point t0 + k every of the model's output grid;
+ * JNT_ERR_USAGE for a model that writes every step (every = 0). */
+int jnt_step(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts);
+/* Set state `index` (0 <= index < jnt_state_count(m): the continuous
+ * states, then the discrete ones, as jnt_state_name names them). */
+int jnt_set_state(const jnt_model *m, jnt_data *d, int index, double value);
+/* Set the time and the whole state (jnt_get_full_state's layout). */
+int jnt_set_full_state(const jnt_model *m, jnt_data *d, double t, const double *buf);
+/* The run's settings (t0, t_end, h, tolerances, output interval) with d's
+ * parameters. JNT_OK, or JNT_ERR_KERNEL with the message in d. */
+int jnt_get_settings(const jnt_model *m, jnt_data *d, jnt_settings *s);
+
+/* ---- what a model declares (for bindings) ------------------------------ */
+/* The library's version, "MAJOR.MINOR.PATCH" (JNT_VERSION of this header). */
+const char *jnt_version(void);
+const char *jnt_model_name(const jnt_model *m);
+int jnt_param_count(const jnt_model *m);
+int jnt_output_count(const jnt_model *m);
+/* Names (NULL when i is out of range); jnt_state_name covers the
+ * jnt_state_count(m) states: continuous, then discrete. */
+const char *jnt_param_name(const jnt_model *m, int i);
+const char *jnt_output_name(const jnt_model *m, int i);
+const char *jnt_state_name(const jnt_model *m, int i);
+/* A parameter's SI unit as text ("m/s^2"; "" when dimensionless) into buf
+ * (n bytes). JNT_OK or JNT_ERR_USAGE. */
+int jnt_param_unit(const jnt_model *m, int i, char *buf, size_t n);
 
 /* The command line shared by `jnt run` and standalone simulators:
  * [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].

@@ -1,0 +1,158 @@
+/*
+ * test_step.c: the stepping API (runtime/api/step.c) and rows in memory
+ * (jnt_run_opts.rows, on_row): a run cut into output intervals equals the
+ * whole run (rk4: to rounding; dopri5: to its tolerance), rows in a
+ * caller's buffer equal the CSV, a state set between steps acts as an
+ * initial condition (the closed form of a free oscillator), a callback stops
+ * a run, misuse is refused with a message.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "csvread.h"
+#include "jnt/jnt.h"
+
+/* a driven, damped oscillator: x'' + 2 zeta w x' + w^2 x = F sin(2 t) / m */
+static const char *src =
+    "model osc\n"
+    "param k = 100 N/m\n"
+    "param F = 1 N\n"
+    "body b : point(mass = 1 kg) { dof x }\n"
+    "init b.x = 0.01 m\n"
+    "spring s between b.x and ground { stiffness = k }\n"
+    "damper c between b.x and ground { damping = 0.5 N*s/m }\n"
+    "force f on b.x = F * sin(2 * t / 1 s)\n"
+    "simulate { integrator = rk4(h = 1 ms)  until = 1 s }\n"
+    "output \"osc.csv\" every 10 ms { t, x = b.x, v = b.v }\n";
+
+static int count_rows(void *ctx, const double *row, int n)
+{
+    long *k = ctx;
+    (void)row;
+    (void)n;
+    return ++*k >= 5; /* stop at the fifth row */
+}
+
+static double max_diff(const double *a, const double *b, long n)
+{
+    double e = 0;
+    for (long i = 0; i < n; i++)
+        e = fmax(e, fabs(a[i] - b[i]));
+    return e;
+}
+
+int main(void)
+{
+    jnt_model *m;
+    if (jnt_compile_string("osc.jnt", src, NULL, &m) != JNT_OK) {
+        CHECK(0, "the test model compiles");
+        return 1;
+    }
+    int nout = jnt_output_count(m);
+    CHECK(nout == 3 && !strcmp(jnt_output_name(m, 1), "x") && !jnt_output_name(m, 3),
+          "output count and names");
+    char unit[32];
+    CHECK(jnt_param_count(m) == 2 && jnt_param_unit(m, 0, unit, sizeof unit) == JNT_OK &&
+              !strcmp(unit, "N/m"), "parameter unit text: %s", unit);
+    CHECK(!strcmp(jnt_model_name(m), "osc") && !strcmp(jnt_version(), JNT_VERSION),
+          "model name and version %s", jnt_version());
+
+    /* the whole run: into a buffer and a CSV */
+    enum { CAP = 200 };
+    static double whole[CAP * 3], parts[CAP * 3], dop_whole[CAP * 3], dop_parts[CAP * 3];
+    long nw = 0, np = 0;
+    jnt_data *d = jnt_data_new(m);
+    jnt_run_opts o = {.csv_path = test_out("step_osc.csv"), .rows = whole, .rows_cap = CAP,
+                      .rows_n = &nw};
+    int rc = jnt_run(m, d, &o);
+    CHECK(rc == JNT_OK && nw == 101, "whole run: %ld rows in memory (want 101)", nw);
+    csv_table t;
+    int ok = csv_load(test_out("step_osc.csv"), &t) == 0 && t.nrow == nw && t.ncol == 3;
+    double dmax = 0;
+    for (long i = 0; ok && i < nw; i++)
+        for (int c = 0; c < 3; c++)
+            dmax = fmax(dmax, fabs(t.col[c][i] - whole[i * 3 + c]));
+    CHECK(ok && dmax == 0, "rows in memory = the CSV, exactly (%ld rows)", nw);
+    csv_free(&t);
+    long steps = jnt_data_stats(d)->steps;
+
+    /* the same run in 100 steps of one output interval */
+    jnt_data *e = jnt_data_new(m);
+    rc = jnt_init_state(m, e);
+    jnt_run_opts so = {.rows = parts + 3, .rows_cap = CAP - 1, .rows_n = &np};
+    for (int k = 0; k < 100 && rc == JNT_OK; k++)
+        rc = jnt_step(m, e, &so);
+    parts[0] = 0, parts[1] = 0.01, parts[2] = 0;
+    CHECK(rc == JNT_OK && np == 100, "100 jnt_step calls: %ld rows (one each)", np);
+    CHECK(max_diff(parts, whole, 101 * 3) < 1e-13, "stepped rk4 = whole run: %.2g",
+          max_diff(parts, whole, 101 * 3));
+    CHECK_NEAR(jnt_time(e), 1.0, 1e-12, "time after 100 steps");
+    CHECK(jnt_data_stats(e)->steps == steps, "statistics add up over steps: %ld (whole %ld)",
+          jnt_data_stats(e)->steps, steps);
+
+    /* dopri5: cut into pieces, the same to its tolerance */
+    jnt_data_free(e);
+    nw = np = 0;
+    d = (jnt_data_free(d), jnt_data_new(m));
+    jnt_run_opts od = {.csv_path = "", .integrator = "dopri5", .rtol = 1e-9, .atol = 1e-12,
+                       .rows = dop_whole, .rows_cap = CAP, .rows_n = &nw};
+    rc = jnt_run(m, d, &od);
+    e = jnt_data_new(m);
+    jnt_run_opts sd = od;
+    sd.rows = dop_parts;
+    sd.rows_n = &np;
+    for (int k = 1; k <= 10 && rc == JNT_OK; k++)
+        rc = jnt_advance(m, e, 0.1 * k, &sd);
+    CHECK(rc == JNT_OK && np == 100, "dopri5 in 10 advances: %ld rows", np);
+    CHECK(max_diff(dop_parts, dop_whole + 3, 100 * 3) < 1e-8, "dopri5 pieces = whole: %.2g",
+          max_diff(dop_parts, dop_whole + 3, 100 * 3));
+
+    /* a state set between steps: F = 0 and x = 0.02 m, v = 0 at t = 1 s; a
+     * free damped oscillation from there */
+    rc = jnt_set_param(m, e, "F", 0);
+    int ix = jnt_state_index(m, "b.x");
+    if (rc == JNT_OK)
+        rc = jnt_set_state(m, e, ix, 0.02);
+    for (int i = 0; i < jnt_state_count(m); i++)
+        if (i != ix && rc == JNT_OK)
+            rc = jnt_set_state(m, e, i, 0);
+    jnt_run_opts fo = {.integrator = "dopri5", .rtol = 1e-10, .atol = 1e-13};
+    if (rc == JNT_OK)
+        rc = jnt_advance(m, e, 1.5, &fo);
+    double w = 10, z = 0.5 / (2 * w), wd = w * sqrt(1 - z * z), tt = 0.5;
+    double x = 0.02 * exp(-z * w * tt) * (cos(wd * tt) + z * w / wd * sin(wd * tt));
+    CHECK(rc == JNT_OK, "advance after setting states: %s", jnt_data_error(e));
+    CHECK_NEAR(jnt_state(m, e, ix), x, 1e-9, "free oscillation from a set state (closed form)");
+
+    /* a callback stops the run at its fifth row */
+    long k = 0;
+    jnt_run_opts cb = {.csv_path = "", .on_row = count_rows, .row_ctx = &k};
+    rc = jnt_run(m, d, &cb);
+    CHECK(rc == JNT_STOPPED && k == 5, "on_row stops the run: %s, %ld rows",
+          jnt_status_name(rc), k);
+
+    /* a buffer too small: counted, not written past */
+    static double small[4 * 3 + 3];
+    small[12] = 42;
+    nw = 0;
+    jnt_run_opts sm = {.csv_path = "", .rows = small, .rows_cap = 4, .rows_n = &nw};
+    rc = jnt_run(m, d, &sm);
+    CHECK(rc == JNT_OK && nw == 101 && small[12] == 42, "a full buffer: rows counted (%ld), "
+          "none written past it", nw);
+
+    /* misuse */
+    rc = jnt_advance(m, e, 0.5, NULL);
+    CHECK(rc == JNT_ERR_USAGE && strstr(jnt_data_error(e), "not after"),
+          "advance backwards: %s", jnt_data_error(e));
+    jnt_data *f = jnt_data_new(m);
+    jnt_run_opts re = {.resume = 1};
+    rc = jnt_run(m, f, &re);
+    CHECK(rc == JNT_ERR_USAGE && strstr(jnt_data_error(f), "nothing to resume"),
+          "resume without a state: %s", jnt_data_error(f));
+    CHECK(jnt_set_state(m, f, jnt_state_count(m), 1) == JNT_ERR_USAGE, "state out of range");
+    jnt_data_free(f);
+    jnt_data_free(e);
+    jnt_data_free(d);
+    jnt_model_free(m);
+    return check_failures > 100 ? 100 : check_failures;
+}
