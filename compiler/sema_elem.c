@@ -97,7 +97,7 @@ static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"ra
                                          {0, 0}};
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
                                            {"steps", NULL}, {"radii", NULL}, {"axis", NULL},
-                                           {"radius", &DIM_M}, {0, 0}};
+                                           {"slip", NULL}, {"radius", &DIM_M}, {0, 0}};
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
                                           {"form", NULL}, {"steps", NULL}, {"clearance", NULL},
                                           {"radius", &DIM_M}, {0, 0}};
@@ -144,7 +144,7 @@ static int gather_settings(sema *S, const ast *decl, int first, const setting_sp
  * sema_mb_length, sema_mb_joint_coord); -2 after an error. *normal: a
  * friction element's default normal force, the joint's reaction. */
 static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const ast *radius,
-                      const ast *radii, const ast *axis, sval *normal)
+                      const ast *radii, const ast *axis, const ast *slip, sval *normal)
 {
     const ast *decl = el->decl;
     const char *kname = elem_kind_name(decl->op);
@@ -225,12 +225,25 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
             diag_error(S->dc, axis->loc, "planar races slip about z: 'axis' is for spatial ones");
             return -2;
         }
+        int axial = 0;
+        if (slip) {
+            const ast *k = slip->kids[0];
+            axial = k->kind == AST_NAME && !strcmp(k->name, "axial");
+            if (!axis || (!axial && !(k->kind == AST_NAME && !strcmp(k->name,
+                                                                       "circumferential")))) {
+                diag_error(S->dc, slip->loc, axis ? "'slip' is 'circumferential' (about the "
+                                                    "axis, the default) or 'axial' (along it)"
+                                                  : "'slip' picks a tangent of the races about "
+                                                    "their 'axis': give the axis");
+                return -2;
+            }
+        }
         return sema_mb_clearance_slip(S, ea.id, eb.id, r[0], r[1], axis ? axis->kids[0] : NULL,
-                                      el->name);
+                                      axial, el->name);
     }
-    if (axis) {
-        diag_error(S->dc, axis->loc, "'axis' is for friction between the races of a clearance "
-                                     "joint, with 'radii'");
+    if (axis || slip) {
+        diag_error(S->dc, (axis ? axis : slip)->loc, "'%s' is for friction between the races "
+                   "of a clearance joint, with 'radii'", axis ? "axis" : "slip");
         return -2;
     }
     if (decl->op != ELEM_SPRING && decl->op != ELEM_DAMPER && decl->op != ELEM_CONTACT) {
@@ -408,17 +421,18 @@ static void eval_element(sema *S, const scope *sc, elem *el)
             return;
     } else if (ea.kind >= END_MARKER || eb.kind >= END_MARKER ||
                decl->kids[1]->kind == AST_GROUND) {
-        el->a = planar_dof(S, sc, el, ea, eb, radius, kind == ELEM_FRICTION ? found[4] : NULL,
-                           kind == ELEM_FRICTION ? found[5] : NULL, &jnormal);
+        int fr = kind == ELEM_FRICTION;
+        el->a = planar_dof(S, sc, el, ea, eb, radius, fr ? found[4] : NULL, fr ? found[5] : NULL,
+                           fr ? found[6] : NULL, &jnormal);
         el->b = -1;
         if (el->a == -2)
             return;
-    } else if (radius || (kind == ELEM_FRICTION && (found[4] || found[5]))) {
-        const ast *bad = radius ? radius : found[4] ? found[4] : found[5];
+    } else if (radius || (kind == ELEM_FRICTION && (found[4] || found[5] || found[6]))) {
+        const ast *bad = radius ? radius : found[4] ? found[4] : found[5] ? found[5] : found[6];
         diag_error(S->dc, bad->loc, radius
                    ? "'radius' is for elements on revolute joints"
-                   : "'radii' and 'axis' are for friction between two markers, the centres of "
-                     "a clearance joint's races");
+                   : "'radii', 'axis' and 'slip' are for friction between two markers, the "
+                     "centres of a clearance joint's races");
         return;
     }
     if (el->a == -1 && el->b == -1) {

@@ -454,15 +454,17 @@ int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
  * markers (both spatial or both planar) ma (the inner race's centre, radius
  * rho_a) and mb (the outer race's, rho_b) as a dof for a friction element.
  * Its velocity is the contact points' relative velocity along the tangent t
- * = a x n / |a x n| (a: z for planar markers, else `axis`, fixed in mb's
- * body; n from mb's centre to ma's), a signed speed that passes through zero
- * where the races roll; with spatial markers and no axis it is the
+ * = a x n (a: z for planar markers, else `axis`, fixed in mb's body; n the
+ * unit vector from mb's centre to ma's, across a), or with `axial` along a,
+ * a signed speed that passes through zero where the races roll or stick;
+ * with spatial markers and no axis (n along the centres' offset) it is the
  * tangential speed |V^t|, regularised as sqrt(|V^t|^2 + v_eps^2) - v_eps.
  * Its virtual displacement is the derivative of that velocity by the
  * velocities, so that a force F on it is -F e at the contact points (e the
- * slip direction). Its position is 0. */
+ * slip direction). Its position is 0. Returns the dof, or -2 after an
+ * error (the axis). */
 int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           const char *ename);
+                           int axial, const char *ename);
 /* Seed 001's spatial clearance joint (eqs. 8-13): the gap q between a
  * cylinder of radius rho_k around the axis through marker mb (fixed in its
  * body; `axis` in the world frame at t = 0, z when NULL) and a thin disk of

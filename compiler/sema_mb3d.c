@@ -758,12 +758,19 @@ static v3 marker_omega(sema *S, const marker *m)
  * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
  * - Z_b'). */
 int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           const char *ename)
+                           int axial, const char *ename)
 {
     ex_pool *P = S->pool;
     const marker *a = &S->markers[ma], *b = &S->markers[mb];
     int d3 = a->d3;
     v3 dr = {{SUB(a->px, b->px), SUB(a->py, b->py), d3 ? SUB(a->pz, b->pz) : C(0)}};
+    v3 ax = {{C(0), C(0), C(1)}}, p0, s0;
+    if (axis) { /* a bearing: n across its axis, the contact points' radial direction */
+        if (axis_triple(S, axis, &ax, &p0, &s0) != 0)
+            return -2;
+        ax = fixed_in(S, b, ax);
+        dr = v_sub(P, dr, v_scale(P, v_dot(P, ax, dr), ax));
+    }
     ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
     v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
     v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, d3 ? S->dofs[a->dz].vel : C(0)}};
@@ -774,15 +781,8 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
                   v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
                         v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
     ex_id speed;
-    if (!d3 || axis) {
-        v3 a0, p0, s0, t = {{ex_op1(P, EX_NEG, n.c[1]), n.c[0], C(0)}}; /* planar: z x n */
-        if (axis) {
-            if (axis_triple(S, axis, &a0, &p0, &s0) != 0)
-                return -1;
-            t = v_cross(P, fixed_in(S, b, a0), n);
-        }
-        speed = ex_op2(P, EX_DIV, v_dot(P, t, vr), ex_op1(P, EX_SQRT, ADD(v_dot(P, t, t),
-                                                                          C(1e-24))));
+    if (!d3 || axis) { /* along the unit tangent a x n, or the axis itself */
+        speed = v_dot(P, axial ? ax : v_cross(P, ax, n), vr);
     } else {
         v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
         const double veps = 1e-6; /* m/s */

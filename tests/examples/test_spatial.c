@@ -639,6 +639,55 @@ static void rolling(void)
     jnt_model_free(m);
 }
 
+/* A journal resting in a cylinder clearance joint under gravity, pushed
+ * along the bearing's axis at 0.1 m/s: the races' axial slip (`slip =
+ * axial`) carries mu N while it slides, so the journal stops after v0^2 / (2
+ * mu g) and then sticks; the circumferential slip's friction stays zero. */
+static const char *const axial_text =
+    "model axial_slide\nimport contact\nimport friction\nparam g = 9.81 m/s^2\n"
+    "param k = 1 MN/m\n"
+    "body b : rigid3d(mass = 1 kg, inertia = (1000 kg*m^2, 1000 kg*m^2, 1000 kg*m^2)) {\n"
+    "  marker c = (0 m, 0 m, 0 m)\n}\n"
+    "contact bearing between b.c and (0 m, 0 m, 0 m) {\n  law = linear_spring(k = k)\n"
+    "  clearance = cylinder(rho_k = 20.5 mm, rho_l = 20 mm, axis = (1, 0, 0))\n}\n"
+    "friction turn between b.c and (0 m, 0 m, 0 m) {\n"
+    "  law = lugre(sigma0 = 1e5 /m, sigma1 = 0 s/m, mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)\n"
+    "  normal = bearing.force  radii = (20 mm, 20.5 mm)  axis = (1, 0, 0)\n}\n"
+    "friction slide between b.c and (0 m, 0 m, 0 m) {\n"
+    "  law = lugre(sigma0 = 1e5 /m, sigma1 = 0 s/m, mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)\n"
+    "  normal = bearing.force  radii = (20 mm, 20.5 mm)  axis = (1, 0, 0)  slip = axial\n}\n"
+    "init b.z = -0.5 mm - 1 kg * g / k\ninit b.x.v = 0.1 m/s\n"
+    "simulate { integrator = midpoint(h = 50 us)  until = 60 ms  gravity = (0 m/s^2, 0 m/s^2, -g) }\n"
+    "output \"axial.csv\" every 0.5 ms { t, x = b.x, vx = b.x.v, N = bearing.force, f = slide.force,\n"
+    "  ft = turn.force }\n";
+
+static void axial_slide(void)
+{
+    jnt_model *m = compile_text("axial_slide", axial_text);
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("axial.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "journal sliding along its bearing runs");
+    if (rc == JNT_OK) {
+        const double *tc = t.col[0], *x = csv_col(&t, "x"), *vx = csv_col(&t, "vx"),
+                     *N = csv_col(&t, "N"), *f = csv_col(&t, "f"), *ft = csv_col(&t, "ft");
+        double mu = 0.3, g = 9.81, stop = 0.1 * 0.1 / (2 * mu * g), slid = 0, turn = 0;
+        for (int i = 0; i < t.nrow; i++) {
+            if (tc[i] > 0 && vx[i] > 0.01)
+                slid = fmax(slid, fabs(f[i] / N[i] - mu));
+            turn = fmax(turn, fabs(ft[i]));
+        }
+        CHECK(slid < 1e-6 && turn < 1e-9, "axial slip: f = mu N while sliding (%.2g), the "
+              "circumferential friction %.2g N", slid, turn);
+        CHECK(fabs(x[t.nrow - 1] - stop) <= 2e-3 * stop, "axial slip: the journal stops at "
+              "%.6f mm, v0^2 / (2 mu g) = %.6f mm (rel 2e-3: the bristle)", 1e3 * x[t.nrow - 1],
+              1e3 * stop);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
 /* The planar clearance joint with friction (seed 001 Sect. 2.1): a rigid2d
  * disk spinning at 100 rad/s dropped on its bearing's wall under gravity;
  * the midpoint rule, the energy-consistent contact and the races' friction:
@@ -690,6 +739,7 @@ int main(void)
     spin();
     rub();
     rolling();
+    axial_slide();
     planar_rub();
     return check_done();
 }
