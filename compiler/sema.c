@@ -112,6 +112,11 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         }
     }
     free(seen);
+    /* an imported file's integrals are states: they need their equations even
+     * when the main file never uses them */
+    for (int i = 0; i < S.nsym; i++)
+        if (S.syms[i].decl && S.syms[i].decl->kind == AST_INTEGRAL)
+            sema_eval_sym(&S, &S.syms[i], S.syms[i].decl->loc);
     for (int i = 0; i < S.nsym; i++) /* every file's chains */
         if (S.syms[i].kind == SYM_CHAIN)
             sema_eval_chain(&S, &S.syms[i]);

@@ -52,6 +52,12 @@ B=$B sh tests/cli/sweep.sh > "$B/tests/sweep.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/sweep.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/sweep.txt"
 
+# seed 001's sweeps: E4's energy map and forced response, E5's frequency
+# response and energy map, on coarse grids (INFO lines: docs/sweeps.md)
+B=$B sh tests/cli/seed001.sh > "$B/tests/seed001.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/seed001.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/seed001.txt"
+
 # the embedding example: two runs sharing one model; in stick the final
 # displacement is F_E / sigma0 (seed 002 Sect. 5), so it halves with the force
 if [ -x "$B/embed" ]; then
