@@ -26,6 +26,7 @@ int jnt_init_state(const jnt_model *m, jnt_data *d)
         return data_error(d, JNT_ERR_KERNEL, "the settings or initial-value kernel failed");
     d->t = s.t0;
     d->started = 1;
+    d->row_at_t = 0;
     return JNT_OK;
 }
 

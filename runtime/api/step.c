@@ -96,6 +96,7 @@ int jnt_set_full_state(const jnt_model *m, jnt_data *d, double t, const double *
     }
     memcpy(d->y, buf, (size_t)a->ny * sizeof *buf);
     memcpy(d->d, buf + a->ny, (size_t)a->nd * sizeof *buf);
+    d->row_at_t = d->row_at_t && t == d->t;
     d->t = t;
     return JNT_OK;
 }

@@ -24,6 +24,8 @@ struct jnt_data {
     double t;                      /* time of y */
     int started;                   /* y, d, t hold a state (a run or jnt_init_state
                                       set them): jnt_advance goes on from it */
+    int row_at_t;                  /* the last run wrote its row at t (a resumed run
+                                      does not write it again) */
     jnt_stats stats;               /* counters of the last run */
     char err[JNT_ERRMSG_LEN];      /* message of the last error, "" when none */
     const struct integ_type *integ; /* integrator of the current run */

@@ -220,7 +220,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         csv.hook_ctx = (void *)opts;
     }
     if (pcsv)
-        pcsv->skip = resume;
+        pcsv->skip = resume && d->row_at_t;
+    d->row_at_t = 0;
     rc = drivers[m->kind](m, d, &s, pcsv, opts ? opts->progress : 0);
     if (d->steps) {
         int src = csv_close(&steps, rc == JNT_OK ? d->err : NULL, sizeof d->err);
@@ -233,6 +234,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         if (rc == JNT_OK)
             rc = crc;
     }
+    d->row_at_t = rc == JNT_OK;
     d->stats.cpu_seconds = (resume ? d->stats.cpu_seconds : 0) +
                            (double)(clock() - c0) / CLOCKS_PER_SEC;
     return rc;

@@ -94,8 +94,10 @@ typedef struct jnt_run_opts {
     int (*on_row)(void *ctx, const double *row, int n);
     void *row_ctx;
     /* 1: start from d's current time and state (jnt_advance) instead of
-     * t0 and the initial values; the row at the start time is not written
-     * again, and the statistics add up instead of starting from 0. */
+     * t0 and the initial values; the statistics add up instead of starting
+     * from 0, and the row at the start time is written only when no run
+     * ended there (the first advance after jnt_init_state writes it), so a
+     * run cut into pieces has its rows once. */
     int resume;
 } jnt_run_opts;
 
