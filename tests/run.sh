@@ -8,6 +8,12 @@ mkdir -p "$B/tests"
 JNT_TEST_OUT=$B/tests
 export JNT_TEST_OUT
 : > "$log"
+# progress: one line per section on stderr (the counts so far, the time)
+start=$(date +%s)
+section() {
+    printf '%-34s %5d passed, %d failed  (%ds)\n' "$1" "$(grep -c '^PASS' "$log")" \
+        "$(grep -c '^FAIL' "$log")" $(( $(date +%s) - start )) >&2
+}
 
 # unit and example test programs (each prints PASS/FAIL lines)
 for t in "$B"/tests/test_*; do
@@ -21,7 +27,10 @@ for t in "$B"/tests/test_*; do
         echo "FAIL: $name exited with status $rc" | tee -a "$log"
         printf '%s\n' "$out" | tail -5
     fi
+    [ -t 2 ] && printf '\r  %-40s' "$name" >&2
 done
+[ -t 2 ] && printf '\r%50s\r' '' >&2
+section "unit and example programs"
 
 # golden diagnostics: tests/errors/X.jnt must print exactly X.err and exit 1
 for src in tests/errors/*.jnt; do
@@ -36,16 +45,19 @@ for src in tests/errors/*.jnt; do
         printf '%s\n' "$got" | diff "$exp" - | head -10
     fi
 done
+section "golden diagnostics"
 
 # the architecture: include paths, no circles across folders
 B=$B sh tests/layout/layout.sh > "$B/tests/layout.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/layout.txt" >> "$log"
 grep '^FAIL' "$B/tests/layout.txt"
+section "layout"
 
 # command-line behaviour, generated C, standalone builds
 B=$B sh tests/cli/cli.sh > "$B/tests/cli.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/cli.txt"
+section "command line"
 
 # jnt sweep: tables, threads, MPI, failures, resume, continuation, samples
 B=$B sh tests/cli/sweep.sh > "$B/tests/sweep.txt" 2>&1
@@ -57,6 +69,31 @@ grep -A5 '^FAIL' "$B/tests/sweep.txt"
 B=$B sh tests/cli/seed001.sh > "$B/tests/seed001.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/seed001.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/seed001.txt"
+section "jnt sweep"
+
+# the Python package (python/jnt) over $B/libjnt.so, with pytest
+py=/usr/bin/python3
+if [ -n "$JNT_SKIP_PYTHON" ]; then
+    : # the sanitizer build's libjnt.so cannot be loaded into python
+elif PYTHONPATH=python JNT_LIB=$B/libjnt.so JNT_BIN=$B/jnt $py -m pytest -q -rA -p no:cacheprovider \
+        tests/python > "$B/tests/python.txt" 2>&1 || grep -q '^FAILED' "$B/tests/python.txt"; then
+    sed -n 's/^PASSED \(.*\)/PASS: python: \1/p; s/^FAILED \([^ ]*\).*/FAIL: python: \1/p' \
+        "$B/tests/python.txt" >> "$log"
+    grep -B2 -A20 '^____' "$B/tests/python.txt" | head -60
+else
+    echo "FAIL: python: pytest did not run (see $B/tests/python.txt)" | tee -a "$log"
+    tail -5 "$B/tests/python.txt"
+fi
+[ -z "$JNT_SKIP_PYTHON" ] && section "python"
+
+# install: make install into a temporary prefix, the embed example built
+# out of the tree with pkg-config, the installed jnt and Python package
+if [ -z "$JNT_SKIP_INSTALL" ]; then
+    B=$B sh tests/install/install.sh > "$B/tests/install.txt" 2>&1
+    grep -E '^(PASS|FAIL)' "$B/tests/install.txt" >> "$log"
+    grep -A5 '^FAIL' "$B/tests/install.txt"
+    section "install"
+fi
 
 # the embedding example: two runs sharing one model; in stick the final
 # displacement is F_E / sigma0 (seed 002 Sect. 5), so it halves with the force
@@ -73,6 +110,7 @@ if [ -x "$B/embed" ]; then
         echo "FAIL: embed (exit $rc): $out" | tee -a "$log"
     fi
 fi
+section "embed"
 
 passed=$(grep -c '^PASS' "$log")
 failed=$(grep -c '^FAIL' "$log")

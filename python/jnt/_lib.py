@@ -1,0 +1,126 @@
+"""ctypes declarations of libjnt's public C API (runtime/include/jnt/jnt.h).
+
+Only what the package uses is declared. Every structure mirrors its C
+definition field by field; ctypes releases the GIL around each call, so runs
+on separate data objects proceed in parallel in Python threads.
+"""
+import ctypes
+import ctypes.util
+import os
+
+c_double_p = ctypes.POINTER(ctypes.c_double)
+ROW_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, c_double_p, ctypes.c_int)
+
+
+class Stats(ctypes.Structure):
+    """jnt_stats: the counters of a run."""
+    _fields_ = [(n, ctypes.c_long) for n in (
+        "steps", "rejected", "rhs_evals", "jac_evals", "lu_decomps", "newton_iters",
+        "out_rows", "chain_iters", "chain_halvings")] + [
+        ("cons_max", ctypes.c_double), ("cpu_seconds", ctypes.c_double),
+        ("vcons_max", ctypes.c_double)]
+
+
+class RunOpts(ctypes.Structure):
+    """jnt_run_opts."""
+    _fields_ = [
+        ("csv_path", ctypes.c_char_p), ("progress", ctypes.c_int),
+        ("integrator", ctypes.c_char_p), ("h", ctypes.c_double), ("rtol", ctypes.c_double),
+        ("atol", ctypes.c_double), ("t_end", ctypes.c_double), ("steps_path", ctypes.c_char_p),
+        ("rows", c_double_p), ("rows_cap", ctypes.c_long),
+        ("rows_n", ctypes.POINTER(ctypes.c_long)), ("on_row", ROW_CALLBACK),
+        ("row_ctx", ctypes.c_void_p), ("resume", ctypes.c_int)]
+
+
+class Settings(ctypes.Structure):
+    """jnt_settings (jnt/abi.h)."""
+    _fields_ = [(n, ctypes.c_double) for n in (
+        "t0", "t_end", "h", "rtol", "atol", "out_every", "h_min", "h_max", "alpha", "rho_inf")]
+
+
+class CompileOpts(ctypes.Structure):
+    """jnt_compile_opts."""
+    _fields_ = [("diag", ctypes.c_void_p), ("max_errors", ctypes.c_int)]
+
+
+def _candidates():
+    """Where libjnt.so may be: $JNT_LIB, beside an installed package
+    (PREFIX/lib), the source tree's build directory, the linker's path."""
+    env = os.environ.get("JNT_LIB")
+    if env:
+        yield env
+    here = os.path.dirname(os.path.abspath(__file__))
+    for rel in ("../../../libjnt.so", "../../build/libjnt.so"):
+        yield os.path.normpath(os.path.join(here, rel))
+    found = ctypes.util.find_library("jnt")
+    if found:
+        yield found
+
+
+def load():
+    """Load libjnt and declare its functions; raises OSError naming the
+    places tried when it is nowhere."""
+    tried = []
+    lib = None
+    for path in _candidates():
+        tried.append(path)
+        if os.path.sep in path and not os.path.exists(path):
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+            break
+        except OSError:
+            continue
+    if lib is None:
+        raise OSError("libjnt.so not found (tried: %s); build it with 'make' or set JNT_LIB"
+                      % ", ".join(tried))
+    P, I, D, S = ctypes.c_void_p, ctypes.c_int, ctypes.c_double, ctypes.c_char_p
+    sig = {
+        "jnt_version": (S, []),
+        "jnt_status_name": (S, [I]),
+        "jnt_status_message": (S, [I]),
+        "jnt_compile_file": (I, [S, ctypes.POINTER(CompileOpts), ctypes.POINTER(P)]),
+        "jnt_compile_string": (I, [S, S, ctypes.POINTER(CompileOpts), ctypes.POINTER(P)]),
+        "jnt_model_free": (None, [P]),
+        "jnt_model_name": (S, [P]),
+        "jnt_param_count": (I, [P]),
+        "jnt_param_name": (S, [P, I]),
+        "jnt_param_unit": (I, [P, I, ctypes.c_char_p, ctypes.c_size_t]),
+        "jnt_output_count": (I, [P]),
+        "jnt_output_name": (S, [P, I]),
+        "jnt_state_count": (I, [P]),
+        "jnt_state_name": (S, [P, I]),
+        "jnt_data_new": (P, [P]),
+        "jnt_data_free": (None, [P]),
+        "jnt_set_param": (I, [P, P, S, D]),
+        "jnt_set_param_text": (I, [P, P, S]),
+        "jnt_get_param": (D, [P, P, I]),
+        "jnt_run": (I, [P, P, ctypes.POINTER(RunOpts)]),
+        "jnt_advance": (I, [P, P, D, ctypes.POINTER(RunOpts)]),
+        "jnt_step": (I, [P, P, ctypes.POINTER(RunOpts)]),
+        "jnt_init_state": (I, [P, P]),
+        "jnt_get_settings": (I, [P, P, ctypes.POINTER(Settings)]),
+        "jnt_get_full_state": (I, [P, P, c_double_p]),
+        "jnt_set_full_state": (I, [P, P, D, c_double_p]),
+        "jnt_time": (D, [P]),
+        "jnt_data_stats": (ctypes.POINTER(Stats), [P]),
+        "jnt_data_error": (S, [P]),
+        "jnt_run_analyses": (I, [P, P, S]),
+    }
+    for name, (res, args) in sig.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    return lib
+
+
+def libc():
+    """The C library, for a FILE* that collects the compiler's diagnostics."""
+    c = ctypes.CDLL(None)
+    c.tmpfile.restype = ctypes.c_void_p
+    c.fflush.argtypes = [ctypes.c_void_p]
+    c.rewind.argtypes = [ctypes.c_void_p]
+    c.fclose.argtypes = [ctypes.c_void_p]
+    c.fread.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p]
+    c.fread.restype = ctypes.c_size_t
+    return c

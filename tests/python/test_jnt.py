@@ -1,0 +1,148 @@
+"""The Python package (python/jnt) against libjnt: compile, parameters, runs
+with changed parameters, errors as exceptions with file:line, threads,
+analyses, and step-by-step runs against whole runs (docs/python.md).
+Run by tests/run.sh with PYTHONPATH=python and JNT_LIB=$B/libjnt.so."""
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import jnt
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BENCH = os.path.join(ROOT, "examples", "frdyn2_bench.jnt")
+SERVO = os.path.join(ROOT, "tests", "python", "servo.jnt")
+# the bench's stick force: F_E = ratio * 0.6 m g; in stick u = F_E / sigma0
+# (seed 002, Sect. 5)
+SIGMA0 = 5e6
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return jnt.compile(BENCH)
+
+
+def test_compile_declares(bench):
+    assert bench.name == "frdyn2_bench"
+    assert bench.outputs == ["t", "u", "v", "F", "F_R"]
+    p = {q.name: q for q in bench.params}
+    assert p["g"].unit == "m/s^2" and p["g"].default == 9.81
+    assert p["tE"].unit == "s" and p["tE"].default == 1e-3
+    assert p["ratio"].unit == ""
+    assert jnt.version().count(".") == 2
+
+
+def test_run_changed_parameter(bench):
+    # a slow step: the block sticks at u = F_E / sigma0; half the force, half u
+    r1 = bench.run(tE="100 ms")
+    r2 = bench.run(tE=0.1, ratio=0.475)
+    fe = 0.95 * 0.6 * 9.81
+    assert r1["u"][-1] == pytest.approx(fe / SIGMA0, rel=0.02)
+    assert r2["u"][-1] / r1["u"][-1] == pytest.approx(0.5, rel=0.02)
+    assert r1.t[-1] == pytest.approx(0.1 * 1.75 + 0.01)
+    assert r1.stats["steps"] > 0 and r1.stats["rejected"] >= 0
+
+
+def test_rows_equal_csv(bench, tmp_path):
+    out = tmp_path / "bench.csv"
+    r = bench.run(csv=str(out))
+    f = jnt.read_csv(str(out))
+    assert f.columns == r.columns
+    assert np.array_equal(f.data, r.data)  # the CSV's shortest round-trip text
+
+
+def test_compile_error_has_location(tmp_path):
+    bad = tmp_path / "bad.jnt"
+    bad.write_text("model bad\nbody b : point(mass = 1 kg) { dof x }\n"
+                   "force f on b.x = 1 m\n")
+    with pytest.raises(jnt.CompileError) as e:
+        jnt.compile(str(bad))
+    assert "bad.jnt:3:18: error: a force must be in N, but this is in m" in str(e.value)
+    assert e.value.name == "JNT_ERR_MODEL"
+
+
+def test_unknown_parameter(bench):
+    with pytest.raises(jnt.Error) as e:
+        bench.run(ratoi=0.5)
+    assert "unknown parameter 'ratoi'; did you mean 'ratio'?" in str(e.value)
+
+
+def test_run_error_keeps_rows():
+    m = jnt.compile(os.path.join(ROOT, "tests", "cli", "diverge.jnt"))
+    with pytest.raises(jnt.RunError) as e:
+        m.run()
+    assert "became not finite" in e.value.message and e.value.name == "JNT_ERR_NONFINITE"
+    assert len(e.value.result) > 100 and np.isfinite(e.value.result["x"]).all()
+
+
+def test_threads_equal_sequential(bench):
+    ratios = [0.5, 0.7, 0.9, 0.95]
+    seq = [bench.run(ratio=q).data for q in ratios]
+    par = [None] * len(ratios)
+
+    def work(i):
+        par[i] = bench.run(ratio=ratios[i]).data
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(len(ratios))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for a, b in zip(seq, par):
+        assert np.array_equal(a, b)
+
+
+def test_analyses():
+    m = jnt.compile(os.path.join(ROOT, "examples", "cantilever_modes.jnt"))
+    tables = m.analyses()
+    assert tables, "the example declares analyses"
+    for name, t in tables.items():
+        assert len(t) > 0 and len(t.columns) == t.data.shape[1], name
+
+
+def test_steps_equal_whole_run(bench):
+    # no intervention: rk4 over the output grid is the whole run exactly
+    whole = bench.run(integrator="rk4", h=1e-6)
+    sim = bench.simulation()
+    sim.configure(integrator="rk4", h=1e-6)
+    while sim.t < whole.t[-1] - 1e-12:
+        sim.step()
+    h = sim.history
+    assert h.data.shape == whole.data.shape
+    assert np.abs(h.data - whole.data).max() < 1e-12
+
+
+def test_servo_closed_loop(tmp_path):
+    # the whole run's in-model controller, stepped: BDF restarts each step,
+    # so the pieces match the whole run to its tolerance
+    m = jnt.compile(SERVO)
+    csv = tmp_path / "servo.csv"
+    m.run(Kp=50, csv=str(csv))
+    whole = jnt.read_csv(str(csv))
+    sim = m.simulation(Kp=50)
+    sim.step(2000)
+    assert np.abs(sim.history["x"] - whole["x"]).max() < 1e-6
+    # a proportional controller in Python, its force held over each 1 ms
+    # step: the continuous loop's trajectory to O(step), the block stops
+    # within the stiction band F_S / Kp of the reference
+    sim = m.simulation()
+    for _ in range(2000):
+        sim.set(u=50 * (0.1 - sim["block.x"]))
+        sim.step()
+    x = sim.history["x"]
+    assert len(x) == len(whole) and sim.t == pytest.approx(2.0)
+    assert np.abs(x - whole["x"]).max() < 1e-3
+    assert abs(x[-1] - 0.1) < 1.5 / 50
+    assert abs(sim["block.x.v"]) < 1e-3
+
+
+def test_state_set_mid_run():
+    m = jnt.compile(SERVO)
+    sim = m.simulation()
+    sim.step(10)
+    with pytest.raises(KeyError):
+        sim["nope"]
+    sim["block.x.v"] = 0.2  # a kick: the block slides, friction stops it
+    sim.step(200)
+    assert sim["block.x"] > 0.005
+    assert len(sim.history) == 211
