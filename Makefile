@@ -1,6 +1,10 @@
 # jnt: compiler and runtime for the dynamics of jointed structures.
 #
-#   make             build build/jnt, build/libjnt.a, build/libjnt.so
+#   make             install the build tools if missing, build build/jnt,
+#                    build/libjnt.a, build/libjnt.so
+#   make install     install jnt, libjnt (.so with soname, .a), headers, jnt.pc,
+#                    the stdlib, the man page and the Python package under
+#                    PREFIX (default /usr/local; DESTDIR for staging)
 #   make demo        install what is missing, build, run the main example
 #   make test        install what is missing, build, run the whole test suite
 #   make mpi         build/jnt-mpi: `jnt sweep` across Open MPI ranks (needs mpicc)
@@ -33,7 +37,8 @@ LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 # Debian packages the build, the tests and the benchmarks need.
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
-DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev
+DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
+             python3-pytest python3-setuptools python3-matplotlib pkg-config
 DEB_BENCH := octave time libmujoco-dev
 
 COMPILER_SRC := $(wildcard compiler/*.c)
@@ -46,10 +51,23 @@ EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC)) \
                 $(patsubst tests/examples/%.c,$(B)/tests/%,$(EXAMPLE_TEST))
 
-.PHONY: all deps deps-bench demo test check-asan bench docs clean mpi
+.PHONY: all build deps deps-build deps-bench demo test check-asan bench docs clean mpi install
 .SUFFIXES:
 
-all: $(B)/jnt $(B)/libjnt.a $(B)/libjnt.so
+# The version (jnt.h's JNT_VERSION): libjnt.so.MAJOR is the soname.
+VERSION  := $(shell sed -n 's/^\#define JNT_VERSION "\(.*\)"/\1/p' runtime/include/jnt/jnt.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+# make test and make check-asan build with this many jobs unless -j is given
+NPROC    := $(shell nproc 2>/dev/null || echo 1)
+JOBS     := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
+# plain `make` first installs the build tools it lacks (or names them)
+all: deps-build
+	@$(MAKE) --no-print-directory build
+
+build: $(B)/jnt $(B)/libjnt.a $(B)/libjnt.so
 
 # ---- Debian packages ------------------------------------------------------
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -59,13 +77,18 @@ define need_debs
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  { $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } || \
+	  { echo "jnt: error: could not install the Debian packages:$$missing"; \
+	    echo "  install them (apt-get install$$missing) and run make again"; exit 1; }; \
 	fi
 endef
 
 deps:
 	$(call need_debs,$(DEB_BUILD) $(DEB_TEST))
+
+deps-build:
+	$(call need_debs,$(DEB_BUILD))
 
 deps-bench:
 	$(call need_debs,$(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH))
@@ -112,7 +135,7 @@ $(B)/obj/compiler/jit_process.o: compiler/jit.c | $(GEN_SRC)
 	$(CC) $(COMPILER_INC) $(DEFS) $(CFLAGS) -DJNT_JIT_PROCESS -MMD -MP -c $< -o $@
 
 $(B)/libjnt.so: $(filter-out $(B)/obj/compiler/jit.o,$(LIB_OBJ)) $(B)/obj/compiler/jit_process.o
-	$(CC) $(SAN) -shared -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
+	$(CC) $(SAN) -shared -Wl,-soname,libjnt.so.$(SOMAJOR) -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
 
 # the command line: main.c and `jnt sweep` (compiler/cli/sweep*.c; sweep_mpi.c only in jnt-mpi)
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out compiler/cli/sweep_mpi.c,$(wildcard compiler/cli/*.c)))
@@ -152,17 +175,19 @@ $(B)/embed: examples/embed/embed.c $(B)/libjnt.a
 	$(CC) $(CLI_INC) $(CFLAGS) -o $@ $< $(B)/libjnt.a $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(B)/embed $(B)/jnt-mpi
+	@echo "building (make $(JOBS)) ..."
+	@$(MAKE) --no-print-directory $(JOBS) build $(UNIT_BIN) $(B)/embed $(B)/jnt-mpi
 	@B=$(B) sh tests/run.sh
 
 check-asan: deps
-	@$(MAKE) --no-print-directory B=build/asan OPT=-O1 \
+	@$(MAKE) --no-print-directory $(JOBS) B=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  all $(patsubst $(B)/%,build/asan/%,$(UNIT_BIN)) build/asan/embed
-	@B=build/asan ASAN_OPTIONS=detect_leaks=1 JNT_CFLAGS="-fsanitize=address,undefined" sh tests/run.sh
+	  build $(patsubst $(B)/%,build/asan/%,$(UNIT_BIN)) build/asan/embed
+	@B=build/asan ASAN_OPTIONS=detect_leaks=1 JNT_CFLAGS="-fsanitize=address,undefined" \
+	  JNT_SKIP_PYTHON=1 JNT_SKIP_INSTALL=1 sh tests/run.sh
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory build
 	@mkdir -p $(B)/demo
 	$(B)/jnt run examples/frdyn2_bench.jnt -o $(B)/demo/frdyn2_bench.csv --stats
 	@gnuplot -e "csv='$(B)/demo/frdyn2_bench.csv'; png='$(B)/demo/frdyn2_bench.png'" \
@@ -171,12 +196,39 @@ demo: deps
 	@echo "             $(B)/demo/frdyn2_bench.png (forces and displacement, seed 002 Figs. 6c, 8c)"
 
 bench: deps-bench
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory build
 	@B=$(B) LDLIBS="$(LDLIBS)" sh bench/run.sh
 
 docs: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory build
 	@B=$(B) sh docs/plots.sh
+
+# ---- install -------------------------------------------------------------
+# PREFIX/bin/jnt, PREFIX/lib/libjnt.so.VERSION (soname libjnt.so.MAJOR) with
+# its links, libjnt.a, PREFIX/include/jnt/*.h, PREFIX/lib/pkgconfig/jnt.pc,
+# PREFIX/share/jnt/stdlib (found by the installed jnt relative to itself:
+# compiler/paths.c), PREFIX/share/man/man1/jnt.1 (from docs/cli.md) and the
+# Python package in PREFIX/lib/python3/dist-packages/jnt.
+$(B)/jnt.1: docs/cli.md docs/man.awk runtime/include/jnt/jnt.h
+	awk -v version=$(VERSION) -f docs/man.awk docs/cli.md > $@
+
+install: all
+	@$(MAKE) --no-print-directory $(B)/jnt.1
+	@D=$(DESTDIR)$(PREFIX); set -e; \
+	install -d $$D/bin $$D/lib/pkgconfig $$D/include/jnt $$D/share/jnt/stdlib \
+	  $$D/share/man/man1 $$D/lib/python3/dist-packages/jnt; \
+	install -m 755 $(B)/jnt $$D/bin/jnt; \
+	install -m 755 $(B)/libjnt.so $$D/lib/libjnt.so.$(VERSION); \
+	ln -sf libjnt.so.$(VERSION) $$D/lib/libjnt.so.$(SOMAJOR); \
+	ln -sf libjnt.so.$(SOMAJOR) $$D/lib/libjnt.so; \
+	install -m 644 $(B)/libjnt.a $$D/lib/libjnt.a; \
+	install -m 644 runtime/include/jnt/*.h $$D/include/jnt/; \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	  -e 's|@LIBS@|$(RUN_LIBS) -ldl -lpthread|' jnt.pc.in > $$D/lib/pkgconfig/jnt.pc; \
+	install -m 644 stdlib/*.jnt $$D/share/jnt/stdlib/; \
+	install -m 644 $(B)/jnt.1 $$D/share/man/man1/jnt.1; \
+	install -m 644 python/jnt/*.py $$D/lib/python3/dist-packages/jnt/; \
+	echo "installed jnt $(VERSION) under $$D"
 
 clean:
 	rm -rf build

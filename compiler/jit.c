@@ -10,7 +10,9 @@
  * Debian ships libtcc only as a non-PIC static archive, which cannot be
  * linked into a shared library. libjnt.so is therefore built with
  * JNT_JIT_PROCESS: it runs the tcc compiler as a process to make a shared
- * object in a temporary file and dlopens it (a few milliseconds slower).
+ * object in a temporary file and dlopens it (a few milliseconds slower);
+ * without tcc on PATH it runs cc instead (gcc -O1: slower to compile), and
+ * without either it says so.
  */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include <math.h>
@@ -19,12 +21,12 @@
 #include <string.h>
 
 #include "compile.h"
+#include "paths.h"
 
 /* See jnt.h. */
 const char *jnt_include_dir(void)
 {
-    const char *env = getenv("JNT_INCLUDE");
-    return env && *env ? env : JNT_SOURCE_DIR "/runtime/include";
+    return paths_include();
 }
 
 /* What a JIT-compiled model owns: the compiled code and the model data. */
@@ -98,13 +100,32 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
     snprintf(so, sizeof so, "%.*s.so", (int)(sizeof src - 3), src);
     char inc[4096];
     snprintf(inc, sizeof inc, "-I%s", jnt_include_dir());
-    pid_t pid = fork();
-    if (pid == 0) {
-        execlp("tcc", "tcc", "-shared", "-nostdlib", inc, "-o", so, src, (char *)NULL);
-        _exit(127);
+    /* tcc (fast to compile), else the system's cc when tcc is not installed */
+    int st = 0, rc = JNT_ERR_JIT, ok = 0, missing = 0;
+    for (int k = 0; k < 2 && !ok; k++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (k == 0)
+                execlp("tcc", "tcc", "-shared", "-nostdlib", inc, "-o", so, src, (char *)NULL);
+            else
+                execlp("cc", "cc", "-std=c11", "-O1", "-fPIC", "-shared", "-nostdlib", "-w", inc,
+                       "-o", so, src, (char *)NULL);
+            _exit(127);
+        }
+        ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+        int absent = pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127;
+        missing += absent;
+        if (!ok && !absent)
+            break; /* the compiler ran and failed: a jnt bug, not a missing program */
     }
-    int st = 0, rc = JNT_ERR_JIT;
-    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+    if (missing == 2) {
+        fprintf(diag, "jnt: error: libjnt.so compiles models with the 'tcc' program (Debian "
+                      "package tcc) or else 'cc', and neither is on PATH\n");
+        free(data);
+        remove(src);
+        return JNT_ERR_JIT;
+    }
+    if (ok) {
         void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
         rc = wrap(h ? dlsym(h, "jnt_generated_model") : NULL, h, data, out, diag);
         if (rc != JNT_OK && h)

@@ -12,15 +12,15 @@
 #include <string.h>
 
 #include "parse.h"
+#include "paths.h"
 #include "sema.h"
 #include "sema_int.h"
 #include "alloc.h"
 
-/* Directory of the standard library. */
+/* Directory of the standard library (paths.h). */
 const char *sema_stdlib_dir(void)
 {
-    const char *env = getenv("JNT_STDLIB");
-    return env && *env ? env : JNT_SOURCE_DIR "/stdlib";
+    return paths_stdlib();
 }
 
 static int in_list(char **list, int n, const char *path)

@@ -194,8 +194,13 @@ static int cmd_build(const char *model, const char *out)
         return 1;
     }
     free(data);
+    /* libjnt.a beside the program (a build tree), else in ../lib (installed) */
     char *dir = exe_dir();
     char *lib = fmt("%s/libjnt.a", dir);
+    if (access(lib, R_OK) != 0) {
+        free(lib);
+        lib = fmt("%s/../lib/libjnt.a", dir);
+    }
     char *inc = fmt("-I%s", jnt_include_dir());
     char *tmpout = fmt("%s.part", out);
     char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout};
@@ -245,7 +250,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("jnt 0.1 (ABI %d)\n", JNT_ABI_VERSION);
+        printf("jnt %s (ABI %d)\n", jnt_version(), JNT_ABI_VERSION);
         return 0;
     }
     const char *cmd = argv[1];

@@ -1,0 +1,113 @@
+#!/bin/sh
+# make install into a temporary prefix, then use it as a user outside the
+# source tree would: jnt --version, the soname and links, the installed
+# stdlib (a law added to the installed copy only must be found), the embed
+# example built with pkg-config and run, the installed Python package
+# without JNT_LIB, and pip install ./python without network.
+# Run from the repository root with B set to the build directory.
+B=${B:-build}
+ROOT=$(pwd)
+pass() { echo "PASS: install: $*"; }
+fail() { echo "FAIL: install: $*"; }
+P=$(mktemp -d "${TMPDIR:-/tmp}/jnt-prefix.XXXXXX")
+trap 'rm -rf "$P"' EXIT
+
+if make --no-print-directory B="$B" PREFIX="$P/usr" install > "$P/make.log" 2>&1; then
+    pass "make install PREFIX=... ($(tail -1 "$P/make.log"))"
+else
+    fail "make install failed: $(tail -3 "$P/make.log")"
+    exit 0
+fi
+U=$P/usr
+V=$(sed -n 's/^#define JNT_VERSION "\(.*\)"/\1/p' runtime/include/jnt/jnt.h)
+missing=""
+for f in bin/jnt lib/libjnt.so.$V lib/libjnt.so.0 lib/libjnt.so lib/libjnt.a include/jnt/jnt.h \
+         include/jnt/abi.h include/jnt/setup.h lib/pkgconfig/jnt.pc share/jnt/stdlib/friction.jnt \
+         share/man/man1/jnt.1 lib/python3/dist-packages/jnt/__init__.py; do
+    [ -e "$U/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && pass "every file in place" || fail "missing:$missing"
+so=$(readelf -d "$U/lib/libjnt.so.$V" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$so" = "libjnt.so.0" ] && pass "soname $so" || fail "soname '$so'"
+got=$("$U/bin/jnt" --version)
+case $got in "jnt $V (ABI "*) pass "jnt --version: $got" ;; *) fail "jnt --version: '$got'" ;; esac
+if grep -q '^\.TH JNT 1' "$U/share/man/man1/jnt.1" && grep -q '^\.SH ' "$U/share/man/man1/jnt.1" &&
+        grep -q 'jnt sweep' "$U/share/man/man1/jnt.1"; then
+    pass "man page jnt.1 (from docs/cli.md)"
+else
+    fail "man page jnt.1"
+fi
+
+# the installed stdlib, not the source tree's: a law only the installed copy has
+W=$P/work
+mkdir -p "$W"
+cat >> "$U/share/jnt/stdlib/friction.jnt" <<'JNT'
+
+law friction install_probe(mu) {
+  force = mu * N * v / (abs(v) + 1 mm/s)
+}
+JNT
+cat > "$W/probe.jnt" <<'JNT'
+model probe
+import friction
+body b : point(mass = 1 kg) { dof x }
+init b.x.v = 1 m/s
+friction f between b.x and ground { law = install_probe(mu = 0.5)  normal = 9.81 N }
+simulate { integrator = rk4(h = 1 ms)  until = 0.1 s }
+output "probe.csv" every 10 ms { t, v = b.x.v }
+JNT
+if (cd "$W" && "$U/bin/jnt" run probe.jnt -o probe.csv) && [ -s "$W/probe.csv" ]; then
+    pass "the installed jnt imports its installed stdlib"
+else
+    fail "the installed jnt did not find PREFIX/share/jnt/stdlib"
+fi
+
+# examples/embed built out of the tree with pkg-config, on libjnt.so
+cp examples/embed/embed.c "$W/"
+if (cd "$W" && PKG_CONFIG_PATH="$U/lib/pkgconfig" \
+        cc -std=c11 -o embed embed.c $(PKG_CONFIG_PATH="$U/lib/pkgconfig" pkg-config --cflags --libs jnt)) \
+        > "$P/cc.log" 2>&1; then
+    pass "cc embed.c \$(pkg-config --cflags --libs jnt)"
+    out=$(cd "$W" && ./embed "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
+    u1=$(printf '%s\n' "$out" | sed -n '1s/.*= \([^ ]*\) m$/\1/p')
+    if ldd "$W/embed" | grep -q "$U/lib/libjnt.so.0" && awk -v a="$u1" 'BEGIN {
+            r = a / (0.95 * 0.6 * 9.81 / 5e6); exit !(r > 0.98 && r < 1.02) }'; then
+        pass "the out-of-tree embed runs on the installed libjnt.so: u = $u1 m (F_E/sigma0)"
+    else
+        fail "the out-of-tree embed: $out"
+    fi
+else
+    fail "building embed with pkg-config: $(tail -3 "$P/cc.log")"
+fi
+
+# the installed Python package finds the installed library by itself
+py=/usr/bin/python3
+if [ -z "$JNT_SKIP_PYTHON" ]; then
+    r=$(cd "$W" && env -u JNT_LIB PYTHONPATH="$U/lib/python3/dist-packages" $py -c '
+import jnt, sys
+m = jnt.compile(sys.argv[1])
+r = m.run(tE="100 ms")
+print(jnt.version(), len(r), r["u"][-1])' "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
+    case $r in "$V "*) pass "installed Python package: $r" ;; *) fail "installed Python package: $r" ;; esac
+    if $py -m pip install --no-index --no-deps --target "$P/pip" ./python > "$P/pip.log" 2>&1 &&
+            [ -f "$P/pip/jnt/model.py" ]; then
+        pass "pip install ./python without network"
+    else
+        fail "pip install ./python: $(tail -3 "$P/pip.log")"
+    fi
+    rm -rf python/build python/jnt.egg-info
+fi
+
+# libjnt.so without the tcc program: cc instead; without either: named
+if [ -x "$W/embed" ]; then
+    mkdir -p "$P/nobin"
+    for t in cc as ld; do ln -sf "$(command -v $t)" "$P/nobin/$t"; done
+    out=$(cd "$W" && PATH="$P/nobin" ./embed "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
+    u2=$(printf '%s\n' "$out" | sed -n '1s/.*= \([^ ]*\) m$/\1/p')
+    [ -n "$u2" ] && [ "$u2" = "$u1" ] && pass "libjnt.so without tcc on PATH compiles with cc: u = $u2 m" \
+        || fail "libjnt.so without tcc: $out"
+    out=$(cd "$W" && PATH="$P/empty" ./embed "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
+    case $out in *"the 'tcc' program (Debian package tcc) or else 'cc', and neither is on PATH"*)
+        pass "without tcc and cc: $out" ;;
+        *) fail "without tcc and cc: $out" ;; esac
+fi
