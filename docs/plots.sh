@@ -2,20 +2,20 @@
 # make docs: the plots of docs/laws.md, made by jnt itself. Contact laws:
 # pressure against gap, swept by a prescribed motion (Table 7 parameters of
 # seed 000). Friction laws: force-slip loops from 'analysis hysteresis'.
+# The examples: every output column against t. Every picture by jnt plot.
 # Writes docs/img/*.png. Run from the repository root with B set.
 set -e
 B=${B:-build}
 J=$PWD/$B/jnt
 W=$B/docs
+ROOT=$PWD
 mkdir -p "$W" docs/img
 HI=""
 [ -f stdlib/hysteresis.jnt ] && HI="import hysteresis"
 
-# one PNG from columns x:y of a CSV
+# one PNG of column y against column x of a CSV, by jnt plot
 plot() { # csv png title xlabel ylabel xcol ycol
-    gnuplot -e "set terminal pngcairo size 640,420 noenhanced; set output '$2';
-      set datafile separator ','; set grid; set title '$3'; set xlabel '$4'; set ylabel '$5';
-      plot '$1' using $6:$7 with lines lw 2 notitle"
+    "$J" plot "$1" -o "$2" --title "$3" --xlabel "$4" --ylabel "$5" -x "$6" -y "$7" --size 640,420
 }
 
 # contact: gap from +1 um to -4 um (the element's gap is -s)
@@ -29,7 +29,7 @@ simulate { integrator = rk4(h = 1 ms)  until = 1 s }
 output "c.csv" every 1 ms { t, gap_um = c.gap / 1 um, F_N = c.force }
 JNT
     (cd "$W" && "$J" run "c_$1.jnt" -o "c_$1.csv")
-    plot "$W/c_$1.csv" "docs/img/contact_$1.png" "$1 (seed 000 Table 7 parameters)" 'gap (um)' 'force on 1 mm^2 (N)' 2 3
+    plot "$W/c_$1.csv" "docs/img/contact_$1.png" "$1 (seed 000 Table 7 parameters)" 'gap (um)' 'force on 1 mm^2 (N)' gap_um F_N
 }
 contact penalty "penalty(eps_N = 400 N/mm^3)"
 contact penalty2 "penalty2(eps_N0 = 133 N/mm^3, eps_N1 = 667 N/mm^3, g0 = 0 um, g1 = -1.25 um)"
@@ -50,7 +50,8 @@ analysis loop_$1 : hysteresis(law = $2, slip = $amp * sin(2 * pi * t / 1 s), nor
                               period = 1 s, cycles = 2, points = 2000)
 JNT
     (cd "$W" && "$J" run "f_$1.jnt")
-    plot "$W/loop_$1.csv" "docs/img/loop_$1.png" "$1, N = 10 N" 'slip s (m)' 'friction force (N)' 2 4
+    plot "$W/loop_$1.csv" "docs/img/loop_$1.png" "$1, N = 10 N" 'slip s (m)' 'friction force (N)' \
+        "$(head -1 "$W/loop_$1.csv" | cut -d, -f2)" "$(head -1 "$W/loop_$1.csv" | cut -d, -f4)"
 }
 loop coulomb_tanh "coulomb_tanh(mu = 0.3, v_reg = 0.1 mm/s)"
 loop stribeck_rill "stribeck_rill(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s)"
@@ -69,20 +70,18 @@ loop jenkins "jenkins(k = 1e6 N/m, F_s = 3 N)" "$S"
 # Delta_1 against the number of modes of the elastic chain (n = 40, F0 = 0.3 N)
 I=$PWD/examples/iwan_interface
 cycle_d() { awk -F, '$1 == 60 { a = $4 } $1 == 90 { print $4 - a }' "$1"; }
-: > "$W/iwan_d.csv"
+echo "F0,full,rom,continuum" > "$W/iwan_d.csv"
 for f in 0.075 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5; do
     (cd "$W" && "$J" run "$I/full.jnt" -D F0=$f -o iwan_full.csv && "$J" run "$I/rom.jnt" -D F0=$f -o iwan_rom.csv)
-    echo "$f,$(cycle_d "$W/iwan_full.csv"),$(cycle_d "$W/iwan_rom.csv")" >> "$W/iwan_d.csv"
+    echo "$f,$(cycle_d "$W/iwan_full.csv"),$(cycle_d "$W/iwan_rom.csv"),$(awk -v f=$f 'BEGIN { print f^3/3 }')" >> "$W/iwan_d.csv"
 done
-gnuplot -e "set terminal pngcairo size 640,420 noenhanced; set output 'docs/img/iwan_dissipation.png';
-  set datafile separator ','; set grid; set logscale xy; set key top left reverse Left; set xrange [0.06:0.6];
-  set title 'seed 004: dissipation per cycle, n = 40'; set xlabel 'F0 (N)'; set ylabel 'D (J)';
-  plot '$W/iwan_d.csv' using 1:2 with points pt 6 ps 1.5 title '(a) full, with masses',
-       '' using 1:3 with points pt 9 title '(b) 10 modes + complementarity',
-       [0.07:0.5] x**3/3 with lines title 'continuum F0^3/3 (this normalisation)'"
+# (full: with masses; rom: 10 modes + complementarity; continuum: F0^3/3 in this normalisation)
+"$J" plot "$W/iwan_d.csv" -o docs/img/iwan_dissipation.png --size 640,420 --log xy --overlay \
+    --style linespoints -y full,rom,continuum --title 'Miller and Quinn 2007 (seed 004): dissipation per cycle, n = 40' \
+    --xlabel 'F0 (N)' --ylabel 'D (J)'
 mkdir -p "$W/modes" && cp "$I/common.jnt" "$I/full.jnt" "$W/modes/"
 (cd "$W/modes" && "$J" run full.jnt -o full.csv)
-: > "$W/iwan_modes.csv"
+echo "M,err" > "$W/iwan_modes.csv"
 for nm in 1 2 3 4 6 8 10 14 20 30 39; do
     sed "s/^const NM = .*/const NM = $nm/" "$I/rom.jnt" > "$W/modes/rom.jnt"
     (cd "$W/modes" && "$J" run rom.jnt -o rom.csv)
@@ -90,9 +89,16 @@ for nm in 1 2 3 4 6 8 10 14 20 30 39; do
       NR > 1 && $1 >= 60 { d = $5 - $11; if (d < 0) d = -d; if (d > m) m = d }
       END { print nm "," m }' >> "$W/iwan_modes.csv"
 done
-gnuplot -e "set terminal pngcairo size 640,420 noenhanced; set output 'docs/img/iwan_modes.png';
-  set datafile separator ','; set grid; set logscale xy;
-  set title 'seed 004, n = 40, F0 = 0.3 N: elastic chain truncated to M modes';
-  set xlabel 'modes M'; set ylabel 'max |w_span(a) - w_span(b)| over a cycle (m)';
-  plot '$W/iwan_modes.csv' using 1:2 with linespoints lw 2 pt 7 notitle"
+"$J" plot "$W/iwan_modes.csv" -o docs/img/iwan_modes.png --size 640,420 --log xy --style linespoints \
+    --title 'Miller and Quinn 2007 (seed 004), n = 40, F0 = 0.3 N: elastic chain truncated to M modes' \
+    --xlabel 'modes M' --ylabel 'max |w_span(a) - w_span(b)| over a cycle (m)'
+
+# the examples: each one's output, every column against t (jnt run --plot)
+for ex in frdyn2_bench lugre_stickslip multimass pendulum double_pendulum slider_crank \
+          stribeck_3dof beam_mass_friction contact_laws heavy_top beam_on_beam festoon \
+          andrews_squeezer car_pendulum tumbling_body spatial_slider_crank; do
+    [ -f "examples/$ex.jnt" ] || continue
+    (cd "$W" && "$J" run "$ROOT/examples/$ex.jnt" -o "ex_$ex.csv" > /dev/null) || continue
+    "$J" plot "$W/ex_$ex.csv" -o "docs/img/example_$ex.png" --title "examples/$ex.jnt" 2> /dev/null
+done
 echo "plots: docs/img/*.png"

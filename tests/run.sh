@@ -59,6 +59,12 @@ grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/cli.txt"
 section "command line"
 
+# jnt plot, jnt run --plot, per-command help, simulators' --version
+B=$B sh tests/cli/plot.sh > "$B/tests/plot.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/plot.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/plot.txt"
+section "jnt plot"
+
 # jnt sweep: tables, threads, MPI, failures, resume, continuation, samples
 B=$B sh tests/cli/sweep.sh > "$B/tests/sweep.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/sweep.txt" >> "$log"

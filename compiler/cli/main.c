@@ -5,6 +5,7 @@
  *   jnt check MODEL.jnt
  *   jnt emit MODEL.jnt [-o model.c]
  *   jnt build MODEL.jnt -o sim
+ *   jnt plot FILE.csv [-x COL] [-y COL,...] [-o OUT.png]   (plot.c)
  *
  * Exit status: 0 success, 1 model or run error, 2 usage error.
  *
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "jnt/jnt.h"
+#include "plot.h"
 #include "sweep.h"
 
 /* The runtime's libraries for `jnt build` (the Makefile's RUN_LIBS). */
@@ -34,8 +36,8 @@ static const char usage_text[] =
     "usage: jnt <command> MODEL.jnt [options]\n"
     "\n"
     "commands:\n"
-    "  run MODEL.jnt [-D name=value]... [-o out.csv] [--stats] [--progress]\n"
-    "                   compile in memory (libtcc) and simulate\n"
+    "  run MODEL.jnt [-D name=value]... [-o out.csv] [--stats] [--progress] [--plot]\n"
+    "                   compile in memory (libtcc) and simulate (see 'jnt run --help')\n"
     "  check MODEL.jnt  report diagnostics only\n"
     "  emit MODEL.jnt [-o model.c]\n"
     "                   write the generated C (stdout without -o); a model with\n"
@@ -47,6 +49,9 @@ static const char usage_text[] =
     "  build MODEL.jnt -o sim\n"
     "                   build a standalone simulator with gcc -O2 (plus $JNT_CFLAGS);\n"
     "                   ./sim takes the same options as 'jnt run'\n"
+    "  plot FILE.csv [-x COL] [-y COL,...] [-z COL] [-o OUT.png|OUT.svg]\n"
+    "                   plot an output or a sweep table with gnuplot (see 'jnt plot --help')\n"
+    "  --version        print the version\n"
     "\n"
     "options of run and of built simulators:\n"
     "  -D name=value    set a parameter: a number in SI units, or with a unit (-D tE=0.3ms)\n"
@@ -57,8 +62,44 @@ static const char usage_text[] =
     "  --integrator NAME  rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the model's\n"
     "  --h STEP         step size (fixed-step methods) or initial step, in s or with a unit\n"
     "  --rtol X, --atol X  tolerances (dopri5, bdf, and the Newton iterations)\n"
+    "  --plot [OUT.png]  jnt run only: plot the output with 'jnt plot' after the run\n"
     "\n"
     "exit status: 0 success, 1 model or simulation error, 2 usage error\n";
+
+/* Each command's --help (run's options are the simulators', jnt_sim_main). */
+static const char run_help[] =
+    "usage: jnt run MODEL.jnt [options]\n"
+    "\n"
+    "Compile MODEL.jnt in memory and simulate it; write its output block's CSV, run its\n"
+    "analyses (each table written is announced). Nothing is printed on success unless asked.\n"
+    "\n"
+    "options:\n"
+    "  -D name=value    set a parameter: a number in SI units, or with a unit (-D tE=0.3ms)\n"
+    "  -o FILE          write the output to FILE ('-' for stdout; .npy, .mat by extension)\n"
+    "  --stats          print steps, rejected steps, evaluations and CPU time on stderr\n"
+    "  --steps FILE     write the accepted steps (t, h) as CSV to FILE\n"
+    "  --progress       print a progress line on stderr (automatic on a terminal)\n"
+    "  --integrator NAME  rk4, dopri5, bdf, radau, radau5, trapezoidal or midpoint (hht,\n"
+    "                   generalized_alpha, radau5, midpoint for multibody models)\n"
+    "  --h STEP         step size (fixed-step methods) or initial step, in s or with a unit\n"
+    "  --rtol X, --atol X  tolerances (adaptive methods and the Newton iterations)\n"
+    "  --plot [OUT.png|OUT.svg]  plot the output after the run (jnt plot; default: the\n"
+    "                   output's name with .png)\n"
+    "  -h, --help       this help; 'jnt run MODEL.jnt --help' lists the model's parameters\n"
+    "\n"
+    "exit status: 0 success, 1 model or simulation error, 2 usage error\n";
+static const char check_help[] =
+    "usage: jnt check MODEL.jnt\n\nReport the model's diagnostics (file:line:col) without "
+    "running it.\nexit status: 0 no errors, 1 errors, 2 usage error\n";
+static const char emit_help[] =
+    "usage: jnt emit MODEL.jnt [-o model.c]\n\nWrite the generated C (stdout without -o). A "
+    "model with substructures also\nwrites its matrices and basis rows to model.c.data (link "
+    "them as jnt_generated_data).\nexit status: 0 success, 1 model error, 2 usage error\n";
+static const char build_help[] =
+    "usage: jnt build MODEL.jnt -o EXECUTABLE\n\nBuild a standalone simulator with gcc -O2 "
+    "(plus $JNT_CFLAGS), linked with libjnt.a.\nIt takes the options of 'jnt run' (see "
+    "'jnt run --help') and --version.\nexit status: 0 success, 1 model or build error, 2 "
+    "usage error\n";
 
 static int usage(const char *fmt, const char *arg)
 {
@@ -242,6 +283,57 @@ static int cmd_build(const char *model, const char *out)
     return rc == 0 ? 0 : 1;
 }
 
+/* jnt run: the simulator's command line (jnt_sim_main), then with --plot
+ * [OUT] a picture of the output (plot.c). */
+static int cmd_run(const char *model, int argc, char **argv)
+{
+    /* take --plot [OUT.png|OUT.svg] out of the simulator's options; note -o */
+    int plot = 0, n = 0;
+    const char *pic = NULL, *out = NULL;
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--plot")) {
+            plot = 1;
+            size_t l = i + 1 < argc ? strlen(argv[i + 1]) : 0;
+            if (l > 4 && (!strcmp(argv[i + 1] + l - 4, ".png") ||
+                          !strcmp(argv[i + 1] + l - 4, ".svg")))
+                pic = argv[++i];
+            continue;
+        }
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[i + 1];
+        else if (!strncmp(argv[i], "-o", 2) && argv[i][2])
+            out = argv[i] + 2;
+        args[n++] = argv[i];
+    }
+    args[n] = NULL;
+    jnt_model *m;
+    if (jnt_compile_file(model, NULL, &m) != JNT_OK) {
+        free(args);
+        return 1;
+    }
+    const char *file = out ? out : jnt_model_abi(m)->output_file;
+    char *prog = fmt("jnt run %s", model);
+    int rc = 0;
+    if (plot && (!file || !strcmp(file, "-") || (strlen(file) > 4 &&
+                                                  strcmp(file + strlen(file) - 4, ".csv")))) {
+        rc = usage("'--plot' needs the output in a CSV file (-o out.csv), not '%s'",
+                   file ? file : "(none)");
+    }
+    if (rc == 0)
+        rc = jnt_sim_main(m, prog, n, args);
+    if (rc == 0 && plot) {
+        plot_opts po = {.out = pic};
+        rc = plot_file(file, &po);
+    }
+    free(prog);
+    free(args);
+    jnt_model_free(m);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -256,29 +348,23 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "sweep"))
         return sweep_main(argc - 2, argv + 2);
+    if (!strcmp(cmd, "plot"))
+        return plot_main(argc - 2, argv + 2);
     int known = !strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "emit") ||
                 !strcmp(cmd, "build");
     if (!known)
         return usage("unknown command '%s'", cmd);
     if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-        fputs(usage_text, stdout);
+        fputs(!strcmp(cmd, "run") ? run_help : !strcmp(cmd, "check") ? check_help
+              : !strcmp(cmd, "emit") ? emit_help : build_help, stdout);
         return 0;
     }
     if (argc < 3 || argv[2][0] == '-')
         return usage("'%s' needs a model file", cmd);
     const char *model = argv[2];
 
-    if (!strcmp(cmd, "run")) {
-        jnt_model *m;
-        int rc = jnt_compile_file(model, NULL, &m);
-        if (rc != JNT_OK)
-            return 1;
-        char *prog = fmt("jnt run %s", model);
-        rc = jnt_sim_main(m, prog, argc - 3, argv + 3);
-        free(prog);
-        jnt_model_free(m);
-        return rc;
-    }
+    if (!strcmp(cmd, "run"))
+        return cmd_run(model, argc - 3, argv + 3);
 
     const char *out = NULL;
     for (int i = 3; i < argc; i++) {

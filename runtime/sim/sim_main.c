@@ -28,6 +28,7 @@ static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f
             "                  model's integrator\n"
             "  --h STEP        step size (fixed-step methods) or initial step, e.g. 1e-4 or 0.1ms\n"
             "  --rtol X, --atol X  tolerances of dopri5 and bdf (and of the Newton iterations)\n"
+            "  --version       print the model's name and the jnt version it was built with\n"
             "  -h, --help      show this help and exit\n",
             prog, a->name ? a->name : "?", a->source ? " (" : "", a->source ? a->source : "",
             a->source ? ")" : "", a->output_file ? "; default: " : "",
@@ -78,6 +79,7 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         fprintf(stderr, "%s: error: out of memory\n", prog);
         return 1;
     }
+    const jnt_abi_model *a0 = m->abi;
     const char *out = NULL;
     int stats = 0, progress = 0, rc = 0;
     jnt_run_opts o;
@@ -86,6 +88,11 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             sim_usage(m, d, prog, stdout);
+            jnt_data_free(d);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("%s: model '%s' (%s), jnt %s (ABI %d)\n", prog, a0->name ? a0->name : "?",
+                   a0->source ? a0->source : "?", jnt_version(), a0->abi_version);
             jnt_data_free(d);
             return 0;
         } else if (strcmp(a, "--stats") == 0) {

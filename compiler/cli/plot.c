@@ -1,0 +1,362 @@
+/*
+ * plot.c: `jnt plot`, pictures of output files and sweep tables with
+ * gnuplot. gnuplot, not matplotlib: it is already a dependency (make demo,
+ * make docs), needs no Python for users of the C tools, and starts in tens
+ * of milliseconds. The CSV is read only for its header (the column names;
+ * leading '#' comment lines are skipped); gnuplot reads the rows itself.
+ *
+ *   jnt plot FILE.csv [-x COL] [-y COL[,COL]...] [-z COL] [--overlay]
+ *                     [-o OUT.png|OUT.svg] [--title TEXT] [--size W,H]
+ *                     [--xlabel TEXT] [--ylabel TEXT] [--log x|y|xy] [--style S]
+ *
+ * Without -y every column but x is plotted, one panel each, over a shared
+ * x axis (t when there is one). --overlay puts the -y columns in one panel.
+ * -z COL makes a heat map of COL over the (x, y) grid of a `jnt sweep`
+ * table; a table with one parameter is a curve of its results against it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plot.h"
+
+#define MAXCOL 256
+#define PLOT_PANELS 8 /* columns plotted without -y */
+
+static const char plot_help[] =
+    "usage: jnt plot FILE.csv [-x COL] [-y COL[,COL]...] [-z COL] [--overlay]\n"
+    "                [-o OUT.png|OUT.svg] [--title TEXT] [--size W,H]\n"
+    "\n"
+    "Plot columns of an output CSV (jnt run) or a sweep table (jnt sweep) with gnuplot.\n"
+    "\n"
+    "  -x COL          the horizontal axis (default: t, else the first column)\n"
+    "  -y COL,...      the columns to plot (default: all others, one panel each)\n"
+    "  --overlay       the -y columns in one panel\n"
+    "  -z COL          a heat map of COL over the grid of -x and -y (a sweep over two\n"
+    "                  parameters)\n"
+    "  -o FILE         the picture: .png or .svg (default: FILE.csv with .png)\n"
+    "  --title TEXT    a title (default: the file's name)\n"
+    "  --size W,H      the picture's size in pixels (default 900 by 260 a panel)\n"
+    "  --xlabel TEXT, --ylabel TEXT  axis labels (default: the column names)\n"
+    "  --log x|y|xy    logarithmic axes\n"
+    "  --style lines|points|linespoints  (default: lines; linespoints for sweep tables)\n"
+    "\n"
+    "exit status: 0 success, 1 bad file or gnuplot failed, 2 usage error\n";
+
+/* A usage error: message and exit status 2. */
+static int plot_usage(const char *fmt, const char *arg)
+{
+    fputs("jnt plot: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(see 'jnt plot --help')\n", stderr);
+    return 2;
+}
+
+/* The column names of the CSV's header into names (ncol returned), the
+ * header's line number in *hline (1-based, after '#' comments), or -1 after
+ * a message. The names point into buf. */
+static int read_header(const char *path, char *buf, size_t n, char **names, int *hline)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "jnt plot: error: cannot read '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    int line = 0, ok = 0;
+    while (fgets(buf, (int)n, f)) {
+        line++;
+        if (buf[0] != '#') {
+            ok = 1;
+            break;
+        }
+    }
+    fclose(f);
+    if (!ok) {
+        fprintf(stderr, "jnt plot: error: '%s' has no header line (an empty file?)\n", path);
+        return -1;
+    }
+    if (buf[0] == '\x93') {
+        fprintf(stderr, "jnt plot: error: '%s' is a NumPy file: plot a CSV (jnt run -o out.csv)\n",
+                path);
+        return -1;
+    }
+    int nc = 0;
+    for (char *tok = strtok(buf, ",\r\n"); tok && nc < MAXCOL; tok = strtok(NULL, ",\r\n"))
+        names[nc++] = tok;
+    *hline = line;
+    return nc;
+}
+
+/* Index of column name among names, or -1 after a message naming them. */
+static int column(const char *path, char **names, int nc, const char *name)
+{
+    for (int i = 0; i < nc; i++)
+        if (!strcmp(names[i], name))
+            return i;
+    fprintf(stderr, "jnt plot: error: '%s' has no column '%s' (columns:", path, name);
+    for (int i = 0; i < nc; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    fputs(")\n", stderr);
+    return -1;
+}
+
+/* Text for gnuplot inside single quotes ('' doubles a quote). */
+static void put_quoted(FILE *g, const char *s)
+{
+    fputc('\'', g);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', g);
+        fputc(*s, g);
+    }
+    fputc('\'', g);
+}
+
+/* Is a column of a sweep table (not a parameter or result to plot)? */
+static int bookkeeping(const char *name)
+{
+    return !strcmp(name, "run") || !strcmp(name, "status") || !strcmp(name, "error") ||
+           !strcmp(name, "cpu_s");
+}
+
+/* Is there an executable `name` on PATH? */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
+        if (access(buf, X_OK) == 0)
+            return 1;
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
+/* Run gnuplot on the script text; 0 or 1 after a message. */
+static int run_gnuplot(const char *script)
+{
+    if (!on_path("gnuplot")) {
+        fputs("jnt plot: error: jnt plot needs gnuplot (Debian package gnuplot-nox), which is "
+              "not on PATH\n", stderr);
+        return 1;
+    }
+    FILE *g = popen("gnuplot 2>&1", "w");
+    if (!g) {
+        fprintf(stderr, "jnt plot: error: cannot run gnuplot: %s\n", strerror(errno));
+        return 1;
+    }
+    fputs(script, g);
+    int st = pclose(g);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fputs("jnt plot: error: gnuplot failed (its message is above)\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
+/* See plot.h. */
+int plot_file(const char *csv, const plot_opts *o)
+{
+    static char buf[1 << 16];
+    char *names[MAXCOL] = {NULL};
+    int hline = 1, nc = read_header(csv, buf, sizeof buf, names, &hline);
+    if (nc < 0)
+        return 1;
+    int xi = -1, yi[MAXCOL], ny = 0, zi = -1;
+    int table = nc > 1 && !strcmp(names[0], "run"); /* a sweep table: x is its parameter */
+    if (o->x)
+        xi = column(csv, names, nc, o->x);
+    else
+        for (int i = 0; i < nc && xi < 0 && !table; i++)
+            xi = !strcmp(names[i], "t") ? i : -1;
+    if (o->x && xi < 0)
+        return 1;
+    if (xi < 0)
+        xi = table ? 1 : 0;
+    if (o->y) {
+        char *ys = strdup(o->y);
+        for (char *t = strtok(ys, ","); t && ny < MAXCOL; t = strtok(NULL, ",")) {
+            int k = column(csv, names, nc, t);
+            if (k < 0) {
+                free(ys);
+                return 1;
+            }
+            yi[ny++] = k;
+        }
+        free(ys);
+    } else {
+        int all = 0;
+        for (int i = 0; i < nc; i++)
+            if (i != xi && !(table && bookkeeping(names[i])) && all++ < PLOT_PANELS)
+                yi[ny++] = i;
+        if (all > PLOT_PANELS && !o->quiet)
+            fprintf(stderr, "jnt plot: note: plotting the first %d of %d columns (choose them "
+                            "with -y)\n", PLOT_PANELS, all);
+    }
+    if (o->z && ((zi = column(csv, names, nc, o->z)) < 0 || ny != 1)) {
+        if (zi >= 0)
+            return plot_usage("a heat map needs one -y column and -z: %s", o->z);
+        return 1;
+    }
+    if (ny == 0)
+        return plot_usage("nothing to plot: '%s' has only its x column", csv);
+    /* the picture's name and terminal */
+    char *out;
+    if (o->out) {
+        out = strdup(o->out);
+    } else {
+        size_t n = strlen(csv);
+        out = malloc(n + 5);
+        memcpy(out, csv, n + 1);
+        char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+        if (dot && (!slash || dot > slash))
+            *dot = '\0';
+        strcat(out, ".png");
+    }
+    size_t on = strlen(out);
+    int svg = on > 4 && !strcmp(out + on - 4, ".svg");
+    if (!svg && !(on > 4 && !strcmp(out + on - 4, ".png"))) {
+        int rc = plot_usage("the picture must end in .png or .svg: '%s'", out);
+        free(out);
+        return rc;
+    }
+    int panels = o->overlay || zi >= 0 ? 1 : ny;
+    int w = o->width > 0 ? o->width : 900;
+    int h = o->height > 0 ? o->height : (zi >= 0 ? 600 : 140 + 200 * panels);
+    char *script = NULL;
+    size_t slen = 0;
+    FILE *g = open_memstream(&script, &slen);
+    if (!g) {
+        free(out);
+        fputs("jnt plot: error: out of memory\n", stderr);
+        return 1;
+    }
+    fprintf(g, "set terminal %s size %d,%d noenhanced%s\nset output ", svg ? "svg" : "pngcairo",
+            w, h, svg ? " dynamic" : "");
+    put_quoted(g, out);
+    fputs("\nset datafile separator ','\nset grid\n", g);
+    fprintf(g, "set datafile missing 'nan'\n");
+    /* the data start after the header (and its comment lines) */
+    char skip[32];
+    snprintf(skip, sizeof skip, "skip %d", hline);
+    fputs("set xlabel ", g);
+    put_quoted(g, o->xlabel ? o->xlabel : names[xi]);
+    fputc('\n', g);
+    if (o->log)
+        fprintf(g, "set logscale %s\n", o->log);
+    const char *title = o->title ? o->title : csv;
+    if (zi >= 0) {
+        /* a sweep's grid: one cell per run (failed runs, nan, stay blank) */
+        fputs("set palette rgbformulae 33,13,10\nset title ", g);
+        put_quoted(g, title);
+        fputs("\nset ylabel ", g);
+        put_quoted(g, names[yi[0]]);
+        fputs("\nset cblabel ", g);
+        put_quoted(g, names[zi]);
+        fputs("\nset format cb '%g'\nset autoscale fix\nplot ", g);
+        put_quoted(g, csv);
+        fprintf(g, " %s using %d:%d:%d with image notitle\n", skip, xi + 1, yi[0] + 1, zi + 1);
+    } else {
+        const char *style = table ? "linespoints pt 7 ps 0.6" : "lines lw 1.5";
+        if (o->style)
+            style = !strcmp(o->style, "lines")    ? "lines lw 1.5"
+                    : !strcmp(o->style, "points") ? "points pt 7 ps 0.8"
+                                                  : "linespoints pt 7 ps 0.6";
+        if (panels > 1)
+            fprintf(g, "set multiplot layout %d,1 title ", panels);
+        else
+            fputs("set title ", g);
+        put_quoted(g, title);
+        fputc('\n', g);
+        if (panels > 1)
+            fputs("set tmargin 1\nset bmargin 3\n", g);
+        for (int p = 0; p < panels; p++) {
+            if (panels > 1 || ny == 1 || o->ylabel) {
+                fputs("set ylabel ", g);
+                put_quoted(g, o->ylabel && panels == 1 ? o->ylabel : names[yi[p]]);
+                fputc('\n', g);
+            }
+            fputs("plot ", g);
+            int from = panels > 1 ? p : 0, to = panels > 1 ? p + 1 : ny;
+            for (int k = from; k < to; k++) {
+                if (k > from)
+                    fputs(", ", g);
+                put_quoted(g, csv);
+                fprintf(g, " %s using %d:%d with %s ", skip, xi + 1, yi[k] + 1, style);
+                if (to - from > 1) { /* a key only where curves share a panel */
+                    fputs("title ", g);
+                    put_quoted(g, names[yi[k]]);
+                } else {
+                    fputs("notitle", g);
+                }
+            }
+            fputc('\n', g);
+        }
+        if (panels > 1)
+            fputs("unset multiplot\n", g);
+    }
+    fclose(g);
+    if (getenv("JNT_PLOT_SCRIPT")) /* what gnuplot gets, for the curious and the tests */
+        fputs(script, stderr);
+    int rc = run_gnuplot(script);
+    free(script);
+    if (rc == 0 && !o->quiet)
+        fprintf(stderr, "jnt plot: wrote '%s'\n", out);
+    free(out);
+    return rc;
+}
+
+/* See plot.h. */
+int plot_main(int argc, char **argv)
+{
+    plot_opts o;
+    memset(&o, 0, sizeof o);
+    const char *csv = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = !strcmp(a, "-x")        ? &o.x
+                           : !strcmp(a, "-y")      ? &o.y
+                           : !strcmp(a, "-z")      ? &o.z
+                           : !strcmp(a, "-o")      ? &o.out
+                           : !strcmp(a, "--title") ? &o.title
+                           : !strcmp(a, "--xlabel") ? &o.xlabel
+                           : !strcmp(a, "--ylabel") ? &o.ylabel
+                           : !strcmp(a, "--log")   ? &o.log
+                           : !strcmp(a, "--style") ? &o.style
+                                                   : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(plot_help, stdout);
+            return 0;
+        } else if (dst) {
+            if (i + 1 >= argc)
+                return plot_usage("option '%s' needs a value", a);
+            *dst = argv[++i];
+        } else if (!strcmp(a, "--overlay")) {
+            o.overlay = 1;
+        } else if (!strcmp(a, "--size")) {
+            if (i + 1 >= argc || sscanf(argv[++i], "%d,%d", &o.width, &o.height) != 2 ||
+                o.width < 100 || o.height < 100)
+                return plot_usage("option '--size' needs W,H in pixels (at least 100): '%s'",
+                                  i < argc ? argv[i] : "");
+        } else if (a[0] == '-' && a[1]) {
+            return plot_usage("unknown option '%s'", a);
+        } else if (csv) {
+            return plot_usage("unexpected argument '%s' (one file at a time)", a);
+        } else {
+            csv = a;
+        }
+    }
+    if (!csv)
+        return plot_usage("'plot' needs a file%s", "");
+    if (o.log && strcmp(o.log, "x") && strcmp(o.log, "y") && strcmp(o.log, "xy"))
+        return plot_usage("'--log' takes x, y or xy, not '%s'", o.log);
+    if (o.style && strcmp(o.style, "lines") && strcmp(o.style, "points") &&
+        strcmp(o.style, "linespoints"))
+        return plot_usage("'--style' takes lines, points or linespoints, not '%s'", o.style);
+    return plot_file(csv, &o);
+}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# jnt plot and jnt run --plot (compiler/cli/plot.c), per-command help,
+# simulators' --version. Run from the repository root with B set.
+B=${B:-build}
+J=$PWD/$B/jnt
+ROOT=$PWD
+pass() { echo "PASS: plot: $*"; }
+fail() { echo "FAIL: plot: $*"; }
+W=$(mktemp -d "${TMPDIR:-/tmp}/jnt-plot.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+png() { [ "$(od -An -c -N4 "$1" 2>/dev/null | tr -d ' ')" = "211PNG" ] && [ "$(wc -c < "$1")" -gt 10000 ]; }
+
+# jnt run --plot: the model's CSV, then its picture beside it
+if "$J" run "$ROOT/examples/frdyn2_bench.jnt" --plot 2> err.txt && png frdyn2_bench.png &&
+        grep -q "wrote 'frdyn2_bench.png'" err.txt; then
+    pass "jnt run --plot writes frdyn2_bench.png ($(wc -c < frdyn2_bench.png) bytes) and says so"
+else
+    fail "jnt run --plot: $(cat err.txt)"
+fi
+# every column a panel against t, with its name on the axis
+JNT_PLOT_SCRIPT=1 "$J" plot frdyn2_bench.csv -o all.svg 2> script.txt
+n=$(grep -c "^plot 'frdyn2_bench.csv' skip 1 using 1:" script.txt)
+if [ "$n" = 4 ] && grep -q "multiplot layout 4,1" script.txt && grep -q '>F_R<' all.svg; then
+    pass "4 panels over t (u, v, F, F_R), the names on the axes of the SVG"
+else
+    fail "panels: $n plot commands; $(head -3 script.txt)"
+fi
+JNT_PLOT_SCRIPT=1 "$J" plot frdyn2_bench.csv -x u -y F,F_R --overlay -o o.png 2> script.txt
+if png o.png && grep -q "using 2:4 with lines lw 1.5 title 'F', 'frdyn2_bench.csv' skip 1 using 2:5" \
+        script.txt; then
+    pass "--overlay: F and F_R against u in one panel with a key"
+else
+    fail "--overlay: $(grep '^plot' script.txt)"
+fi
+# a sweep table: a curve against its parameter, a heat map over two
+"$J" sweep "$ROOT/examples/frdyn2_bench.jnt" --grid ratio=0.8:1:0.1 --grid tE=1ms:2ms:0.5ms \
+    -o table.csv -j 1 2> /dev/null
+JNT_PLOT_SCRIPT=1 "$J" plot table.csv -x ratio -y tE -z u -o heat.png 2> script.txt
+if png heat.png && grep -q "using 2:3:5 with image" script.txt; then
+    pass "a heat map of u over the sweep's (ratio, tE) grid"
+else
+    fail "heat map: $(cat script.txt | tail -3)"
+fi
+"$J" sweep "$ROOT/examples/frdyn2_bench.jnt" --grid ratio=0.8:1:0.1 -o t1.csv -j 1 2> /dev/null
+JNT_PLOT_SCRIPT=1 "$J" plot t1.csv -y u 2> script.txt
+if png t1.png && grep -q "using 2:4 with linespoints" script.txt; then
+    pass "a sweep table's result against its parameter (x defaults to it)"
+else
+    fail "sweep curve: $(grep '^plot' script.txt)"
+fi
+# errors: a column that is not there, a missing file, a bad picture name,
+# a NumPy file, no gnuplot
+"$J" plot frdyn2_bench.csv -y F_r 2> err.txt; rc=$?
+if [ $rc = 1 ] && grep -q "no column 'F_r' (columns: t, u, v, F, F_R)" err.txt; then
+    pass "an unknown column is named with the columns (exit 1)"
+else
+    fail "unknown column: exit $rc, $(cat err.txt)"
+fi
+"$J" plot nothere.csv 2> err.txt; rc=$?
+[ $rc = 1 ] && grep -q "cannot read 'nothere.csv'" err.txt && pass "a missing file (exit 1)" \
+    || fail "missing file: exit $rc, $(cat err.txt)"
+"$J" plot frdyn2_bench.csv -o x.jpg 2> err.txt; rc=$?
+[ $rc = 2 ] && grep -q "must end in .png or .svg" err.txt && pass "a picture not .png/.svg (exit 2)" \
+    || fail "bad picture: exit $rc, $(cat err.txt)"
+"$J" run "$ROOT/examples/frdyn2_bench.jnt" -o b.npy > /dev/null 2>&1
+"$J" plot b.npy 2> err.txt; rc=$?
+[ $rc = 1 ] && grep -q "NumPy file" err.txt && pass "a .npy file is refused with a hint" \
+    || fail ".npy: exit $rc, $(cat err.txt)"
+"$J" run "$ROOT/examples/frdyn2_bench.jnt" -o - --plot > /dev/null 2> err.txt; rc=$?
+[ $rc = 2 ] && grep -q "'--plot' needs the output in a CSV file" err.txt && pass "--plot with -o -" \
+    || fail "--plot -o -: exit $rc, $(cat err.txt)"
+mkdir -p nobin
+PATH="$W/nobin" "$J" plot frdyn2_bench.csv 2> err.txt; rc=$?
+[ $rc = 1 ] && grep -q "needs gnuplot (Debian package gnuplot-nox)" err.txt && pass "no gnuplot: named" \
+    || fail "no gnuplot: exit $rc, $(cat err.txt)"
+
+# per-command help
+"$J" run --help > h.txt; rc=$?
+if [ $rc = 0 ] && grep -q '^usage: jnt run MODEL.jnt' h.txt && grep -q -- '--plot' h.txt &&
+        ! grep -q '^commands:' h.txt; then
+    pass "jnt run --help is run's own"
+else
+    fail "jnt run --help: $(head -2 h.txt)"
+fi
+for c in check emit build plot; do
+    "$J" $c --help | head -1 | grep -q "^usage: jnt $c" && pass "jnt $c --help" || fail "jnt $c --help"
+done
+# a built simulator's --version
+if "$J" build "$ROOT/examples/frdyn2_bench.jnt" -o sim 2> /dev/null &&
+        ./sim --version | grep -q "model 'frdyn2_bench' (.*frdyn2_bench.jnt), jnt [0-9.]* (ABI"; then
+    pass "simulator --version: $(./sim --version)"
+else
+    fail "simulator --version"
+fi
