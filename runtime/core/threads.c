@@ -17,6 +17,11 @@
 #include "jnt/jnt.h"
 
 static int chosen; /* a count set by the caller, or 0 */
+/* the count last applied, 0 before the first call: every run asks again
+ * (jnt_run), and OpenBLAS's openblas_set_num_threads restarts its pool before
+ * the shutdown stops it again, about 0.15 ms a run (a sweep of 20000 runs of
+ * 1 ms: 3.9 s instead of 1.0 s) */
+static _Atomic int applied;
 
 int blas_thread_shutdown_(void) __attribute__((weak));
 
@@ -34,8 +39,11 @@ int jnt_blas_threads(int n)
         if (want < 1)
             want = 1;
     }
+    if (applied == want)
+        return want;
     openblas_set_num_threads(want);
     if (want == 1 && blas_thread_shutdown_)
         blas_thread_shutdown_();
+    applied = want;
     return want;
 }
