@@ -146,7 +146,7 @@ static int unknown_set(sema *S, const subst *sb, const ast *e)
 /* The place of the single node of set `set` of substructure si in the frame
  * plus its elastic displacement (gathered), n components, into X: 0, or -1
  * after an error (a set of several nodes). */
-static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X)
+static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X, ex_id *rot)
 {
     ex_pool *P = S->pool;
     const subst *sb = &S->subs[si];
@@ -166,19 +166,33 @@ static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X)
             return -1;
         X[k] = ex_op2(P, EX_ADD, X[k], S->dofs[di].pos);
     }
-    return 0;
+    /* its rotation: rx, ry, rz in space, rz in the plane, where the element
+     * type has them (0 where fixed) */
+    for (int k = n == 3 ? 0 : 2; k < 3; k++) {
+        rot[k] = rot[3 + k] = ex_const(P, 0);
+        if (nd->dof[FE_RX + k] < 0)
+            continue;
+        int di = sema_sub_node_dof(S, si, st->node[0], FE_RX + k, e->loc);
+        if (di < 0)
+            return -1;
+        rot[k] = S->dofs[di].pos;
+        rot[3 + k] = S->dofs[di].vel;
+    }
+    return 1;
 }
 
 /* The place in its body's frame of a marker `e` of flexible body b on
  * substructure si, n components into X: a node (a set of one node; its
- * elastic displacement gathered) or a frame point, a pair or a triple of
- * parameters. 0, or -1 after an error. */
-static int marker_place(sema *S, const body *b, int si, const ast *e, int n, ex_id *X)
+ * elastic displacement gathered, and its rotation and rate into rot[0..5])
+ * or a frame point, a pair or a triple of parameters. 1 for a node, 0 for a
+ * frame point, -1 after an error. */
+static int marker_place(sema *S, const body *b, int si, const ast *e, int n, ex_id *X,
+                        ex_id *rot)
 {
     const subst *sb = &S->subs[si];
     int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
     if (set >= 0)
-        return node_place(S, si, set, e, n, X);
+        return node_place(S, si, set, e, n, X, rot);
     if (unknown_set(S, sb, e))
         return -1;
     static const char what[] = "a marker's position in its body's frame (or a node set of one "
@@ -201,12 +215,13 @@ static int marker_place(sema *S, const body *b, int si, const ast *e, int n, ex_
 static void flex_marker(sema *S, body *b, int si, const ast *q)
 {
     ex_pool *P = S->pool;
-    ex_id lxy[3];
-    if (marker_place(S, b, si, q->kids[0], b->rigid3 ? 3 : 2, lxy) != 0)
+    ex_id lxy[3], rot[6];
+    int node = marker_place(S, b, si, q->kids[0], b->rigid3 ? 3 : 2, lxy, rot);
+    if (node < 0)
         return;
     ex_set_loc(P, q->loc);
     if (b->rigid3) {
-        sema_mb3d_marker(S, b, q->name, lxy);
+        sema_mb3d_marker(S, b, q->name, lxy, node ? rot : NULL);
         return;
     }
     const dof *fr = &S->dofs[b->dof0];
@@ -217,7 +232,12 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
                 .px = ex_op2(P, EX_ADD, x, ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, c, lxy[0]),
                                                   ex_op2(P, EX_MUL, s, lxy[1]))),
                 .py = ex_op2(P, EX_ADD, y, ex_op2(P, EX_ADD, ex_op2(P, EX_MUL, s, lxy[0]),
-                                                  ex_op2(P, EX_MUL, c, lxy[1])))};
+                                                  ex_op2(P, EX_MUL, c, lxy[1]))),
+                .rot_on = node};
+    if (node) { /* it turns with its node */
+        m.angle = ex_op2(P, EX_ADD, th, rot[2]);
+        m.rot[2] = rot[2], m.rotv[2] = rot[5];
+    }
     sema_mb_add_marker(S, m);
 }
 

@@ -108,6 +108,10 @@ typedef struct marker {
                          pz, dz hold its third coordinate; angle is unused */
     ex_id pz;
     int dz;
+    int rot_on;       /* a flexible body's node marker that turns with its node: */
+    ex_id rot[3];     /* the node's elastic rotation (rx, ry, rz: small, about the
+                         frame's axes; planar: rz) and its rate */
+    ex_id rotv[3];
 } marker;
 
 /* A joint between two markers: its constraint rows C (built last, when the
@@ -436,8 +440,9 @@ void sema_declare_rigid3d(sema *S, body *b);
  * substructure, invariants and markers come with sema_flex_bind. */
 void sema_declare_flexible3d(sema *S, body *b);
 /* A marker of spatial body b at body-frame place X (expressions; a node's
- * may hold its gathered elastic displacement): x + sum_i X_i d_i. */
-void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3]);
+ * may hold its gathered elastic displacement): x + sum_i X_i d_i. rot: a
+ * node's elastic rotation and its rate (6 expressions), or NULL. */
+void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3], const ex_id *rot);
 /* Joint j (kind, name, decl, markers a and b set; one of them spatial): its
  * rows, relative coordinate and multipliers from `axis`, `axis_b` and
  * `drive` (each may be NULL). 0 or -1 after an error. */

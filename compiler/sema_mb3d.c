@@ -392,7 +392,7 @@ static int frame3d(sema *S, body *b)
 }
 
 /* See sema_int.h. */
-void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3])
+void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3], const ex_id *rot)
 {
     ex_pool *P = S->pool;
     v3 r = {{S->dofs[b->dof0].pos, S->dofs[b->dof0 + 1].pos, S->dofs[b->dof0 + 2].pos}};
@@ -405,7 +405,9 @@ void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3])
     }
     marker m = {.name = xasprintf("%s.%s", b->name, name), .short_name = name,
                 .body = (int)(b - S->bodies), .angle = -1, .px = r.c[0], .py = r.c[1],
-                .pz = r.c[2], .d3 = 1};
+                .pz = r.c[2], .d3 = 1, .rot_on = rot != NULL};
+    for (int k = 0; rot && k < 3; k++)
+        m.rot[k] = rot[k], m.rotv[k] = rot[3 + k];
     sema_mb_add_marker(S, m);
 }
 
@@ -442,7 +444,7 @@ void sema_declare_rigid3d(sema *S, body *b)
         if (sema_mb_triple(S, sc, q->kids[0], DIM_M, "a marker's position in its body", X) != 0)
             continue;
         ex_set_loc(P, q->loc);
-        sema_mb3d_marker(S, b, q->name, X);
+        sema_mb3d_marker(S, b, q->name, X, NULL);
     }
 }
 
@@ -498,17 +500,23 @@ static v3 mpos(const marker *m)
 }
 
 /* World vector w0 (at t = 0) as a vector fixed in the frame of marker m:
- * its components on the body's initial directors times the directors (the
- * ground: w0 itself). */
+ * its components c on the body's initial directors times the directors (the
+ * ground: w0 itself); at a node that turns, c + theta x c (theta the node's
+ * small elastic rotation in the frame, linearised as the beam's is). */
 static v3 fixed_in(sema *S, const marker *m, v3 w0)
 {
     ex_pool *P = S->pool;
     if (m->body < 0)
         return w0;
     const body *b = &S->bodies[m->body];
+    v3 c;
+    for (int i = 0; i < 3; i++)
+        c.c[i] = v_dot(P, director0(S, b, i), w0);
+    if (m->rot_on)
+        c = v_add(P, c, v_cross(P, (v3){{m->rot[0], m->rot[1], m->rot[2]}}, c));
     v3 v = {{C(0), C(0), C(0)}};
     for (int i = 0; i < 3; i++)
-        v = v_add(P, v, v_scale(P, v_dot(P, director0(S, b, i), w0), director(S, b, i)));
+        v = v_add(P, v, v_scale(P, c.c[i], director(S, b, i)));
     return v;
 }
 
@@ -739,8 +747,9 @@ static v3 marker_omega(sema *S, const marker *m)
     if (m->body < 0)
         return w;
     const body *b = &S->bodies[m->body];
-    if (!b->rigid3) {
-        w.c[2] = S->dofs[b->dof0 + 2].vel; /* rigid2d, flexible2d's frame: x, y, angle */
+    if (!b->rigid3) { /* rigid2d, flexible2d's frame: x, y, angle; a node's rz */
+        w.c[2] = m->rot_on ? ADD(S->dofs[b->dof0 + 2].vel, m->rotv[2])
+                           : S->dofs[b->dof0 + 2].vel;
         return w;
     }
     for (int i = 0; i < 3; i++) {
@@ -749,7 +758,10 @@ static v3 marker_omega(sema *S, const marker *m)
             dv.c[k] = S->dofs[b->dof0 + 3 + 3 * i + k].vel;
         w = v_add(P, w, v_cross(P, director(S, b, i), dv));
     }
-    return v_scale(P, C(0.5), w);
+    w = v_scale(P, C(0.5), w);
+    for (int i = 0; m->rot_on && i < 3; i++) /* plus the node's, R theta' */
+        w = v_add(P, w, v_scale(P, m->rotv[i], director(S, b, i)));
+    return w;
 }
 
 /* See sema_int.h. Planar markers (rigid2d) too: the plane's z is 0. The

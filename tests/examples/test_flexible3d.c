@@ -14,7 +14,8 @@
  * 3. the same cantilever pushed against a stop: a contact between its tip (a
  *    node marker) and a point of the ground, 5 mm away, with a linear
  *    spring of 1 MN/m: it settles where F = k_b d + k_c (d - g), k_b = 3 EI
- *    / L^3 (the contact's force reaches the elastic coordinates).
+ *    / L^3 (the contact's force reaches the elastic coordinates);
+ * 4. a joint at a node turns with it (arm_text).
  */
 #include <math.h>
 #include <string.h>
@@ -62,6 +63,27 @@ static const char *const stop_text =
     "  law = linear_spring(k = 1 MN/m)\n  gap0 = 5 mm\n}\n"
     "simulate { integrator = generalized_alpha(h = 1 ms, rho_inf = 0.8)  until = 2 s }\n"
     "output \"f3stop.csv\" every 10 ms { t, ty = b.tip.y, f = stop.force }\n";
+
+/* 4. A rigid arm welded (a fixed joint) to the cantilever's tip node and
+ * pushed at its far end: the weld turns with the node, so the arm carries
+ * the moment F a into the beam. Craig-Bampton with the tip kept (exact for
+ * tip loads): tip deflection F L^3/(3 EI) + F a L^2/(2 EI), slope F L^2/(2
+ * EI) + F a L / EI, root moment F (L + a). */
+static const char *const arm_text =
+    "model flex3_arm\n"
+    "substructure beam : beam3d(length = 2 m, elements = 10, EA = 22.76 MN, GJ = 22.1 kN*m^2,\n"
+    "                           EI22 = 28.2 kN*m^2, EI33 = 28.7 kN*m^2, mass = 0.848 kg/m) {\n"
+    "  fix     = left\n  reduce  = craig_bampton(modes = 4, keep = right)\n"
+    "  damping = modal(zeta = 0.3)\n}\n"
+    "body b : flexible3d(substructure = beam) {\n"
+    "  marker root = (0 m, 0 m, 0 m)\n  marker tip = right\n}\n"
+    "body arm : rigid3d(mass = 0.1 kg, inertia = (1e-3 kg*m^2, 1e-3 kg*m^2, 1e-3 kg*m^2)) {\n"
+    "  marker root = (-0.25 m, 0 m, 0 m)\n  marker tail = (0.25 m, 0 m, 0 m)\n}\n"
+    "init arm.x = 2.25 m\n"
+    "joint clamp : fixed(b.root, (0 m, 0 m, 0 m))\njoint weld : fixed(b.tip, arm.root)\n"
+    "force push on arm.tail.z = 50 N\n"
+    "simulate { integrator = generalized_alpha(h = 1 ms, rho_inf = 0.5)  until = 3 s }\n"
+    "output \"f3arm.csv\" every 10 ms { t, tz = b.tip.z, slope = arm.d1z, my = clamp.my }\n";
 
 static int run_text(const char *name, const char *text, csv_table *t)
 {
@@ -113,6 +135,21 @@ int main(void)
               "flexible3d cantilever against a stop at its tip node: tip %.8g m, contact %.5g N "
               "against (F + k_c g)/(k_b + k_c) = %.8g m, %.5g N (2e-5, 2e-3)", ty, f, d,
               kc * (d - g));
+    }
+    csv_free(&t);
+    if (run_text("flex3_arm", arm_text, &t) == JNT_OK) {
+        double F = 50, a = 0.5, L = 2, EI = 28.2e3;
+        double tz = csv_col(&t, "tz")[t.nrow - 1], sl = csv_col(&t, "slope")[t.nrow - 1];
+        double my = csv_col(&t, "my")[t.nrow - 1];
+        double wz = F * L * L * L / (3 * EI) + F * a * L * L / (2 * EI);
+        double ws = F * L * L / (2 * EI) + F * a * L / EI;
+        /* 5e-5: O(theta^2) = 2.8e-5, the node's rotation linearised as the
+         * beam's is, the moment arm shortened by a (1 - cos theta) */
+        CHECK(fabs(tz - wz) <= 5e-5 * wz && fabs(sl - ws) <= 5e-5 * ws &&
+              fabs(my - F * (L + a)) <= 1e-4 * F * (L + a), "an arm welded to a flexible3d "
+              "cantilever's tip node carries its moment: tip %.8g m, slope %.8g, root moment "
+              "%.6g N m against %.8g m, %.8g, %.6g N m (5e-5, 5e-5, 1e-4)", tz, sl, my, wz,
+              ws, F * (L + a));
     }
     csv_free(&t);
     return check_done();
