@@ -189,9 +189,7 @@ check-asan: deps
 demo: deps
 	@$(MAKE) --no-print-directory build
 	@mkdir -p $(B)/demo
-	$(B)/jnt run examples/frdyn2_bench.jnt -o $(B)/demo/frdyn2_bench.csv --stats
-	@gnuplot -e "csv='$(B)/demo/frdyn2_bench.csv'; png='$(B)/demo/frdyn2_bench.png'" \
-	  examples/frdyn2_bench.gp
+	$(B)/jnt run examples/frdyn2_bench.jnt -o $(B)/demo/frdyn2_bench.csv --stats --plot
 	@echo "demo output: $(B)/demo/frdyn2_bench.csv (columns t,u,v,F,F_R)"
 	@echo "             $(B)/demo/frdyn2_bench.png (forces and displacement, seed 002 Figs. 6c, 8c)"
 

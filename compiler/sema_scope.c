@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sema.h"
 #include "sema_int.h"
 #include "alloc.h"
 
@@ -256,8 +257,46 @@ void sema_scope_init(sema *S)
 }
 
 /* "; did you mean 'X'?" for an unknown name, or "". */
+/* The standard-library file (its import name, into lib) that declares a law
+ * called `name`: 1 when one does. Reads the stdlib files for "law KIND NAME(". */
+static int stdlib_law(const char *name, char *lib, size_t n)
+{
+    static const char *const files[] = {"friction", "contact", "hysteresis"};
+    size_t ln = strlen(name);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char *path = xasprintf("%s/%s.jnt", sema_stdlib_dir(), files[i]);
+        FILE *f = fopen(path, "r");
+        free(path);
+        if (!f)
+            continue;
+        char line[512];
+        int found = 0;
+        while (!found && fgets(line, sizeof line, f)) {
+            char *p = line;
+            if (strncmp(p, "law ", 4) != 0)
+                continue;
+            p += 4;
+            p += strcspn(p, " "); /* the law's kind */
+            p += strspn(p, " ");
+            found = strncmp(p, name, ln) == 0 && (p[ln] == '(' || p[ln] == ' ');
+        }
+        fclose(f);
+        if (found) {
+            snprintf(lib, n, "%s", files[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void sema_suggest(sema *S, const scope *sc, const char *name, char *buf, size_t n)
 {
+    /* a law of the standard library that the model does not import */
+    char lib[32];
+    if (stdlib_law(name, lib, sizeof lib)) {
+        snprintf(buf, n, "; it is in the standard library: add 'import %s'", lib);
+        return;
+    }
     const char **list = NULL;
     int cnt = 0, cap = 0;
     for (const scope *f = sc; f; f = f->up) {

@@ -24,7 +24,8 @@ static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f
             "  --stats         print run statistics on standard error\n"
             "  --steps FILE    write the accepted steps (t, h) as CSV to FILE\n"
             "  --progress      show a progress line on standard error\n"
-            "  --integrator NAME  use rk4, dopri5, bdf, radau, trapezoidal or midpoint instead of the\n"
+            "  --integrator NAME  rk4, dopri5, bdf, radau, radau5, trapezoidal or midpoint (hht,\n"
+            "                  generalized_alpha for multibody models) instead of the\n"
             "                  model's integrator\n"
             "  --h STEP        step size (fixed-step methods) or initial step, e.g. 1e-4 or 0.1ms\n"
             "  --rtol X, --atol X  tolerances of dopri5 and bdf (and of the Newton iterations)\n"
@@ -150,8 +151,17 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
     o.progress = progress ? 1 : (isatty(STDERR_FILENO) ? 2 : 0);
     /* the simulation (if the model has one), then its analyses */
     int st = m->abi->integrator ? jnt_run(m, d, &o) : JNT_OK;
-    if (st == JNT_OK && m->abi->nanalyses > 0)
+    if (st == JNT_OK && m->abi->nanalyses > 0) {
         st = jnt_run_analyses(m, d, NULL);
+        /* the files the analyses wrote (NAME.csv; NAME_cycles.csv of a loop) */
+        for (int i = 0; st == JNT_OK && i < a0->nanalyses; i++) {
+            const char *nm = a0->analyses[i].name;
+            fprintf(stderr, "%s: analysis '%s' wrote '%s.csv'%s%s%s\n", prog, nm, nm,
+                    a0->analyses[i].kind == JNT_ANALYSIS_HYSTERESIS ? " and '" : "",
+                    a0->analyses[i].kind == JNT_ANALYSIS_HYSTERESIS ? nm : "",
+                    a0->analyses[i].kind == JNT_ANALYSIS_HYSTERESIS ? "_cycles.csv'" : "");
+        }
+    }
     if (stats) {
         const jnt_stats *s = jnt_data_stats(d);
         char chains[96] = "";
@@ -171,6 +181,14 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
     if (st != JNT_OK) {
         const char *msg = jnt_data_error(d);
         fprintf(stderr, "%s: error: %s\n", prog, msg[0] ? msg : jnt_status_message(st));
+        /* the likely cause of a blow-up under an explicit method */
+        const char *in = o.integrator ? o.integrator : a0->integrator;
+        if (st == JNT_ERR_NONFINITE && in && (!strcmp(in, "rk4") || !strcmp(in, "dopri5")))
+            fprintf(stderr, "%s: note: under the explicit integrator '%s' this is often a step "
+                            "too large for the model's stiffness (a stiff contact or friction "
+                            "law): try a smaller step (--h) or an implicit integrator "
+                            "(--integrator bdf, radau5 or midpoint); a model that is itself unstable "
+                            "diverges under any\n", prog, in);
     }
     jnt_data_free(d);
     return st == JNT_OK ? 0 : st == JNT_ERR_USAGE ? 2 : 1;

@@ -93,3 +93,32 @@ if "$J" build "$ROOT/examples/frdyn2_bench.jnt" -o sim 2> /dev/null &&
 else
     fail "simulator --version"
 fi
+
+# hints where the cause is likely
+note() { echo "PASS: hints: $*"; }
+"$J" run "$ROOT/tests/cli/diverge.jnt" -o d.csv 2> err.txt
+grep -q "note: under the explicit integrator 'rk4' this is often a step too large" err.txt &&
+    note "a non-finite state under rk4 suggests a smaller step or an implicit integrator" ||
+    fail "no hint after a diverging rk4 run: $(cat err.txt)"
+"$J" run "$ROOT/tests/cli/diverge.jnt" -o d.csv --integrator bdf 2> err.txt
+! grep -q "note: under the explicit" err.txt && note "no such hint under bdf" ||
+    fail "the explicit-integrator hint under bdf: $(cat err.txt)"
+"$J" run "$ROOT/examples/cantilever_modes.jnt" 2> err.txt
+grep -q "analysis 'modes' wrote 'modes.csv'" err.txt && [ -s modes.csv ] &&
+    note "every file an analysis writes is announced" || fail "analysis files: $(cat err.txt)"
+
+# the integrators the help texts and docs/cli.md list are the runtime's (its
+# message for an unknown one names them all)
+"$J" run "$ROOT/examples/frdyn2_bench.jnt" -o x.csv --integrator nope 2> err.txt
+known=$(sed -n 's/.*(known: \(.*\))$/\1/p' err.txt | tr -c 'a-z0-9_\n' ' ')
+"$J" run --help > h1.txt; "$J" --help > h2.txt
+"$J" build "$ROOT/examples/frdyn2_bench.jnt" -o sim2 2> /dev/null && ./sim2 --help > h3.txt
+miss=""
+for k in $known; do
+    case $k in for|multibody|models) continue ;; esac
+    for f in h1.txt h2.txt h3.txt "$ROOT/docs/cli.md"; do
+        grep -q "\b$k\b" "$f" || miss="$miss $k($(basename "$f"))"
+    done
+done
+[ -n "$known" ] && [ -z "$miss" ] && note "every integrator ($(echo $known | tr -s ' ')) in the help texts and docs/cli.md" ||
+    fail "integrators missing from help/docs:$miss (known: $known)"

@@ -146,3 +146,16 @@ def test_state_set_mid_run():
     sim.step(200)
     assert sim["block.x"] > 0.005
     assert len(sim.history) == 211
+
+
+def test_example_script(tmp_path):
+    # python/examples/frdyn2_sweep.py: five runs of one model, a matplotlib figure
+    import subprocess
+    import sys
+    out = tmp_path / "sweep.png"
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=os.path.join(ROOT, "python"))
+    env.pop("DISPLAY", None)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "python", "examples", "frdyn2_sweep.py"),
+                        str(out)], env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG" and out.stat().st_size > 20000

@@ -76,7 +76,9 @@ typedef struct jnt_run_opts {
     int progress;         /* 1: progress line on stderr; 2: only once the run
                              has lasted 0.5 s (jnt_sim_main's choice on a tty) */
     const char *integrator; /* NULL: the model's; else "rk4", "dopri5", "bdf", "radau",
-                               "trapezoidal" (overrides simulate { integrator = ... }) */
+                               "trapezoidal", "midpoint", "radau5"; multibody models: "hht",
+                               "generalized_alpha", "midpoint", "radau5" (overrides
+                               simulate { integrator = ... }) */
     double h, rtol, atol; /* > 0: override the model's step size / tolerances */
     double t_end;         /* != 0: stop at this time instead of the model's t_end */
     const char *steps_path; /* NULL: none; else a CSV of the accepted steps: t (the step's
