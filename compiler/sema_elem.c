@@ -161,12 +161,6 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
                        j->decl->str);
             return -2;
         }
-        if (j->d3 && j->kind == JOINT_REVOLUTE && decl->op == ELEM_SPRING) {
-            diag_error(S->dc, decl->loc, "a spring on the spatial revolute joint '%s' would see "
-                                         "its angle wrap at +-pi; dampers and friction act on its "
-                                         "speed", j->name);
-            return -2;
-        }
         if (j->kind == JOINT_FIXED) {
             diag_error(S->dc, decl->kids[0]->loc, "joint '%s' is fixed: nothing moves in it",
                        j->name);
@@ -330,7 +324,7 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
  * markers A (the disk's centre) and B (the cylinder's): the dof of
  * sema_mb_cylinder_gap, or -2 after an error. */
 static int cylinder_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const ast *st,
-                        const ast *gap0, const ast *form)
+                        const ast *gap0)
 {
     const ast *call = st->kids[0], *axis = NULL;
     if (call->kind != AST_CALL || strcmp(call->name, "cylinder") != 0) {
@@ -344,12 +338,9 @@ static int cylinder_dof(sema *S, const scope *sc, elem *el, end ea, end eb, cons
                                    "disk's centre and the cylinder's");
         return -2;
     }
-    if (gap0 || (form && el->ec)) {
-        diag_error(S->dc, (gap0 ? gap0 : form)->loc, gap0
-                   ? "a cylinder clearance's gap comes from its radii: no 'gap0'"
-                   : "the energy-consistent form is for the spherical clearance joint; seed 001's "
-                     "eq. 15 is exact for the cylinder only at an unchanged contact angle "
-                     "(docs/contact.md)");
+    if (gap0) {
+        diag_error(S->dc, gap0->loc, "a cylinder clearance's gap comes from its radii: no "
+                                     "'gap0'");
         return -2;
     }
     ex_id rho[2] = {-1, -1};
@@ -375,7 +366,8 @@ static int cylinder_dof(sema *S, const scope *sc, elem *el, end ea, end eb, cons
                                      "(the disk's)");
         return -2;
     }
-    int d = sema_mb_cylinder_gap(S, ea.id, eb.id, rho[0], rho[1], axis, el->name);
+    int d = sema_mb_cylinder_gap(S, ea.id, eb.id, rho[0], rho[1], axis, el->name,
+                                 el->ec ? &el->qi : NULL, el->ec ? &el->qf : NULL);
     return d < 0 ? -2 : d;
 }
 
@@ -415,7 +407,7 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     el->a = ea.kind == END_DOF ? ea.id : -1;
     el->b = eb.kind == END_DOF ? eb.id : -1;
     if (kind == ELEM_CONTACT && found[5]) {
-        el->a = cylinder_dof(S, sc, el, ea, eb, found[5], found[2], found[3]);
+        el->a = cylinder_dof(S, sc, el, ea, eb, found[5], found[2]);
         el->b = -1;
         if (el->a == -2)
             return;

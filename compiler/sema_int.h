@@ -475,9 +475,12 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
  * body; `axis` in the world frame at t = 0, z when NULL) and a thin disk of
  * radius rho_l centred at marker ma, normal to the same axis at t = 0 (fixed
  * in its body), as a dof whose position is -q (a contact with gap0 = 0 acts
- * on the gap q). -1 after an error. */
+ * on the gap q). With ai, af (the energy-consistent form, for the midpoint
+ * rule): -q at the step's start and end into *ai, *af, the position their
+ * mean and the virtual displacement a discrete gradient, so that a force F
+ * on it does the work F (*af - *ai) over a step. -1 after an error. */
 int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
-                         const char *ename);
+                         const char *ename, ex_id *ai, ex_id *af);
 /* A point dof's virtual displacement (dof.lin_y, lin_c): for every body
  * coordinate and gathered point, its coefficient coef(kind, index, ctx)
  * (kind EX_Y or EX_UP; -1: none), or without coef the derivative of e by

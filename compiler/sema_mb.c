@@ -384,11 +384,25 @@ int sema_mb_ec_length(sema *S, int ma, int mb, const char *ename, ex_id *li, ex_
     return sema_mb_push_dof(S, &f);
 }
 
-/* See sema_int.h: the joint's slide s, or radius times its angle. */
+/* See sema_int.h: the joint's slide s, or radius times its angle. A spatial
+ * joint's angle, atan2 of its axes, wraps at +-pi: the element's is the one
+ * nearest its value at the last step end (a discrete state, 0 at the start),
+ * rel + 2 pi floor((last - rel) / (2 pi) + 1/2), which goes on turning. */
 int sema_mb_joint_coord(sema *S, int ji, ex_id radius, const char *ename)
 {
+    ex_pool *P = S->pool;
     const joint *j = &S->joints[ji];
-    ex_id pos = j->kind == JOINT_PRISMATIC ? j->rel : ex_op2(S->pool, EX_MUL, radius, j->rel);
+    ex_id ang = j->rel;
+    if (j->d3 && (j->kind == JOINT_REVOLUTE || j->kind == JOINT_CYLINDRICAL)) {
+        int d = ir_add(&S->m->d, xasprintf("%s.angle", ename), -1, ex_const(P, 0), units_none,
+                       loc_none);
+        ex_id turn = ex_const(P, 2 * 3.14159265358979323846);
+        ex_id k = ex_op1(P, EX_FLOOR, ADD(ex_op2(P, EX_DIV, SUB(ex_var(P, EX_D, d), j->rel), turn),
+                                          ex_const(P, 0.5)));
+        ang = ADD(j->rel, MUL(turn, k));
+        S->m->d.v[d].rhs = ang;
+    }
+    ex_id pos = j->kind == JOINT_PRISMATIC ? j->rel : MUL(radius, ang);
     return expr_dof(S, xasprintf("%s.slip", ename), "slip", pos);
 }
 

@@ -49,51 +49,7 @@ static const jnt_dim DIM_KGM2 = {{6, 12, 0, 0, 0}};
 static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
 static const jnt_dim DIM_NM = {{6, 12, -12, 0, 0}};
 
-/* Newton steps on the cylinder clearance's contact angle (eq. 12) */
-#define NEWTON_PHI 4
-
-typedef struct v3 {
-    ex_id c[3];
-} v3;
-
-#define ADD(a, b) ex_op2(P, EX_ADD, (a), (b))
-#define SUB(a, b) ex_op2(P, EX_SUB, (a), (b))
-#define MUL(a, b) ex_op2(P, EX_MUL, (a), (b))
-#define C(v) ex_const(P, (v))
-
-static v3 v_add(ex_pool *P, v3 a, v3 b)
-{
-    return (v3){{ADD(a.c[0], b.c[0]), ADD(a.c[1], b.c[1]), ADD(a.c[2], b.c[2])}};
-}
-
-static v3 v_sub(ex_pool *P, v3 a, v3 b)
-{
-    return (v3){{SUB(a.c[0], b.c[0]), SUB(a.c[1], b.c[1]), SUB(a.c[2], b.c[2])}};
-}
-
-static v3 v_scale(ex_pool *P, ex_id k, v3 a)
-{
-    return (v3){{MUL(k, a.c[0]), MUL(k, a.c[1]), MUL(k, a.c[2])}};
-}
-
-static ex_id v_dot(ex_pool *P, v3 a, v3 b)
-{
-    return ADD(ADD(MUL(a.c[0], b.c[0]), MUL(a.c[1], b.c[1])), MUL(a.c[2], b.c[2]));
-}
-
-static v3 v_cross(ex_pool *P, v3 a, v3 b)
-{
-    return (v3){{SUB(MUL(a.c[1], b.c[2]), MUL(a.c[2], b.c[1])),
-                 SUB(MUL(a.c[2], b.c[0]), MUL(a.c[0], b.c[2])),
-                 SUB(MUL(a.c[0], b.c[1]), MUL(a.c[1], b.c[0]))}};
-}
-
-static v3 v_unit(ex_pool *P, v3 a)
-{
-    ex_id n = ex_op1(P, EX_SQRT, v_dot(P, a, a));
-    return (v3){{ex_op2(P, EX_DIV, a.c[0], n), ex_op2(P, EX_DIV, a.c[1], n),
-                 ex_op2(P, EX_DIV, a.c[2], n)}};
-}
+#include "sema_v3.h"
 
 /* See sema_int.h. */
 int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
@@ -116,8 +72,8 @@ int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const ch
     return 0;
 }
 
-/* Director i of body b (its position expressions). */
-static v3 director(const sema *S, const body *b, int i)
+/* See sema_v3.h. */
+v3 mb3_director(const sema *S, const body *b, int i)
 {
     v3 d;
     for (int k = 0; k < 3; k++)
@@ -125,8 +81,8 @@ static v3 director(const sema *S, const body *b, int i)
     return d;
 }
 
-/* Director i of body b at t = 0 (its initial values, parameters only). */
-static v3 director0(const sema *S, const body *b, int i)
+/* See sema_v3.h. */
+v3 mb3_director0(const sema *S, const body *b, int i)
 {
     v3 d;
     for (int k = 0; k < 3; k++)
@@ -381,7 +337,7 @@ static int frame3d(sema *S, body *b)
     static const char *const ln[6] = {"lambda_11", "lambda_22", "lambda_33", "lambda_12",
                                       "lambda_23", "lambda_13"};
     for (int k = 0; k < 6; k++) {
-        ex_id c = v_dot(P, director(S, b, pr[k][0]), director(S, b, pr[k][1]));
+        ex_id c = v_dot(P, mb3_director(S, b, pr[k][0]), mb3_director(S, b, pr[k][1]));
         b->rows[k] = pr[k][0] == pr[k][1] ? SUB(c, C(1)) : c;
         int l = ir_add(&S->m->y, xasprintf("%s.%s", b->name, ln[k]), -1, C(0), DIM_NM, d->loc);
         if (k == 0)
@@ -401,7 +357,7 @@ void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3], cons
         if (b->paxes)
             xi = ADD(ADD(MUL(C(b->pq[i]), X[0]), MUL(C(b->pq[3 + i]), X[1])),
                      MUL(C(b->pq[6 + i]), X[2]));
-        r = v_add(P, r, v_scale(P, xi, director(S, b, i)));
+        r = v_add(P, r, v_scale(P, xi, mb3_director(S, b, i)));
     }
     marker m = {.name = xasprintf("%s.%s", b->name, name), .short_name = name,
                 .body = (int)(b - S->bodies), .angle = -1, .px = r.c[0], .py = r.c[1],
@@ -482,7 +438,7 @@ int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
         v3 dv;
         for (int k = 0; k < 3; k++)
             dv.c[k] = S->dofs[b->dof0 + 3 + 3 * i + k].vel;
-        v3 dxd = v_cross(P, director(S, b, i), dv);
+        v3 dxd = v_cross(P, mb3_director(S, b, i), dv);
         sum = v_add(P, sum, L ? v_scale(P, b->euler[i], dxd) : dxd);
         e = ADD(e, MUL(b->euler[i], v_dot(P, dv, dv)));
     }
@@ -493,17 +449,14 @@ int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
     return 0;
 }
 
-/* A marker's position as a vector. */
-static v3 mpos(const marker *m)
+/* See sema_v3.h. */
+v3 mb3_mpos(const marker *m)
 {
     return (v3){{m->px, m->py, m->pz}};
 }
 
-/* World vector w0 (at t = 0) as a vector fixed in the frame of marker m:
- * its components c on the body's initial directors times the directors (the
- * ground: w0 itself); at a node that turns, c + theta x c (theta the node's
- * small elastic rotation in the frame, linearised as the beam's is). */
-static v3 fixed_in(sema *S, const marker *m, v3 w0)
+/* See sema_v3.h. */
+v3 mb3_fixed_in(sema *S, const marker *m, v3 w0)
 {
     ex_pool *P = S->pool;
     if (m->body < 0)
@@ -511,18 +464,17 @@ static v3 fixed_in(sema *S, const marker *m, v3 w0)
     const body *b = &S->bodies[m->body];
     v3 c;
     for (int i = 0; i < 3; i++)
-        c.c[i] = v_dot(P, director0(S, b, i), w0);
+        c.c[i] = v_dot(P, mb3_director0(S, b, i), w0);
     if (m->rot_on)
         c = v_add(P, c, v_cross(P, (v3){{m->rot[0], m->rot[1], m->rot[2]}}, c));
     v3 v = {{C(0), C(0), C(0)}};
     for (int i = 0; i < 3; i++)
-        v = v_add(P, v, v_scale(P, c.c[i], director(S, b, i)));
+        v = v_add(P, v, v_scale(P, c.c[i], mb3_director(S, b, i)));
     return v;
 }
 
-/* A unit axis (world frame, at t = 0) from `e`, or e_z when e is NULL;
- * with p, s completing the right-handed triple (a, p, s). */
-static int axis_triple(sema *S, const ast *e, v3 *a, v3 *p, v3 *s)
+/* See sema_v3.h. */
+int mb3_axis_triple(sema *S, const ast *e, v3 *a, v3 *p, v3 *s)
 {
     ex_pool *P = S->pool;
     ex_id c[3] = {C(0), C(0), C(1)};
@@ -589,11 +541,11 @@ int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, const as
     j->d3 = 1;
     ex_set_loc(P, d->loc);
     v3 a0, p0, s0;
-    if (axis_triple(S, kind == JOINT_FIXED ? NULL : axis, &a0, &p0, &s0) != 0)
+    if (mb3_axis_triple(S, kind == JOINT_FIXED ? NULL : axis, &a0, &p0, &s0) != 0)
         return -1;
-    v3 aa = fixed_in(S, ma, a0), pa = fixed_in(S, ma, p0), sa = fixed_in(S, ma, s0);
-    v3 ab = fixed_in(S, mb, a0), pb = fixed_in(S, mb, p0), sb = fixed_in(S, mb, s0);
-    v3 dr = v_sub(P, mpos(ma), mpos(mb));
+    v3 aa = mb3_fixed_in(S, ma, a0), pa = mb3_fixed_in(S, ma, p0), sa = mb3_fixed_in(S, ma, s0);
+    v3 ab = mb3_fixed_in(S, mb, a0), pb = mb3_fixed_in(S, mb, p0), sb = mb3_fixed_in(S, mb, s0);
+    v3 dr = v_sub(P, mb3_mpos(ma), mb3_mpos(mb));
     static const char *const fn[3] = {"lambda_x", "lambda_y", "lambda_z"};
     if (kind == JOINT_SPHERICAL || kind == JOINT_REVOLUTE || kind == JOINT_UNIVERSAL ||
         kind == JOINT_FIXED) {
@@ -615,7 +567,7 @@ int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, const as
             return -1;
         }
         v3 u0, w0, t1, t2;
-        if (axis_triple(S, axis_b, &w0, &t1, &t2) != 0)
+        if (mb3_axis_triple(S, axis_b, &w0, &t1, &t2) != 0)
             return -1;
         u0 = a0;
         double x;
@@ -624,7 +576,7 @@ int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, const as
                                            "each other (cosine %g)", j->name, x);
             return -1;
         }
-        add_ori(S, j, fixed_in(S, ma, u0), fixed_in(S, mb, w0), "lambda_uw");
+        add_ori(S, j, mb3_fixed_in(S, ma, u0), mb3_fixed_in(S, mb, w0), "lambda_uw");
         break;
     }
     case JOINT_REVOLUTE:
@@ -736,122 +688,4 @@ int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *ou
                slide ? "s, speed, " : turn ? "angle, speed, " : "",
                j->drive >= 0 ? (slide ? "force, reaction" : "torque, reaction") : "reaction");
     return -1;
-}
-
-/* The angular velocity of marker m's body: 1/2 sum_i d_i x d_i' (spatial),
- * (0, 0, angle') (planar), 0 for the ground. */
-static v3 marker_omega(sema *S, const marker *m)
-{
-    ex_pool *P = S->pool;
-    v3 w = {{C(0), C(0), C(0)}};
-    if (m->body < 0)
-        return w;
-    const body *b = &S->bodies[m->body];
-    if (!b->rigid3) { /* rigid2d, flexible2d's frame: x, y, angle; a node's rz */
-        w.c[2] = m->rot_on ? ADD(S->dofs[b->dof0 + 2].vel, m->rotv[2])
-                           : S->dofs[b->dof0 + 2].vel;
-        return w;
-    }
-    for (int i = 0; i < 3; i++) {
-        v3 dv;
-        for (int k = 0; k < 3; k++)
-            dv.c[k] = S->dofs[b->dof0 + 3 + 3 * i + k].vel;
-        w = v_add(P, w, v_cross(P, director(S, b, i), dv));
-    }
-    w = v_scale(P, C(0.5), w);
-    for (int i = 0; m->rot_on && i < 3; i++) /* plus the node's, R theta' */
-        w = v_add(P, w, v_scale(P, m->rotv[i], director(S, b, i)));
-    return w;
-}
-
-/* See sema_int.h. Planar markers (rigid2d) too: the plane's z is 0. The
- * contact points are the races' points along n, the
- * unit vector from b's centre to a's: Z_a = r_a + rho_a n, Z_b = r_b + rho_b
- * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
- * - Z_b'). */
-int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           int axial, const char *ename)
-{
-    ex_pool *P = S->pool;
-    const marker *a = &S->markers[ma], *b = &S->markers[mb];
-    int d3 = a->d3;
-    v3 dr = {{SUB(a->px, b->px), SUB(a->py, b->py), d3 ? SUB(a->pz, b->pz) : C(0)}};
-    v3 ax = {{C(0), C(0), C(1)}}, p0, s0;
-    if (axis) { /* a bearing: n across its axis, the contact points' radial direction */
-        if (axis_triple(S, axis, &ax, &p0, &s0) != 0)
-            return -2;
-        ax = fixed_in(S, b, ax);
-        dr = v_sub(P, dr, v_scale(P, v_dot(P, ax, dr), ax));
-    }
-    ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
-    v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
-    v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, d3 ? S->dofs[a->dz].vel : C(0)}};
-    v3 vb = {{C(0), C(0), C(0)}};
-    if (b->dx >= 0)
-        vb = (v3){{S->dofs[b->dx].vel, S->dofs[b->dy].vel, d3 ? S->dofs[b->dz].vel : C(0)}};
-    v3 vr = v_add(P, v_sub(P, va, vb),
-                  v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
-                        v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
-    ex_id speed;
-    if (!d3 || axis) { /* along the unit tangent a x n, or the axis itself */
-        speed = v_dot(P, axial ? ax : v_cross(P, ax, n), vr);
-    } else {
-        v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
-        const double veps = 1e-6; /* m/s */
-        speed = SUB(ex_op1(P, EX_SQRT, ADD(v_dot(P, vt, vt), C(veps * veps))), C(veps));
-    }
-    dof f = {.name = xasprintf("%s.slip", ename), .short_name = "slip", .body = -1, .y = -1,
-             .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
-             .pos = C(0), .vel = speed};
-    sema_mb_lin(S, &f, speed, 1, NULL, NULL);
-    return sema_mb_push_dof(S, &f);
-}
-
-/* See sema_int.h. Eqs. 8-13 with d1k(phi) = cos phi p_b + sin phi s_b (p, s
- * normal to the cylinder's axis, fixed in b) and e3l the disk's normal
- * (fixed in a): qbar(phi) = rho_k - rho_l sqrt(1 - g^2) - d1k . x, g = e3l .
- * d1k, x = r_a - r_b; phi from the direction of x across the axis, then
- * NEWTON_PHI Newton steps on qbar'(phi) = 0 (eq. 12), which the tilt makes
- * nonlinear (exact without tilt; the library's minimum to 1e-16 m for tilts
- * up to 0.03 rad, test_cylinder_gap.c; a disk tilted 0.1 rad in 0.8 mm of
- * clearance is wedged, and there the start can miss the minimum).
- * The gap's derivatives are those of this expression: the envelope theorem
- * makes them eq. 14's at the optimum. */
-int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
-                         const char *ename)
-{
-    ex_pool *P = S->pool;
-    const marker *a = &S->markers[ma], *b = &S->markers[mb];
-    v3 a0, p0, s0;
-    if (axis_triple(S, axis, &a0, &p0, &s0) != 0)
-        return -1;
-    v3 pb = fixed_in(S, b, p0), sb = fixed_in(S, b, s0), e3l = fixed_in(S, a, a0);
-    v3 x = v_sub(P, mpos(a), mpos(b));
-    ex_id x1 = v_dot(P, pb, x), x2 = v_dot(P, sb, x);
-    ex_id ga = v_dot(P, pb, e3l), gb = v_dot(P, sb, e3l);
-    /* phi0 = atan2(x2, x1), regularised at the axis (where the gap is far
-     * from contact and its derivatives vanish with the force) */
-    ex_id phi = ex_op2(P, EX_ATAN2, x2, ADD(x1, C(1e-9)));
-    for (int it = 0; it < NEWTON_PHI; it++) {
-        ex_id c = ex_op1(P, EX_COS, phi), s = ex_op1(P, EX_SIN, phi);
-        ex_id g = ADD(MUL(ga, c), MUL(gb, s)), gp = SUB(MUL(gb, c), MUL(ga, s));
-        ex_id w = ex_op1(P, EX_SQRT, SUB(C(1), MUL(g, g)));
-        ex_id q1 = ADD(ex_op2(P, EX_DIV, MUL(rho_l, MUL(g, gp)), w), SUB(MUL(x1, s), MUL(x2, c)));
-        /* qbar'' with g'' = -g */
-        ex_id q2 = ADD(MUL(rho_l, ADD(ex_op2(P, EX_DIV, SUB(MUL(gp, gp), MUL(g, g)), w),
-                                      ex_op2(P, EX_DIV, MUL(MUL(g, g), MUL(gp, gp)),
-                                             MUL(w, MUL(w, w))))),
-                       ADD(MUL(x1, c), MUL(x2, s)));
-        phi = SUB(phi, ex_op2(P, EX_DIV, q1, ex_op2(P, EX_MAX, q2, C(1e-12))));
-    }
-    ex_id c = ex_op1(P, EX_COS, phi), s = ex_op1(P, EX_SIN, phi);
-    ex_id g = ADD(MUL(ga, c), MUL(gb, s));
-    ex_id q = SUB(SUB(rho_k, MUL(rho_l, ex_op1(P, EX_SQRT, SUB(C(1), MUL(g, g))))),
-                  ADD(MUL(x1, c), MUL(x2, s)));
-    /* the contact acts on -q: gap = gap0 - s with gap0 = 0 */
-    dof f = {.name = xasprintf("%s.approach", ename), .short_name = "approach", .body = -1,
-             .y = -1, .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
-             .pos = ex_op1(P, EX_NEG, q), .vel = C(0)};
-    sema_mb_lin(S, &f, f.pos, 0, NULL, NULL);
-    return sema_mb_push_dof(S, &f);
 }

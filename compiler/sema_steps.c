@@ -94,7 +94,8 @@ static ex_id step_state(sema *S, elem *el, const char *what, jnt_dim dim, ex_id 
  * (q1 with its sign: in contact kappa < 0 and Dq = eps_p). Friction (eq.
  * 33): nu = (|v| / v_s) / vhat_min, Omega Dt = dtau_min (nu <= 1 ? 1 :
  * nu^alpha), Omega = sigma0 v_s / mu_k of the element's LuGre law unless
- * given. Before the run has two step ends its start stands for the missing
+ * given; none while the element's normal force is zero (out of contact).
+ * Before the run has two step ends its start stands for the missing
  * one (q0 the initial gap, t0 = t1 = the start: v_m twice the first step's
  * mean rate), and the first step is the rule's at the initial state with
  * v_m the initial gap rate (parameters only when the element's gap is). */
@@ -158,6 +159,9 @@ void sema_step_control(sema *S, elem *el, const ast *st, int contact)
         ex_id f = ex_if(P, ex_op2(P, EX_LE, nu, ex_const(P, 1)), ex_const(P, 1),
                         ex_op2(P, EX_POW, nu, ex_const(P, v[2])));
         prop = ex_op2(P, EX_DIV, ex_op2(P, EX_MUL, ex_const(P, v[0]), f), om);
+        ex_id N = qty_expr(el, "N"); /* out of contact friction sets no step */
+        if (N >= 0)
+            prop = ex_if(P, ex_op2(P, EX_GT, N, ex_const(P, 0)), prop, big);
         prop0 = prop;
     }
     sema_elem_add_qty(el, "step", sval_num(prop, DIM_S));
