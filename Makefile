@@ -9,6 +9,7 @@
 #   make test        install what is missing, build, run the whole test suite
 #   make mpi         build/jnt-mpi: `jnt sweep` across Open MPI ranks (needs mpicc)
 #   make check-asan  the whole test suite under AddressSanitizer + UBSan
+#   make fuzz        the libFuzzer harnesses of fuzz/, FUZZ_SECONDS each (clang)
 #   make bench       side-by-side benchmarks (not part of make test)
 #   make docs        regenerate the plots of docs/ (docs/img/*.png) with jnt and gnuplot
 #
@@ -51,7 +52,7 @@ EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC)) \
                 $(patsubst tests/examples/%.c,$(B)/tests/%,$(EXAMPLE_TEST))
 
-.PHONY: all build deps deps-build deps-bench demo test check-asan bench docs clean mpi install
+.PHONY: all build deps deps-build deps-bench demo test check-asan bench docs clean mpi install fuzz
 .SUFFIXES:
 
 # The version (jnt.h's JNT_VERSION): libjnt.so.MAJOR is the soname.
@@ -185,6 +186,37 @@ check-asan: deps
 	  build $(patsubst $(B)/%,build/asan/%,$(UNIT_BIN)) build/asan/embed
 	@B=build/asan ASAN_OPTIONS=detect_leaks=1 JNT_CFLAGS="-fsanitize=address,undefined" \
 	  JNT_SKIP_PYTHON=1 JNT_SKIP_INSTALL=1 sh tests/run.sh
+
+# ---- fuzzing (issue 17; docs/testing.md) ------------------------------------
+# make fuzz FUZZ_SECONDS=N: libjnt built by clang with ASan + UBSan and
+# libFuzzer's coverage, then each harness of fuzz/ for N seconds on one core:
+# fuzz_compile (a model as text through sema, derivatives and C generation),
+# fuzz_data (the Matrix Market and node-table readers). Seeds: examples/,
+# stdlib/, tests/errors/ (and the data files of examples/); dictionary:
+# fuzz/jnt.dict. A finding is written to build/fuzz/ (crash-*, timeout-*,
+# leak-*): put it in tests/fuzz-regressions/, which make test replays.
+DEB_FUZZ     := clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+fuzz:
+	$(call need_debs,$(DEB_BUILD) $(DEB_FUZZ))
+	@$(MAKE) --no-print-directory B=build/fuzz CC=clang OPT=-O1 \
+	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" build/fuzz/libjnt.a
+	clang $(COMPILER_INC:$(B)/%=build/fuzz/%) -Iruntime/include -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	  fuzz/fuzz_compile.c build/fuzz/libjnt.a $(LDLIBS) -o build/fuzz/fuzz_compile
+	clang -Iruntime/include -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	  fuzz/fuzz_data.c build/fuzz/libjnt.a $(LDLIBS) -o build/fuzz/fuzz_data
+	@mkdir -p build/fuzz/corpus_compile build/fuzz/corpus_data
+	@cp examples/*.jnt stdlib/*.jnt tests/errors/*.jnt tests/fuzz-regressions/compile/* \
+	  build/fuzz/corpus_compile/ 2>/dev/null; \
+	 find examples -name '*.mtx' -size -64k -exec cp {} build/fuzz/corpus_data/ \; ; \
+	 find examples -name '*nodes*.csv' -size -64k -exec cp {} build/fuzz/corpus_data/ \; ; \
+	 cp tests/fuzz-regressions/data/* build/fuzz/corpus_data/ 2>/dev/null; true
+	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_compile -dict=../../fuzz/jnt.dict \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 -jobs=1 \
+	  -print_final_stats=1 corpus_compile
+	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_data -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=10 -rss_limit_mb=2048 -max_len=65536 -jobs=1 -print_final_stats=1 corpus_data
 
 demo: deps
 	@$(MAKE) --no-print-directory build

@@ -41,6 +41,7 @@ static void job_init(comp_job *j, const jnt_compile_opts *opts)
     jnt_blas_threads(-1); /* reductions run LAPACK at compile time */
     diag_init(&j->dc, opts && opts->diag ? opts->diag : stderr,
               opts && opts->max_errors > 0 ? opts->max_errors : 20);
+    j->dc.allow_path = getenv("JNT_ALLOW_PATH"); /* jnt.h; --allow-path sets it */
 }
 
 /* Free what the job owns (what the caller took it has set to NULL). */
@@ -71,7 +72,7 @@ static int translate(void *arg)
     if (j->path) {
         file = diag_load_file(&j->dc, j->path);
         if (file < 0) {
-            fprintf(j->dc.out, "jnt: error: cannot read '%s': %s\n", j->path, strerror(errno));
+            fprintf(j->dc.out, "jnt: error: cannot read '%s': %s\n", j->path, j->dc.load_why);
             return JNT_ERR_IO;
         }
     } else {
@@ -143,6 +144,25 @@ int jnt_compile_string(const char *name, const char *text, const jnt_compile_opt
     j.name = name;
     j.text = text;
     return compile_job(&j, out);
+}
+
+/* See compile.h. */
+int compile_translate_string(const char *name, const char *text, const jnt_compile_opts *opts,
+                             char **csrc, double **data, long *ndata)
+{
+    comp_job j;
+    job_init(&j, opts);
+    j.name = name;
+    j.text = text;
+    j.want_c = 1;
+    *csrc = NULL, *data = NULL, *ndata = 0;
+    int rc = alloc_recover(translate, &j, j.dc.out);
+    if (rc == JNT_OK) {
+        *csrc = j.csrc, *data = j.data, *ndata = j.ndata;
+        j.csrc = NULL, j.data = NULL;
+    }
+    job_free(&j);
+    return rc;
 }
 
 /* See jnt.h. */

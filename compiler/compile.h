@@ -16,4 +16,10 @@
  * JNT_ERR_IO (JNT_JIT_PROCESS: the temporary file). Allocates nothing through alloc.h. */
 int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out);
 
+/* jnt_translate_file on a source string named `name` (the fuzzing harness,
+ * fuzz/fuzz_compile.c): parse, sema, derivatives and C text, no C compiler.
+ * *csrc, *data (malloc'd, the caller frees) as jnt_translate_file. */
+int compile_translate_string(const char *name, const char *text, const jnt_compile_opts *opts,
+                             char **csrc, double **data, long *ndata);
+
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "jnt/setup.h"
 
 const jnt_loc loc_none = {-1, 0};
 
@@ -74,10 +75,19 @@ static void read_all(void *arg)
         len += got;
         if (got == 0)
             break;
+        if (len > (size_t)SETUP_MAX_SOURCE) { /* it grew after it was opened */
+            snprintf(r->dc->load_why, sizeof r->dc->load_why, "it has more than %lld bytes",
+                     SETUP_MAX_SOURCE);
+            return;
+        }
     }
-    if (ferror(r->f))
+    if (ferror(r->f)) {
+        snprintf(r->dc->load_why, sizeof r->dc->load_why, "%s", strerror(EIO));
         return;
+    }
     r->text[len] = '\0';
+    if (len >= 3 && memcmp(r->text, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte-order mark */
+        memset(r->text, ' ', 3); /* blanks keep the columns of line 1 */
     r->file = diag_add_source(r->dc, r->path, r->text, len);
     r->text = NULL;
 }
@@ -89,15 +99,14 @@ static void close_read(void *arg)
     free(r->text);
 }
 
-/* Read the whole file at path and register it; -1 with errno set on failure. */
+/* Read the whole file at path and register it; -1 with the reason in dc->load_why. */
 int diag_load_file(diag_ctx *dc, const char *path)
 {
-    file_read r = {dc, path, fopen(path, "rb"), NULL, -1};
+    file_read r = {dc, path, setup_open_input(path, SETUP_MAX_SOURCE, dc->load_why,
+                                              sizeof dc->load_why), NULL, -1};
     if (!r.f)
         return -1;
     alloc_guard(read_all, &r, close_read);
-    if (r.file < 0)
-        errno = EIO;
     return r.file;
 }
 

@@ -37,6 +37,9 @@ typedef struct diag_ctx {
     int max_errors; /* after this many, further errors are counted but not printed */
     int capped;     /* the "too many errors" line was printed */
     FILE *out;
+    char load_why[96]; /* why the last diag_load_file failed (setup_open_input) */
+    const char *allow_path; /* ':'-separated directories a model's files may be in besides
+                               its own (JNT_ALLOW_PATH; sema_paths.c) */
 } diag_ctx;
 
 void diag_init(diag_ctx *dc, FILE *out, int max_errors);
@@ -45,7 +48,8 @@ void diag_free(diag_ctx *dc);
 /* Register a source; takes ownership of text (malloc'd, NUL-terminated).
  * Returns its file index. */
 int diag_add_source(diag_ctx *dc, const char *path, char *text, size_t len);
-/* Read a file and register it: its index, or -1 (errno set). */
+/* Read a file and register it: its index, or -1 with the reason in dc->load_why (a
+ * regular file of at most SETUP_MAX_SOURCE bytes: no FIFO, device or directory). */
 int diag_load_file(diag_ctx *dc, const char *path);
 
 /* Line and column (1-based) of a location. */

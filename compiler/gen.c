@@ -20,12 +20,14 @@
 #include "gen.h"
 #include "alloc.h"
 
-/* Write a C string literal. */
+/* Write a C string literal. A '?' after a '?' is written "\?": "??=" and the
+ * other trigraphs would become '#', '\\', ... under a compiler that reads
+ * trigraphs (gcc -std=c11), and "??/" would escape the closing quote. */
 static void put_str(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
+    for (const char *s0 = s; *s; s++) {
+        if (*s == '"' || *s == '\\' || (*s == '?' && s > s0 && s[-1] == '?'))
             fputc('\\', out);
         if ((unsigned char)*s < 32)
             fprintf(out, "\\%03o", (unsigned char)*s);

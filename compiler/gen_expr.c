@@ -284,8 +284,9 @@ static void put_line(FILE *out, const diag_ctx *dc, jnt_loc loc, int *last_file,
         return;
     }
     fputs(" \"", out);
-    for (const unsigned char *s = (const unsigned char *)dc->srcs[loc.file].path; *s; s++) {
-        if (*s == '\\' || *s == '"')
+    const unsigned char *s0 = (const unsigned char *)dc->srcs[loc.file].path;
+    for (const unsigned char *s = s0; *s; s++) {
+        if (*s == '\\' || *s == '"' || (*s == '?' && s > s0 && s[-1] == '?')) /* trigraphs */
             fprintf(out, "\\%c", *s);
         else if (*s < 0x20 || *s == 0x7f)
             fprintf(out, "\\%03o", *s);

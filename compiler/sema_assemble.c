@@ -5,6 +5,7 @@
  * sticking element; then, once everything is built, the prescribed dofs
  * replaced by their motion and the other states renumbered.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,8 +112,8 @@ static void eval_body_mass(sema *S, body *b)
         return;
     }
     double x;
-    if (v.k == V_NUM && ex_is_const(S->pool, v.e, &x) && !(x > 0)) {
-        diag_error(S->dc, m->loc, "the mass must be positive, got %g kg", x);
+    if (v.k == V_NUM && ex_is_const(S->pool, v.e, &x) && !(x > 0 && isfinite(x))) {
+        diag_error(S->dc, m->loc, "the mass must be positive and finite, got %g kg", x);
         return;
     }
     b->mass = v;

@@ -83,6 +83,11 @@ static sval eval_numlit(sema *S, const ast *n)
     double inv = 1 / scale, value = n->num * scale;
     if (scale < 1 && fabs(inv - round(inv)) < 1e-9 * inv)
         value = n->num / round(inv);
+    if (!isfinite(value)) { /* 1e400, or 1e300 GPa: no double holds it */
+        diag_error(S->dc, n->loc, "number out of range: larger than the largest double "
+                   "(1.8e308 in SI units)");
+        return sval_err;
+    }
     sval v = sval_num(ex_const(S->pool, value), dim);
     v.zero_lit = n->num == 0 && !n->str;
     return v;
@@ -621,8 +626,8 @@ static sval eval_binary(sema *S, const scope *sc, const ast *n)
     }
 }
 
-/* Evaluate an expression in a scope. */
-sval sema_eval(sema *S, const scope *sc, const ast *n)
+/* Evaluate an expression node (sema_eval without the depth count). */
+static sval eval_node(sema *S, const scope *sc, const ast *n)
 {
     ex_set_loc(S->pool, n->loc);
     switch (n->kind) {
@@ -676,4 +681,23 @@ sval sema_eval(sema *S, const scope *sc, const ast *n)
         diag_error(S->dc, n->loc, "expected an expression");
         return sval_err;
     }
+}
+
+/* Evaluate an expression in a scope. Recursion (operands, arguments, the
+ * 'let's it names) is counted: past SEMA_MAX_DEPTH levels one located error,
+ * then V_ERR, so no chain can overflow the stack. */
+sval sema_eval(sema *S, const scope *sc, const ast *n)
+{
+    if (S->eval_depth >= SEMA_MAX_DEPTH) {
+        if (!S->depth_said)
+            diag_error(S->dc, n->loc, "expression nested too deeply: more than %d levels of "
+                       "operators, calls or 'let's naming 'let's (split a long sum into "
+                       "partial sums)", SEMA_MAX_DEPTH);
+        S->depth_said = 1;
+        return sval_err;
+    }
+    S->eval_depth++;
+    sval v = eval_node(S, sc, n);
+    S->eval_depth--;
+    return v;
 }

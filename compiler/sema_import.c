@@ -53,6 +53,15 @@ static void do_import(sema *S, const ast *imp, int from_file)
     } else {
         path = xasprintf("%s/%s.jnt", sema_stdlib_dir(), imp->name);
     }
+    if (imp->str) {
+        char *dir = xstrdup(S->dc->srcs[from_file].path);
+        int bad = sema_path_ok(S, imp->loc, imp->str, path, dirname(dir), "import");
+        free(dir);
+        if (bad) {
+            free(path);
+            return;
+        }
+    }
     char real[PATH_MAX];
     if (!realpath(path, real)) {
         if (imp->str)
@@ -78,7 +87,7 @@ static void do_import(sema *S, const ast *imp, int from_file)
     }
     int f = diag_load_file(S->dc, path);
     if (f < 0) {
-        diag_error(S->dc, imp->loc, "cannot read '%s'", path);
+        diag_error(S->dc, imp->loc, "cannot read '%s': %s", path, S->dc->load_why);
         free(path);
         return;
     }

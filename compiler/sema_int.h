@@ -256,7 +256,24 @@ struct sema {
     int nstack, capstack;
     char **imported;  /* real paths of the files already read */
     int nimported, capimported;
+    int eval_depth;   /* sema_eval's recursion (operators, calls, 'let's): SEMA_MAX_DEPTH */
+    int depth_said;   /* the depth error was reported (once per model) */
 };
+
+/* The deepest expression sema evaluates: a 10,000-term sum or 4,000 chained
+ * 'let's would overflow the stack here and in the passes after sema. */
+#define SEMA_MAX_DEPTH 1000
+
+/* sema_paths.c */
+/* Whether a file named `given` in a model (resolved to `resolved`) stays in
+ * directory `base` (no absolute path, no '..', no link out) or under an
+ * allowed directory (dc->allow_path). 0, or -1 after a located error naming
+ * `what` ("data file", "import", "output"). */
+int sema_path_ok(sema *S, jnt_loc at, const char *given, const char *resolved, const char *base,
+                 const char *what);
+/* An output file: in the working directory (sema_path_ok) and not one of the
+ * model's own source files. 0 or -1 after an error. */
+int sema_output_ok(sema *S, jnt_loc at, const char *given);
 
 /* sema_scope.c */
 /* The global and constants-only scopes and an empty symbol table. */

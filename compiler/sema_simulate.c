@@ -214,6 +214,8 @@ void sema_eval_output(sema *S, const ast *d)
         diag_error(S->dc, d->loc, "a model has one 'output' block in this version");
         return;
     }
+    if (sema_output_ok(S, d->loc, d->str) != 0)
+        return;
     m->output_file = xstrdup(d->str);
     m->out_every = sema_setting_expr(S, d->kids[0], DIM_S, "the output interval");
     S->in_output = 1;

@@ -204,9 +204,19 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
                                           "nodes = \"nodes.csv\"");
                 return -1;
             }
-            char *p[4];
-            for (int i = 0; i < 4; i++)
+            char *p[4], *dir = xstrdup(S->dc->srcs[d->loc.file].path);
+            int bad = 0;
+            for (int i = 0; i < 4; i++) {
                 p[i] = rel_path(S, d, str[i]);
+                bad |= p[i] && sema_path_ok(S, d->loc, str[i], p[i], dirname(dir), "data file");
+                strcpy(dir, S->dc->srcs[d->loc.file].path); /* dirname may write into it */
+            }
+            free(dir);
+            if (bad) {
+                for (int i = 0; i < 4; i++)
+                    free(p[i]);
+                return -1;
+            }
             rc = fe_import(fe, p[0], p[1], p[2], p[3], err, sizeof err);
             for (int i = 0; i < 4; i++)
                 free(p[i]);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "parser.h"
+#include "alloc.h"
 
 /*!re2c
     re2c:define:YYCTYPE = "unsigned char";
@@ -181,9 +182,7 @@ static void number_value(lex_token *t, const char *p, const char *e)
     char buf[64];
     size_t n = (size_t)(e - p);
     if (n >= sizeof buf) {
-        char *big = malloc(n + 1);
-        if (!big)
-            abort();
+        char *big = xmalloc(n + 1); /* out of memory: to the recovery point (alloc.h) */
         memcpy(big, p, n);
         big[n] = '\0';
         t->num = strtod(big, NULL);

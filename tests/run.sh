@@ -59,6 +59,12 @@ grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/cli.txt"
 section "command line"
 
+# issue 17's defects: inputs, limits, outputs under signals and full disks
+{ B=$B sh tests/cli/hard.sh; B=$B sh fuzz/replay.sh; } > "$B/tests/hard.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/hard.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/hard.txt"
+section "hardening"
+
 # jnt plot, jnt run --plot, per-command help, simulators' --version
 B=$B sh tests/cli/plot.sh > "$B/tests/plot.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/plot.txt" >> "$log"

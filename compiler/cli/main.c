@@ -51,6 +51,9 @@ static const char usage_text[] =
     "                   ./sim takes the same options as 'jnt run'\n"
     "  plot FILE.csv [-x COL] [-y COL,...] [-z COL] [-o OUT.png|OUT.svg]\n"
     "                   plot an output or a sweep table with gnuplot (see 'jnt plot --help')\n"
+    "  --allow-path DIR let the model's data files, imports and output be under DIR\n"
+    "                   (run, check, emit, build; by default they must stay in the\n"
+    "                   model's directory, the output in the working directory)\n"
     "  --version        print the version\n"
     "\n"
     "options of run and of built simulators:\n"
@@ -363,6 +366,23 @@ int main(int argc, char **argv)
     if (argc < 3 || argv[2][0] == '-')
         return usage("'%s' needs a model file", cmd);
     const char *model = argv[2];
+    /* --allow-path DIR (any number): where the model's files may be besides its own
+     * directory, for the compiler through JNT_ALLOW_PATH (docs/cli.md) */
+    int k = 3;
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "--allow-path") != 0) {
+            argv[k++] = argv[i];
+            continue;
+        }
+        if (i + 1 >= argc)
+            return usage("option '%s' needs a directory", argv[i]);
+        const char *old = getenv("JNT_ALLOW_PATH");
+        char *v = old && old[0] ? fmt("%s:%s", old, argv[++i]) : fmt("%s", argv[++i]);
+        setenv("JNT_ALLOW_PATH", v, 1);
+        free(v);
+    }
+    argc = k;
+    argv[argc] = NULL;
 
     if (!strcmp(cmd, "run"))
         return cmd_run(model, argc - 3, argv + 3);

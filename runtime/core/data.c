@@ -142,3 +142,10 @@ const char *jnt_data_error(const jnt_data *d)
 {
     return d ? d->err : "";
 }
+
+/* See jnt.h. */
+void jnt_set_max_output(jnt_data *d, double bytes)
+{
+    if (d)
+        d->max_output = bytes;
+}

@@ -27,6 +27,7 @@ struct jnt_data {
     int row_at_t;                  /* the last run wrote its row at t (a resumed run
                                       does not write it again) */
     jnt_stats stats;               /* counters of the last run */
+    double max_output;             /* jnt_set_max_output: bytes, 0 = 1 GiB, < 0 = none */
     char err[JNT_ERRMSG_LEN];      /* message of the last error, "" when none */
     const struct integ_type *integ; /* integrator of the current run */
     struct csv_writer *steps;      /* the run's step history (t, h), or NULL */

@@ -77,6 +77,53 @@ static int open_csv(csv_writer *w, const char *path, int n, const char *const *n
     return rc;
 }
 
+/* The output guard: an interval that cannot advance time is an error, and
+ * an output estimated (rows x columns, 22 bytes a CSV number, 8 a binary
+ * one) above max_output bytes (0: 1 GiB, < 0: none) is refused before the
+ * run, with its size and what to change. JNT_OK or JNT_ERR_PARAM. */
+static int check_output(jnt_data *d, const jnt_settings *s, int ncol, const char *path,
+                        double max_output)
+{
+    double every = s->out_every > 0 ? s->out_every : s->h; /* 0: every step (h: fixed) */
+    if (s->out_every > 0 && (s->t0 + s->out_every == s->t0 ||
+                             s->t_end + s->out_every == s->t_end))
+        return data_error(d, JNT_ERR_PARAM, "the output interval (every %g s) cannot advance "
+                          "time between %g s and %g s: it is below the spacing of doubles there",
+                          s->out_every, s->t0, s->t_end);
+    double limit = max_output > 0 ? max_output : 1073741824.0;
+    if (max_output < 0 || !(every > 0) || !path || !path[0])
+        return JNT_OK;
+    size_t n = strlen(path);
+    int binary = n > 4 && (!strcmp(path + n - 4, ".npy") || !strcmp(path + n - 4, ".mat"));
+    double rows = (s->t_end - s->t0) / every + 1;
+    double bytes = rows * ncol * (binary ? 8 : 22);
+    if (bytes <= limit)
+        return JNT_OK;
+    return data_error(d, JNT_ERR_PARAM, "the output would be about %.3g GB (%.3g rows of %d "
+                      "columns, one every %g s from %g s to %g s), more than the limit of %.3g GB: "
+                      "write fewer rows (a longer 'every' in the model's output, or -D on the "
+                      "parameter it uses), or raise the limit (--max-output SIZE, "
+                      "jnt_set_max_output)", bytes / 1e9, rows, ncol, every, s->t0, s->t_end,
+                      limit / 1e9);
+}
+
+/* The comment line ending a run's CSV file: how the run ended, and when. */
+static void end_line(csv_writer *w, const jnt_data *d, int rc)
+{
+    char line[640];
+    if (rc == JNT_OK)
+        snprintf(line, sizeof line, "# jnt: complete at t = %.9g s", d->t);
+    else if (rc == JNT_STOPPED)
+        snprintf(line, sizeof line, "# jnt: interrupted at t = %.9g s", d->t);
+    else
+        snprintf(line, sizeof line, "# jnt: failed at t = %.9g s: %s", d->t,
+                 d->err[0] ? d->err : jnt_status_message(rc));
+    for (char *c = line; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    csv_end(w, line);
+}
+
 /* The run's rows in memory (jnt_run_opts.rows, on_row): the csv writer's
  * hook. Returns 0, or 1 when on_row asks to stop. */
 static int take_row(void *ctx, const double *v, int n)
@@ -201,6 +248,12 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         d->steps = &steps;
     }
     const char *path = opts && opts->csv_path ? opts->csv_path : a->output_file;
+    if ((rc = check_output(d, &s, a->nout, path, d->max_output)) != JNT_OK) {
+        if (d->steps)
+            csv_close(&steps, NULL, 0);
+        d->steps = NULL;
+        return rc;
+    }
     if (path && path[0]) {
         if ((rc = open_csv(&csv, path, a->nout, a->out_names, d)) != JNT_OK) {
             if (d->steps)
@@ -230,6 +283,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         d->steps = NULL;
     }
     if (pcsv) {
+        end_line(pcsv, d, rc);
         int crc = csv_close(&csv, rc == JNT_OK ? d->err : NULL, sizeof d->err);
         if (rc == JNT_OK)
             rc = crc;

@@ -13,6 +13,15 @@
  * directly, in whole rows (it cannot be cut back), and renaming over it
  * would replace the device.
  *
+ * Each writer has its own temporary file beside the target, created
+ * exclusively: "<path>.jnt-<pid>-<n>.part" (two runs writing one output
+ * never share it; a run killed by SIGKILL leaves only that, named for what
+ * it is). A text CSV ends in a comment line saying how the run ended
+ * (csv_end: "# jnt: complete at t = ...", "interrupted", "failed"). A path
+ * that is a symbolic link, a directory, a FIFO or a device is refused at
+ * csv_open, before the run (renaming over it would replace it), except
+ * /dev/null, written directly; "-" writes the rows to stdout as a stream.
+ *
  * A path ending in ".npy" gets NumPy's binary format instead (format 1.0,
  * or 2.0 for a header over 64 KiB): a structured array with one float64
  * field per column, named after it, rows as raw doubles. The row count in
@@ -43,6 +52,44 @@
 
 static int open_scratch(csv_writer *w, int ncol, char *err, size_t errn);
 
+/* Why an existing path cannot be an output (NULL: it can: a regular file, or
+ * /dev/null, which *direct is set for). */
+static const char *refuse_path(const char *path, int *direct)
+{
+    struct stat st, nul;
+    *direct = 0;
+    if (strncmp(path, "/dev/", 5) == 0 && (lstat(path, &st) != 0 || S_ISREG(st.st_mode)))
+        return "a file under /dev is not replaced (is /dev/null a regular file? then restore "
+               "it: mknod -m 666 /dev/null c 1 3)";
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return NULL;
+    if (S_ISLNK(st.st_mode))
+        return "it is a symbolic link (name its target instead)";
+    if (S_ISDIR(st.st_mode))
+        return "it is a directory (name a file in it)";
+    if (stat("/dev/null", &nul) == 0 && st.st_dev == nul.st_dev && st.st_ino == nul.st_ino) {
+        *direct = 1;
+        return NULL;
+    }
+    return S_ISFIFO(st.st_mode) ? "it is a FIFO (use '-o -' to write a stream to a pipe)"
+                                : "it is not a regular file (use '-o -' to write a stream)";
+}
+
+/* Create this writer's own temporary file "<path>.jnt-<pid>-<n>.part"
+ * (O_EXCL: never one another run has open). The descriptor, or -1. */
+static int open_part(csv_writer *w, size_t n)
+{
+    static unsigned long counter; /* writers of this process, across threads */
+    for (int tries = 0; tries < 100; tries++) {
+        unsigned long k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+        snprintf(w->part, n + 48, "%s.jnt-%ld-%lu.part", w->path, (long)getpid(), k);
+        int fd = open(w->part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
 /* See csv.h. */
 int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
 {
@@ -60,28 +107,27 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
     }
     size_t n = strlen(path);
     w->path = malloc(n + 1);
-    w->part = malloc(n + 6);
+    w->part = malloc(n + 48);
     if (!w->path || !w->part)
         goto nomem;
     memcpy(w->path, path, n + 1);
     w->npy = n > 4 && strcmp(path + n - 4, ".npy") == 0;
     w->mat = n > 4 && strcmp(path + n - 4, ".mat") == 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (w->npy || w->mat) {
-            snprintf(err, errn, "cannot write '%s': a %s file must be a regular file", path,
-                     path + n - 4);
-            csv_close(w, NULL, 0);
-            return JNT_ERR_IO;
-        }
+    int direct;
+    const char *why = refuse_path(path, &direct);
+    if (!why && direct && (w->npy || w->mat))
+        why = "a .npy or .mat output must be a regular file";
+    if (why) {
+        snprintf(err, errn, "cannot write '%s': %s", path, why);
+        csv_close(w, NULL, 0);
+        return JNT_ERR_IO;
+    }
+    if (direct) {
         free(w->part);
         w->part = NULL;
-    } else {
-        memcpy(w->part, path, n);
-        memcpy(w->part + n, ".part", 6);
     }
     w->split = w->part != NULL; /* a regular file: aligned writes, cut back on failure */
-    w->fd = open(w->part ? w->part : w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    w->fd = w->part ? open_part(w, n) : open(w->path, O_WRONLY | O_CLOEXEC);
     if (w->fd < 0) {
         snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
         csv_close(w, NULL, 0);
@@ -136,9 +182,11 @@ static int open_scratch(csv_writer *w, int ncol, char *err, size_t errn)
     return JNT_OK;
 }
 
-/* Write n bytes, across short writes. Returns 0 or the errno. */
-static int write_all(int fd, const char *b, size_t n)
+/* Write n bytes, across short writes; *done counts those written. Returns 0
+ * or the errno. */
+static int write_all(int fd, const char *b, size_t n, size_t *done)
 {
+    *done = 0;
     while (n > 0) {
         ssize_t r = write(fd, b, n);
         if (r < 0 && errno == EINTR)
@@ -147,6 +195,7 @@ static int write_all(int fd, const char *b, size_t n)
             return errno ? errno : EIO;
         b += r;
         n -= (size_t)r;
+        *done += (size_t)r;
     }
     return 0;
 }
@@ -156,8 +205,17 @@ static int write_all(int fd, const char *b, size_t n)
  * w->failed set. Returns 0 or JNT_ERR_IO (message, if err is not NULL). */
 static int flush(csv_writer *w, const char *b, size_t n, char *err, size_t errn)
 {
-    if (!w->failed && (w->failed = write_all(w->fd, b, n)) != 0 && w->split)
+    size_t done = 0;
+    if (!w->failed && (w->failed = write_all(w->fd, b, n, &done)) != 0 && w->split) {
+        /* text: the whole rows of what did reach the file (a disk that fills
+         * mid-buffer keeps the rows before, not only those of earlier writes) */
+        if (!w->npy && !w->mat)
+            while (done > 0 && b[done - 1] != '\n')
+                done--;
+        if (!w->npy && !w->mat && done > 0 && w->off + (long long)done > w->kept)
+            w->kept = w->off + (long long)done;
         (void)!ftruncate(w->fd, (off_t)w->kept); /* the error to report is the write's */
+    }
     if (w->failed) {
         if (err)
             snprintf(err, errn, "cannot write '%s': %s", w->path ? w->path : "<stdout>",
@@ -335,10 +393,34 @@ int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
 }
 
 /* See csv.h. */
+void csv_end(csv_writer *w, const char *line)
+{
+    if (!w->path || w->npy || w->mat || w->fd < 0)
+        return; /* a stream, a binary file, no file: no comment line */
+    size_t n = strlen(line);
+    char *e = malloc(n + 2);
+    if (!e)
+        return;
+    memcpy(e, line, n);
+    memcpy(e + n, "\n", 2);
+    free(w->end);
+    w->end = e;
+}
+
+/* See csv.h. */
 int csv_close(csv_writer *w, char *err, size_t errn)
 {
     int rc = JNT_OK, open = w->buf && w->fd >= 0; /* a zeroed writer was never opened */
     const char *name = w->path ? w->path : "<stdout>";
+    /* the line saying how the run ended, after the rows: if the file failed
+     * (disk full), at its last whole row, and if it does not fit, none */
+    if (open && w->end && !w->failed)
+        (void)csv_put(w, w->end, strlen(w->end), NULL, 0);
+    else if (open && w->end && w->split) {
+        size_t n = strlen(w->end);
+        if (pwrite(w->fd, w->end, n, (off_t)w->kept) != (ssize_t)n)
+            (void)!ftruncate(w->fd, (off_t)w->kept);
+    }
     if (open && !w->failed) {
         if (flush(w, w->buf, w->len, err, errn) != JNT_OK)
             rc = JNT_ERR_IO;
@@ -400,6 +482,7 @@ int csv_close(csv_writer *w, char *err, size_t errn)
         }
     }
     free(w->row);
+    free(w->end);
     free(w->path);
     free(w->part);
     free(w->buf);

@@ -1,6 +1,6 @@
 /*
- * csv.h: the output writer of a run (internal). Writes to "<path>.part" and
- * renames it to "<path>" when closed, so an interrupted run never leaves a
+ * csv.h: the output writer of a run (internal). Writes to its own temporary
+ * "<path>.jnt-<pid>-<n>.part" and renames it to "<path>" when closed, so an interrupted run never leaves a
  * half-written file under the final name; "-" writes to stdout. CSV numbers
  * are the shortest text that reads back to the exact double (dtoa.h). A
  * path ending in ".npy" is written in NumPy's binary format, one ending in
@@ -38,6 +38,7 @@ typedef struct csv_writer {
     int (*hook)(void *ctx, const double *v, int n);
     void *hook_ctx;
     int skip;       /* rows still to drop (a resumed run's start row) */
+    char *end;      /* the comment line written at close (csv_end), or NULL */
 } csv_writer;
 
 /* A writer without a file, for the hook only (set hook after this call):
@@ -62,6 +63,10 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
  * holds the whole rows that reached it (a row split across two writes is
  * cut off) and further rows are dropped. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);
+/* The last line of a text CSV file, written by csv_close after the rows (a
+ * comment: "# jnt: complete at t = 2 s"); nothing for a stream, .npy or .mat.
+ * After a failed write it goes at the last whole row, or is left out. */
+void csv_end(csv_writer *w, const char *line);
 /* Flush, close and rename to the final name (also after a failure). A .mat
  * is written here, with every row that reached the scratch whole: all of
  * them, or those before a failed write; if the MAT-file itself cannot be

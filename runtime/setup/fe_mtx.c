@@ -119,8 +119,8 @@ static int mtx_header(mtx_reader *rd, int *coord, int *sym, char *err, size_t er
     int nw = sscanf(rd->line, "%31s %31s %31s %31s %31s", w[0], w[1], w[2], w[3], w[4]);
     if (nw < 1 || strcasecmp(w[0], "%%MatrixMarket") != 0)
         return jnt_errf(err, errn, JNT_ERR_IO,
-                        "%s:1: expected '%%%%MatrixMarket matrix coordinate real general', got "
-                        "'%s'", path, mtx_got(rd->line, g));
+                        "%s:1: not a Matrix Market file: expected it to start with "
+                        "'%%%%MatrixMarket matrix coordinate real general'", path);
     if (nw != 5)
         return jnt_errf(err, errn, JNT_ERR_IO,
                         "%s:1: expected 4 words after '%%%%MatrixMarket' (matrix, format, field, "
@@ -249,9 +249,10 @@ int fe_read_mtx(const char *path, fe_sparse *out, char *err, size_t errn)
 {
     memset(out, 0, sizeof *out);
     mtx_reader rd = {.path = path};
-    rd.f = fopen(path, "r");
+    char why[96];
+    rd.f = setup_open_input(path, SETUP_MAX_DATA, why, sizeof why);
     if (!rd.f)
-        return jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+        return jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, why);
     mtx_trip t = {0};
     int coord = 0, sym = 0, n = 0;
     int rc = mtx_header(&rd, &coord, &sym, err, errn);

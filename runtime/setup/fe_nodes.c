@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,13 @@ static int nodes_header(char *line, const char *path, int where[NCOL], int *nfie
         int c = 0;
         while (c < NCOL && strcmp(f[k], col_name[c]) != 0)
             c++;
+        /* a first line that is no header at all: the file is not echoed */
+        if (c == NCOL && (k == 0 || strlen(f[k]) > 12 || strspn(f[k], "abcdefghijklmnopqrstuvwxyz"
+                                                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") !=
+                                                         strlen(f[k])))
+            return jnt_errf(err, errn, JNT_ERR_IO,
+                            "%s:1: not a node table: expected a header of column names (id, x, y, "
+                            "z, ...) on its first line", path);
         if (c == NCOL)
             return jnt_errf(err, errn, JNT_ERR_IO,
                             "%s:1: unknown column '%s' (expected id, x, y, z, ux, uy, uz, rx, ry, "
@@ -140,9 +148,9 @@ static int nodes_line(fe_model *m, int idx, char *line, int lineno, const char *
                 p->dof[c - COL_UX] = (int)v;
         } else {
             double x = strtod(s, &e);
-            if (e == s || *e)
+            if (e == s || *e || !isfinite(x)) /* "nan", "inf", 1e400 */
                 return jnt_errf(err, errn, JNT_ERR_IO,
-                                "%s:%d: expected a number in column '%s', got '%s'", path, lineno,
+                                "%s:%d: expected a finite number in column '%s', got '%s'", path, lineno,
                                 col_name[c], s);
             if (c >= COL_X && c <= COL_Z)
                 p->x[c - COL_X] = x;
@@ -245,9 +253,10 @@ int fe_read_nodes(const char *path, fe_model *m, char *err, size_t errn)
         free(m->set[s].node);
     free(m->set);
     m->node = NULL, m->set = NULL, m->nnode = m->nset = 0;
-    FILE *f = fopen(path, "r");
+    char why[96];
+    FILE *f = setup_open_input(path, SETUP_MAX_DATA, why, sizeof why);
     if (!f)
-        return jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+        return jnt_errf(err, errn, JNT_ERR_IO, "cannot open '%s': %s", path, why);
     char *buf = NULL;
     size_t cap = 0;
     int lineno = 0, where[NCOL], nfield = 0, ncap = 0, rc = JNT_OK;

@@ -1,15 +1,58 @@
 /*
  * sim_main.c: the command line shared by `jnt run` and standalone
  * simulators: [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].
- * Exit status: 0 success, 1 run or model error, 2 usage error.
+ * Exit status: 0 success, 1 run or model error, 2 usage error; a run stopped
+ * by SIGINT or SIGTERM ends at its next output row, its file closed with the
+ * rows so far and a comment line, and exits 130 or 143.
  */
+#define _DEFAULT_SOURCE /* sigaction */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/data.h"
 #include "core/model.h"
 #include "jnt/setup.h"
+
+/* The signal that asks the run to stop (SIGINT, SIGTERM), or 0. */
+static volatile sig_atomic_t sim_signal;
+
+static void sim_on_signal(int sig)
+{
+    sim_signal = sig;
+}
+
+/* The run's row callback: stop at the row after a signal. */
+static int sim_check_signal(void *ctx, const double *row, int n)
+{
+    (void)ctx, (void)row, (void)n;
+    return sim_signal != 0;
+}
+
+/* A size: bytes with an optional K, M, G, T (powers of 1024), or "none"
+ * (-1). Returns 0, or -1 when malformed. */
+static int sim_parse_size(const char *s, double *out)
+{
+    if (!strcmp(s, "none")) {
+        *out = -1;
+        return 0;
+    }
+    char *e;
+    double v = strtod(s, &e);
+    const char *units = "KMGT";
+    const char *u = *e ? strchr(units, *e) : NULL;
+    if (u && e[1] == 0)
+        for (const char *k = units; k <= u; k++)
+            v *= 1024;
+    else if (*e)
+        return -1;
+    if (!(v > 0) || e == s)
+        return -1;
+    *out = v;
+    return 0;
+}
 
 /* Usage text, with the model's parameters and their defaults. */
 static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f)
@@ -24,6 +67,8 @@ static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f
             "  --stats         print run statistics on standard error\n"
             "  --steps FILE    write the accepted steps (t, h) as CSV to FILE\n"
             "  --progress      show a progress line on standard error\n"
+            "  --max-output SIZE  refuse a run whose output would be larger (default 1G;\n"
+            "                  K, M, G suffixes; 'none')\n"
             "  --integrator NAME  rk4, dopri5, bdf, radau, radau5, trapezoidal or midpoint (hht,\n"
             "                  generalized_alpha for multibody models) instead of the\n"
             "                  model's integrator\n"
@@ -104,6 +149,12 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
             o.steps_path = i + 1 < argc ? argv[++i] : NULL;
             if (!o.steps_path)
                 rc = sim_usage_error(prog, "option '--steps' needs a file name", NULL);
+        } else if (strcmp(a, "--max-output") == 0) {
+            double mo = 0;
+            if (i + 1 >= argc || sim_parse_size(argv[++i], &mo) != 0)
+                rc = sim_usage_error(prog, "option '--max-output' needs a size (e.g. 2G, 500M "
+                                     "or none)", NULL);
+            jnt_set_max_output(d, mo);
         } else if (strcmp(a, "--integrator") == 0) {
             o.integrator = i + 1 < argc ? argv[++i] : NULL;
             if (!o.integrator)
@@ -149,8 +200,35 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
     }
     o.csv_path = out;
     o.progress = progress ? 1 : (isatty(STDERR_FILENO) ? 2 : 0);
-    /* the simulation (if the model has one), then its analyses */
+    /* the simulation (if the model has one), then its analyses; SIGINT and
+     * SIGTERM stop it at the next row, SIGXFSZ is ignored (a file over
+     * ulimit -f fails its write, which the writer reports) */
+    struct sigaction sa, old_int, old_term, old_xfsz;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sim_on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the process at once */
+    sigemptyset(&sa.sa_mask);
+    sim_signal = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sa.sa_handler = SIG_IGN;
+    sa.sa_flags = 0;
+    sigaction(SIGXFSZ, &sa, &old_xfsz);
+    o.on_row = sim_check_signal;
     int st = m->abi->integrator ? jnt_run(m, d, &o) : JNT_OK;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGXFSZ, &old_xfsz, NULL);
+    if (st == JNT_STOPPED && sim_signal) {
+        const char *f = out ? out : a0->output_file;
+        fprintf(stderr, "%s: interrupted by %s at t = %.9g s%s%s%s\n", prog,
+                sim_signal == SIGINT ? "SIGINT" : "SIGTERM", jnt_time(d),
+                f && strcmp(f, "-") ? ": '" : "", f && strcmp(f, "-") ? f : "",
+                f && strcmp(f, "-") ? "' holds the rows up to it" : "");
+        int sig = sim_signal;
+        jnt_data_free(d);
+        return 128 + sig;
+    }
     if (st == JNT_OK && m->abi->nanalyses > 0) {
         st = jnt_run_analyses(m, d, NULL);
         /* the files the analyses wrote (NAME.csv; NAME_cycles.csv of a loop) */

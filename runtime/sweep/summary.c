@@ -125,8 +125,8 @@ static int read_csv(jnt_data *d, FILE *f, const char *path, int ncol, summary_ac
     int rc = row ? JNT_OK : JNT_ERR_NOMEM;
     long lineno = 0;
     while (rc == JNT_OK && getline(&line, &cap, f) >= 0) {
-        if (lineno++ == 0)
-            continue; /* the header */
+        if (lineno++ == 0 || line[0] == '#')
+            continue; /* the header; the line saying how the run ended */
         char *p = line, *end;
         int k = 0;
         for (; k < ncol; k++) {

@@ -17,8 +17,9 @@ typedef struct csv_table {
     double *col[32];
 } csv_table;
 
-/* Load path; returns 0, or -1 when the file is missing or a row does not
- * have as many fields as the header (a truncated line). */
+/* Load path (comment lines skipped); returns 0, or -1 when the file is
+ * missing or a row does not have as many fields as the header (a truncated
+ * line). */
 __attribute__((unused)) static int csv_load(const char *path, csv_table *t)
 {
     memset(t, 0, sizeof *t);
@@ -37,6 +38,8 @@ __attribute__((unused)) static int csv_load(const char *path, csv_table *t)
         t->col[c] = malloc((size_t)cap * sizeof(double));
     int bad = 0;
     while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') /* the line saying how the run ended */
+            continue;
         if (t->nrow == cap) {
             cap *= 2;
             for (int c = 0; c < t->ncol; c++)

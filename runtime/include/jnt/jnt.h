@@ -103,6 +103,12 @@ typedef struct jnt_run_opts {
     int resume;
 } jnt_run_opts;
 
+/* The largest output a run of d may write, in bytes, estimated before it
+ * starts (rows x columns): 0 = 1 GiB (the default), < 0 = no limit. A run
+ * over it fails with JNT_ERR_PARAM before writing anything. (A function, not
+ * a field of jnt_run_opts, so that bindings' copies of the struct stay valid.) */
+void jnt_set_max_output(jnt_data *d, double bytes);
+
 /* BLAS threads of this process's runs and compiles: n >= 1 sets that many,
  * 0 restores the default (OPENBLAS_NUM_THREADS when set, else 1: runs scale
  * by running many models, not by threading one), n < 0 only applies what is
@@ -126,6 +132,9 @@ typedef struct jnt_compile_opts {
     FILE *diag;       /* where diagnostics go: NULL = stderr */
     int max_errors;   /* stop after this many errors: 0 = 20 */
 } jnt_compile_opts;
+/* A model's data files, imports and output must stay in its directory (outputs: the working
+ * directory); the environment variable JNT_ALLOW_PATH, ':'-separated directories, allows
+ * more (jnt --allow-path DIR sets it; docs/cli.md, "Paths a model may name"). */
 
 /* Compile a .jnt file (or a source string named `name`) and JIT it with
  * libtcc. On success *out owns a new model and JNT_OK is returned; on model

@@ -13,6 +13,7 @@
 #define JNT_SETUP_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "jnt/abi.h"
 
 /* ---- finite-element models ------------------------------------------------ */
@@ -403,5 +404,16 @@ int units_parse_quantity(const char *s, double *si, jnt_dim *dim, const char **w
 /* Readable dimension: "N/m", "m/s^2", "1" for dimensionless. Returns buf. */
 char *units_format(jnt_dim d, char *buf, size_t n);
 
+
+/* Input files (setup/file_open.c): the largest model or import file, and the
+ * largest data file (a Matrix Market matrix, a node table), in bytes. */
+#define SETUP_MAX_SOURCE (64LL << 20)
+#define SETUP_MAX_DATA (4LL << 30)
+
+/* Open path for reading: a regular file (after symlinks) of at most max bytes
+ * (max <= 0: any size), opened without blocking on a FIFO. Returns the
+ * stream, or NULL with the reason in why[whyn] ("it is a FIFO, not a
+ * regular file", "it has N bytes, more than the limit of M", strerror). */
+FILE *setup_open_input(const char *path, long long max, char *why, size_t whyn);
 
 #endif
