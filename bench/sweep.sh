@@ -14,6 +14,9 @@
 # compile-once saving (1 / 2), the threaded speedup (2 / 3) and its
 # parallel efficiency (speedup / 2), and MPI's (2 / 4). The tables of 2, 3
 # and 4 are checked equal but for the CPU column.
+# Then seed 001 E4's energy map, the paper's 825 runs (examples/energy_map.jnt,
+# N = 0..100 N x r = 0.6..8.0): the same four ways, the shell loop once (825
+# compiles), the others the STAT of N rounds.
 # shellcheck disable=SC2154
 if ! command -v agg >/dev/null 2>&1; then
     BENCH_SECTIONS=14 exec sh bench/run.sh
@@ -57,9 +60,34 @@ while [ $i -lt "$N" ]; do
     fi
     i=$((i + 1))
 done
-sw_same() { [ "$(sed 's/,[^,]*$//' "$SW_DIR/$1.csv")" = "$(sed 's/,[^,]*$//' "$SW_DIR/j1.csv")" ] &&
+# E4's 825-run map
+EM_MODEL=examples/energy_map.jnt
+EM_ARGS="--grid N=0:100:10 --grid r=0.6:8:0.1"
+em_loop() {
+    for n in 0 10 20 30 40 50 60 70 80 90 100; do
+        for r in $(awk 'BEGIN { for (k = 6; k <= 80; k++) printf "%.1f ", k / 10 }'); do
+            "$B/jnt" run "$EM_MODEL" -D N="$n" -D r="$r" -o '' || return 1
+        done
+    done
+}
+for f in em_loop em_j1 em_j2 em_mpi; do : > "$SW_DIR/$f.wall"; done
+sw_wall "$SW_DIR/em_loop.wall" em_loop
+i=0
+while [ $i -lt "$N" ]; do
+    # shellcheck disable=SC2086
+    sw_wall "$SW_DIR/em_j1.wall" "$B/jnt" sweep "$EM_MODEL" $EM_ARGS -o "$SW_DIR/em_j1.csv" -j 1
+    # shellcheck disable=SC2086
+    sw_wall "$SW_DIR/em_j2.wall" "$B/jnt" sweep "$EM_MODEL" $EM_ARGS -o "$SW_DIR/em_j2.csv" -j 2
+    if [ -n "$MPIRUN" ]; then
+        # shellcheck disable=SC2086
+        sw_wall "$SW_DIR/em_mpi.wall" $MPIRUN "$B/jnt-mpi" sweep "$EM_MODEL" $EM_ARGS \
+            -o "$SW_DIR/em_mpi.csv" -j 1
+    fi
+    i=$((i + 1))
+done
+sw_same() { [ "$(sed 's/,[^,]*$//' "$SW_DIR/$1.csv")" = "$(sed 's/,[^,]*$//' "$SW_DIR/${2:-j1}.csv")" ] &&
     echo "yes" || echo "NO"; }
-sw_rate() { awk -v t="$1" -v n="$SW_NRUN" 'BEGIN { if (t > 0) printf "%.3g", n / t; else printf "n/a" }'; }
+sw_rate() { awk -v t="$1" -v n="${2:-$SW_NRUN}" 'BEGIN { if (t > 0) printf "%.3g", n / t; else printf "n/a" }'; }
 loop=$(agg < "$SW_DIR/loop.wall")
 j1=$(agg < "$SW_DIR/j1.wall")
 j2=$(agg < "$SW_DIR/j2.wall")
@@ -91,4 +119,21 @@ fi
 echo
 echo "The smallest energy left at 10 s: $emin (seed 001 E5: near 60 rad/s)."
 echo "On a machine whose other core is busy, the threaded speedup is near 1."
+eloop=$(cat "$SW_DIR/em_loop.wall")
+ej1=$(agg < "$SW_DIR/em_j1.wall")
+ej2=$(agg < "$SW_DIR/em_j2.wall")
+empi=$( [ -n "$MPIRUN" ] && agg < "$SW_DIR/em_mpi.wall" || echo n/a)
+esp=$(ratio "$ej1" "$ej2")
+echo
+echo "Seed 001 E4's energy map, 825 runs (examples/energy_map.jnt, 15.1 s with RK4 at 1 ms,"
+echo "N = 0..100 N x r = 0.6..8.0); the shell loop once, the sweeps the $STAT_NAME of $N rounds:"
+echo
+echo "| how | wall (s) | runs/s | ratio | same table as -j 1 |"
+echo "|---|---:|---:|---|---|"
+echo "| shell loop of \`jnt run\` | $eloop | $(sw_rate "$eloop" 825) | 1 | - |"
+echo "| \`jnt sweep -j 1\` | $ej1 | $(sw_rate "$ej1" 825) | compile-once saving $(ratio "$eloop" "$ej1") | yes |"
+echo "| \`jnt sweep -j 2\` | $ej2 | $(sw_rate "$ej2" 825) | threaded speedup $esp, efficiency $(ratio "$esp" 2) | $(sw_same em_j2 em_j1) |"
+if [ -n "$MPIRUN" ]; then
+    echo "| \`mpirun -n 2 jnt-mpi sweep -j 1\` | $empi | $(sw_rate "$empi" 825) | MPI speedup $(ratio "$ej1" "$empi") | $(sw_same em_mpi em_j1) |"
+fi
 } >> "$RES"
