@@ -53,6 +53,7 @@ an_err() {
     awk -F, -v ref="$AN_REF" '
         NR == 1 { split("beta Theta gamma Phi delta Omega epsilon", nm, " ")
                   for (i = 1; i <= NF; i++) col[$i] = i; next }
+        /^#/ { next }
         { last = $0 }
         END { split(ref, r, " "); n = split(last, v, ",")
               if (n == 0 || v[col["t"]] < 0.03 - 1e-12) { print "fail"; exit }

@@ -131,12 +131,12 @@ rt_field() { sed -n "s/.*$2 \([0-9.e+-]*\).*/\1/p" "$RT_DIR/$1.stats" | head -n 
 rt_steps() { sed -n 's/^steps \([0-9]*\).*/\1/p' "$RT_DIR/$1.stats"; }
 rt_perstep() { awk -v c="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.3g", c / s * 1e6; else printf "n/a" }'; }
 rt_werr() { # |w - closed form| at the last row of spin.csv
-    awk -F, -v q="$RT_Q0" -v j="$RT_J" 'NR > 1 { t = $1; w = $2 }
+    awk -F, -v q="$RT_Q0" -v j="$RT_J" 'NR > 1 && !/^#/ { t = $1; w = $2 }
         END { pi = 3.14159265358979323846; e = w - q / j * (t - sin(2 * pi * t) / (2 * pi))
               if (e < 0) e = -e; printf "%.2g", e }' "$RT_DIR/spin.csv"
 }
 rt_edrift() { # the largest |E - E0| / E0 over the rows
-    awk -F, 'NR == 2 { e0 = $2 } NR > 1 { d = ($2 - e0) / e0; if (d < 0) d = -d; if (d > m) m = d }
+    awk -F, '/^#/ { next } e0 == "" && NR > 1 { e0 = $2 } NR > 1 { d = ($2 - e0) / e0; if (d < 0) d = -d; if (d > m) m = d }
              END { printf "%.2g", m }' "$RT_DIR/$1.csv"
 }
 {

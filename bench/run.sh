@@ -506,7 +506,8 @@ for case in "none (unreduced)|" \
     lu=$(printf '%s\n' "$st" | sed -n 's/.* lu \([0-9]*\),.*/\1/p')
     nq=$("$B/jnt" emit "$f" 2>/dev/null | grep -o '"sheet\.q[0-9]*"' | wc -l)
     [ -z "$red" ] && ref="$OUT/$tag.csv" && tu=$cpu
-    err=$(awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "fc") c = i }
+    err=$(awk -F, '/^#/ { next }  # the units, provenance and end lines
+                   NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "fc") c = i }
                               else r[FNR] = $c; next }
                    FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "fc") c = i; next }
                    FNR in r { e += ($c - r[FNR])^2; s += r[FNR]^2 }

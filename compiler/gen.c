@@ -118,7 +118,7 @@ static void close_fn(FILE *out)
 #define KARGS(last) "double t, const double *y, const double *u, const double *d, " \
                     "const double *p, double *" last
 
-/* Names, parameter dimensions and the Jacobian's pattern. */
+/* Names, the dimensions of parameters and outputs, the Jacobian's pattern. */
 static void gen_tables(const gen_ctx *g)
 {
     const ir_model *m = g->m;
@@ -136,6 +136,13 @@ static void gen_tables(const gen_ctx *g)
             fprintf(out, " %d,", m->p.v[i].dim.e[k]);
     }
     fputs(m->p.n ? "\n};\n" : "0};\n", out);
+    fprintf(out, "static const signed char %s[] = {", NAME("out_dims"));
+    for (int i = 0; i < m->out.n; i++) {
+        fputs("\n   ", out);
+        for (int k = 0; k < JNT_NDIM; k++)
+            fprintf(out, " %d,", m->out.v[i].dim.e[k]);
+    }
+    fputs(m->out.n ? "\n};\n" : "0};\n", out);
     put_ints(out, NAME("jac_colptr"), m->jac.colptr, m->jac.ncol + 1);
     put_ints(out, NAME("jac_rowind"), m->jac.rowind, m->jac.nnz);
     if (m->nq) { /* a diagonal mass matrix */
@@ -447,8 +454,8 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
         fputs("0", out);
     fprintf(out, ",\n    %d, %d, %d, %d, %d, %ld,\n", m->y.n, m->d.n, m->p.n, m->out.n, m->f.n,
             m->ndata);
-    fprintf(out, "    %s_y_names, %s_d_names, %s_p_names, %s_out_names, %s_p_dims,\n", px, px, px,
-            px, px);
+    fprintf(out, "    %s_y_names, %s_d_names, %s_p_names, %s_out_names, %s_p_dims, %s_out_dims,\n",
+            px, px, px, px, px, px);
     fprintf(out, "    %d, %s_jac_colptr, %s_jac_rowind,\n", m->jac.nnz, px, px);
     fprintf(out, "    %s_params, %s_settings, %s_init, %s_rhs, %s_jac, ", px, px, px, px, px);
     put_ref(g, m->d.n, "update", ", ");

@@ -3,7 +3,8 @@
  * gnuplot. gnuplot, not matplotlib: it is already a dependency (make demo,
  * make docs), needs no Python for users of the C tools, and starts in tens
  * of milliseconds. The CSV is read only for its header (the column names;
- * leading '#' comment lines are skipped); gnuplot reads the rows itself.
+ * leading '#' comment lines are skipped) and the "# units:" line after it
+ * (axis labels "u [m]"); gnuplot reads the rows itself.
  *
  *   jnt plot FILE.csv [-x COL] [-y COL[,COL]...] [-z COL] [--overlay]
  *                     [-o OUT.png|OUT.svg] [--title TEXT] [--size W,H]
@@ -40,7 +41,8 @@ static const char plot_help[] =
     "  -o FILE         the picture: .png or .svg (default: FILE.csv with .png)\n"
     "  --title TEXT    a title (default: the file's name)\n"
     "  --size W,H      the picture's size in pixels (default 900 by 260 a panel)\n"
-    "  --xlabel TEXT, --ylabel TEXT  axis labels (default: the column names)\n"
+    "  --xlabel TEXT, --ylabel TEXT  axis labels (default: the column names, \"u [m]\"\n"
+    "                  with the units of the file's '# units:' line)\n"
     "  --log x|y|xy    logarithmic axes\n"
     "  --style lines|points|linespoints  (default: lines; linespoints for sweep tables)\n"
     "\n"
@@ -55,10 +57,32 @@ static int plot_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* The column names of the CSV's header into names (ncol returned), the
- * header's line number in *hline (1-based, after '#' comments), or -1 after
- * a message. The names point into buf. */
-static int read_header(const char *path, char *buf, size_t n, char **names, int *hline)
+/* The units of the line after the header, when it is jnt's "# units: s,m,..."
+ * (docs/cli.md, "Output files"), into units (pointers into ubuf, "" where a
+ * column has none); units stay NULL otherwise. */
+static void read_units(FILE *f, char *ubuf, size_t n, char **units, int nc)
+{
+    static const char tag[] = "# units:";
+    if (!fgets(ubuf, (int)n, f) || strncmp(ubuf, tag, sizeof tag - 1) != 0)
+        return;
+    char *p = ubuf + sizeof tag - 1;
+    p += strspn(p, " ");
+    p[strcspn(p, "\r\n")] = '\0';
+    for (int i = 0; i < nc && p; i++) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        units[i] = p;
+        p = comma ? comma + 1 : NULL;
+    }
+}
+
+/* The column names of the CSV's header into names (ncol returned), their
+ * units into units (NULL: none given), the header's line number in *hline
+ * (1-based, after '#' comments), or -1 after a message. The names point
+ * into buf, the units into ubuf (un bytes). */
+static int read_header(const char *path, char *buf, size_t n, char **names, int *hline,
+                       char *ubuf, size_t un, char **units)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -73,12 +97,13 @@ static int read_header(const char *path, char *buf, size_t n, char **names, int 
             break;
         }
     }
-    fclose(f);
     if (!ok) {
+        fclose(f);
         fprintf(stderr, "jnt plot: error: '%s' has no header line (an empty file?)\n", path);
         return -1;
     }
     if (buf[0] == '\x93') {
+        fclose(f);
         fprintf(stderr, "jnt plot: error: '%s' is a NumPy file: plot a CSV (jnt run -o out.csv)\n",
                 path);
         return -1;
@@ -87,7 +112,22 @@ static int read_header(const char *path, char *buf, size_t n, char **names, int 
     for (char *tok = strtok(buf, ",\r\n"); tok && nc < MAXCOL; tok = strtok(NULL, ",\r\n"))
         names[nc++] = tok;
     *hline = line;
+    read_units(f, ubuf, un, units, nc);
+    fclose(f);
     return nc;
+}
+
+/* A column's axis label: "u [m]" when its unit is known, else its name.
+ * Points into one of a few static buffers. */
+static const char *label(char **names, char **units, int i)
+{
+    static char lab[4][320];
+    static int k;
+    if (!units[i] || !units[i][0])
+        return names[i];
+    char *l = lab[k++ % 4];
+    snprintf(l, sizeof lab[0], "%s [%s]", names[i], units[i]);
+    return l;
 }
 
 /* Index of column name among names, or -1 after a message naming them. */
@@ -162,9 +202,9 @@ static int run_gnuplot(const char *script)
 /* See plot.h. */
 int plot_file(const char *csv, const plot_opts *o)
 {
-    static char buf[1 << 16];
-    char *names[MAXCOL] = {NULL};
-    int hline = 1, nc = read_header(csv, buf, sizeof buf, names, &hline);
+    static char buf[1 << 16], ubuf[1 << 16];
+    char *names[MAXCOL] = {NULL}, *units[MAXCOL] = {NULL};
+    int hline = 1, nc = read_header(csv, buf, sizeof buf, names, &hline, ubuf, sizeof ubuf, units);
     if (nc < 0)
         return 1;
     int xi = -1, yi[MAXCOL], ny = 0, zi = -1;
@@ -245,7 +285,7 @@ int plot_file(const char *csv, const plot_opts *o)
     char skip[32];
     snprintf(skip, sizeof skip, "skip %d", hline);
     fputs("set xlabel ", g);
-    put_quoted(g, o->xlabel ? o->xlabel : names[xi]);
+    put_quoted(g, o->xlabel ? o->xlabel : label(names, units, xi));
     fputc('\n', g);
     if (o->log)
         fprintf(g, "set logscale %s\n", o->log);
@@ -255,9 +295,9 @@ int plot_file(const char *csv, const plot_opts *o)
         fputs("set palette rgbformulae 33,13,10\nset title ", g);
         put_quoted(g, title);
         fputs("\nset ylabel ", g);
-        put_quoted(g, names[yi[0]]);
+        put_quoted(g, label(names, units, yi[0]));
         fputs("\nset cblabel ", g);
-        put_quoted(g, names[zi]);
+        put_quoted(g, label(names, units, zi));
         fputs("\nset format cb '%g'\nset autoscale fix\nplot ", g);
         put_quoted(g, csv);
         fprintf(g, " %s using %d:%d:%d with image notitle\n", skip, xi + 1, yi[0] + 1, zi + 1);
@@ -278,7 +318,7 @@ int plot_file(const char *csv, const plot_opts *o)
         for (int p = 0; p < panels; p++) {
             if (panels > 1 || ny == 1 || o->ylabel) {
                 fputs("set ylabel ", g);
-                put_quoted(g, o->ylabel && panels == 1 ? o->ylabel : names[yi[p]]);
+                put_quoted(g, o->ylabel && panels == 1 ? o->ylabel : label(names, units, yi[p]));
                 fputc('\n', g);
             }
             fputs("plot ", g);
@@ -290,7 +330,7 @@ int plot_file(const char *csv, const plot_opts *o)
                 fprintf(g, " %s using %d:%d with %s ", skip, xi + 1, yi[k] + 1, style);
                 if (to - from > 1) { /* a key only where curves share a panel */
                     fputs("title ", g);
-                    put_quoted(g, names[yi[k]]);
+                    put_quoted(g, label(names, units, yi[k]));
                 } else {
                     fputs("notitle", g);
                 }

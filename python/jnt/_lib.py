@@ -88,6 +88,7 @@ def load():
         "jnt_param_unit": (I, [P, I, ctypes.c_char_p, ctypes.c_size_t]),
         "jnt_output_count": (I, [P]),
         "jnt_output_name": (S, [P, I]),
+        "jnt_output_unit": (I, [P, I, ctypes.c_char_p, ctypes.c_size_t]),
         "jnt_state_count": (I, [P]),
         "jnt_state_name": (S, [P, I]),
         "jnt_data_new": (P, [P]),

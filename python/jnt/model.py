@@ -70,12 +70,14 @@ class Param:
 
 class Result:
     """Rows of a run: r.columns (names), r.data (rows x columns), r["x"]
-    (a column), r.t (the time column), r.stats (the run's counters)."""
+    (a column), r.t (the time column), r.stats (the run's counters),
+    r.units ({column: SI unit}, "" when dimensionless or not known)."""
 
-    def __init__(self, columns, data, stats):
+    def __init__(self, columns, data, stats, units=None):
         self.columns = list(columns)
         self.data = data
         self.stats = stats
+        self.units = dict(zip(self.columns, units or [""] * len(self.columns)))
 
     def __getitem__(self, name):
         try:
@@ -152,7 +154,8 @@ _RUN_OPTS = ("t_end", "integrator", "h", "rtol", "atol", "csv", "params")
 
 class Model:
     """A compiled model: .name, .params (Param list), .outputs (column
-    names), .states; run() simulates, simulation() steps."""
+    names), .output_units (their SI units, "" when dimensionless), .states;
+    run() simulates, simulation() steps."""
 
     def __init__(self, handle, source):
         L = lib()
@@ -164,7 +167,11 @@ class Model:
         self.states = [L.jnt_state_name(handle, i).decode()
                        for i in range(L.jnt_state_count(handle))]
         d = L.jnt_data_new(handle)
-        unit = ctypes.create_string_buffer(64)
+        unit = ctypes.create_string_buffer(96)
+        self.output_units = []
+        for i in range(len(self.outputs)):
+            L.jnt_output_unit(handle, i, unit, len(unit))
+            self.output_units.append(unit.value.decode())
         self.params = []
         for i in range(L.jnt_param_count(handle)):
             L.jnt_param_unit(handle, i, unit, len(unit))
@@ -292,7 +299,7 @@ def _collect(model, d, call, args, o, t_from=None):
             break
         cap = n.value + 1
     stats = _stats(L.jnt_data_stats(d).contents)
-    res = Result(model.outputs, buf[:n.value, :ncol].copy(), stats)
+    res = Result(model.outputs, buf[:n.value, :ncol].copy(), stats, model.output_units)
     if rc != 0:
         raise RunError(rc, L.jnt_data_error(d).decode() or L.jnt_status_message(rc).decode(),
                        res)
@@ -300,11 +307,19 @@ def _collect(model, d, call, args, o, t_from=None):
 
 
 def read_csv(path):
-    """A jnt output or analysis CSV as a Result (header line of names)."""
+    """A jnt output or analysis CSV as a Result: the header line of names,
+    the units of a '# units:' line after it (docs/cli.md, "Output files"),
+    comment lines skipped."""
+    units = None
     with open(path) as f:
         cols = f.readline().strip().split(",")
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return Result(cols, data.reshape(-1, len(cols)), {})
+        second = f.readline()
+        if second.startswith("# units:"):
+            units = [u.strip() for u in second[len("# units:"):].strip("\r\n").split(",")]
+            if len(units) != len(cols):
+                units = None
+    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, comments="#")
+    return Result(cols, data.reshape(-1, len(cols)), {}, units)
 
 
 class Simulation:
@@ -425,4 +440,4 @@ class Simulation:
         """Every row written so far, as a Result."""
         ncol = len(self.model.outputs)
         data = np.concatenate(self._rows) if self._rows else np.empty((0, ncol))
-        return Result(self.model.outputs, data, self.stats)
+        return Result(self.model.outputs, data, self.stats, self.model.output_units)

@@ -13,6 +13,7 @@
 #include "couple/iface_slide.h"
 #include "integ.h"
 #include "io/csv.h"
+#include "io/csv_meta.h"
 
 /* The driver of each model kind: from the initial state in d over the
  * settings, rows to csv (may be NULL), a progress line as asked. */
@@ -255,7 +256,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         return rc;
     }
     if (path && path[0]) {
-        if ((rc = open_csv(&csv, path, a->nout, a->out_names, d)) != JNT_OK) {
+        if ((rc = open_csv(&csv, path, a->nout, a->out_names, d)) != JNT_OK ||
+            (rc = csv_meta(&csv, m, d, central ? "central" : iname)) != JNT_OK) {
             if (d->steps)
                 csv_close(&steps, NULL, 0);
             d->steps = NULL;

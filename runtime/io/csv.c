@@ -336,6 +336,15 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
 }
 
 /* See csv.h. */
+int csv_comment(csv_writer *w, const char *line, char *err, size_t errn)
+{
+    if (!w->path || w->npy || w->mat || w->fd < 0)
+        return JNT_OK; /* a stream, a binary file, no file: no comment lines */
+    int rc = csv_put(w, line, strlen(line), err, errn);
+    return rc == JNT_OK ? csv_put(w, "\n", 1, err, errn) : rc;
+}
+
+/* See csv.h. */
 void csv_open_hook(csv_writer *w, int ncol)
 {
     memset(w, 0, sizeof *w);

@@ -63,6 +63,10 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
  * holds the whole rows that reached it (a row split across two writes is
  * cut off) and further rows are dropped. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);
+/* A comment line (line starts with '#', no newline) written now, after the
+ * header and before the rows (csv_meta.c: the units and the run's
+ * provenance); nothing for a stream, .npy or .mat. 0 or JNT_ERR_IO. */
+int csv_comment(csv_writer *w, const char *line, char *err, size_t errn);
 /* The last line of a text CSV file, written by csv_close after the rows (a
  * comment: "# jnt: complete at t = 2 s"); nothing for a stream, .npy or .mat.
  * After a failed write it goes at the last whole row, or is left out. */

@@ -18,16 +18,17 @@ if "$J" run "$ROOT/examples/frdyn2_bench.jnt" --plot 2> err.txt && png frdyn2_be
 else
     fail "jnt run --plot: $(cat err.txt)"
 fi
-# every column a panel against t, with its name on the axis
+# every column a panel against t, with its name and unit (the CSV's '# units:' line) on the axis
 JNT_PLOT_SCRIPT=1 "$J" plot frdyn2_bench.csv -o all.svg 2> script.txt
 n=$(grep -c "^plot 'frdyn2_bench.csv' skip 1 using 1:" script.txt)
-if [ "$n" = 4 ] && grep -q "multiplot layout 4,1" script.txt && grep -q '>F_R<' all.svg; then
-    pass "4 panels over t (u, v, F, F_R), the names on the axes of the SVG"
+if [ "$n" = 4 ] && grep -q "multiplot layout 4,1" script.txt && grep -q '>F_R \[N\]<' all.svg &&
+        grep -q "^set xlabel 't \[s\]'" script.txt && grep -q "^set ylabel 'v \[m/s\]'" script.txt; then
+    pass "4 panels over t (u, v, F, F_R), names and units on the axes of the SVG (F_R [N], v [m/s])"
 else
     fail "panels: $n plot commands; $(head -3 script.txt)"
 fi
 JNT_PLOT_SCRIPT=1 "$J" plot frdyn2_bench.csv -x u -y F,F_R --overlay -o o.png 2> script.txt
-if png o.png && grep -q "using 2:4 with lines lw 1.5 title 'F', 'frdyn2_bench.csv' skip 1 using 2:5" \
+if png o.png && grep -q "using 2:4 with lines lw 1.5 title 'F \[N\]', 'frdyn2_bench.csv' skip 1 using 2:5" \
         script.txt; then
     pass "--overlay: F and F_R against u in one panel with a key"
 else
@@ -122,3 +123,23 @@ for k in $known; do
 done
 [ -n "$known" ] && [ -z "$miss" ] && note "every integrator ($(echo $known | tr -s ' ')) in the help texts and docs/cli.md" ||
     fail "integrators missing from help/docs:$miss (known: $known)"
+
+# the plot commands in the examples' headers ("//   jnt run ...", "//   jnt plot ..."), run
+# from a clean directory as a user would: every picture they name is written
+for ex in car_pendulum lap_joint iwan_interface iwan_interface/full iwan_interface/rom; do
+    mkdir -p "ex_$$" && rm -f ex_$$/* && cd "ex_$$" || exit 1
+    ok=1 n=0
+    grep '^//   jnt \(run\|plot\) ' "$ROOT/examples/$ex.jnt" | sed 's|^//   jnt ||; s|  *#.*||' > cmds.txt
+    while read -r cmd; do
+        set -- $cmd
+        sub=$1; shift
+        if [ "$sub" = run ]; then model=$ROOT/$1; shift; "$J" run "$model" "$@" > /dev/null 2>&1 || ok=0
+        else "$J" plot "$@" > /dev/null 2>&1 || ok=0; fi
+        n=$((n + 1))
+    done < cmds.txt
+    pics=$(ls *.png 2> /dev/null | wc -l)
+    cd ..
+    [ "$ok" = 1 ] && [ "$n" -ge 2 ] && [ "$pics" -ge 1 ] &&
+        pass "examples/$ex.jnt: its $n plot commands run, $pics picture(s)" ||
+        fail "examples/$ex.jnt: plot commands ($n, $pics pictures): $(cat ex_$$/cmds.txt)"
+done

@@ -70,7 +70,7 @@ then pass "--keep-outputs: 10 CSVs, the same table as from the scratch .npy file
 else fail "--keep-outputs: $n files, or another table"; fi
 r3=$(awk -F, 'NR == 5' "$T/osck.csv")
 if awk -F, -v row="$r3" 'BEGIN { split(row, R, ","); tw = 25 - 10 * 3.141592653589793 / R[2] }
-    NR > 1 { t = $1; x = $2; P = $4
+    NR > 1 && !/^#/ { t = $1; x = $2; P = $4
       if (t >= tw - 1e-9 * tw) { if (n++ == 0) { mx = x; t0 = t } else { I += (t - tp) * (x * x + xp * xp) / 2; E += (t - tp) * (P + Pp) / 2 }
         if (x > mx) mx = x }
       tp = t; xp = x; Pp = P; last = x }

@@ -37,6 +37,13 @@ static const signed char m_p_dims[] = {
     0, 0, 6, 0, 0,
     0, 0, 6, 0, 0,
 };
+static const signed char m_out_dims[] = {
+    0, 0, 6, 0, 0,
+    0, 6, 0, 0, 0,
+    0, 6, -6, 0, 0,
+    6, 6, -12, 0, 0,
+    6, 6, -12, 0, 0,
+};
 static const int m_jac_colptr[] = {
     0, 0, 3, 5, 8,
 };
@@ -252,7 +259,7 @@ const jnt_abi_model jnt_generated_model = {
     "bdf",
     "frdyn2_bench.csv",
     4, 0, 6, 5, 0, 0,
-    m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
+    m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims, m_out_dims,
     8, m_jac_colptr, m_jac_rowind,
     m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
     0, 0,

@@ -36,6 +36,13 @@ static const signed char m_p_dims[] = {
     0, 0, 6, 0, 0,
     0, 0, 6, 0, 0,
 };
+static const signed char m_out_dims[] = {
+    0, 0, 6, 0, 0,
+    0, 6, 0, 0, 0,
+    0, 6, -6, 0, 0,
+    0, 6, 0, 0, 0,
+    6, 6, -12, 0, 0,
+};
 static const int m_jac_colptr[] = {
     0, 1, 4, 6,
 };
@@ -163,7 +170,7 @@ const jnt_abi_model jnt_generated_model = {
     "bdf",
     "lugre_stickslip.csv",
     3, 0, 5, 5, 0, 0,
-    m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims,
+    m_y_names, m_d_names, m_p_names, m_out_names, m_p_dims, m_out_dims,
     6, m_jac_colptr, m_jac_rowind,
     m_params, m_settings, m_init, m_rhs, m_jac, 0, m_output,
     0, 0,

@@ -50,6 +50,23 @@ def test_rows_equal_csv(bench, tmp_path):
     f = jnt.read_csv(str(out))
     assert f.columns == r.columns
     assert np.array_equal(f.data, r.data)  # the CSV's shortest round-trip text
+    assert r.units == f.units == {"t": "s", "u": "m", "v": "m/s", "F": "N", "F_R": "N"}
+
+
+def test_csv_self_describing(bench, tmp_path):
+    # the lines after the header (docs/cli.md, "Output files") and the one
+    # numpy call the docs give for reading the file with its names
+    out = tmp_path / "bench.csv"
+    r = bench.run(csv=str(out), ratio=0.5)
+    lines = out.read_text().splitlines()
+    assert lines[0] == "t,u,v,F,F_R"
+    assert lines[1] == "# units: s,m,m/s,N,N"
+    assert lines[2].startswith("# jnt %s: model frdyn2_bench from " % jnt.version())
+    assert "; integrator bdf; parameters m = 1 kg, g = 9.81 m/s^2, ratio = 0.5, " in lines[2]
+    assert lines[-1].startswith("# jnt: complete at t = ")
+    a = np.genfromtxt(str(out), delimiter=",", names=True)
+    assert a.dtype.names == tuple(r.columns)
+    assert np.array_equal(a["u"], r["u"]) and len(a) == len(r)
 
 
 def test_compile_error_has_location(tmp_path):

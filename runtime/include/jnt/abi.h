@@ -23,7 +23,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 12
+#define JNT_ABI_VERSION 13
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -258,6 +258,8 @@ typedef struct jnt_abi_model {
     const char *const *p_names;
     const char *const *out_names;
     const signed char *p_dims;  /* np * JNT_NDIM exponents, in 1/JNT_DIM_DEN */
+    const signed char *out_dims; /* nout * JNT_NDIM exponents of the output columns (the
+                                    units a CSV's '# units:' line gives); NULL: unknown */
     int jac_nnz;
     const int *jac_colptr;      /* ny + 2 nu + 1 entries */
     const int *jac_rowind;      /* jac_nnz entries, each < ny + nu */

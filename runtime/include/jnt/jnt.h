@@ -299,6 +299,9 @@ const char *jnt_state_name(const jnt_model *m, int i);
 /* A parameter's SI unit as text ("m/s^2"; "" when dimensionless) into buf
  * (n bytes). JNT_OK or JNT_ERR_USAGE. */
 int jnt_param_unit(const jnt_model *m, int i, char *buf, size_t n);
+/* An output column's SI unit as text, the same way ("" when dimensionless or
+ * unknown). JNT_OK or JNT_ERR_USAGE. */
+int jnt_output_unit(const jnt_model *m, int i, char *buf, size_t n);
 
 /* The command line shared by `jnt run` and standalone simulators:
  * [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].
