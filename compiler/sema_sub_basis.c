@@ -152,7 +152,9 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
         diag_error(S->dc, e->loc, "%s", err);
     else if (out->r < (int)count)
         diag_warning(S->dc, e->loc, "jtv gives %d vectors, not %d: the trial vector derivatives "
-                                    "span no more directions", out->r, (int)count);
+                                    "of this basis span only %d directions (expected when the "
+                                    "count is larger; 'count = %d' gives the same basis and no "
+                                    "warning)", out->r, (int)count, out->r, out->r);
 done:
     free(da), free(db), free(dk);
     return rc ? -1 : 0;
