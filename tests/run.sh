@@ -69,7 +69,11 @@ section "hardening"
 B=$B sh tests/cli/plot.sh > "$B/tests/plot.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/plot.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/plot.txt"
-section "jnt plot"
+# docs/tutorial.md: its model, commands and printed numbers against the code
+B=$B sh tests/cli/tutorial.sh > "$B/tests/tutorial.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/tutorial.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/tutorial.txt"
+section "jnt plot, tutorial"
 
 # jnt sweep: tables, threads, MPI, failures, resume, continuation, samples
 B=$B sh tests/cli/sweep.sh > "$B/tests/sweep.txt" 2>&1
