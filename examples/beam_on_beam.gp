@@ -2,10 +2,13 @@
 # (examples/beam_on_beam.jnt; seed 003, Figs. 5-7 and 9 for the time histories,
 # Fig. 6 for the spectrograms).
 #
-# gnuplot has no FFT: the short-time Fourier transform is computed by the
-# model's output side and written as a CSV; this script only draws it.
+# gnuplot has no FFT: examples/beam_on_beam_spec.py computes the short-time
+# Fourier transform of the run's CSV with numpy, writes it as a CSV and calls
+# this script, which only draws it:
+#   jnt run examples/beam_on_beam.jnt                       # beam_on_beam.csv
+#   python3 examples/beam_on_beam_spec.py beam_on_beam.csv  # _spec.csv, _spec.png
 #
-# Usage:
+# Usage (by hand, on a spectrogram CSV):
 #   gnuplot -e "spec='x_spec.csv'; png='x_spec.png'" examples/beam_on_beam.gp
 # optional variables (-e "...; name=value"):
 #   csv   = 'x.csv'   time history with t in column 1 and a in column 2
@@ -24,7 +27,7 @@
 #   - frames in ascending t, bins in ascending f (0 to fmax) within a frame, the
 #     same bins in every frame (a regular grid: 'with image' needs one), frames
 #     separated by one blank line.
-#   Window and hop are the writer's choice; for beam_on_beam: Hann, 2048
+#   Window and hop are the writer's choice; beam_on_beam_spec.py: Hann, 2048
 #   samples of a 10 us output interval (20.5 ms, 49 Hz bins), hop 512 (5.1 ms).
 #   The output interval must resolve the bursts (sample rate > 2 x their
 #   frequency) or they show up aliased.
