@@ -82,6 +82,9 @@ void sema_declare_body(sema *S, sym *s)
     }
 }
 
+/* A point body's mass (b->mass). Without one, b->mass stays an error value
+ * and the body is allowed only when every dof has a motion (a driven support:
+ * checked by check_massless after the motions). */
 static void eval_body_mass(sema *S, body *b)
 {
     const ast *d = b->decl;
@@ -101,10 +104,8 @@ static void eval_body_mass(sema *S, body *b)
         }
         m = a->kind == AST_ARG ? a->kids[0] : a;
     }
-    if (!m) {
-        diag_error(S->dc, d->loc, "'point' needs a mass: point(mass = 1 kg)");
-        return;
-    }
+    if (!m)
+        return; /* a driven support, if every dof has a motion (check_massless) */
     scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
     sval v = sema_num_dim(S, b->iname ? &isc : &S->global, m, DIM_KG, "the mass");
     if (v.k == V_NUM && sema_is_dynamic(S, v.e)) {
@@ -205,6 +206,24 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
     return 0;
 }
 
+/* A point body without a mass must have a motion on every dof (a support
+ * driven by motions: a moving belt, a shaken base); otherwise its dofs have
+ * no equation. */
+static void check_massless(sema *S, const body *b)
+{
+    for (int j = 0; j < b->decl->nkids; j++)
+        if (b->decl->kids[j]->kind != AST_DOF)
+            return; /* a mass was given, and its error reported */
+    for (int k = 0; k < b->ndof; k++) {
+        const dof *f = &S->dofs[b->dof0 + k];
+        if (f->motion < 0) {
+            diag_error(S->dc, b->decl->loc, "'point' needs a mass: point(mass = 1 kg), unless "
+                       "a motion drives each of its dofs ('%s' has none)", f->name);
+            return;
+        }
+    }
+}
+
 /* See sema_int.h: masses, prescribed motions, then every element; m a = sum of
  * forces per dof. */
 void sema_assemble(sema *S)
@@ -242,6 +261,11 @@ void sema_assemble(sema *S)
         f->motion_loc = el->decl->loc;
         /* its acceleration is the motion's second derivative */
         f->acc = ex_diff(P, ex_diff(P, f->motion, EX_T, 0), EX_T, 0);
+    }
+    for (int i = 0; i < S->nbody; i++) {
+        const body *b = &S->bodies[i];
+        if (!b->flex && !b->rigid3 && !b->rigid && b->mass.k == V_ERR)
+            check_massless(S, b);
     }
     for (int i = 0; i < S->nelem; i++) {
         sema_eval_elem(S, i);

@@ -176,3 +176,32 @@ def test_example_script(tmp_path):
                         str(out)], env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert out.read_bytes()[:4] == b"\x89PNG" and out.stat().st_size > 20000
+
+
+BELT = """model belt
+import friction
+param v0 = 0.1 m/s
+ground wall
+body belt : point() { dof x }             // no mass: a support driven by its motion
+body block : point(mass = 1 kg) { dof x }
+spring s between block.x and wall { stiffness = 100 N/m }
+motion drive on belt.x = v0 * t
+friction f between block.x and belt.x { normal = 9.81 N  law = coulomb_tanh(mu = 0.3) }
+simulate { integrator = bdf(rtol = 1e-9, atol = 1e-12)  until = 0.03 s }
+output "belt.csv" every 1 ms { t, x = block.x, v = block.v, xb = belt.x, vb = belt.v }
+"""
+
+
+def test_massless_driven_support():
+    # a belt moving at v0 as a massless point with a motion (issue 16: no
+    # dummy mass): it follows v0 t exactly, and the block slips on it at
+    # mu N = 2.943 N until its speed (mu N / k) w sin(w t) reaches v0:
+    # x = (mu N / k)(1 - cos w t), w = sqrt(k / m) = 10 rad/s, for t < 34.7 ms
+    # (coulomb_tanh's v_reg = 1 mm/s is far below the slip speed there)
+    r = jnt.compile_string(BELT, "belt.jnt").run()
+    t = r.t
+    assert np.array_equal(r["xb"], 0.1 * t) and np.all(r["vb"] == 0.1)
+    F, k, w = 0.3 * 9.81, 100.0, 10.0
+    slip = t < 0.03
+    assert np.allclose(r["x"][slip], F / k * (1 - np.cos(w * t[slip])), rtol=0, atol=2e-8)
+    assert np.all(r["v"][slip] < 0.1)
