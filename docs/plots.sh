@@ -1,7 +1,7 @@
 #!/bin/sh
 # make docs: the plots of docs/laws.md, made by jnt itself. Contact laws:
 # pressure against gap, swept by a prescribed motion (Table 7 parameters of
-# seed 000). Friction laws: force-slip loops from 'analysis hysteresis'.
+# Pichler et al. 2017). Friction laws: force-slip loops from 'analysis hysteresis'.
 # The examples: every output column against t. Every picture by jnt plot.
 # Writes docs/img/*.png. Run from the repository root with B set.
 set -e
@@ -29,7 +29,7 @@ simulate { integrator = rk4(h = 1 ms)  until = 1 s }
 output "c.csv" every 1 ms { t, gap_um = c.gap / 1 um, F_N = c.force }
 JNT
     (cd "$W" && "$J" run "c_$1.jnt" -o "c_$1.csv")
-    plot "$W/c_$1.csv" "docs/img/contact_$1.png" "$1 (seed 000 Table 7 parameters)" 'gap (um)' 'force on 1 mm^2 (N)' gap_um F_N
+    plot "$W/c_$1.csv" "docs/img/contact_$1.png" "$1 (Pichler et al. 2017 Table 7 parameters)" 'gap (um)' 'force on 1 mm^2 (N)' gap_um F_N
 }
 contact penalty "penalty(eps_N = 400 N/mm^3)"
 contact penalty2 "penalty2(eps_N0 = 133 N/mm^3, eps_N1 = 667 N/mm^3, g0 = 0 um, g1 = -1.25 um)"
@@ -57,7 +57,7 @@ loop coulomb_tanh "coulomb_tanh(mu = 0.3, v_reg = 0.1 mm/s)"
 loop stribeck_rill "stribeck_rill(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s)"
 loop lugre "lugre(sigma0 = 1e4 /m, sigma1 = 30 s/m, mu_s = 0.6, mu_k = 0.4, v_s = 1 mm/s)"
 loop frdyn2 "frdyn2(mu_s = 0.6, v_s = 1 mm/s, mu_d = 0.3, v_d = 10 mm/s, sigma0 = 5e6 N/m, sigma1 = 3192.75 N*s/m)" "20 um"
-# seed 000's stress laws on 1 cm^2 (p = 1e5 Pa, R_G = mu p), 50 um slip amplitude
+# Pichler et al. 2017's stress laws on 1 cm^2 (p = 1e5 Pa, R_G = mu p), 50 um slip amplitude
 S="50 um"
 loop coulomb3 "coulomb3(c1 = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3)" "$S" "1 cm^2"
 loop dahl "dahl(sigma0 = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3)" "$S" "1 cm^2"
@@ -65,7 +65,7 @@ loop valanis "valanis(E0 = 1.1e10 Pa/m, Et = 1e9 Pa/m, kappa = 0.9, mu = 0.3)" "
 loop bouc_wen "bouc_wen(A = 1e10 Pa/m, c2 = 1e9 Pa/m, mu = 0.3, n = 2)" "$S" "1 cm^2"
 loop jenkins "jenkins(k = 1e6 N/m, F_s = 3 N)" "$S"
 
-# seed 004's interface (docs/substructures.md): D per cycle (third cycle, 60 to 90 s)
+# Miller and Quinn 2007's interface (docs/substructures.md): D per cycle (third cycle, 60 to 90 s)
 # against F0 for the full and the reduced model, and the reduced model's error in
 # Delta_1 against the number of modes of the elastic chain (n = 40, F0 = 0.3 N)
 I=$PWD/examples/iwan_interface
@@ -77,7 +77,7 @@ for f in 0.075 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5; do
 done
 # (full: with masses; rom: 10 modes + complementarity; continuum: F0^3/3 in this normalisation)
 "$J" plot "$W/iwan_d.csv" -o docs/img/iwan_dissipation.png --size 640,420 --log xy --overlay \
-    --style linespoints -y full,rom,continuum --title 'Miller and Quinn 2007 (seed 004): dissipation per cycle, n = 40' \
+    --style linespoints -y full,rom,continuum --title 'Miller and Quinn 2007: dissipation per cycle, n = 40' \
     --xlabel 'F0 (N)' --ylabel 'D (J)'
 mkdir -p "$W/modes" && cp "$I/common.jnt" "$I/full.jnt" "$W/modes/"
 (cd "$W/modes" && "$J" run full.jnt -o full.csv)
@@ -90,7 +90,7 @@ for nm in 1 2 3 4 6 8 10 14 20 30 39; do
       END { print nm "," m }' >> "$W/iwan_modes.csv"
 done
 "$J" plot "$W/iwan_modes.csv" -o docs/img/iwan_modes.png --size 640,420 --log xy --style linespoints \
-    --title 'Miller and Quinn 2007 (seed 004), n = 40, F0 = 0.3 N: elastic chain truncated to M modes' \
+    --title 'Miller and Quinn 2007, n = 40, F0 = 0.3 N: elastic chain truncated to M modes' \
     --xlabel 'modes M' --ylabel 'max |w_span(a) - w_span(b)| over a cycle (m)'
 
 # the examples: each one's output, every column against t (jnt run --plot)

@@ -1,5 +1,5 @@
 # Spectrogram of the vertical acceleration of the free end T of the cantilever
-# (examples/beam_on_beam.jnt; seed 003, Figs. 5-7 and 9 for the time histories,
+# (examples/beam_on_beam.jnt; Machines 2022, Figs. 5-7 and 9 for the time histories,
 # Fig. 6 for the spectrograms).
 #
 # gnuplot has no FFT: examples/beam_on_beam_spec.py computes the short-time

@@ -1,5 +1,5 @@
 # Plot the FrDyn2 test bench (examples/frdyn2_bench.jnt): forces and displacement,
-# like seed 002, Figs. 6c and 8c. Usage: gnuplot -e "csv='out.csv'; png='out.png'" examples/frdyn2_bench.gp
+# like Rill and Schuderer 2023, Figs. 6c and 8c. Usage: gnuplot -e "csv='out.csv'; png='out.png'" examples/frdyn2_bench.gp
 set terminal pngcairo size 900,700 noenhanced
 set output png
 set datafile separator ','

@@ -5,8 +5,8 @@
  * two data objects that share the model, and prints a result of each run.
  * Usage: embed [MODEL.jnt]   (default: examples/frdyn2_bench.jnt)
  *
- * With the friction test bench of seed 002 and a slow step (tE = 0.1 s), the
- * block sticks and settles at u = F_E / sigma0 (seed 002, Sect. 5): halving
+ * With the friction test bench of Rill and Schuderer 2023 and a slow step (tE = 0.1 s), the
+ * block sticks and settles at u = F_E / sigma0 (Rill and Schuderer 2023, Sect. 5): halving
  * the force halves the displacement.
  */
 #include <stdio.h>
