@@ -73,7 +73,12 @@ grep -A5 '^FAIL' "$B/tests/plot.txt"
 B=$B sh tests/cli/tutorial.sh > "$B/tests/tutorial.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/tutorial.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/tutorial.txt"
-section "jnt plot, tutorial"
+# editors/: the Vim and VS Code grammars, and docs/language.md's keyword
+# lists, against the lexer's keywords and sema's built-in functions
+sh tests/cli/editors.sh > "$B/tests/editors.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/editors.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/editors.txt"
+section "jnt plot, tutorial, editors"
 
 # jnt sweep: tables, threads, MPI, failures, resume, continuation, samples
 B=$B sh tests/cli/sweep.sh > "$B/tests/sweep.txt" 2>&1
