@@ -1,8 +1,9 @@
 #!/bin/sh
-# The editor grammars (editors/jnt.vim, editors/vscode) and the keyword lists
-# of docs/language.md against the code: the keywords of grammar/lexer.re's
-# table and the built-in functions of compiler/sema_expr.c. Run from the
-# repository root.
+# Lists that must follow the code: the editor grammars (editors/jnt.vim,
+# editors/vscode) and docs/language.md's keyword lists against the keywords
+# of grammar/lexer.re's table and the built-in functions of
+# compiler/sema_expr.c; docs/laws.md against the laws of stdlib/. Run from
+# the repository root.
 pass() { echo "PASS: editors: $*"; }
 fail() { echo "FAIL: editors: $*"; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/jnt-editors.XXXXXX")
@@ -44,3 +45,14 @@ python3 -c "import json, sys; [json.load(open(f)) for f in sys.argv[1:]]" "$G" \
 awk '/^Always keywords:/ { on = 1 } on { print } on && /every`\.$/ { exit }' docs/language.md |
     tr '\n' ' ' | grep -o '`[^`]*`' | tr -d '`' | grep -v '[^a-z_ ]' | words > "$W/doc_kw"
 same_set kw "$W/doc_kw" "docs/language.md"
+
+# docs/laws.md names every law of the standard library (a law's section or
+# table row shows its call, `name(` or `name`)
+grep -ho '^law [a-z]* [a-z0-9_]*' stdlib/*.jnt | awk '{ print $3 }' | sort -u > "$W/laws"
+: > "$W/undoc"
+while read -r l; do
+    grep -q "\`$l\\b\|\\b$l(" docs/laws.md || echo "$l" >> "$W/undoc"
+done < "$W/laws"
+[ -s "$W/laws" ] && [ ! -s "$W/undoc" ] &&
+    pass "docs/laws.md names all $(wc -l < "$W/laws") laws of stdlib/" ||
+    fail "docs/laws.md lacks the laws: $(tr '\n' ' ' < "$W/undoc")"
