@@ -45,21 +45,19 @@ sw_loop() {
         done
     done
 }
-for f in loop j1 j2 mpi; do : > "$SW_DIR/$f.wall"; done
-i=0
-while [ $i -lt "$N" ]; do
-    sw_wall "$SW_DIR/loop.wall" sw_loop
+# sw_sweeps PREFIX MODEL ARGS: one round of the three sweeps, their walls
+# into PREFIXj1.wall etc. and their tables into PREFIXj1.csv etc.
+sw_sweeps() {
     # shellcheck disable=SC2086
-    sw_wall "$SW_DIR/j1.wall" "$B/jnt" sweep "$SW_MODEL" $SW_ARGS -o "$SW_DIR/j1.csv" -j 1
+    sw_wall "$SW_DIR/${1}j1.wall" "$B/jnt" sweep "$2" $3 -o "$SW_DIR/${1}j1.csv" -j 1
     # shellcheck disable=SC2086
-    sw_wall "$SW_DIR/j2.wall" "$B/jnt" sweep "$SW_MODEL" $SW_ARGS -o "$SW_DIR/j2.csv" -j 2
+    sw_wall "$SW_DIR/${1}j2.wall" "$B/jnt" sweep "$2" $3 -o "$SW_DIR/${1}j2.csv" -j 2
     if [ -n "$MPIRUN" ]; then
         # shellcheck disable=SC2086
-        sw_wall "$SW_DIR/mpi.wall" $MPIRUN "$B/jnt-mpi" sweep "$SW_MODEL" $SW_ARGS \
-            -o "$SW_DIR/mpi.csv" -j 1
+        sw_wall "$SW_DIR/${1}mpi.wall" $MPIRUN "$B/jnt-mpi" sweep "$2" $3 \
+            -o "$SW_DIR/${1}mpi.csv" -j 1
     fi
-    i=$((i + 1))
-done
+}
 # E4's 825-run map
 EM_MODEL=examples/energy_map.jnt
 EM_ARGS="--grid N=0:100:10 --grid r=0.6:8:0.1"
@@ -70,19 +68,13 @@ em_loop() {
         done
     done
 }
-for f in em_loop em_j1 em_j2 em_mpi; do : > "$SW_DIR/$f.wall"; done
+for f in loop j1 j2 mpi em_loop em_j1 em_j2 em_mpi; do : > "$SW_DIR/$f.wall"; done
 sw_wall "$SW_DIR/em_loop.wall" em_loop
 i=0
 while [ $i -lt "$N" ]; do
-    # shellcheck disable=SC2086
-    sw_wall "$SW_DIR/em_j1.wall" "$B/jnt" sweep "$EM_MODEL" $EM_ARGS -o "$SW_DIR/em_j1.csv" -j 1
-    # shellcheck disable=SC2086
-    sw_wall "$SW_DIR/em_j2.wall" "$B/jnt" sweep "$EM_MODEL" $EM_ARGS -o "$SW_DIR/em_j2.csv" -j 2
-    if [ -n "$MPIRUN" ]; then
-        # shellcheck disable=SC2086
-        sw_wall "$SW_DIR/em_mpi.wall" $MPIRUN "$B/jnt-mpi" sweep "$EM_MODEL" $EM_ARGS \
-            -o "$SW_DIR/em_mpi.csv" -j 1
-    fi
+    sw_wall "$SW_DIR/loop.wall" sw_loop
+    sw_sweeps "" "$SW_MODEL" "$SW_ARGS"
+    sw_sweeps em_ "$EM_MODEL" "$EM_ARGS"
     i=$((i + 1))
 done
 sw_same() { [ "$(sed 's/,[^,]*$//' "$SW_DIR/$1.csv")" = "$(sed 's/,[^,]*$//' "$SW_DIR/${2:-j1}.csv")" ] &&
