@@ -93,6 +93,14 @@ done
     --title 'Miller and Quinn 2007, n = 40, F0 = 0.3 N: elastic chain truncated to M modes' \
     --xlabel 'modes M' --ylabel 'max |w_span(a) - w_span(b)| over a cycle (m)'
 
+# Bauchau et al. 2006 E4's energy map: the paper's 825 runs, the work of
+# dampers 3 and 4 over the tuning ratio r and the normal force N
+"$J" sweep "$ROOT/examples/energy_map.jnt" --grid N=0:100:10 --grid r=0.6:8:0.1 \
+    -o "$W/energy_map.csv" 2> /dev/null
+"$J" plot "$W/energy_map.csv" -x r -y N -z D_34 -o docs/img/energy_map.png --size 640,420 \
+    --title 'Bauchau et al. 2006 E4: energy dissipated by dampers 3 and 4 (J), 825 runs' \
+    --xlabel 'tuning ratio r = omega3 / omega1' --ylabel 'normal force N (N)'
+
 # the examples: each one's output, every column against t (jnt run --plot)
 for ex in frdyn2_bench lugre_stickslip multimass pendulum double_pendulum slider_crank \
           stribeck_3dof beam_mass_friction contact_laws heavy_top beam_on_beam festoon \
