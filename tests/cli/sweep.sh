@@ -192,6 +192,38 @@ if [ $rc -eq 130 ] && [ "$rows" -gt 0 ] && [ "$rows" -lt 24 ] && grep -q 'contin
 then pass "SIGINT after $rows of 24 runs: exit 130, a valid table; --resume gives the uninterrupted table"
 else fail "SIGINT (exit $rc, $rows rows): $(cat "$T/int.err")"; fi
 
+# a rank killed mid-sweep (a node lost): Open MPI ends the job, the table keeps whole rows,
+# and --resume (here by threads) finishes it as the uninterrupted table
+if [ -x "$B/jnt-mpi" ] && command -v mpirun > /dev/null 2>&1; then
+    MPIFLAGS="--oversubscribe"
+    [ "$(id -u)" = 0 ] && MPIFLAGS="$MPIFLAGS --allow-run-as-root"
+    LOST="$T/decay.jnt -D h=2us --grid c=0.1:4.8:0.1"
+    rm -f "$T/lost.csv"
+    # shellcheck disable=SC2086
+    mpirun -n 2 $MPIFLAGS "$B/jnt-mpi" sweep $LOST -o "$T/lost.csv" -j 1 > "$T/lost.out" 2>&1 &
+    mpid=$!
+    victim=""
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        sleep 0.1
+        for p in $(pgrep -f "jnt-mpi sweep"); do # rank 1's process, by Open MPI's environment
+            tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' &&
+                victim=$p
+        done
+        [ -n "$victim" ] && [ -f "$T/lost.csv" ] && [ "$(wc -l < "$T/lost.csv")" -gt 1 ] && break
+    done
+    [ -n "$victim" ] && kill -KILL "$victim"
+    wait $mpid
+    mrc=$?
+    lrows=$(($(wc -l < "$T/lost.csv") - 1))
+    # shellcheck disable=SC2086
+    "$J" sweep $LOST -o "$T/lost.csv" -j 2 --resume 2> /dev/null &&
+    "$J" sweep $LOST -o "$T/lostfull.csv" -j 2 2> /dev/null
+    if [ -n "$victim" ] && [ $mrc -ne 0 ] && [ "$lrows" -lt 48 ] &&
+       [ "$(nocpu "$T/lost.csv")" = "$(nocpu "$T/lostfull.csv")" ]
+    then pass "rank 1 killed after $lrows of 48 rows: mpirun fails (exit $mrc), the rows stay whole; --resume gives the uninterrupted table"
+    else fail "killed rank (pid '$victim', exit $mrc, $lrows rows): $(tail -3 "$T/lost.out")"; fi
+fi
+
 # samples: reproducible for a seed, inside the bounds, mean and spread as drawn
 "$J" sweep "$T/decay.jnt" -D T=1ms --samples 2000 --dist c=uniform:0.1:0.5 --dist "T=normal:2ms:0.1ms" \
     --seed 7 -o "$T/s1.csv" 2> /dev/null &&
