@@ -202,7 +202,7 @@ fuzz:
 	$(call need_debs,$(DEB_BUILD) $(DEB_FUZZ))
 	@$(MAKE) --no-print-directory B=build/fuzz CC=clang OPT=-O1 \
 	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" build/fuzz/libjnt.a
-	clang $(COMPILER_INC:$(B)/%=build/fuzz/%) -Iruntime/include -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	clang -Iruntime/include -Icompiler -Ibuild/fuzz/gen -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
 	  fuzz/fuzz_compile.c build/fuzz/libjnt.a $(LDLIBS) -o build/fuzz/fuzz_compile
 	clang -Iruntime/include -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
 	  fuzz/fuzz_data.c build/fuzz/libjnt.a $(LDLIBS) -o build/fuzz/fuzz_data

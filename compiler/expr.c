@@ -460,7 +460,7 @@ ex_id ex_op2(ex_pool *p, ex_kind kind, ex_id a, ex_id b)
             return push_into_if(p, kind, b, a, 0, zt);
         break;
     case EX_DIV:
-        if (is_val(p, a, 0.0))
+        if (is_val(p, a, 0.0) && !is_val(p, b, 0.0)) /* 0/0 stays: NaN, not 0 */
             return ex_const(p, 0.0);
         if (is_val(p, b, 1.0))
             return a;

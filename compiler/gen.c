@@ -165,6 +165,17 @@ static void gen_params(const gen_ctx *g)
         emit_block(g->m->pool, g->out, g->dc, 1, &g->m->p.v[i].rhs, "p[%d]", &i, "w");
         fputs("    }\n", g->out);
     }
+    /* point masses set through parameters: positive and finite, else
+     * -1000 - the y index of the body's first dof (runtime/core/data.c) */
+    const ir_model *m = g->m;
+    if (m->npos) {
+        fprintf(g->out, "    {\n    double c[%d];\n", m->npos);
+        emit_block(m->pool, g->out, g->dc, m->npos, m->pos_mass, "c[%d]", NULL, "w");
+        for (int k = 0; k < m->npos; k++)
+            fprintf(g->out, "    if (!(c[%d] > 0.0 && c[%d] - c[%d] == 0.0))\n        return %d;\n",
+                    k, k, k, -1000 - m->pos_y[k]);
+        fputs("    }\n", g->out);
+    }
     close_fn(g->out);
 }
 

@@ -29,6 +29,8 @@ void ir_free(ir_model *m)
     if (!m)
         return;
     free(m->mass);
+    free(m->pos_mass);
+    free(m->pos_y);
     free(m->crate);
     vars_free(&m->y);
     vars_free(&m->d);

@@ -121,6 +121,11 @@ typedef struct ir_model {
     int nq, nc;
     ex_id *mass, *crate;
     ex_id alpha, rho_inf;
+    /* point masses that use parameters: checked positive and finite by the
+     * params kernel (a -D value); pos_y: the y index of the body's first dof */
+    ex_id *pos_mass;       /* owned */
+    int *pos_y;            /* owned */
+    int npos;
     ir_summary *sum;       /* the summary block's results (owned) */
     int nsum;
 } ir_model;

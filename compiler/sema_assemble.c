@@ -113,11 +113,20 @@ static void eval_body_mass(sema *S, body *b)
         return;
     }
     double x;
-    if (v.k == V_NUM && ex_is_const(S->pool, v.e, &x) && !(x > 0 && isfinite(x))) {
+    if (v.k == V_NUM && sema_fixed_value(S, v.e, &x) && !(x > 0 && isfinite(x))) {
         diag_error(S->dc, m->loc, "the mass must be positive and finite, got %g kg", x);
         return;
     }
     b->mass = v;
+}
+
+/* A point mass that uses parameters: the params kernel checks it (gen.c). */
+static void add_mass_check(ir_model *m, ex_id mass, int y)
+{
+    m->pos_mass = xrealloc(m->pos_mass, ((size_t)m->npos + 1) * sizeof *m->pos_mass);
+    m->pos_y = xrealloc(m->pos_y, ((size_t)m->npos + 1) * sizeof *m->pos_y);
+    m->pos_mass[m->npos] = mass;
+    m->pos_y[m->npos++] = y;
 }
 
 /* ---- assembly ------------------------------------------------------------------------ */
@@ -293,6 +302,8 @@ void sema_assemble(sema *S)
         }
         if (f->motion < 0)
             f->acc = b->mass.k == V_NUM ? ex_op2(P, EX_DIV, f->force, b->mass.e) : ex_const(P, 0);
+        if (b->mass.k == V_NUM && f == &S->dofs[b->dof0] && ex_depends(P, b->mass.e, EX_P, -1))
+            add_mass_check(S->m, b->mass.e, f->y);
         S->m->y.v[f->y + 1].rhs = f->acc;
     }
     S->assembled = 1;

@@ -61,6 +61,19 @@ int sema_is_dynamic(sema *S, ex_id e)
     return ex_depends(S->pool, e, EX_T, 0) || !sema_is_time_only(S, e);
 }
 
+/* 1 and the value of e in *x when e depends on no variable, parameter or
+ * time (a constant whose fold was kept because it is not finite: log(0),
+ * 0/0); else 0. */
+int sema_fixed_value(sema *S, ex_id e, double *x)
+{
+    static const ex_kind vars[] = {EX_T, EX_Y, EX_D, EX_P, EX_UP, EX_UV};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        if (ex_depends(S->pool, e, vars[i], -1))
+            return 0;
+    *x = ex_eval(S->pool, e, 0.0, NULL, NULL, NULL);
+    return 1;
+}
+
 /* ---- numbers with units ---------------------------------------------------- */
 
 static sval eval_numlit(sema *S, const ast *n)

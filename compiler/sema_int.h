@@ -342,6 +342,8 @@ int sema_unit(sema *S, const ast *n, jnt_dim *out);
 int sema_int_const(sema *S, const scope *sc, const ast *n, long *out);
 /* Does e depend on states (y, d, gathered points) or time? */
 int sema_is_dynamic(sema *S, ex_id e);
+/* 1 and e's value in *x when e uses no variable, parameter or time. */
+int sema_fixed_value(sema *S, ex_id e, double *x);
 /* Does e depend on no state (time and parameters are allowed)? */
 int sema_is_time_only(sema *S, ex_id e);
 sval sval_num(ex_id e, jnt_dim dim);

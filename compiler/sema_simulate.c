@@ -99,6 +99,11 @@ ex_id sema_setting_expr(sema *S, const ast *e, jnt_dim dim, const char *what)
         diag_error(S->dc, e->loc, "%s may use parameters only, not time or states", what);
         return -1;
     }
+    double x;
+    if (sema_fixed_value(S, v.e, &x) && !isfinite(x)) {
+        diag_error(S->dc, e->loc, "%s must be finite, got %g", what, isnan(x) ? fabs(x) : x);
+        return -1;
+    }
     return v.e;
 }
 

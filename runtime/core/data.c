@@ -103,6 +103,9 @@ int params_defaults(const jnt_model *m, jnt_data *d)
     if (a->np == 0)
         return JNT_OK;
     int rc = a->params(d->p, d->set);
+    if (rc <= -1000 && -1000 - rc < a->ny)
+        return data_error(d, JNT_ERR_PARAM, "the mass of the body of '%s' is not positive and "
+                          "finite with these parameter values", a->y_names[-1000 - rc]);
     if (rc < 0)
         return data_error(d, JNT_ERR_KERNEL, "the parameter kernel failed (status %d)", rc);
     return JNT_OK;

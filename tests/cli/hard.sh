@@ -213,6 +213,15 @@ expect 0 "output \"x??/\": jnt build compiles" "$J" build tri2.jnt -o tri2_sim
 printf 'model v\nbody b : point(mass = 1e400 kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n' > big.jnt
 expect 1 "mass = 1e400 kg is an error" "$J" check big.jnt
 has "1e400: out of range, located" "big.jnt:2:23: error: number out of range"
+printf 'model v\nbody b : point(mass = log(0) kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n' > log0.jnt
+expect 1 "mass = log(0) kg is an error" "$J" check log0.jnt
+has "log(0) kg: located, the value shown" "log0.jnt:2:23: error: the mass must be positive and finite, got -inf kg"
+printf 'model v\nbody b : point(mass = 1 kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 0/0 * 1 s }\n' > nan.jnt
+expect 1 "until = 0/0 * 1 s is an error" "$J" check nan.jnt
+has "until = 0/0: located, NaN shown (not 0)" "nan.jnt:3:48: error: 'until' must be finite, got nan"
+expect 1 "-D mass=-1 is refused before the run" "$J" run "$T/m.jnt" -D mass=-1 -o neg.csv
+has "-D mass=-1: the body named" "the mass of the body of 'b.x' is not positive and finite"
+expect 1 "-D mass=0 is refused before the run" "$J" run "$T/m.jnt" -D mass=0 -o neg.csv
 printf '\357\273\277model bom\nbody b : point(mass = 1 kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n' > bom.jnt
 expect 0 "a UTF-8 byte-order mark is accepted" "$J" check bom.jnt
 cd "$ROOT" || exit 1

@@ -73,6 +73,12 @@ static int m_params(double *p, const unsigned char *set)
     if (!set[5]) {
     p[5] = 1e-05;
     }
+    {
+    double c[1];
+    c[0] = p[0];
+    if (!(c[0] > 0.0 && c[0] - c[0] == 0.0))
+        return -1000;
+    }
     return 0;
 }
 

@@ -68,6 +68,12 @@ static int m_params(double *p, const unsigned char *set)
     if (!set[4]) {
     p[4] = 0.001;
     }
+    {
+    double c[1];
+    c[0] = p[0];
+    if (!(c[0] > 0.0 && c[0] - c[0] == 0.0))
+        return -1000;
+    }
     return 0;
 }
 
