@@ -9,7 +9,8 @@
 #   make test        install what is missing, build, run the whole test suite
 #   make mpi         build/jnt-mpi: `jnt sweep` across Open MPI ranks (needs mpicc)
 #   make check-asan  the whole test suite under AddressSanitizer + UBSan
-#   make fuzz        the libFuzzer harnesses of fuzz/, FUZZ_SECONDS each (clang)
+#   make fuzz        the libFuzzer harnesses of fuzz/, FUZZ_SECONDS each (clang),
+#                    then GEN_MODELS generated models (tests/gen/)
 #   make bench       side-by-side benchmarks (not part of make test)
 #   make docs        regenerate the plots of docs/ (docs/img/*.png) with jnt and gnuplot
 #
@@ -184,7 +185,7 @@ check-asan: deps
 	@$(MAKE) --no-print-directory $(JOBS) B=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build $(patsubst $(B)/%,build/asan/%,$(UNIT_BIN)) build/asan/embed
-	@B=build/asan ASAN_OPTIONS=detect_leaks=1 JNT_CFLAGS="-fsanitize=address,undefined" \
+	@B=build/asan ASAN_OPTIONS=detect_leaks=1 JNT_CFLAGS="-fsanitize=address,undefined" JNT_GEN_MODELS=20 \
 	  JNT_SKIP_PYTHON=1 JNT_SKIP_INSTALL=1 sh tests/run.sh
 
 # ---- fuzzing (issue 17; docs/testing.md) ------------------------------------
@@ -195,8 +196,11 @@ check-asan: deps
 # stdlib/, tests/errors/ (and the data files of examples/); dictionary:
 # fuzz/jnt.dict. A finding is written to build/fuzz/ (crash-*, timeout-*,
 # leak-*): put it in tests/fuzz-regressions/, which make test replays.
+# Last, GEN_MODELS models of tests/gen/gen.py (seeds after make test's 200).
 DEB_FUZZ     := clang
 FUZZ_SECONDS ?= 60
+# then the valid-model generator's seeds 201 .. 200 + GEN_MODELS (make test runs 1 .. 200)
+GEN_MODELS   ?= 2000
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 fuzz:
 	$(call need_debs,$(DEB_BUILD) $(DEB_FUZZ))
@@ -217,6 +221,8 @@ fuzz:
 	  -print_final_stats=1 corpus_compile
 	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_data -max_total_time=$(FUZZ_SECONDS) \
 	  -timeout=10 -rss_limit_mb=2048 -max_len=65536 -jobs=1 -print_final_stats=1 corpus_data
+	@$(MAKE) --no-print-directory build
+	B=$(B) sh tests/gen/run.sh $(GEN_MODELS) 201 | grep -v '^PASS'; true
 
 demo: deps
 	@$(MAKE) --no-print-directory build

@@ -65,6 +65,14 @@ grep -E '^(PASS|FAIL)' "$B/tests/hard.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/hard.txt"
 section "hardening"
 
+# the valid-model generator (tests/gen/): JNT_GEN_MODELS seeded models (200),
+# each compiled by tcc and by gcc -O2 -Wall -Werror, the two runs compared
+ngen=${JNT_GEN_MODELS:-200}
+B=$B sh tests/gen/run.sh "$ngen" > "$B/tests/gen.txt" 2>/dev/null
+grep -E '^(PASS|FAIL)' "$B/tests/gen.txt" >> "$log"
+grep '^FAIL' "$B/tests/gen.txt"
+section "generated models"
+
 # jnt plot, jnt run --plot, per-command help, simulators' --version
 B=$B sh tests/cli/plot.sh > "$B/tests/plot.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/plot.txt" >> "$log"
@@ -135,5 +143,8 @@ section "embed"
 
 passed=$(grep -c '^PASS' "$log")
 failed=$(grep -c '^FAIL' "$log")
-echo "$passed passed, $failed failed"
+ngpass=$(grep -c '^PASS: generated model' "$log")
+nfuzz=$(sed -n 's/^PASS: fuzz regressions: \([0-9]*\) inputs.*/\1/p' "$log")
+echo "$passed passed, $failed failed ($ngpass generated models agree under tcc and gcc;" \
+     "${nfuzz:-0} fuzz regressions replayed)"
 [ "$failed" -eq 0 ]
