@@ -9,6 +9,7 @@
 #   make test        install what is missing, build, run the whole test suite
 #   make mpi         build/jnt-mpi: `jnt sweep` across Open MPI ranks (needs mpicc)
 #   make check-asan  the whole test suite under AddressSanitizer + UBSan
+#   make check-tsan  two threads compiling and running two models, under ThreadSanitizer
 #   make fuzz        the libFuzzer harnesses of fuzz/, FUZZ_SECONDS each (clang),
 #                    then GEN_MODELS generated models (tests/gen/)
 #   make bench       side-by-side benchmarks (not part of make test)
@@ -53,7 +54,7 @@ EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC)) \
                 $(patsubst tests/examples/%.c,$(B)/tests/%,$(EXAMPLE_TEST))
 
-.PHONY: all build deps deps-build deps-bench demo test check-asan bench docs clean mpi install fuzz
+.PHONY: all build deps deps-build deps-bench demo test check-asan check-tsan bench docs clean mpi install fuzz
 .SUFFIXES:
 
 # The version (jnt.h's JNT_VERSION): libjnt.so.MAJOR is the soname.
@@ -187,6 +188,18 @@ check-asan: deps
 	  build $(patsubst $(B)/%,build/asan/%,$(UNIT_BIN)) build/asan/embed
 	@B=build/asan ASAN_OPTIONS=detect_leaks=1 JNT_CFLAGS="-fsanitize=address,undefined" JNT_GEN_MODELS=20 \
 	  JNT_SKIP_PYTHON=1 JNT_SKIP_INSTALL=1 sh tests/run.sh
+
+# ---- ThreadSanitizer (issue 17; docs/embedding.md) ---------------------------
+# make check-tsan: libjnt built with -fsanitize=thread in build/tsan and
+# tests/tsan/two_models.c: two threads compiling (libtcc) and running two
+# models at once, three times each. Not part of make test (a build of its own).
+check-tsan: deps
+	@$(MAKE) --no-print-directory $(JOBS) B=build/tsan OPT=-O1 SAN="-fsanitize=thread" \
+	  build/tsan/libjnt.a
+	$(CC) $(CLI_INC) $(CFLAGS) -O1 -fsanitize=thread -o build/tsan/two_models \
+	  tests/tsan/two_models.c build/tsan/libjnt.a $(LDLIBS)
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/two_models \
+	  examples/pendulum.jnt examples/frdyn2_bench.jnt
 
 # ---- fuzzing (issue 17; docs/testing.md) ------------------------------------
 # make fuzz FUZZ_SECONDS=N: libjnt built by clang with ASan + UBSan and

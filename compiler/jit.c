@@ -16,6 +16,7 @@
  */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,9 +155,17 @@ static void on_error(void *opaque, const char *msg)
         fprintf(e->out, "jnt: internal error: generated C does not compile: %s\n", msg);
 }
 
+/* libtcc keeps process-wide state (its Debian build serialises
+ * tcc_compile_string only): every libtcc call of this file holds jit_lock,
+ * so models may be compiled and freed on several threads at once
+ * (docs/embedding.md). */
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void release_code(void *s)
 {
+    pthread_mutex_lock(&jit_lock);
     tcc_delete(s);
+    pthread_mutex_unlock(&jit_lock);
 }
 
 /* Compile C text in memory and wrap its jnt_generated_model. */
@@ -175,8 +184,10 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
         {"fmax", (const void *)fmax},
     };
     *out = NULL;
+    pthread_mutex_lock(&jit_lock);
     TCCState *s = tcc_new();
     if (!s) {
+        pthread_mutex_unlock(&jit_lock);
         free(data);
         return JNT_ERR_NOMEM;
     }
@@ -190,14 +201,17 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
         for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
             tcc_add_symbol(s, libm[i].name, libm[i].fn);
         if (tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0) {
-            rc = wrap(tcc_get_symbol(s, "jnt_generated_model"), s, data, out, diag);
+            const void *abi = tcc_get_symbol(s, "jnt_generated_model");
+            pthread_mutex_unlock(&jit_lock);
+            rc = wrap(abi, s, data, out, diag);
             if (rc != JNT_OK)
-                tcc_delete(s); /* wrap freed the data */
+                release_code(s); /* wrap freed the data */
             return rc;
         }
     }
-    free(data);
     tcc_delete(s);
+    pthread_mutex_unlock(&jit_lock);
+    free(data);
     return rc;
 }
 #endif
