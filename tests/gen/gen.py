@@ -2,7 +2,8 @@
 """tests/gen/gen.py SEED: print a random model the language accepts (issue 17).
 
 Seeded (the same seed, the same model): point bodies with one or two dofs,
-parameters and lets, springs, dampers, forces whose expressions use every
+arrays of bodies and elements (with sum and min/max over them), parameters,
+constants and lets, springs, dampers, forces whose expressions use every
 operator, every built-in function (arguments kept in their domains) and
 `if`, friction and contact laws of the stdlib with parameters in their valid
 ranges, units. Small enough for 10 ms of simulated time; tests/gen/run.sh
@@ -107,10 +108,26 @@ class Gen:
             law = r.choice(CONTACT).format(e=r.uniform(100, 400), k=r.uniform(1e6, 1e8))
             out.append("contact ct between %s and ground {\n  law = %s\n  area = %s mm^2\n}" %
                        (r.choice(self.dofs), law, self.num(1, 10)))
+        chain = []
+        if r.random() < 0.4:   # an array: a chain of n bodies, a sum and a fold over it
+            n = r.randint(2, 5)
+            out.append("const n = %d" % n)
+            out.append("body ch[i in 1..n] : point(mass = i * %s kg + 0.5 kg) { dof x }" %
+                       self.num(0.1, 1))
+            out.append("init ch[1].x = %s mm" % self.num(-1, 1))
+            out.append("spring kc[i in 1..n-1] between ch[i].x and ch[i+1].x "
+                       "{ stiffness = %s N/m }" % self.num(1e3, 1e4))
+            out.append("spring ka[i in 1..n] between ch[i].x and ground { stiffness = %s N/m }" %
+                       self.num(1e3, 1e4))
+            out.append("damper da[i in {1, n}] between ch[i].x and ground { damping = %s N*s/m }" %
+                       self.num(1, 20))
+            out.append("force fc on ch[n].x = (sum(i in 1..n, tanh(ch[i].x / (1 mm))) + "
+                       "%s(i in 1..n, sin(ch[i].x / (1 mm)))) * 1 N" % r.choice(["min", "max"]))
+            chain = ["c1 = ch[1].x", "cn = ch[n].x"]
         integ = r.choice(["rk4(h = 20 us)", "rk4(h = 50 us)", "dopri5(rtol = 1e-8, atol = 1e-12)",
                           "bdf(rtol = 1e-8, atol = 1e-12)"])
         out.append("\nsimulate {\n  integrator = %s\n  until = 10 ms\n}" % integ)
-        cols = ", ".join("%s = %s" % (d.replace(".", "_"), d) for d in self.dofs)
+        cols = ", ".join(["%s = %s" % (d.replace(".", "_"), d) for d in self.dofs] + chain)
         out.append('output "g.csv" every 1 ms { t, %s }' % cols)
         return "\n".join(out) + "\n"
 
