@@ -110,4 +110,7 @@ for ex in frdyn2_bench lugre_stickslip multimass pendulum double_pendulum slider
     (cd "$W" && "$J" run "$ROOT/examples/$ex.jnt" -o "ex_$ex.csv" > /dev/null) || continue
     "$J" plot "$W/ex_$ex.csv" -o "docs/img/example_$ex.png" --title "examples/$ex.jnt" 2> /dev/null
 done
+# beam_on_beam's free end: its spectrogram (Machines 2022 Fig. 6)
+"$J" plot "$W/ex_beam_on_beam.csv" --spectrogram a_T -o docs/img/example_beam_on_beam_spec.png \
+    --title 'examples/beam_on_beam.jnt: a_T, Hann 2048 samples (20.5 ms)' 2> /dev/null
 echo "plots: docs/img/*.png"

@@ -14,6 +14,8 @@
  * x axis (t when there is one). --overlay puts the -y columns in one panel.
  * -z COL makes a heat map of COL over the (x, y) grid of a `jnt sweep`
  * table; a table with one parameter is a curve of its results against it.
+ * --spectrogram COL draws COL's short-time Fourier transform (spectrogram.c),
+ * its data written beside the picture.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "spectrogram.h"
 
 #define MAXCOL 256
 #define PLOT_PANELS 8 /* columns plotted without -y */
@@ -45,6 +48,10 @@ static const char plot_help[] =
     "                  with the units of the file's '# units:' line)\n"
     "  --log x|y|xy    logarithmic axes\n"
     "  --style lines|points|linespoints  (default: lines; linespoints for sweep tables)\n"
+    "  --spectrogram COL  the short-time Fourier transform of COL against t (Hann\n"
+    "                  window, hop a quarter of it), its data beside the picture as\n"
+    "                  OUT_stft.csv (t, f, mag in dB); default picture FILE_spec.png\n"
+    "  --window N      the spectrogram's window in samples, a power of two (default 2048)\n"
     "\n"
     "exit status: 0 success, 1 bad file or gnuplot failed, 2 usage error\n";
 
@@ -199,9 +206,93 @@ static int run_gnuplot(const char *script)
     return 0;
 }
 
+/* The picture's name: o->out, or csv without its extension plus suffix. */
+static char *picture_name(const char *csv, const plot_opts *o, const char *suffix)
+{
+    if (o->out)
+        return strdup(o->out);
+    size_t n = strlen(csv);
+    char *out = malloc(n + strlen(suffix) + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, csv, n + 1);
+    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = '\0';
+    return strcat(out, suffix);
+}
+
+/* The terminal line of picture out (.png or .svg), w by h pixels, into g;
+ * -1 after a usage message for another name. */
+static int terminal(FILE *g, const char *out, int w, int h)
+{
+    size_t on = strlen(out);
+    int svg = on > 4 && !strcmp(out + on - 4, ".svg");
+    if (!svg && !(on > 4 && !strcmp(out + on - 4, ".png"))) {
+        plot_usage("the picture must end in .png or .svg: '%s'", out);
+        return -1;
+    }
+    fprintf(g, "set terminal %s size %d,%d noenhanced%s\nset output ", svg ? "svg" : "pngcairo",
+            w, h, svg ? " dynamic" : "");
+    put_quoted(g, out);
+    fputc('\n', g);
+    return 0;
+}
+
+/* --spectrogram: the transform beside the picture, then gnuplot. */
+static int plot_spectrogram(const char *csv, const plot_opts *o)
+{
+    char *out = picture_name(csv, o, "_spec.png");
+    if (!out)
+        return 1;
+    size_t n = strlen(out);
+    char *data = malloc(n + 10);
+    if (!data) {
+        free(out);
+        return 1;
+    }
+    memcpy(data, out, n + 1);
+    char *dot = strrchr(data, '.');
+    strcpy(dot ? dot : data + n, "_stft.csv");
+    char *script = NULL;
+    size_t slen = 0;
+    int frames = 0, bins = 0, rc = spectrogram_write(csv, o->spec, o->window > 0 ? o->window : 2048,
+                                                     data, &frames, &bins);
+    FILE *g = rc == 0 ? open_memstream(&script, &slen) : NULL;
+    if (rc == 0 && (!g || terminal(g, out, o->width > 0 ? o->width : 900,
+                                   o->height > 0 ? o->height : 500) != 0))
+        rc = g ? 2 : 1;
+    if (g) {
+        fputs("set datafile separator ','\nset palette rgbformulae 33,13,10\nset title ", g);
+        put_quoted(g, o->title ? o->title : csv);
+        fputs("\nset xlabel ", g);
+        put_quoted(g, o->xlabel ? o->xlabel : "t [s]");
+        fputs("\nset ylabel ", g);
+        put_quoted(g, o->ylabel ? o->ylabel : "f [Hz]");
+        fprintf(g, "\nset cblabel '%s (dB)'\n", o->spec);
+        if (o->log)
+            fprintf(g, "set logscale %s\n", o->log);
+        fputs("set autoscale fix\nplot ", g);
+        put_quoted(g, data);
+        fputs(" skip 2 using 1:2:3 with image notitle\n", g);
+        fclose(g);
+    }
+    if (rc == 0)
+        rc = run_gnuplot(script);
+    if (rc == 0 && !o->quiet)
+        fprintf(stderr, "jnt plot: wrote '%s' (%d frames of %d bins; data '%s')\n", out, frames,
+                bins, data);
+    free(script);
+    free(data);
+    free(out);
+    return rc;
+}
+
 /* See plot.h. */
 int plot_file(const char *csv, const plot_opts *o)
 {
+    if (o->spec)
+        return plot_spectrogram(csv, o);
     static char buf[1 << 16], ubuf[1 << 16];
     char *names[MAXCOL] = {NULL}, *units[MAXCOL] = {NULL};
     int hline = 1, nc = read_header(csv, buf, sizeof buf, names, &hline, ubuf, sizeof ubuf, units);
@@ -246,25 +337,9 @@ int plot_file(const char *csv, const plot_opts *o)
     if (ny == 0)
         return plot_usage("nothing to plot: '%s' has only its x column", csv);
     /* the picture's name and terminal */
-    char *out;
-    if (o->out) {
-        out = strdup(o->out);
-    } else {
-        size_t n = strlen(csv);
-        out = malloc(n + 5);
-        memcpy(out, csv, n + 1);
-        char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-        if (dot && (!slash || dot > slash))
-            *dot = '\0';
-        strcat(out, ".png");
-    }
-    size_t on = strlen(out);
-    int svg = on > 4 && !strcmp(out + on - 4, ".svg");
-    if (!svg && !(on > 4 && !strcmp(out + on - 4, ".png"))) {
-        int rc = plot_usage("the picture must end in .png or .svg: '%s'", out);
-        free(out);
-        return rc;
-    }
+    char *out = picture_name(csv, o, ".png");
+    if (!out)
+        return 1;
     int panels = o->overlay || zi >= 0 ? 1 : ny;
     int w = o->width > 0 ? o->width : 900;
     int h = o->height > 0 ? o->height : (zi >= 0 ? 600 : 140 + 200 * panels);
@@ -276,10 +351,13 @@ int plot_file(const char *csv, const plot_opts *o)
         fputs("jnt plot: error: out of memory\n", stderr);
         return 1;
     }
-    fprintf(g, "set terminal %s size %d,%d noenhanced%s\nset output ", svg ? "svg" : "pngcairo",
-            w, h, svg ? " dynamic" : "");
-    put_quoted(g, out);
-    fputs("\nset datafile separator ','\nset grid\n", g);
+    if (terminal(g, out, w, h) != 0) {
+        fclose(g);
+        free(script);
+        free(out);
+        return 2;
+    }
+    fputs("set datafile separator ','\nset grid\n", g);
     fprintf(g, "set datafile missing 'nan'\n");
     /* the data start after the header (and its comment lines) */
     char skip[32];
@@ -368,6 +446,7 @@ int plot_main(int argc, char **argv)
                            : !strcmp(a, "--ylabel") ? &o.ylabel
                            : !strcmp(a, "--log")   ? &o.log
                            : !strcmp(a, "--style") ? &o.style
+                           : !strcmp(a, "--spectrogram") ? &o.spec
                                                    : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(plot_help, stdout);
@@ -378,6 +457,11 @@ int plot_main(int argc, char **argv)
             *dst = argv[++i];
         } else if (!strcmp(a, "--overlay")) {
             o.overlay = 1;
+        } else if (!strcmp(a, "--window")) {
+            if (i + 1 >= argc || sscanf(argv[++i], "%d", &o.window) != 1 || o.window < 8 ||
+                (o.window & (o.window - 1)))
+                return plot_usage("option '--window' needs a power of two of at least 8 "
+                                  "samples: '%s'", i < argc ? argv[i] : "");
         } else if (!strcmp(a, "--size")) {
             if (i + 1 >= argc || sscanf(argv[++i], "%d,%d", &o.width, &o.height) != 2 ||
                 o.width < 100 || o.height < 100)

@@ -14,6 +14,8 @@ typedef struct plot_opts {
     int overlay;            /* the y columns in one panel */
     int width, height;      /* pixels; 0: default */
     int quiet;              /* 1: do not announce the picture */
+    const char *spec;       /* a spectrogram of this column (spectrogram.c), or NULL */
+    int window;             /* its window in samples (a power of two); 0: 2048 */
 } plot_opts;
 
 /* Plot the CSV at path as o asks. 0, 1 (bad file, gnuplot failed; message

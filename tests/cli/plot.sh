@@ -143,3 +143,32 @@ for ex in car_pendulum lap_joint iwan_interface iwan_interface/full iwan_interfa
         pass "examples/$ex.jnt: its $n plot commands run, $pics picture(s)" ||
         fail "examples/$ex.jnt: plot commands ($n, $pics pictures): $(cat ex_$$/cmds.txt)"
 done
+
+# --spectrogram: the STFT of two tones (3 and 8 kHz, amplitudes 1 and 0.5) against numpy's
+# (examples/beam_on_beam_spec.py, an independent transform) and against the tones
+awk 'BEGIN { print "t,a_T"; pi = 3.141592653589793
+             for (i = 0; i <= 10000; i++) { t = i * 1e-5
+                 printf "%.10g,%.17g\n", t, sin(2 * pi * 3000 * t) + 0.5 * sin(2 * pi * 8000 * t) }
+             print "# jnt: complete at t = 0.1 s" }' > tones.csv
+if "$J" plot tones.csv --spectrogram a_T 2> spec.err && png tones_spec.png &&
+   grep -q "16 frames of 1025 bins" spec.err; then
+    pass "--spectrogram: tones_spec.png and its data tones_spec_stft.csv (16 frames of 1025 bins)"
+else fail "--spectrogram: $(cat spec.err)"; fi
+if /usr/bin/python3 "$ROOT/examples/beam_on_beam_spec.py" tones.csv -o py.csv --no-png 2> /dev/null &&
+   awk -F, 'FNR <= 2 || NF < 3 { next } FILENAME == "py.csv" { m[FNR] = $3; next }
+        { if (m[FNR] > -150) { d = $3 - m[FNR]; if (d < 0) d = -d; if (d > w) w = d } }
+        END { printf "%.1g dB", w > "/dev/stderr"; exit !(w < 1e-4) }' py.csv tones_spec_stft.csv 2> d.txt
+then pass "--spectrogram: numpy's STFT of the same column to $(cat d.txt) (its 4 printed decimals)"
+else fail "--spectrogram differs from numpy's: $(cat d.txt)"; fi
+# the first frame's two largest bins: 48.8 Hz apart, the tones' next bins, about 0 and -6 dB
+if awk -F, 'FNR <= 2 || NF < 3 { next } $1 != t0 && t0 != "" { exit } { t0 = $1
+        if ($2 > 2900 && $2 < 3050 && $3 > a) a = $3; if ($2 > 7950 && $2 < 8050 && $3 > b) b = $3 }
+        END { printf "%.2f and %.2f dB", a, b > "/dev/stderr"; exit !(a > -1.5 && a < 0 && b > -7.5 && b < -6) }' \
+        a=-999 b=-999 tones_spec_stft.csv 2> pk.txt
+then pass "--spectrogram: the tones at 3 and 8 kHz, $(cat pk.txt) (1 and 0.5: 0 and -6 dB less the Hann window's scalloping)"
+else fail "--spectrogram: the tones' bins $(cat pk.txt)"; fi
+"$J" plot tones.csv --spectrogram a_T --window 1000 2> /dev/null; rc1=$?
+"$J" plot tones.csv --spectrogram nope 2> nope.err; rc2=$?
+[ $rc1 = 2 ] && [ $rc2 = 1 ] && grep -q "no column 'nope'" nope.err &&
+    pass "--spectrogram: a window not a power of two is a usage error (2), an unknown column 1" ||
+    fail "--spectrogram errors: exit $rc1, $rc2: $(cat nope.err)"
