@@ -256,12 +256,14 @@ static int plot_spectrogram(const char *csv, const plot_opts *o)
     strcpy(dot ? dot : data + n, "_stft.csv");
     char *script = NULL;
     size_t slen = 0;
-    int frames = 0, bins = 0, rc = spectrogram_write(csv, o->spec, o->window > 0 ? o->window : 2048,
-                                                     data, &frames, &bins);
-    FILE *g = rc == 0 ? open_memstream(&script, &slen) : NULL;
-    if (rc == 0 && (!g || terminal(g, out, o->width > 0 ? o->width : 900,
-                                   o->height > 0 ? o->height : 500) != 0))
+    int frames = 0, bins = 0, rc = 0;
+    FILE *g = open_memstream(&script, &slen);
+    if (!g || terminal(g, out, o->width > 0 ? o->width : 900,
+                       o->height > 0 ? o->height : 500) != 0) /* the picture's name first */
         rc = g ? 2 : 1;
+    if (rc == 0)
+        rc = spectrogram_write(csv, o->spec, o->window > 0 ? o->window : 2048, data, &frames,
+                               &bins);
     if (g) {
         fputs("set datafile separator ','\nset palette rgbformulae 33,13,10\nset title ", g);
         put_quoted(g, o->title ? o->title : csv);

@@ -169,6 +169,8 @@ then pass "--spectrogram: the tones at 3 and 8 kHz, $(cat pk.txt) (1 and 0.5: 0 
 else fail "--spectrogram: the tones' bins $(cat pk.txt)"; fi
 "$J" plot tones.csv --spectrogram a_T --window 1000 2> /dev/null; rc1=$?
 "$J" plot tones.csv --spectrogram nope 2> nope.err; rc2=$?
-[ $rc1 = 2 ] && [ $rc2 = 1 ] && grep -q "no column 'nope'" nope.err &&
-    pass "--spectrogram: a window not a power of two is a usage error (2), an unknown column 1" ||
-    fail "--spectrogram errors: exit $rc1, $rc2: $(cat nope.err)"
+"$J" plot tones.csv --spectrogram a_T -o bad.txt 2> /dev/null; rc3=$?
+[ $rc1 = 2 ] && [ $rc2 = 1 ] && [ $rc3 = 2 ] && [ ! -e bad_stft.csv ] &&
+    grep -q "no column 'nope'" nope.err &&
+    pass "--spectrogram: a window not a power of two (2), an unknown column (1), a picture not .png or .svg (2, no data written)" ||
+    fail "--spectrogram errors: exit $rc1, $rc2, $rc3: $(cat nope.err)"
