@@ -230,10 +230,10 @@ fuzz:
 	 find examples -name '*nodes*.csv' -size -64k -exec cp {} build/fuzz/corpus_data/ \; ; \
 	 cp tests/fuzz-regressions/data/* build/fuzz/corpus_data/ 2>/dev/null; true
 	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_compile -dict=../../fuzz/jnt.dict \
-	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 -jobs=1 \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
 	  -print_final_stats=1 corpus_compile
 	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_data -max_total_time=$(FUZZ_SECONDS) \
-	  -timeout=10 -rss_limit_mb=2048 -max_len=65536 -jobs=1 -print_final_stats=1 corpus_data
+	  -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 corpus_data
 	@$(MAKE) --no-print-directory build
 	B=$(B) sh tests/gen/run.sh $(GEN_MODELS) 201 | grep -v '^PASS'; true
 
