@@ -47,7 +47,7 @@ static v3 marker_omega(sema *S, const marker *m)
  * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
  * - Z_b'). */
 int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           int axial, const char *ename)
+                           int axial, const char *ename, ex_id *v2)
 {
     ex_pool *P = S->pool;
     const marker *a = &S->markers[ma], *b = &S->markers[mb];
@@ -72,6 +72,8 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
     ex_id speed;
     if (!d3 || axis) { /* along the unit tangent a x n, or the axis itself */
         speed = v_dot(P, axial ? ax : v_cross(P, ax, n), vr);
+        if (v2)
+            *v2 = v_dot(P, axial ? v_cross(P, ax, n) : ax, vr);
     } else {
         v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
         const double veps = 1e-6; /* m/s */

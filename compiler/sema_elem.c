@@ -97,7 +97,16 @@ static const setting_spec damper_set[] = {{"damping", NULL}, {"law", NULL}, {"ra
                                          {0, 0}};
 static const setting_spec friction_set[] = {{"normal", &DIM_N}, {"law", NULL}, {"area", &DIM_M2},
                                            {"steps", NULL}, {"radii", NULL}, {"axis", NULL},
-                                           {"slip", NULL}, {"radius", &DIM_M}, {0, 0}};
+                                           {"slip", NULL}, {"bristle", NULL},
+                                           {"radius", &DIM_M}, {0, 0}};
+
+/* A friction's settings between the races of a clearance joint (or NULL),
+ * and what planar_dof finds: the velocity along the other tangent, for a
+ * plane bristle (-1: none). */
+typedef struct races {
+    const ast *radii, *axis, *slip, *bristle;
+    ex_id v2;
+} races;
 static const setting_spec contact_set[] = {{"law", NULL}, {"area", &DIM_M2}, {"gap0", &DIM_M},
                                           {"form", NULL}, {"steps", NULL}, {"clearance", NULL},
                                           {"radius", &DIM_M}, {0, 0}};
@@ -144,8 +153,10 @@ static int gather_settings(sema *S, const ast *decl, int first, const setting_sp
  * sema_mb_length, sema_mb_joint_coord); -2 after an error. *normal: a
  * friction element's default normal force, the joint's reaction. */
 static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const ast *radius,
-                      const ast *radii, const ast *axis, const ast *slip, sval *normal)
+                      races *rc, sval *normal)
 {
+    const ast *radii = rc ? rc->radii : NULL, *axis = rc ? rc->axis : NULL;
+    const ast *slip = rc ? rc->slip : NULL, *bristle = rc ? rc->bristle : NULL;
     const ast *decl = el->decl;
     const char *kname = elem_kind_name(decl->op);
     if (ea.kind == END_JOINT || eb.kind == END_JOINT) {
@@ -219,7 +230,21 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
             diag_error(S->dc, axis->loc, "planar races slip about z: 'axis' is for spatial ones");
             return -2;
         }
-        int axial = 0;
+        int axial = 0, plane = 0;
+        if (bristle) {
+            const ast *k = bristle->kids[0];
+            plane = k->kind == AST_NAME && !strcmp(k->name, "plane");
+            if (!axis || (!plane && !(k->kind == AST_NAME && !strcmp(k->name, "line")))) {
+                diag_error(S->dc, bristle->loc, axis ? "'bristle' is 'line' (along this "
+                                                       "element's slip, the default) or 'plane' "
+                                                       "(the two tangents at once, with the "
+                                                       "element along the other)"
+                                                     : "'bristle = plane' takes the races' "
+                                                       "two tangents about their 'axis': give "
+                                                       "the axis");
+                return -2;
+            }
+        }
         if (slip) {
             const ast *k = slip->kids[0];
             axial = k->kind == AST_NAME && !strcmp(k->name, "axial");
@@ -233,11 +258,12 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
             }
         }
         return sema_mb_clearance_slip(S, ea.id, eb.id, r[0], r[1], axis ? axis->kids[0] : NULL,
-                                      axial, el->name);
+                                      axial, el->name, plane ? &rc->v2 : NULL);
     }
-    if (axis || slip) {
-        diag_error(S->dc, (axis ? axis : slip)->loc, "'%s' is for friction between the races "
-                   "of a clearance joint, with 'radii'", axis ? "axis" : "slip");
+    if (axis || slip || bristle) {
+        diag_error(S->dc, (axis ? axis : slip ? slip : bristle)->loc, "'%s' is for friction "
+                   "between the races of a clearance joint, with 'radii'",
+                   axis ? "axis" : slip ? "slip" : "bristle");
         return -2;
     }
     if (decl->op != ELEM_SPRING && decl->op != ELEM_DAMPER && decl->op != ELEM_CONTACT) {
@@ -381,13 +407,16 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         return;
     const setting_spec *spec = kind == ELEM_SPRING ? spring_set : kind == ELEM_DAMPER ? damper_set
                              : kind == ELEM_FRICTION ? friction_set : contact_set;
-    const ast *found[8] = {0};
+    const ast *found[10] = {0};
     if (gather_settings(S, decl, 2, spec, found) != 0)
         return;
     int nspec = 0;
     while (spec[nspec].name)
         nspec++;
     const ast *radius = found[nspec - 1]; /* the last setting of each kind */
+    races rc = {NULL, NULL, NULL, NULL, -1};
+    if (kind == ELEM_FRICTION)
+        rc = (races){found[4], found[5], found[6], found[7], -1};
     sval jnormal = sval_err;
     if (kind == ELEM_CONTACT && found[3]) {
         const ast *fm = found[3]->kids[0];
@@ -413,18 +442,22 @@ static void eval_element(sema *S, const scope *sc, elem *el)
             return;
     } else if (ea.kind >= END_MARKER || eb.kind >= END_MARKER ||
                decl->kids[1]->kind == AST_GROUND) {
-        int fr = kind == ELEM_FRICTION;
-        el->a = planar_dof(S, sc, el, ea, eb, radius, fr ? found[4] : NULL, fr ? found[5] : NULL,
-                           fr ? found[6] : NULL, &jnormal);
+        el->a = planar_dof(S, sc, el, ea, eb, radius, kind == ELEM_FRICTION ? &rc : NULL,
+                           &jnormal);
         el->b = -1;
         if (el->a == -2)
             return;
-    } else if (radius || (kind == ELEM_FRICTION && (found[4] || found[5] || found[6]))) {
-        const ast *bad = radius ? radius : found[4] ? found[4] : found[5] ? found[5] : found[6];
+    } else if (radius || (kind == ELEM_FRICTION && (rc.radii || rc.axis || rc.slip ||
+                                                    rc.bristle))) {
+        const ast *bad = radius    ? radius
+                         : rc.radii ? rc.radii
+                         : rc.axis  ? rc.axis
+                         : rc.slip  ? rc.slip
+                                    : rc.bristle;
         diag_error(S->dc, bad->loc, radius
                    ? "'radius' is for elements on revolute joints"
-                   : "'radii', 'axis' and 'slip' are for friction between two markers, the "
-                     "centres of a clearance joint's races");
+                   : "'radii', 'axis', 'slip' and 'bristle' are for friction between two "
+                     "markers, the centres of a clearance joint's races");
         return;
     }
     if (el->a == -1 && el->b == -1) {
@@ -478,6 +511,7 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         }
         sema_elem_add_qty(el, "s", s);
         sema_elem_add_qty(el, "v", v);
+        sema_friction_v2(S, el, rc.v2);
         /* without 'normal', a law that uses N fails with an unknown name; with an
          * 'area' too, a law may use the contact pressure p = N / area */
         if (found[0] || jnormal.k == V_NUM) {

@@ -354,6 +354,10 @@ const char *sema_kind_name(sema *S, sval v);
  * a bare law name) for an interface `name`: the law's force at slip velocity
  * v under a unit normal force, without s. Stateless laws only. */
 sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v);
+/* A friction element's inputs v2 (the slip velocity along the other tangent
+ * of a plane bristle, v2 here; 0 for a slip along a line, v2 < 0) and v2_i
+ * (its value at the last step end, a discrete state; 0 without one). */
+void sema_friction_v2(sema *S, elem *el, ex_id v2);
 
 /* One argument of a substructure type or reduction: name, dimension,
  * default (NAN: required); or (dim NULL) a file name in quotes, or, when
@@ -485,10 +489,11 @@ int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
  * tangential speed |V^t|, regularised as sqrt(|V^t|^2 + v_eps^2) - v_eps.
  * Its virtual displacement is the derivative of that velocity by the
  * velocities, so that a force F on it is -F e at the contact points (e the
- * slip direction). Its position is 0. Returns the dof, or -2 after an
- * error (the axis). */
+ * slip direction). Its position is 0. v2 (with an axis, or NULL): the
+ * velocity along the other tangent (axial, or circumferential). Returns the
+ * dof, or -2 after an error (the axis). */
 int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           int axial, const char *ename);
+                           int axial, const char *ename, ex_id *v2);
 /* Seed 001's spatial clearance joint (eqs. 8-13): the gap q between a
  * cylinder of radius rho_k around the axis through marker mb (fixed in its
  * body; `axis` in the world frame at t = 0, z when NULL) and a thin disk of

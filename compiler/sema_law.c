@@ -17,6 +17,7 @@
 static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
 static const jnt_dim DIM_PA = {{6, -6, -12, 0, 0}};
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
+static const jnt_dim DIM_MS = {{0, 6, -6, 0, 0}};
 
 typedef struct local {
     const char *name;
@@ -412,6 +413,21 @@ done:
 }
 
 /* See sema_int.h. */
+void sema_friction_v2(sema *S, elem *el, ex_id v2)
+{
+    ex_pool *P = S->pool;
+    ex_id at_end = ex_const(P, 0);
+    if (v2 >= 0) { /* its value at the last step end, kept in a discrete state */
+        int d = ir_add(&S->m->d, xasprintf("%s.v2_i", el->name), -1, ex_const(P, 0), DIM_MS,
+                       loc_none);
+        S->m->d.v[d].rhs = v2;
+        at_end = ex_var(P, EX_D, d);
+    }
+    sema_elem_add_qty(el, "v2", sval_num(v2 >= 0 ? v2 : ex_const(P, 0), DIM_MS));
+    sema_elem_add_qty(el, "v2_i", sval_num(at_end, DIM_MS));
+}
+
+/* See sema_int.h. */
 sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v)
 {
     if (call->kind == AST_NAME) { /* a law with all defaults */
@@ -421,6 +437,7 @@ sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *c
     }
     elem el = {.name = (char *)name};
     sema_elem_add_qty(&el, "v", v);
+    sema_friction_v2(S, &el, -1);
     sema_elem_add_qty(&el, "N", sval_num(ex_const(S->pool, 1), DIM_N));
     int ny = S->m->y.n, nd = S->m->d.n;
     sval f = instantiate(S, sc, &el, call, LAW_FRICTION);

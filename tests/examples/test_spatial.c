@@ -707,6 +707,61 @@ static const char *const axial_text =
     "output \"axial.csv\" every 0.5 ms { t, x = b.x, vx = b.x.v, N = bearing.force, f = slide.force,\n"
     "  ft = turn.force }\n";
 
+/* The same journal sliding along the axis and spinning (0.1 m/s each way,
+ * a slip at 45 degrees), with the two elements' bristles one plane bristle
+ * (`bristle = plane`: the LuGre laws take the slip speed |(v, v2)|): the
+ * friction is mu N in magnitude and against the slip; with two line
+ * bristles (a square sticking limit) it starts at sqrt(2) mu N. */
+static void plane_bristle(void)
+{
+    char *a = text_sub(axial_text, "(1000 kg*m^2, 1000 kg*m^2, 1000 kg*m^2)) {",
+                       "(1000 kg*m^2, 1000 kg*m^2, 1000 kg*m^2),\n"
+                       "                 omega = (5 / 1 s, 0 / 1 s, 0 / 1 s)) {");
+    char *line = text_sub(a, "N = bearing.force, f = slide.force,",
+                          "N = bearing.force, f = slide.force, va = slide.v, vc = turn.v,");
+    char *b = text_sub(line, "axis = (1, 0, 0)\n}", "axis = (1, 0, 0)  bristle = plane\n}");
+    char *plane = text_sub(b, "slip = axial\n", "slip = axial  bristle = plane\n");
+    free(a);
+    free(b);
+    const char *texts[2] = {plane, line};
+    double first[2] = {NAN, NAN};
+    for (int k = 0; k < 2; k++) {
+        jnt_model *m = texts[k] ? compile_text(k ? "line_bristles" : "plane_bristle", texts[k])
+                                : NULL;
+        csv_table t = {0};
+        int rc = m ? run_csv(m, test_out("bristle.csv"), (jnt_run_opts){0}, NULL, &t)
+                   : JNT_ERR_MODEL;
+        CHECK(rc == JNT_OK, "journal sliding and spinning, %s bristles, runs", k ? "line" : "plane");
+        if (rc == JNT_OK) {
+            const double *N = csv_col(&t, "N"), *fa = csv_col(&t, "f"), *fc = csv_col(&t, "ft"),
+                         *va = csv_col(&t, "va"), *vc = csv_col(&t, "vc");
+            double mag = 0, dir = 0;
+            int n = 0;
+            for (int i = 1; i < t.nrow; i++) {
+                double v = hypot(va[i], vc[i]);
+                if (v < 10e-3 || N[i] < 1) /* sliding: |v| >> v_s */
+                    continue;
+                if (isnan(first[k]))
+                    first[k] = hypot(fa[i], fc[i]) / N[i];
+                mag = fmax(mag, fabs(hypot(fa[i], fc[i]) / N[i] - 0.3));
+                dir = fmax(dir, fabs((fa[i] * vc[i] - fc[i] * va[i]) / (hypot(fa[i], fc[i]) * v)));
+                n++;
+            }
+            if (k == 0)
+                CHECK(n > 50 && mag < 1e-3 && dir < 2e-2, "plane bristle: |f| = mu N to %.2g "
+                      "and f against the slip to %.2g (sin of the angle) over %d sliding rows",
+                      mag, dir, n);
+        }
+        csv_free(&t);
+        jnt_model_free(m);
+    }
+    CHECK(fabs(first[1] - 0.3 * sqrt(2)) < 0.01 && fabs(first[0] - 0.3) < 1e-3, "at 45 degrees "
+          "two line bristles carry %.4f N per N (sqrt(2) mu), the plane bristle %.4f (mu)",
+          first[1], first[0]);
+    free(line);
+    free(plane);
+}
+
 static void axial_slide(void)
 {
     jnt_model *m = compile_text("axial_slide", axial_text);
@@ -828,6 +883,7 @@ int main(void)
     rub();
     rolling();
     axial_slide();
+    plane_bristle();
     twist();
     planar_rub();
     return check_done();
