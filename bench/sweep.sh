@@ -77,14 +77,26 @@ while [ $i -lt "$N" ]; do
     sw_sweeps em_ "$EM_MODEL" "$EM_ARGS"
     i=$((i + 1))
 done
-sw_same() { [ "$(sed 's/,[^,]*$//' "$SW_DIR/$1.csv")" = "$(sed 's/,[^,]*$//' "$SW_DIR/${2:-j1}.csv")" ] &&
+sw_same() { [ "$(sed 's/,[^,]*$//' "$SW_DIR/$1.csv")" = "$(sed 's/,[^,]*$//' "$SW_DIR/$2.csv")" ] &&
     echo "yes" || echo "NO"; }
-sw_rate() { awk -v t="$1" -v n="${2:-$SW_NRUN}" 'BEGIN { if (t > 0) printf "%.3g", n / t; else printf "n/a" }'; }
-loop=$(agg < "$SW_DIR/loop.wall")
-j1=$(agg < "$SW_DIR/j1.wall")
-j2=$(agg < "$SW_DIR/j2.wall")
-mpi=$( [ -n "$MPIRUN" ] && agg < "$SW_DIR/mpi.wall" || echo n/a)
-sp=$(ratio "$j1" "$j2")
+sw_rate() { awk -v t="$1" -v n="$2" 'BEGIN { if (t > 0) printf "%.3g", n / t; else printf "n/a" }'; }
+# sw_table PREFIX NRUN LOOPWALL: the four ways' table of one map
+sw_table() {
+    j1=$(agg < "$SW_DIR/${1}j1.wall")
+    j2=$(agg < "$SW_DIR/${1}j2.wall")
+    sp=$(ratio "$j1" "$j2")
+    echo "| how | wall (s) | runs/s | ratio | same table as -j 1 |"
+    echo "|---|---:|---:|---|---|"
+    echo "| shell loop of \`jnt run\` | $3 | $(sw_rate "$3" "$2") | 1 | - |"
+    echo "| \`jnt sweep -j 1\` | $j1 | $(sw_rate "$j1" "$2") | compile-once saving $(ratio "$3" "$j1") | yes |"
+    echo "| \`jnt sweep -j 2\` | $j2 | $(sw_rate "$j2" "$2") | threaded speedup $sp, efficiency $(ratio "$sp" 2) | $(sw_same "${1}j2" "${1}j1") |"
+    if [ -n "$MPIRUN" ]; then
+        mpi=$(agg < "$SW_DIR/${1}mpi.wall")
+        echo "| \`mpirun -n 2 jnt-mpi sweep -j 1\` | $mpi | $(sw_rate "$mpi" "$2") | MPI speedup $(ratio "$j1" "$mpi") | $(sw_same "${1}mpi" "${1}j1") |"
+    else
+        echo "| \`mpirun -n 2 jnt-mpi sweep\` | n/a: no $B/jnt-mpi or mpirun (make mpi) | | | |"
+    fi
+}
 # the minimum per-run CPU (the table's cpu_s) over the -j 1 sweep: the work
 cpu=$(awk -F, 'NR > 1 { s += $NF } END { printf "%.3g", s }' "$SW_DIR/j1.csv")
 emin=$(awk -F, 'NR > 1 && $(NF - 2) == "ok" { n = $3; e = $(NF - 8) + 0
@@ -98,34 +110,13 @@ echo "examples/beam_mass_friction.jnt (10 s, RK4 at 0.5 ms) over omega_n2 = 10..
 echo "N = 1, 5, 10 N; wall clock, the $STAT_NAME of $N rounds taking turns; the runs' own CPU"
 echo "(the table's cpu_s, -j 1) adds up to $cpu s."
 echo
-echo "| how | wall (s) | runs/s | ratio | same table as -j 1 |"
-echo "|---|---:|---:|---|---|"
-echo "| shell loop of \`jnt run\` | $loop | $(sw_rate "$loop") | 1 | - |"
-echo "| \`jnt sweep -j 1\` | $j1 | $(sw_rate "$j1") | compile-once saving $(ratio "$loop" "$j1") | yes |"
-echo "| \`jnt sweep -j 2\` | $j2 | $(sw_rate "$j2") | threaded speedup $sp, efficiency $(ratio "$sp" 2) | $(sw_same j2) |"
-if [ -n "$MPIRUN" ]; then
-    echo "| \`mpirun -n 2 jnt-mpi sweep -j 1\` | $mpi | $(sw_rate "$mpi") | MPI speedup $(ratio "$j1" "$mpi") | $(sw_same mpi) |"
-else
-    echo "| \`mpirun -n 2 jnt-mpi sweep\` | n/a: no $B/jnt-mpi or mpirun (make mpi) | | | |"
-fi
+sw_table "" "$SW_NRUN" "$(agg < "$SW_DIR/loop.wall")"
 echo
 echo "The smallest energy left at 10 s: $emin (seed 001 E5: near 60 rad/s)."
 echo "On a machine whose other core is busy, the threaded speedup is near 1."
-eloop=$(cat "$SW_DIR/em_loop.wall")
-ej1=$(agg < "$SW_DIR/em_j1.wall")
-ej2=$(agg < "$SW_DIR/em_j2.wall")
-empi=$( [ -n "$MPIRUN" ] && agg < "$SW_DIR/em_mpi.wall" || echo n/a)
-esp=$(ratio "$ej1" "$ej2")
 echo
 echo "Seed 001 E4's energy map, 825 runs (examples/energy_map.jnt, 15.1 s with RK4 at 1 ms,"
 echo "N = 0..100 N x r = 0.6..8.0); the shell loop once, the sweeps the $STAT_NAME of $N rounds:"
 echo
-echo "| how | wall (s) | runs/s | ratio | same table as -j 1 |"
-echo "|---|---:|---:|---|---|"
-echo "| shell loop of \`jnt run\` | $eloop | $(sw_rate "$eloop" 825) | 1 | - |"
-echo "| \`jnt sweep -j 1\` | $ej1 | $(sw_rate "$ej1" 825) | compile-once saving $(ratio "$eloop" "$ej1") | yes |"
-echo "| \`jnt sweep -j 2\` | $ej2 | $(sw_rate "$ej2" 825) | threaded speedup $esp, efficiency $(ratio "$esp" 2) | $(sw_same em_j2 em_j1) |"
-if [ -n "$MPIRUN" ]; then
-    echo "| \`mpirun -n 2 jnt-mpi sweep -j 1\` | $empi | $(sw_rate "$empi" 825) | MPI speedup $(ratio "$ej1" "$empi") | $(sw_same em_mpi em_j1) |"
-fi
+sw_table em_ 825 "$(cat "$SW_DIR/em_loop.wall")"
 } >> "$RES"
