@@ -120,7 +120,7 @@ static void eval_body_mass(sema *S, body *b)
     b->mass = v;
 }
 
-/* A point mass that uses parameters: the params kernel checks it (gen.c). */
+/* A body's mass that uses parameters: the params kernel checks it (gen.c). */
 static void add_mass_check(ir_model *m, ex_id mass, int y)
 {
     m->pos_mass = xrealloc(m->pos_mass, ((size_t)m->npos + 1) * sizeof *m->pos_mass);
@@ -298,6 +298,9 @@ void sema_assemble(sema *S)
         S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
         if (S->multibody) { /* M q'' = Q - C_q^T lambda: the forces, M apart (sema_mb.c) */
             S->m->y.v[f->y + 1].rhs = f->force;
+            if (b->mass.k == V_NUM && f == &S->dofs[b->dof0] &&
+                ex_depends(P, b->mass.e, EX_P, -1))
+                add_mass_check(S->m, b->mass.e, f->y);
             continue;
         }
         if (f->motion < 0)

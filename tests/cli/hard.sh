@@ -222,6 +222,25 @@ has "until = 0/0: located, NaN shown (not 0)" "nan.jnt:3:48: error: 'until' must
 expect 1 "-D mass=-1 is refused before the run" "$J" run "$T/m.jnt" -D mass=-1 -o neg.csv
 has "-D mass=-1: the body named" "the mass of the body of 'b.x' is not positive and finite"
 expect 1 "-D mass=0 is refused before the run" "$J" run "$T/m.jnt" -D mass=0 -o neg.csv
+# the same for a multibody body's mass (rigid2d, rigid3d)
+printf 'model mb
+param m = 1 kg
+body arm : rigid2d(mass = m, inertia = 0.1 kg*m^2) { marker P = (0 m, 0 m) }
+joint pin : revolute(arm.P, (0 m, 0 m))
+simulate { integrator = midpoint(h = 1 ms)  until = 2 ms  gravity = (0 m/s^2, -9.81 m/s^2) }
+output "mb.csv" every 1 ms { t, a = arm.angle }
+' > mb.jnt
+expect 1 "-D m=-1 on a rigid2d body is refused before the run" "$J" run mb.jnt -D m=-1 -o ''
+has "-D m=-1 (rigid2d): the body named" "the mass of the body of 'arm.x' is not positive and finite"
+expect 0 "-D m=2 on the rigid2d body runs" "$J" run mb.jnt -D m=2 -o ''
+printf 'model mb3
+param m = 1 kg
+body arm : rigid3d(mass = m, inertia = (0.1 kg*m^2, 0.1 kg*m^2, 0.1 kg*m^2)) { marker P = (0 m, 0 m, 0 m) }
+joint pin : spherical(arm.P, (0 m, 0 m, 0 m))
+simulate { integrator = midpoint(h = 1 ms)  until = 2 ms }
+output "mb3.csv" every 1 ms { t, z = arm.z }
+' > mb3.jnt
+expect 1 "-D m=0 on a rigid3d body is refused before the run" "$J" run mb3.jnt -D m=0 -o ''
 printf '\357\273\277model bom\nbody b : point(mass = 1 kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n' > bom.jnt
 expect 0 "a UTF-8 byte-order mark is accepted" "$J" check bom.jnt
 cd "$ROOT" || exit 1
