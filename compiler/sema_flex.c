@@ -144,8 +144,9 @@ static int unknown_set(sema *S, const subst *sb, const ast *e)
 }
 
 /* The place of the single node of set `set` of substructure si in the frame
- * plus its elastic displacement (gathered), n components, into X: 0, or -1
- * after an error (a set of several nodes). */
+ * plus its elastic displacement (gathered), n components, into X, and its
+ * elastic rotation and rate into rot[0..5] (0 where the element type has
+ * none): 1, or -1 after an error (a set of several nodes). */
 static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X, ex_id *rot)
 {
     ex_pool *P = S->pool;
