@@ -116,6 +116,27 @@ static int gen_done(fe_model *m, int rc, const char *what, char *err, size_t err
  * and the consistent mass rho A le/420 [156 22le 54 -13le; 22le 4le^2 13le
  * -3le^2; ...] (the standard frame element, e.g. Przemieniecki, Theory of
  * Matrix Structural Analysis, 1968). m is overwritten. */
+/* The elements of a line of ne two-node elements, nd dofs a node (the same
+ * me, ke each), assembled into m, and its end sets left, right and tip. */
+static int gen_line(gen_asm *a, fe_model *m, int ne, int nd, const double *me,
+                    const double *ke)
+{
+    int dof[12];
+    for (int e = 0; e < ne; e++) {
+        for (int k = 0; k < 2 * nd; k++)
+            dof[k] = nd * e + k;
+        gen_asm_add(a, 2 * nd, dof, me, ke);
+    }
+    int rc = gen_asm_finish(a, m);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "left", 0);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "right", ne);
+    if (rc == JNT_OK)
+        rc = gen_set(m, "tip", ne);
+    return rc;
+}
+
 int fe_beam2d(fe_model *m, double length, double height, double width, double E, double nu,
               double rho, int elements, char *err, size_t errn)
 {
@@ -166,19 +187,7 @@ int fe_beam2d(fe_model *m, double length, double height, double width, double E,
         bot->x[1] = bot->off[1] = -0.5 * height;
         top->master = bot->master = i;
     }
-    for (int e = 0; e < ne; e++) {
-        int dof[6];
-        for (int k = 0; k < 6; k++)
-            dof[k] = 3 * e + k;
-        gen_asm_add(&a, 6, dof, me, ke);
-    }
-    rc = gen_asm_finish(&a, m);
-    if (rc == JNT_OK)
-        rc = gen_set(m, "left", 0);
-    if (rc == JNT_OK)
-        rc = gen_set(m, "right", ne);
-    if (rc == JNT_OK)
-        rc = gen_set(m, "tip", ne);
+    rc = gen_line(&a, m, ne, 3, me, ke);
     for (int i = 0; i < na && rc == JNT_OK; i++)
         rc = gen_set(m, "axis", i);
     for (int i = 0; i < na && rc == JNT_OK; i++)
@@ -344,19 +353,7 @@ int fe_beam3d(fe_model *m, double length, int elements, const fe_section3d *s, c
         for (int c = 0; c < FE_NDOF_NODE; c++)
             m->node[i].dof[c] = 6 * i + c;
     }
-    for (int e = 0; e < ne; e++) {
-        int dof[12];
-        for (int k = 0; k < 12; k++)
-            dof[k] = 6 * e + k;
-        gen_asm_add(&a, 12, dof, me, ke);
-    }
-    rc = gen_asm_finish(&a, m);
-    if (rc == JNT_OK)
-        rc = gen_set(m, "left", 0);
-    if (rc == JNT_OK)
-        rc = gen_set(m, "right", ne);
-    if (rc == JNT_OK)
-        rc = gen_set(m, "tip", ne);
+    rc = gen_line(&a, m, ne, 6, me, ke);
     if (rc == JNT_OK && ne % 2 == 0)
         rc = gen_set(m, "mid", ne / 2);
     for (int i = 0; i < nn && rc == JNT_OK; i++)

@@ -38,26 +38,25 @@ static const char *const spin_text =
     "simulate { integrator = midpoint(h = 0.1 ms)  until = 0.9 s }\n"
     "output \"f3spin.csv\" every 10 ms { t, w = hinge.speed, ty = rotor.tip.y, tz = rotor.tip.z }\n";
 
+/* A 2 m beam3d cantilever held by a fixed joint, 12 damped modes */
+#define CANTILEVER \
+    "substructure beam : beam3d(length = 2 m, elements = 10, EA = 22.76 MN, GJ = 22.1 kN*m^2,\n" \
+    "                           EI22 = 28.2 kN*m^2, EI33 = 28.7 kN*m^2, mass = 0.848 kg/m) {\n" \
+    "  fix     = left\n  reduce  = modal(modes = 12)\n  damping = modal(zeta = 0.2)\n}\n" \
+    "body b : flexible3d(substructure = beam) {\n" \
+    "  marker root = (0 m, 0 m, 0 m)\n  marker tip = right\n}\n" \
+    "joint clamp : fixed(b.root, (0 m, 0 m, 0 m))\n"
+
 static const char *const static_text =
     "model flex3_static\n"
-    "substructure beam : beam3d(length = 2 m, elements = 10, EA = 22.76 MN, GJ = 22.1 kN*m^2,\n"
-    "                           EI22 = 28.2 kN*m^2, EI33 = 28.7 kN*m^2, mass = 0.848 kg/m) {\n"
-    "  fix     = left\n  reduce  = modal(modes = 12)\n  damping = modal(zeta = 0.2)\n}\n"
-    "body b : flexible3d(substructure = beam) {\n"
-    "  marker root = (0 m, 0 m, 0 m)\n  marker tip = right\n}\n"
-    "joint clamp : fixed(b.root, (0 m, 0 m, 0 m))\n"
+    CANTILEVER
     "force push on b.tip.y = 100 N\nforce lift on b.tip.z = 50 N\n"
     "simulate { integrator = generalized_alpha(h = 1 ms, rho_inf = 0.8)  until = 2 s }\n"
     "output \"f3static.csv\" every 10 ms { t, ty = b.tip.y, tz = b.tip.z }\n";
 
 static const char *const stop_text =
     "model flex3_stop\nimport contact\n"
-    "substructure beam : beam3d(length = 2 m, elements = 10, EA = 22.76 MN, GJ = 22.1 kN*m^2,\n"
-    "                           EI22 = 28.2 kN*m^2, EI33 = 28.7 kN*m^2, mass = 0.848 kg/m) {\n"
-    "  fix     = left\n  reduce  = modal(modes = 12)\n  damping = modal(zeta = 0.2)\n}\n"
-    "body b : flexible3d(substructure = beam) {\n"
-    "  marker root = (0 m, 0 m, 0 m)\n  marker tip = right\n}\n"
-    "joint clamp : fixed(b.root, (0 m, 0 m, 0 m))\n"
+    CANTILEVER
     "force push on b.tip.y = 100 N\n"
     "contact stop between b.tip and (2 m, 0 m, 0 m) {\n"
     "  law = linear_spring(k = 1 MN/m)\n  gap0 = 5 mm\n}\n"
