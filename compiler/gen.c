@@ -171,9 +171,10 @@ static void gen_params(const gen_ctx *g)
     if (m->npos) {
         fprintf(g->out, "    {\n    double c[%d];\n", m->npos);
         emit_block(m->pool, g->out, g->dc, m->npos, m->pos_mass, "c[%d]", NULL, "w");
-        for (int k = 0; k < m->npos; k++)
+        for (int k = 0; k < m->npos; k++) /* a mass: -1000 - y; an inertia: past ny */
             fprintf(g->out, "    if (!(c[%d] > 0.0 && c[%d] - c[%d] == 0.0))\n        return %d;\n",
-                    k, k, k, -1000 - m->pos_y[k]);
+                    k, k, k, m->pos_y[k] >= 0 ? -1000 - m->pos_y[k]
+                                              : -1000 - m->y.n - (-1 - m->pos_y[k]));
         fputs("    }\n", g->out);
     }
     close_fn(g->out);

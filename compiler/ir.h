@@ -121,8 +121,9 @@ typedef struct ir_model {
     int nq, nc;
     ex_id *mass, *crate;
     ex_id alpha, rho_inf;
-    /* point masses that use parameters: checked positive and finite by the
-     * params kernel (a -D value); pos_y: the y index of the body's first dof */
+    /* masses and rigid bodies' inertias that use parameters: checked positive
+     * and finite by the params kernel (a -D value); pos_y: the y index of the
+     * body's first dof (a mass) or -1 - y of the dof the inertia moves */
     ex_id *pos_mass;       /* owned */
     int *pos_y;            /* owned */
     int npos;

@@ -298,9 +298,13 @@ void sema_assemble(sema *S)
         S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
         if (S->multibody) { /* M q'' = Q - C_q^T lambda: the forces, M apart (sema_mb.c) */
             S->m->y.v[f->y + 1].rhs = f->force;
-            if (b->mass.k == V_NUM && f == &S->dofs[b->dof0] &&
-                ex_depends(P, b->mass.e, EX_P, -1))
-                add_mass_check(S->m, b->mass.e, f->y);
+            /* the mass at the first dof; a rigid body's inertia at its angle (rigid2d) or
+             * its directors' Euler moments E_i (rigid3d: dofs 3, 6, 9), coded -1 - y */
+            int k = i - b->dof0, inertia = (b->rigid3 && k >= 3 && k % 3 == 0) ||
+                                           (b->rigid && !b->rigid3 && k == 2);
+            ex_id mv = sema_mb_dof_mass(S, f);
+            if (b->mass.k == V_NUM && (k == 0 || inertia) && ex_depends(P, mv, EX_P, -1))
+                add_mass_check(S->m, mv, inertia ? -1 - f->y : f->y);
             continue;
         }
         if (f->motion < 0)

@@ -241,6 +241,28 @@ simulate { integrator = midpoint(h = 1 ms)  until = 2 ms }
 output "mb3.csv" every 1 ms { t, z = arm.z }
 ' > mb3.jnt
 expect 1 "-D m=0 on a rigid3d body is refused before the run" "$J" run mb3.jnt -D m=0 -o ''
+# and its inertia: rigid2d's moment, rigid3d's principal moments (each below the others' sum)
+sed 's/inertia = 0.1 kg\*m^2/inertia = J/; s/^param m = 1 kg/&\nparam J = 0.1 kg*m^2/' mb.jnt > mbj.jnt
+expect 1 "-D J=-0.1 on a rigid2d inertia is refused before the run" "$J" run mbj.jnt -D J=-0.1 -o ''
+has "-D J=-0.1 (rigid2d): the body named" "the inertia of the body of 'arm.angle' is not positive and finite"
+expect 0 "-D J=0.2 on the rigid2d inertia runs" "$J" run mbj.jnt -D J=0.2 -o ''
+sed 's/inertia = (0.1 kg\*m^2,/inertia = (Jx,/; s/^param m = 1 kg/&\nparam Jx = 0.1 kg*m^2/' mb3.jnt > mb3j.jnt
+expect 1 "-D Jx=0.3 (above Jy + Jz) on a rigid3d body is refused before the run" "$J" run mb3j.jnt -D Jx=0.3 -o ''
+has "-D Jx=0.3 (rigid3d): the body and the rule named" "each principal moment must be below the sum of the other two"
+expect 0 "-D Jx=0.15 on the rigid3d body runs" "$J" run mb3j.jnt -D Jx=0.15 -o ''
+# the second body of a chain: named by its own states (multibody states are reordered)
+printf 'model mb2
+param m2 = 1 kg
+body a : rigid2d(mass = 1 kg, inertia = 0.1 kg*m^2) { marker P = (0 m, 0 m) }
+body b : rigid2d(mass = m2, inertia = 0.1 kg*m^2) { marker P = (0 m, 0 m) }
+joint pin : revolute(a.P, (0 m, 0 m))
+joint pin2 : revolute(b.P, a.P)
+simulate { integrator = midpoint(h = 1 ms)  until = 2 ms  gravity = (0 m/s^2, -9.81 m/s^2) }
+output "mb2.csv" every 1 ms { t, a = b.angle }
+' > mb2.jnt
+expect 1 "-D m2=-1 on the second body is refused" "$J" run mb2.jnt -D m2=-1 -o ''
+has "-D m2=-1: the second body named" "the mass of the body of 'b.x' is not positive"
+expect 0 "-D m2=2 on the second body runs" "$J" run mb2.jnt -D m2=2 -o ''
 printf '\357\273\277model bom\nbody b : point(mass = 1 kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n' > bom.jnt
 expect 0 "a UTF-8 byte-order mark is accepted" "$J" check bom.jnt
 cd "$ROOT" || exit 1
