@@ -125,7 +125,7 @@ static int gather_settings(sema *S, const ast *decl, int first, const setting_sp
             if (strcmp(spec[j].name, st->name) == 0)
                 k = j;
         if (k < 0) {
-            const char *c[8];
+            const char **c = xmalloc((size_t)nspec * sizeof *c);
             for (int j = 0; j < nspec; j++)
                 c[j] = spec[j].name;
             const char *best = jnt_closest_name(st->name, c, nspec);
@@ -138,6 +138,7 @@ static int gather_settings(sema *S, const ast *decl, int first, const setting_sp
             else
                 diag_error(S->dc, st->loc, "unknown setting '%s' of a %s (it has %s)", st->name,
                            elem_kind_name(decl->op), list);
+            free(c);
             err = 1;
         } else if (found[k]) {
             diag_error(S->dc, st->loc, "setting '%s' is given twice", st->name);
@@ -407,7 +408,8 @@ static void eval_element(sema *S, const scope *sc, elem *el)
         return;
     const setting_spec *spec = kind == ELEM_SPRING ? spring_set : kind == ELEM_DAMPER ? damper_set
                              : kind == ELEM_FRICTION ? friction_set : contact_set;
-    const ast *found[10] = {0};
+    const ast *found[10] = {0}; /* the longest list, friction's, has 9 */
+    _Static_assert(sizeof friction_set / sizeof *friction_set <= 10, "found[] too short");
     if (gather_settings(S, decl, 2, spec, found) != 0)
         return;
     int nspec = 0;
