@@ -170,6 +170,9 @@ $(B)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/csvread.h $(B)/libjnt
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libjnt.a $(LDLIBS)
 
+# libjnt's allocations pass through the test's own malloc (tests/unit/test_alloc_run.c)
+$(B)/tests/test_alloc_run: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
 $(B)/tests/%: tests/examples/%.c tests/unit/check.h tests/unit/csvread.h $(B)/libjnt.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libjnt.a $(LDLIBS)

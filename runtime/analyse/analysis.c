@@ -135,7 +135,7 @@ static int run_hysteresis(jnt_data *d, const jnt_abi_analysis *an, const double 
         rc = write_table(e, cycles_path, cols, 2, rows, ncyc);
     if (rc != JNT_OK)
         data_error(d, rc, "analysis '%s': %s", an->name,
-                   e ? e->err : jnt_status_message(rc));
+                   e && e->err[0] ? e->err : jnt_status_message(rc));
     free(rows);
     jnt_data_free(e);
     jnt_model_free(sub);

@@ -108,8 +108,8 @@ int params_defaults(const jnt_model *m, jnt_data *d)
                           "finite with these parameter values", a->y_names[-1000 - rc]);
     if (rc <= -1000 && -1000 - rc < 2 * a->ny) /* gen.c: an inertia, after the masses */
         return data_error(d, JNT_ERR_PARAM, "the inertia of the body of '%s' is not positive "
-                          "and finite with these parameter values (for rigid3d, each principal "
-                          "moment must be below the sum of the other two)",
+                          "and finite with these parameter values (for rigid3d, no principal "
+                          "moment may exceed the sum of the other two)",
                           a->y_names[-1000 - a->ny - rc]);
     if (rc < 0)
         return data_error(d, JNT_ERR_KERNEL, "the parameter kernel failed (status %d)", rc);

@@ -57,7 +57,7 @@ void slide_model_free(slide_model *m)
 {
     if (!m)
         return;
-    for (int s = 0; s < m->nsub; s++) {
+    for (int s = 0; m->sub && s < m->nsub; s++) { /* m->sub NULL: its calloc failed */
         slide_msub *b = &m->sub[s];
         double *p[] = {b->M, b->Minv, b->K, b->C, b->Phi, b->PhiT, b->w2, b->dmod, b->Y, b->Psi};
         for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)

@@ -111,11 +111,12 @@ static int mid_start(integ_run *r)
 {
     mid *md = calloc(1, sizeof *md);
     integ_dae *w = calloc(1, sizeof *w);
-    r->mem = md;
-    if (md)
-        md->w = w;
-    if (!md || !w)
+    if (!md || !w) {
+        free(md), free(w);
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting the DAE integrator");
+    }
+    r->mem = md;
+    md->w = w;
     w->stab = 0;
     int rc = integ_dae_alloc(r, w);
     if (rc == 0)

@@ -406,14 +406,10 @@ void csv_end(csv_writer *w, const char *line)
 {
     if (!w->path || w->npy || w->mat || w->fd < 0)
         return; /* a stream, a binary file, no file: no comment line */
-    size_t n = strlen(line);
-    char *e = malloc(n + 2);
-    if (!e)
-        return;
-    memcpy(e, line, n);
-    memcpy(e + n, "\n", 2);
-    free(w->end);
-    w->end = e;
+    size_t n = strlen(line), room = sizeof w->end - 2; /* no allocation: it must not fail */
+    n = n < room ? n : room;
+    memcpy(w->end, line, n);
+    memcpy(w->end + n, "\n", 2);
 }
 
 /* See csv.h. */
@@ -423,9 +419,9 @@ int csv_close(csv_writer *w, char *err, size_t errn)
     const char *name = w->path ? w->path : "<stdout>";
     /* the line saying how the run ended, after the rows: if the file failed
      * (disk full), at its last whole row, and if it does not fit, none */
-    if (open && w->end && !w->failed)
+    if (open && w->end[0] && !w->failed)
         (void)csv_put(w, w->end, strlen(w->end), NULL, 0);
-    else if (open && w->end && w->split) {
+    else if (open && w->end[0] && w->split) {
         size_t n = strlen(w->end);
         if (pwrite(w->fd, w->end, n, (off_t)w->kept) != (ssize_t)n)
             (void)!ftruncate(w->fd, (off_t)w->kept);
@@ -491,7 +487,6 @@ int csv_close(csv_writer *w, char *err, size_t errn)
         }
     }
     free(w->row);
-    free(w->end);
     free(w->path);
     free(w->part);
     free(w->buf);

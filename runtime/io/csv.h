@@ -38,7 +38,7 @@ typedef struct csv_writer {
     int (*hook)(void *ctx, const double *v, int n);
     void *hook_ctx;
     int skip;       /* rows still to drop (a resumed run's start row) */
-    char *end;      /* the comment line written at close (csv_end), or NULL */
+    char end[704];  /* the comment line written at close (csv_end), "": none */
 } csv_writer;
 
 /* A writer without a file, for the hook only (set hook after this call):
