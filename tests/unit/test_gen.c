@@ -13,6 +13,25 @@
 #include "core/data.h"
 #include "jnt/jnt.h"
 
+/* A journal in a cylinder clearance joint, spinning at 5 rad/s and sliding along the axis at
+ * 0.1 m/s: the circumferential and the axial friction, one plane bristle, law LAW with sigma1
+ * S1 (as tests/examples/test_spatial.c's plane_bristle). */
+#define PLANE_BRISTLE(LAW, S1, INTEG)                                                          \
+    "import contact\nimport friction\n"                                                      \
+    "body b : rigid3d(mass = 1 kg, inertia = (1000 kg*m^2, 1000 kg*m^2, 1000 kg*m^2),\n"      \
+    "                 omega = (5 / 1 s, 0 / 1 s, 0 / 1 s)) { marker c = (0 m, 0 m, 0 m) }\n"  \
+    "contact bearing between b.c and (0 m, 0 m, 0 m) {\n  law = linear_spring(k = 1 MN/m)\n"  \
+    "  clearance = cylinder(rho_k = 20.5 mm, rho_l = 20 mm, axis = (1, 0, 0))\n}\n"          \
+    "friction turn between b.c and (0 m, 0 m, 0 m) {\n"                                       \
+    "  law = " LAW "(sigma0 = 1e5 /m, sigma1 = " S1 ", mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)\n" \
+    "  normal = bearing.force  radii = (20 mm, 20.5 mm)  axis = (1, 0, 0)  bristle = plane\n}\n" \
+    "friction slide between b.c and (0 m, 0 m, 0 m) {\n"                                      \
+    "  law = " LAW "(sigma0 = 1e5 /m, sigma1 = " S1 ", mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)\n" \
+    "  normal = bearing.force  radii = (20 mm, 20.5 mm)  axis = (1, 0, 0)  slip = axial\n"     \
+    "  bristle = plane\n}\n"                                                                  \
+    "init b.z = -0.5 mm - 9.81 um\ninit b.x.v = 0.1 m/s\n"                                    \
+    "simulate { integrator = " INTEG "  gravity = (0 m/s^2, 0 m/s^2, -9.81 m/s^2)  until = 30 ms }\n"
+
 /* One model per stdlib law, each driven through stick and slip. */
 static const struct {
     const char *name;
@@ -55,6 +74,10 @@ static const struct {
                   "  law = lugre_tdg(sigma0 = 1e5 /m, sigma1 = 0.01 s/m, sigma2 = 0.002 s/m,\n"
                   "                  mu_s = 0.4, mu_k = 0.3, v_s = 1 mm/s) }\n"
                   "simulate { integrator = midpoint(h = 0.1 ms)  until = 2 s }\n"},
+    /* a plane bristle (`bristle = plane`): a journal sliding along its bearing and spinning,
+     * the two friction elements' laws taking the other tangent's slip v2 != 0 */
+    {"lugre, plane bristle", PLANE_BRISTLE("lugre", "0.01 s/m", "midpoint(h = 50 us)")},
+    {"lugre_tdg, plane bristle", PLANE_BRISTLE("lugre_tdg", "0.01 s/m", "midpoint(h = 50 us)")},
     {"frdyn2", "import friction\n"
                "body b : point(mass = 1 kg) { dof x }\n"
                "force f on b.x = 8 N * sin(2 * pi * t / 1 s)\n"
@@ -276,7 +299,7 @@ int main(void)
     }
     for (size_t i = 0; i < sizeof law_models / sizeof *law_models; i++) {
         jnt_model *m;
-        char text[2048];
+        char text[4096];
         /* a t_end param lets check_model sample the trajectory */
         const char *until = strstr(law_models[i].text, "until = ");
         snprintf(text, sizeof text, "param t_end = %.*s\n%.*suntil = t_end }\n",
