@@ -97,6 +97,13 @@ static int translate(void *arg)
     j->mem = NULL;
     if (fclose(mem) != 0)
         alloc_nomem();
+    long max_mb = sema_limit("JNT_MAX_CODE_MB", 1024);
+    if (j->len > (size_t)max_mb << 20) { /* before the C compiler sees it */
+        diag_error(&j->dc, model->loc, "the generated C is %.0f MB, more than the limit of %ld MB "
+                   "(set JNT_MAX_CODE_MB to raise it; arrays of fewer instances make less)",
+                   (double)j->len / (1 << 20), max_mb);
+        return JNT_ERR_MODEL;
+    }
     if (j->m.ndata) {
         j->data = xmalloc((size_t)j->m.ndata * sizeof *j->data);
         ir_data_fill(&j->m, j->data);

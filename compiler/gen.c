@@ -172,9 +172,9 @@ static void gen_params(const gen_ctx *g)
         fprintf(g->out, "    {\n    double c[%d];\n", m->npos);
         emit_block(m->pool, g->out, g->dc, m->npos, m->pos_mass, "c[%d]", NULL, "w");
         for (int k = 0; k < m->npos; k++) /* a mass: -1000 - y; an inertia: past ny */
-            fprintf(g->out, "    if (!(c[%d] > 0.0 && c[%d] - c[%d] == 0.0))\n        return %d;\n",
-                    k, k, k, m->pos_y[k] >= 0 ? -1000 - m->pos_y[k]
-                                              : -1000 - m->y.n - (-1 - m->pos_y[k]));
+            fprintf(g->out, "    if (!(c[%d] %s 0.0 && c[%d] - c[%d] == 0.0))\n        return %d;\n",
+                    k, m->pos_kind[k] == POS_EULER ? ">=" : ">", k, k,
+                    -1000 - m->pos_y[k] - (m->pos_kind[k] == POS_MASS ? 0 : m->y.n));
         fputs("    }\n", g->out);
     }
     close_fn(g->out);

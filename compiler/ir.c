@@ -31,6 +31,7 @@ void ir_free(ir_model *m)
     free(m->mass);
     free(m->pos_mass);
     free(m->pos_y);
+    free(m->pos_kind);
     free(m->crate);
     vars_free(&m->y);
     vars_free(&m->d);

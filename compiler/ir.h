@@ -14,6 +14,9 @@
 #include "expr.h"
 #include "jnt/setup.h"
 
+/* what a checked mass is (ir_model.pos_kind) */
+enum { POS_MASS, POS_INERTIA, POS_EULER /* a director's Euler moment: may be 0 */ };
+
 typedef struct ir_var {
     char *name;    /* "block.x", "block.x.v", "slide.z" (owned) */
     ex_id rhs;     /* y: derivative; d: update expression; p: default; out: value */
@@ -121,11 +124,11 @@ typedef struct ir_model {
     int nq, nc;
     ex_id *mass, *crate;
     ex_id alpha, rho_inf;
-    /* masses and rigid bodies' inertias that use parameters: checked positive
-     * and finite by the params kernel (a -D value); pos_y: the y index of the
-     * body's first dof (a mass) or -1 - y of the dof the inertia moves */
+    /* masses and rigid bodies' inertias that use parameters: checked finite
+     * and positive by the params kernel (a -D value); pos_y: the y index of
+     * the dof it moves (a mass: the body's first); pos_kind: POS_* */
     ex_id *pos_mass;       /* owned */
-    int *pos_y;            /* owned */
+    int *pos_y, *pos_kind; /* owned */
     int npos;
     ir_summary *sum;       /* the summary block's results (owned) */
     int nsum;

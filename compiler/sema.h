@@ -18,4 +18,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
  * source tree's stdlib/. */
 const char *sema_stdlib_dir(void);
 
+/* A size limit: the environment variable env as a positive integer, else
+ * fallback (JNT_MAX_ARRAY, JNT_MAX_CODE_MB: docs/language.md, "Limits"). */
+long sema_limit(const char *env, long fallback);
+
 #endif

@@ -121,8 +121,10 @@ static void eval_body_mass(sema *S, body *b)
 }
 
 /* A body's mass that uses parameters: the params kernel checks it (gen.c). */
-static void add_mass_check(ir_model *m, ex_id mass, int y)
+static void add_mass_check(ir_model *m, ex_id mass, int y, int kind)
 {
+    m->pos_kind = xrealloc(m->pos_kind, ((size_t)m->npos + 1) * sizeof *m->pos_kind);
+    m->pos_kind[m->npos] = kind;
     m->pos_mass = xrealloc(m->pos_mass, ((size_t)m->npos + 1) * sizeof *m->pos_mass);
     m->pos_y = xrealloc(m->pos_y, ((size_t)m->npos + 1) * sizeof *m->pos_y);
     m->pos_mass[m->npos] = mass;
@@ -299,18 +301,19 @@ void sema_assemble(sema *S)
         if (S->multibody) { /* M q'' = Q - C_q^T lambda: the forces, M apart (sema_mb.c) */
             S->m->y.v[f->y + 1].rhs = f->force;
             /* the mass at the first dof; a rigid body's inertia at its angle (rigid2d) or
-             * its directors' Euler moments E_i (rigid3d: dofs 3, 6, 9), coded -1 - y */
-            int k = i - b->dof0, inertia = (b->rigid3 && k >= 3 && k % 3 == 0) ||
-                                           (b->rigid && !b->rigid3 && k == 2);
+             * its directors' Euler moments E_i (rigid3d: dofs 3, 6, 9; zero for a lamina) */
+            int k = i - b->dof0;
+            int kind = k == 0 ? POS_MASS : b->rigid3 && k % 3 == 0 ? POS_EULER
+                       : b->rigid && !b->rigid3 && k == 2 ? POS_INERTIA : -1;
             ex_id mv = sema_mb_dof_mass(S, f);
-            if (b->mass.k == V_NUM && (k == 0 || inertia) && ex_depends(P, mv, EX_P, -1))
-                add_mass_check(S->m, mv, inertia ? -1 - f->y : f->y);
+            if (b->mass.k == V_NUM && kind >= 0 && ex_depends(P, mv, EX_P, -1))
+                add_mass_check(S->m, mv, f->y, kind);
             continue;
         }
         if (f->motion < 0)
             f->acc = b->mass.k == V_NUM ? ex_op2(P, EX_DIV, f->force, b->mass.e) : ex_const(P, 0);
         if (b->mass.k == V_NUM && f == &S->dofs[b->dof0] && ex_depends(P, b->mass.e, EX_P, -1))
-            add_mass_check(S->m, b->mass.e, f->y);
+            add_mass_check(S->m, b->mass.e, f->y, POS_MASS);
         S->m->y.v[f->y + 1].rhs = f->acc;
     }
     S->assembled = 1;

@@ -789,10 +789,8 @@ void sema_mb_finish(sema *S)
     for (int s = 0; s < S->nsub; s++)
         if (S->subs[s].phi)
             S->subs[s].q0 = ex_get(P, repl[S->subs[s].q0])->a;
-    for (int k = 0; k < m->npos; k++) { /* the checked masses' dofs (ir.h) */
-        int y = m->pos_y[k] >= 0 ? m->pos_y[k] : -1 - m->pos_y[k], to = ex_get(P, repl[y])->a;
-        m->pos_y[k] = m->pos_y[k] >= 0 ? to : -1 - to;
-    }
+    for (int k = 0; k < m->npos; k++) /* the checked masses' dofs (ir.h) */
+        m->pos_y[k] = ex_get(P, repl[m->pos_y[k]])->a;
     m->nq = m->nc = 0;
     for (int i = 0; i < ny; i++) {
         m->nq += kind[i] == 1;

@@ -328,6 +328,15 @@ int sema_domain(sema *S, const ast *iter, long **vals)
     return sema_domain_in(S, &S->global, iter, vals);
 }
 
+/* See sema_int.h. */
+long sema_limit(const char *env, long fallback)
+{
+    const char *v = getenv(env);
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    return v && end != v && *end == 0 && n > 0 ? n : fallback;
+}
+
 /* The same, with the bounds evaluated in scope sc. */
 int sema_domain_in(sema *S, const scope *sc, const ast *iter, long **vals)
 {
@@ -339,8 +348,15 @@ int sema_domain_in(sema *S, const scope *sc, const ast *iter, long **vals)
         if (sema_int_const(S, sc, dom->kids[0], &lo) ||
             sema_int_const(S, sc, dom->kids[1], &hi))
             return -1;
-        if (hi < lo || hi - lo > 10000000) {
-            diag_error(S->dc, dom->loc, "empty or too large index range %ld..%ld", lo, hi);
+        long max = sema_limit("JNT_MAX_ARRAY", 1000000);
+        if (hi < lo) {
+            diag_error(S->dc, dom->loc, "empty index range %ld..%ld", lo, hi);
+            return -1;
+        }
+        if ((double)hi - (double)lo >= (double)max) { /* in double: no overflow */
+            diag_error(S->dc, dom->loc, "index range %ld..%ld has %.17g indices, more than the "
+                       "limit of %ld (set JNT_MAX_ARRAY to raise it)", lo, hi,
+                       (double)hi - (double)lo + 1, max);
             return -1;
         }
         for (long i = lo; i <= hi; i++) {

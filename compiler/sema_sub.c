@@ -541,6 +541,11 @@ void sema_declare_sub(sema *S, sym *s)
             red_basis_free(&basis);
             return;
         }
+    } else if (n > JNT_MAX_BLOCK) { /* before the n x n identity */
+        diag_error(S->dc, d->loc, "'%s' has %d DOFs unreduced; at most %d generalized "
+                                  "coordinates are supported (give it 'reduce = ...')", b->name,
+                   n, JNT_MAX_BLOCK);
+        return;
     } else {
         basis.n = basis.r = n;
         basis.phi = xcalloc((size_t)n * n + 1, sizeof(double));

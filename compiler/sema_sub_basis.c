@@ -78,6 +78,18 @@ static int is_call(const ast *e, const char *name)
     return e->kind == AST_CALL && !strcmp(e->name, name);
 }
 
+/* Whether a count asked of a reduction is negative or beyond the generalized
+ * coordinates a body may have (JNT_MAX_BLOCK): a located error before any
+ * work, and before the count is converted to int. */
+static int too_many(sema *S, const ast *at, const char *what, double n)
+{
+    if (n >= 0 && n <= JNT_MAX_BLOCK)
+        return 0;
+    diag_error(S->dc, at->loc, "%s = %g: must be between 0 and %d (the generalized coordinates a "
+                               "substructure may have)", what, n, JNT_MAX_BLOCK);
+    return 1;
+}
+
 /* jtv(count = t, pairs = {SET_A, SET_B}, comp = uy, dkdg = ...): joint
  * trial vectors (seed 000 Sect. 3) of the basis built so far, for contact
  * pairs between the i-th nodes of two node sets along one component that
@@ -121,7 +133,7 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
                                   "and dkdg = .. N/m^2");
         return -1;
     }
-    if (sema_sub_sets(S, between, fe, sets, 2) != 2)
+    if (too_many(S, e, "count", count) || sema_sub_sets(S, between, fe, sets, 2) != 2)
         return -1;
     const fe_set *A = &fe->set[sets[0]], *B = &fe->set[sets[1]];
     if (A->n != B->n) {
@@ -191,7 +203,8 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
     double v[2];
     int rc = -1;
     if (!strcmp(e->name, "modal")) {
-        if (sema_bind_args(S, e, 0, e->nkids, modal_args, 1, "'modal'", v, NULL))
+        if (sema_bind_args(S, e, 0, e->nkids, modal_args, 1, "'modal'", v, NULL) ||
+            too_many(S, e, "modes", v[0]))
             return -1;
         rc = red_modal(fe, (int)v[0], 0, out, NULL, err, sizeof err);
     } else if (!strcmp(e->name, "static") || !strcmp(e->name, "craig_bampton")) {
@@ -205,7 +218,8 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
             } else if (cb && a->kind == AST_ARG && !strcmp(a->name, "modes")) {
                 sval x = sema_num(S, &S->consts, a->kids[0], "'modes'");
                 double m;
-                if (x.k != V_NUM || !ex_is_const(S->pool, x.e, &m))
+                if (x.k != V_NUM || !ex_is_const(S->pool, x.e, &m) ||
+                    too_many(S, a, "modes", m))
                     return -1;
                 modes = (int)m;
             } else {
@@ -227,6 +241,10 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
             memcpy(dofs + nd, d, (size_t)n * sizeof *d);
             nd += n;
             free(d);
+        }
+        if (too_many(S, e, cb ? "kept DOFs" : "static shapes", nd)) {
+            free(dofs);
+            return -1;
         }
         rc = cb ? red_craig_bampton(fe, dofs, nd, modes, out, err, sizeof err)
                 : red_static(fe, dofs, nd, out, err, sizeof err);

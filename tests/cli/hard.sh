@@ -248,7 +248,7 @@ has "-D J=-0.1 (rigid2d): the body named" "the inertia of the body of 'arm.angle
 expect 0 "-D J=0.2 on the rigid2d inertia runs" "$J" run mbj.jnt -D J=0.2 -o ''
 sed 's/inertia = (0.1 kg\*m^2,/inertia = (Jx,/; s/^param m = 1 kg/&\nparam Jx = 0.1 kg*m^2/' mb3.jnt > mb3j.jnt
 expect 1 "-D Jx=0.3 (above Jy + Jz) on a rigid3d body is refused before the run" "$J" run mb3j.jnt -D Jx=0.3 -o ''
-has "-D Jx=0.3 (rigid3d): the body and the rule named" "each principal moment must be below the sum of the other two"
+has "-D Jx=0.3 (rigid3d): the body and the rule named" "no principal moment may exceed the sum of the other two"
 expect 0 "-D Jx=0.15 on the rigid3d body runs" "$J" run mb3j.jnt -D Jx=0.15 -o ''
 # the second body of a chain: named by its own states (multibody states are reordered)
 printf 'model mb2
@@ -263,6 +263,13 @@ output "mb2.csv" every 1 ms { t, a = b.angle }
 expect 1 "-D m2=-1 on the second body is refused" "$J" run mb2.jnt -D m2=-1 -o ''
 has "-D m2=-1: the second body named" "the mass of the body of 'b.x' is not positive"
 expect 0 "-D m2=2 on the second body runs" "$J" run mb2.jnt -D m2=2 -o ''
+# the size limits can be raised: JNT_MAX_ARRAY (instances of one array), JNT_MAX_CODE_MB
+printf 'model arr\nconst n = 20000\nbody b[i in 1..n] : point(mass = 1 kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n' > arr.jnt
+JNT_MAX_ARRAY=10000 expect 1 "JNT_MAX_ARRAY=10000: an array of 20000 is refused" "$J" check arr.jnt
+has "the limit named with how to raise it" "more than the limit of 10000 (set JNT_MAX_ARRAY to raise it)"
+JNT_MAX_ARRAY=20000 expect 0 "JNT_MAX_ARRAY=20000: it is accepted" "$J" check arr.jnt
+JNT_MAX_CODE_MB=1 expect 1 "JNT_MAX_CODE_MB=1: 20000 bodies' C is refused before the C compiler" "$J" run arr.jnt -o ''
+has "the code size named with how to raise it" "more than the limit of 1 MB (set JNT_MAX_CODE_MB to raise it"
 printf '\357\273\277model bom\nbody b : point(mass = 1 kg) { dof x }\nsimulate { integrator = rk4(h = 1 ms)  until = 1 ms }\n' > bom.jnt
 expect 0 "a UTF-8 byte-order mark is accepted" "$J" check bom.jnt
 cd "$ROOT" || exit 1
