@@ -10,6 +10,7 @@
  * r x r, column-major, and the arithmetic is done in the order the generated
  * model data has always been computed in (the golden files pin it).
  */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ int red_modal_damping(int r, const double *Mr, const double *Kr, double zeta, do
 }
 
 /* See setup.h. Cholesky (dpotrf, dpotri) on the lower triangle of a copy of
- * Mr, then the upper triangle mirrored, then the two products. */
+ * Mr, then the upper triangle mirrored, then the two products (BLAS dsymm). */
 int red_mass_inverse(int r, const double *Mr, const double *Kr, const double *Cr, double *Minv,
                      double *MinvK, double *MinvC, char *err, size_t errn)
 {
@@ -89,16 +90,8 @@ int red_mass_inverse(int r, const double *Mr, const double *Kr, const double *Cr
     for (int j = 0; j < r; j++) /* complete the upper triangle */
         for (int i = 0; i < j; i++)
             Minv[(size_t)j * r + i] = Minv[(size_t)i * r + j];
-    memset(MinvK, 0, rr * sizeof *MinvK);
-    memset(MinvC, 0, rr * sizeof *MinvC);
-    for (int j = 0; j < r; j++)
-        for (int k = 0; k < r; k++) {
-            double kk = Kr[(size_t)j * r + k], cc = Cr[(size_t)j * r + k];
-            for (int i = 0; i < r; i++) {
-                MinvK[(size_t)j * r + i] += Minv[(size_t)k * r + i] * kk;
-                MinvC[(size_t)j * r + i] += Minv[(size_t)k * r + i] * cc;
-            }
-        }
+    cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, r, r, 1.0, Minv, r, Kr, r, 0.0, MinvK, r);
+    cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, r, r, 1.0, Minv, r, Cr, r, 0.0, MinvC, r);
     return JNT_OK;
 }
 
