@@ -28,6 +28,7 @@
  * slide_modes.c keeps those with Im s >= 0. An analysis allocates its own
  * memory.
  */
+#include <cblas.h>
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
@@ -101,11 +102,8 @@ int slide_eig_sym(const slide_eigsys *e, double a, double b, double *sr, double 
         A[i + (size_t)N * i] = e->w2[i];
     if (e->kc > 0) {
         /* penalty: diag(w2) + kc n^T n */
-        for (int k = 0; k < na; k++)
-            for (int j = 0; j < N; j++)
-                for (int i = 0; i < N; i++)
-                    A[i + (size_t)N * j] += e->kc * e->nr[(size_t)N * k + i] *
-                                            e->nr[(size_t)N * k + j];
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, N, N, na, e->kc, e->nr, N, e->nr,
+                    N, 1.0, A, N);
     } else if (na > 0) {
         /* rigid: Q R = n^T, L = the last N - na columns of Q, A = Q^T diag(w2) Q */
         for (int k = 0; k < na; k++)

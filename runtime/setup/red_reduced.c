@@ -55,16 +55,13 @@ int red_modal_damping(int r, const double *Mr, const double *Kr, double zeta, do
                            : jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for modal damping "
                                       "of %d coordinates", r);
     if (rc == JNT_OK) {
-        for (int j = 0; j < r; j++) /* T = Mr Y */
-            for (int k = 0; k < r; k++)
-                for (int i = 0; i < r; i++)
-                    t[(size_t)j * r + i] += Mr[(size_t)k * r + i] * y[(size_t)j * r + k];
-        for (int m = 0; m < r; m++) {
-            double dm = 2 * zeta * sqrt(fmax(lam[m], 0));
-            for (int j = 0; j < r; j++)
-                for (int i = 0; i < r; i++)
-                    Cr[(size_t)j * r + i] += dm * t[(size_t)m * r + i] * t[(size_t)m * r + j];
-        }
+        /* T = Mr Y, each column m scaled by sqrt(2 zeta w_m); then Cr += T T^T */
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, r, r, 1.0, Mr, r, y, r, 0.0,
+                    t, r);
+        for (int m = 0; m < r; m++)
+            cblas_dscal(r, sqrt(2 * zeta * sqrt(fmax(lam[m], 0))), t + (size_t)m * r, 1);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, r, r, r, 1.0, t, r, t, r, 1.0, Cr,
+                    r);
     }
     free(y);
     free(lam);
@@ -199,11 +196,8 @@ int red_compare_modes(const red_basis *b, const double *Mr, const double *Kr,
                       : jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for the modes of %d "
                                  "coordinates", r);
     if (rc == JNT_OK) {
-        memset(shapes, 0, (size_t)n * (size_t)count * sizeof *shapes);
-        for (int k = 0; k < count; k++) /* Phi y_k */
-            for (int j = 0; j < r; j++)
-                for (int i = 0; i < n; i++)
-                    shapes[(size_t)k * n + i] += b->phi[(size_t)j * n + i] * y[(size_t)k * r + j];
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, count, r, 1.0, b->phi, n, y,
+                    r, 0.0, shapes, n); /* Phi y_k */
         for (int k = 0; k < count; k++) {
             double *x = shapes + (size_t)k * n;
             const double *f = full->phi + (size_t)k * n;

@@ -164,7 +164,20 @@ int main(void)
             const double *v = csv_col(&t, "v");
             printf("INFO: %s: mean N %.5f N, mean friction %.5f N, final slip velocity %.4g m/s\n",
                    couplings[k], n, ft, v ? v[t.nrow - 1] : NAN);
-            CHECK_REL(-ft, 0.3 * n, 0.02, "dragged by 0.5 N: friction = -mu N while sliding");
+            /* row by row where it slides in contact (the means mix in the bounces' impacts,
+             * which a rounding change moves: a 2.6 % shift seen); at a few impact rows of
+             * the dual couplings (1-2 of about 500: the slip jumps there) the friction
+             * points against the step's earlier slip, so 98 % of the rows are asked */
+            const double *tc = t.col[0], *N = csv_col(&t, "N"), *Ft = csv_col(&t, "Ft");
+            int nslide = 0, nexact = 0;
+            for (int i = 0; v && N && Ft && i < t.nrow; i++)
+                if (tc[i] > 3.5e-3 && N[i] > 1e-3 && fabs(v[i]) > 1e-3) {
+                    nexact += fabs(-Ft[i] / N[i] - copysign(0.3, v[i])) <= 1e-9;
+                    nslide++;
+                }
+            CHECK(nslide > 50 && nexact >= 0.98 * nslide, "dragged by 0.5 N: friction = -mu N "
+                  "sign(slip) to 1e-9 at %d of the %d rows sliding in contact (98 %%)", nexact,
+                  nslide);
             /* the block bounces on the cantilever (the contact opens and closes):
              * its slip velocity swings (0.03 to 0.35 m/s over the last ms), so
              * its mean over the last ms, not one sample, says it slides */
