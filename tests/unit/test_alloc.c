@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "check.h"
 #include "jnt/jnt.h"
+#include "oom_model.h"
 
 /* Built with AddressSanitizer (make check-asan), LeakSanitizer checks at exit. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -21,21 +22,6 @@
 #define LSAN_DISABLE() ((void)0)
 #define LSAN_ENABLE() ((void)0)
 #endif
-
-/* A mass on a spring, driven, with LuGre friction from the stdlib (so that an import is read
- * too) and an output: every stage of the pipeline allocates. */
-static const char *const model_src =
-    "model oom\n"
-    "import friction\n"
-    "param k = 100 N/m\n"
-    "body b : point(mass = 1 kg) { dof x }\n"
-    "spring s between b.x and ground { stiffness = k }\n"
-    "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
-    "friction fr between b.x and ground { normal = 10 N\n"
-    "  law = lugre(sigma0 = 1e4 /m, sigma1 = 30 s/m, sigma2 = 0.01 s/m, mu_s = 0.6,\n"
-    "              mu_k = 0.4, v_s = 1 mm/s) }\n"
-    "simulate { integrator = bdf  until = 1 s }\n"
-    "output \"oom.csv\" every 1 ms { t, x = b.x, F = fr.force }\n";
 
 static const char oom_line[] = "jnt: error: out of memory\n";
 

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "jnt/jnt.h"
+#include "oom_model.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
@@ -46,20 +47,6 @@ void *__wrap_realloc(void *p, size_t n)
 {
     return fails_now() ? NULL : __real_realloc(p, n);
 }
-
-/* A mass on a spring, driven, with LuGre friction from the stdlib. */
-static const char *const ode_src =
-    "model oom\n"
-    "import friction\n"
-    "param k = 100 N/m\n"
-    "body b : point(mass = 1 kg) { dof x }\n"
-    "spring s between b.x and ground { stiffness = k }\n"
-    "force f on b.x = 20 N * sin(2 * pi * t / 1 s)\n"
-    "friction fr between b.x and ground { normal = 10 N\n"
-    "  law = lugre(sigma0 = 1e4 /m, sigma1 = 30 s/m, sigma2 = 0.01 s/m, mu_s = 0.6,\n"
-    "              mu_k = 0.4, v_s = 1 mm/s) }\n"
-    "simulate { integrator = bdf  until = 1 s }\n"
-    "output \"oom.csv\" every 1 ms { t, x = b.x, F = fr.force }\n";
 
 /* A hysteresis analysis (docs/language.md). */
 static const char *const loop_src =
@@ -197,7 +184,7 @@ static jnt_model *compile_file(const char *path)
 int main(void)
 {
     jnt_model *m = NULL;
-    int rc = jnt_compile_string("oom.jnt", ode_src, NULL, &m);
+    int rc = jnt_compile_string("oom.jnt", model_src, NULL, &m);
     CHECK(rc == JNT_OK, "the ODE model compiles (%d)", rc);
     if (m) {
         static const char *const integ[] = {"bdf", "radau", "dopri5", "rk4", "trapezoidal"};
