@@ -119,17 +119,24 @@ static int compile_job(comp_job *j, jnt_model **out)
     *out = NULL;
     j->want_c = 1;
     int rc = alloc_recover(translate, j, j->dc.out);
-    char *csrc = NULL;
+    char *csrc = NULL, **inputs = NULL;
     double *data = NULL;
     if (rc == JNT_OK) {
-        csrc = j->csrc, data = j->data;
-        j->csrc = NULL, j->data = NULL;
+        csrc = j->csrc, data = j->data, inputs = j->m.inputs;
+        j->csrc = NULL, j->data = NULL, j->m.inputs = NULL;
     }
     FILE *diag = j->dc.out;
     job_free(j);
     if (rc == JNT_OK)
         rc = jit_compile(csrc, data, diag, out);
     free(csrc);
+    if (rc == JNT_OK) {
+        jnt_model_set_inputs(*out, inputs);
+    } else {
+        for (char **p = inputs; p && *p; p++)
+            free(*p);
+        free(inputs);
+    }
     return rc;
 }
 

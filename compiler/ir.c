@@ -32,6 +32,9 @@ void ir_free(ir_model *m)
     free(m->pos_mass);
     free(m->pos_y);
     free(m->pos_kind);
+    for (char **p = m->inputs; p && *p; p++)
+        free(*p);
+    free(m->inputs);
     free(m->crate);
     vars_free(&m->y);
     vars_free(&m->d);

@@ -101,6 +101,8 @@ typedef struct ir_jac {
 typedef struct ir_model {
     char *name;            /* model name (owned) */
     char *source;          /* the .jnt path (owned) */
+    char **inputs;         /* real paths of every file read: sources, imports, data
+                              files; NULL-terminated (owned; jnt_model keeps them) */
     ex_pool *pool;         /* every expression (owned) */
     ir_vars y, d, p, out;
     ir_vars f;             /* forces on the gathered points: f.n = nu, rhs = the force (N) */

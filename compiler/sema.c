@@ -13,6 +13,8 @@
  * counted; evaluation goes on with V_ERR values so that one run reports
  * every independent error.
  */
+#define _DEFAULT_SOURCE /* realpath */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,9 +194,20 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         free(S.stack[i]);
     for (int i = 0; i < S.nimported; i++)
         free(S.imported[i]);
+    /* the files read, for the run to keep its output off them (run.c) */
+    out->inputs = xcalloc((size_t)dc->nsrc + (size_t)S.ndata + 1, sizeof *out->inputs);
+    int nin = 0;
+    for (int i = 0; i < dc->nsrc; i++) {
+        char real[PATH_MAX];
+        if (realpath(dc->srcs[i].path, real))
+            out->inputs[nin++] = xstrdup(real);
+    }
+    for (int i = 0; i < S.ndata; i++)
+        out->inputs[nin++] = S.data[i]; /* moved */
     free(S.stack);
     free(S.stack_file);
     free(S.imported);
+    free(S.data);
     free(S.syms);
     free(S.hash);
     free(S.bodies);

@@ -256,6 +256,8 @@ struct sema {
     int nstack, capstack;
     char **imported;  /* real paths of the files already read */
     int nimported, capimported;
+    char **data;      /* real paths of the data files read (fe matrices, node tables): */
+    int ndata, capdata; /* an output may not overwrite one (sema_output_ok) */
     int eval_depth;   /* sema_eval's recursion (operators, calls, 'let's): SEMA_MAX_DEPTH */
     int depth_said;   /* the depth error was reported (once per model) */
 };
@@ -272,8 +274,10 @@ struct sema {
 int sema_path_ok(sema *S, jnt_loc at, const char *given, const char *resolved, const char *base,
                  const char *what);
 /* An output file: in the working directory (sema_path_ok) and not one of the
- * model's own source files. 0 or -1 after an error. */
+ * model's own source or data files. 0 or -1 after an error. */
 int sema_output_ok(sema *S, jnt_loc at, const char *given);
+/* Record a data file the model reads (sema_output_ok keeps outputs off it). */
+void sema_data_file(sema *S, const char *path);
 
 /* sema_scope.c */
 /* The global and constants-only scopes and an empty symbol table. */

@@ -105,5 +105,21 @@ int sema_output_ok(sema *S, jnt_loc at, const char *given)
                        "overwritten", given, S->dc->srcs[i].path);
             return -1;
         }
+    for (int i = 0; i < S->ndata; i++)
+        if (!strcmp(out, S->data[i])) {
+            diag_error(S->dc, at, "the output '%s' is a data file of the model (%s): it would "
+                       "be overwritten", given, S->data[i]);
+            return -1;
+        }
     return 0;
+}
+
+/* See sema_int.h. */
+void sema_data_file(sema *S, const char *path)
+{
+    char real[PATH_MAX];
+    if (!path || !realpath(path, real))
+        return;
+    XGROW(S->data, S->capdata, S->ndata);
+    S->data[S->ndata++] = xstrdup(real);
 }

@@ -217,6 +217,8 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
                     free(p[i]);
                 return -1;
             }
+            for (int i = 0; i < 4; i++)
+                sema_data_file(S, p[i]);
             rc = fe_import(fe, p[0], p[1], p[2], p[3], err, sizeof err);
             for (int i = 0; i < 4; i++)
                 free(p[i]);

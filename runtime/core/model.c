@@ -114,6 +114,9 @@ static void model_release(jnt_model *m)
     free(m->blk);
     free(m->gblock);
     free(m->own_j[0]), free(m->own_j[1]), free(m->own_m[0]), free(m->own_m[1]);
+    for (char **p = m->inputs; p && *p; p++)
+        free(*p);
+    free(m->inputs);
     free(m);
 }
 
@@ -201,6 +204,23 @@ void jnt_model_free(jnt_model *m)
     model_release(m); /* reads the abi: before the owner goes */
     if (owner_free)
         owner_free(owner);
+}
+
+/* See jnt.h. */
+const char *const *jnt_model_inputs(const jnt_model *m)
+{
+    return m ? (const char *const *)m->inputs : NULL;
+}
+
+/* See jnt.h. */
+void jnt_model_set_inputs(jnt_model *m, char **inputs)
+{
+    if (!m)
+        return;
+    for (char **p = m->inputs; p && *p; p++)
+        free(*p);
+    free(m->inputs);
+    m->inputs = inputs;
 }
 
 /* The generated ABI object of a model (owned by the model). */

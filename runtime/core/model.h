@@ -47,6 +47,9 @@ struct jnt_model {
     const int *jcolptr, *jrowind, *mcolptr, *mrowind;
     int jnnz, mnnz;
     int *own_j[2], *own_m[2];
+    char **inputs;            /* real paths of the files it was compiled from (sources,
+                                 imports, data files), NULL-terminated, owned; or NULL
+                                 (a model from an ABI): a run's output may not be one */
     void *owner;              /* what keeps abi and data alive (tcc state), or NULL */
     void (*owner_free)(void *); /* releases owner in jnt_model_free, or NULL */
 };

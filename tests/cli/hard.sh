@@ -188,6 +188,19 @@ expect 0 "an output going up with '..', allowed with --allow-path" "$J" run up.j
 expect 1 "an output over the model itself is refused" "$J" run self.jnt
 has "an output over the model: said so" "is the model file 'self.jnt': it would be overwritten"
 grep -q '^model o' self.jnt && pass "the model file is intact" || fail "the model file was overwritten"
+# ... and over one of its data files, from the model or from -o (which may go anywhere else)
+mkdir -p data && cp "$ROOT/examples/lap_joint/M.mtx" "$ROOT/examples/lap_joint/K.mtx" "$ROOT/examples/lap_joint/nodes.csv" data/
+printf 'model d\nsubstructure s : fe(mass = "data/M.mtx", stiffness = "data/K.mtx", nodes = "data/nodes.csv") {\n  fix = clamp\n  reduce = modal(modes = 2)\n}\n%s\noutput "data/K.mtx" every 1 ms { t }\n' "$base" > data.jnt
+sum0=$(cksum < data/K.mtx)
+expect 1 "an output over one of the model's data files is refused" "$J" run data.jnt
+has "an output over a data file: located, said so" "data.jnt:8:1: error: the output 'data/K.mtx' is a data file of the model"
+sed 's|output "data/K.mtx"|output "d.csv"|' data.jnt > data2.jnt
+expect 1 "-o over a data file is refused" "$J" run data2.jnt -o data/M.mtx
+has "-o over a data file: said so" "a file the model was compiled from: it would be overwritten"
+expect 1 "-o over the model itself is refused" "$J" run data2.jnt -o data2.jnt
+[ "$(cksum < data/K.mtx)" = "$sum0" ] && cmp -s data/M.mtx "$ROOT/examples/lap_joint/M.mtx" && grep -q '^model d' data2.jnt &&
+    pass "the data files and the model are intact" || fail "a data file or the model was overwritten"
+expect 0 "-o elsewhere runs" "$J" run data2.jnt -o elsewhere.csv
 expect 1 "import \"/etc/passwd\" is refused" "$J" check imp.jnt
 grep -q 'root:' "$T/err" && fail "import /etc/passwd: its content echoed" || pass "import /etc/passwd: no content echoed"
 expect 1 "a data file linked out (to /etc/passwd) is refused" "$J" check link.jnt

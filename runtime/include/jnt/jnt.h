@@ -172,6 +172,12 @@ const char *jnt_include_dir(void);
  * still owns `owner`. */
 int jnt_model_wrap(const jnt_abi_model *abi, const double *data, void *owner,
                    void (*owner_free)(void *), jnt_model **out);
+/* The files m was compiled from: the model, its imports and its data files, as real paths,
+ * NULL-terminated; NULL for a wrapped ABI unless set. A run refuses to write its output over
+ * one of them (JNT_ERR_IO). jnt_model_set_inputs gives m such a list (m takes it: the array
+ * and its strings, from malloc). */
+const char *const *jnt_model_inputs(const jnt_model *m);
+void jnt_model_set_inputs(jnt_model *m, char **inputs);
 /* Wrap generated kernels linked into the program (standalone builds: the
  * data is jnt_generated_data). The model borrows abi and data. */
 int jnt_model_from_abi(const jnt_abi_model *abi, const double *data, jnt_model **out);
