@@ -396,6 +396,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "check"))
         return to_c(model, NULL, NULL, NULL);
+    char real_out[PATH_MAX], real_model[PATH_MAX]; /* the C or the executable over the model */
+    if (out && realpath(out, real_out) && realpath(model, real_model) &&
+        !strcmp(real_out, real_model))
+        return usage("'-o %s' is the model file: it would be overwritten", out);
     if (!strcmp(cmd, "emit")) {
         char *csrc;
         double *data;

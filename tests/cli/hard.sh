@@ -59,10 +59,18 @@ has "an fe matrix linked to /dev/zero: said what it is" "not a regular file"
 gen_undef() { awk -v n="$1" 'BEGIN { print "model u"; for (i = 0; i < n; i++) printf "param p%d = q%d\n", i, i }'; }
 gen_bodies() { awk -v n="$1" 'BEGIN { print "model b"; for (i = 0; i < n; i++)
     printf "body b%d : point(mass = 1 kg) { dof x }\n", i }'; }
+# best_ns FILE: the shortest of three checks of FILE, in ns (the least disturbed by other load)
+best_ns() {
+    b=
+    for r in 1 2 3; do
+        s=$(date +%s%N); "$J" check "$1" > /dev/null 2>&1; e=$(( $(date +%s%N) - s ))
+        [ -z "$b" ] || [ "$e" -lt "$b" ] && b=$e
+    done
+    echo "$b"
+}
 for kind in undef bodies; do
     gen_$kind 10000 > "$T/$kind.1.jnt"; gen_$kind 100000 > "$T/$kind.10.jnt"
-    s=$(date +%s%N); "$J" check "$T/$kind.1.jnt" > /dev/null 2>&1; t1=$(( $(date +%s%N) - s ))
-    s=$(date +%s%N); "$J" check "$T/$kind.10.jnt" > /dev/null 2>&1; t10=$(( $(date +%s%N) - s ))
+    t1=$(best_ns "$T/$kind.1.jnt"); t10=$(best_ns "$T/$kind.10.jnt")
     # 12x, with 50 ms of slack for a start-up that does not scale
     if [ "$t10" -le $(( 12 * t1 + 50000000 )) ]; then pass "front end linear in $kind: 10x the model, $((t10 / 1000000)) ms against $((t1 / 1000000)) ms"
     else fail "front end superlinear in $kind: 10x the model, $((t10 / 1000000)) ms against $((t1 / 1000000)) ms"; fi
@@ -190,10 +198,10 @@ has "an output over the model: said so" "is the model file 'self.jnt': it would 
 grep -q '^model o' self.jnt && pass "the model file is intact" || fail "the model file was overwritten"
 # ... and over one of its data files, from the model or from -o (which may go anywhere else)
 mkdir -p data && cp "$ROOT/examples/lap_joint/M.mtx" "$ROOT/examples/lap_joint/K.mtx" "$ROOT/examples/lap_joint/nodes.csv" data/
-printf 'model d\nsubstructure s : fe(mass = "data/M.mtx", stiffness = "data/K.mtx", nodes = "data/nodes.csv") {\n  fix = clamp\n  reduce = modal(modes = 2)\n}\n%s\noutput "data/K.mtx" every 1 ms { t }\n' "$base" > data.jnt
+printf 'model d\nparam p = 1\nsubstructure s : fe(mass = "data/M.mtx", stiffness = "data/K.mtx", nodes = "data/nodes.csv") {\n  fix = clamp\n  reduce = modal(modes = 2)\n}\n%s\noutput "data/K.mtx" every 1 ms { t }\n' "$base" > data.jnt
 sum0=$(cksum < data/K.mtx)
 expect 1 "an output over one of the model's data files is refused" "$J" run data.jnt
-has "an output over a data file: located, said so" "data.jnt:8:1: error: the output 'data/K.mtx' is a data file of the model"
+has "an output over a data file: located, said so" "data.jnt:9:1: error: the output 'data/K.mtx' is a data file of the model"
 sed 's|output "data/K.mtx"|output "d.csv"|' data.jnt > data2.jnt
 expect 1 "-o over a data file is refused" "$J" run data2.jnt -o data/M.mtx
 has "-o over a data file: said so" "a file the model was compiled from: it would be overwritten"
@@ -201,6 +209,12 @@ expect 1 "-o over the model itself is refused" "$J" run data2.jnt -o data2.jnt
 [ "$(cksum < data/K.mtx)" = "$sum0" ] && cmp -s data/M.mtx "$ROOT/examples/lap_joint/M.mtx" && grep -q '^model d' data2.jnt &&
     pass "the data files and the model are intact" || fail "a data file or the model was overwritten"
 expect 0 "-o elsewhere runs" "$J" run data2.jnt -o elsewhere.csv
+expect 2 "jnt sweep -o over the model is refused" "$J" sweep data2.jnt --list p=1,2 -o data2.jnt
+expect 2 "jnt sweep -o over a data file is refused" "$J" sweep data2.jnt --list p=1,2 -o data/nodes.csv
+expect 2 "jnt emit -o over the model is refused" "$J" emit data2.jnt -o ./data2.jnt
+expect 2 "jnt build -o over the model is refused" "$J" build data2.jnt -o data2.jnt
+grep -q '^model d' data2.jnt && cmp -s data/nodes.csv "$ROOT/examples/lap_joint/nodes.csv" &&
+    pass "sweep, emit, build: the model and its data intact" || fail "sweep, emit or build overwrote the model or its data"
 expect 1 "import \"/etc/passwd\" is refused" "$J" check imp.jnt
 grep -q 'root:' "$T/err" && fail "import /etc/passwd: its content echoed" || pass "import /etc/passwd: no content echoed"
 expect 1 "a data file linked out (to /etc/passwd) is refused" "$J" check link.jnt
