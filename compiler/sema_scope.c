@@ -328,7 +328,7 @@ int sema_domain(sema *S, const ast *iter, long **vals)
     return sema_domain_in(S, &S->global, iter, vals);
 }
 
-/* See sema_int.h. */
+/* See sema.h. */
 long sema_limit(const char *env, long fallback)
 {
     const char *v = getenv(env);
