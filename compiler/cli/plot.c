@@ -120,7 +120,19 @@ static int read_header(const char *path, char *buf, size_t n, char **names, int 
         names[nc++] = tok;
     *hline = line;
     read_units(f, ubuf, un, units, nc);
+    rewind(f); /* a row after the header: else gnuplot fails, and leaves an empty picture */
+    char *row = NULL;
+    size_t cap = 0;
+    int rows = 0;
+    for (int l = 0; !rows && getline(&row, &cap, f) > 0;)
+        if (row[0] != '#' && l++ > 0)
+            rows = row[0] != '\n' && row[0] != '\r';
+    free(row);
     fclose(f);
+    if (!rows) {
+        fprintf(stderr, "jnt plot: error: '%s' has no rows, only its header\n", path);
+        return -1;
+    }
     return nc;
 }
 
@@ -184,8 +196,9 @@ static int on_path(const char *name)
     return 0;
 }
 
-/* Run gnuplot on the script text; 0 or 1 after a message. */
-static int run_gnuplot(const char *script)
+/* Run gnuplot on the script text writing picture out; 0 or 1 after a message
+ * (and no half-written picture left). */
+static int run_gnuplot(const char *script, const char *out)
 {
     if (!on_path("gnuplot")) {
         fputs("jnt plot: error: jnt plot needs gnuplot (Debian package gnuplot-nox), which is "
@@ -201,6 +214,7 @@ static int run_gnuplot(const char *script)
     int st = pclose(g);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fputs("jnt plot: error: gnuplot failed (its message is above)\n", stderr);
+        remove(out);
         return 1;
     }
     return 0;
@@ -280,7 +294,7 @@ static int plot_spectrogram(const char *csv, const plot_opts *o)
         fclose(g);
     }
     if (rc == 0)
-        rc = run_gnuplot(script);
+        rc = run_gnuplot(script, out);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "jnt plot: wrote '%s' (%d frames of %d bins; data '%s')\n", out, frames,
                 bins, data);
@@ -423,7 +437,7 @@ int plot_file(const char *csv, const plot_opts *o)
     fclose(g);
     if (getenv("JNT_PLOT_SCRIPT")) /* what gnuplot gets, for the curious and the tests */
         fputs(script, stderr);
-    int rc = run_gnuplot(script);
+    int rc = run_gnuplot(script, out);
     free(script);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "jnt plot: wrote '%s'\n", out);

@@ -174,3 +174,9 @@ else fail "--spectrogram: the tones' bins $(cat pk.txt)"; fi
     grep -q "no column 'nope'" nope.err &&
     pass "--spectrogram: a window not a power of two (2), an unknown column (1), a picture not .png or .svg (2, no data written)" ||
     fail "--spectrogram errors: exit $rc1, $rc2, $rc3: $(cat nope.err)"
+# a CSV with only its header (a run stopped before its first row): an error, and no empty picture
+printf 't,x\n# units: s,m\n' > header_only.csv
+"$J" plot header_only.csv -o header_only.png 2> ho.err; rc=$?
+[ $rc = 1 ] && [ ! -e header_only.png ] && grep -q "has no rows, only its header" ho.err &&
+    pass "a CSV without rows: exit 1, said so, no picture left" ||
+    fail "a CSV without rows: exit $rc, $(cat ho.err), picture: $(ls header_only.png 2>&1)"
