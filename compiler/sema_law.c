@@ -328,6 +328,35 @@ static int collect_locals(sema *S, lawctx *L, const ast **result, const char *wa
     return err ? -1 : 0;
 }
 
+/* Whether the tree n names `name` (a law body's use of an input). */
+static int names_input(const ast *n, const char *name)
+{
+    if (!n)
+        return 0;
+    if (n->kind == AST_NAME && n->name && !strcmp(n->name, name))
+        return 1;
+    for (int i = 0; i < n->nkids; i++)
+        if (names_input(n->kids[i], name))
+            return 1;
+    return 0;
+}
+
+/* A plane bristle (v2 an expression, not 0) needs a law that takes v2. */
+static int plane_law_ok(sema *S, const elem *el, const ast *law, const ast *call)
+{
+    double zero;
+    for (int i = 0; i < el->nq; i++)
+        if (!strcmp(el->q[i].name, "v2") && el->q[i].val.k == V_NUM &&
+            !(ex_is_const(S->pool, el->q[i].val.e, &zero) && zero == 0) &&
+            !names_input(law, "v2")) {
+            diag_error(S->dc, call->loc, "law '%s' does not take the other tangent's slip v2: "
+                       "with 'bristle = plane' it would act as two line bristles (a square "
+                       "sticking limit); lugre and lugre_tdg take it (docs/laws.md)", law->name);
+            return -1;
+        }
+    return 0;
+}
+
 /* Instantiate law `call` (AST_CALL) for element el; returns its result. */
 static sval instantiate(sema *S, const scope *sc, elem *el, const ast *call, int kind)
 {
@@ -344,6 +373,8 @@ static sval instantiate(sema *S, const scope *sc, elem *el, const ast *call, int
                    law_kind_name(law->op), law_kind_name(kind));
         return sval_err;
     }
+    if (kind == LAW_FRICTION && plane_law_ok(S, el, law, call) != 0)
+        return sval_err;
     lawctx *L = xcalloc(1, sizeof *L);
     L->law = law;
     L->el = el;
