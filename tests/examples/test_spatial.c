@@ -721,17 +721,22 @@ static void plane_bristle(void)
                           "N = bearing.force, f = slide.force, va = slide.v, vc = turn.v,");
     char *b = text_sub(line, "axis = (1, 0, 0)\n}", "axis = (1, 0, 0)  bristle = plane\n}");
     char *plane = text_sub(b, "slip = axial\n", "slip = axial  bristle = plane\n");
-    free(a);
-    free(b);
-    const char *texts[2] = {plane, line};
-    double first[2] = {NAN, NAN};
-    for (int k = 0; k < 2; k++) {
-        jnt_model *m = texts[k] ? compile_text(k ? "line_bristles" : "plane_bristle", texts[k])
+    static const char lugre[] = "lugre(sigma0 = 1e5 /m, sigma1 = 0 s/m, mu_s = 0.3, mu_k = 0.3, "
+                                "v_s = 1 mm/s)";
+    char *c1 = text_sub(plane, lugre, "coulomb_tanh(mu = 0.3)");
+    char *tanh2 = text_sub(c1, lugre, "coulomb_tanh(mu = 0.3)");
+    free(a), free(b), free(c1);
+    /* the plane bristle with LuGre, two line bristles, coulomb_tanh in the plane */
+    const char *texts[3] = {plane, line, tanh2};
+    double first[3] = {NAN, NAN, NAN};
+    for (int k = 0; k < 3; k++) {
+        jnt_model *m = texts[k] ? compile_text(k == 1 ? "line_bristles" : "plane_bristle", texts[k])
                                 : NULL;
         csv_table t = {0};
         int rc = m ? run_csv(m, test_out("bristle.csv"), (jnt_run_opts){0}, NULL, &t)
                    : JNT_ERR_MODEL;
-        CHECK(rc == JNT_OK, "journal sliding and spinning, %s bristles, runs", k ? "line" : "plane");
+        CHECK(rc == JNT_OK, "journal sliding and spinning, %s, runs", k == 0 ? "a plane bristle"
+              : k == 1 ? "line bristles" : "coulomb_tanh in the plane");
         if (rc == JNT_OK) {
             const double *N = csv_col(&t, "N"), *fa = csv_col(&t, "f"), *fc = csv_col(&t, "ft"),
                          *va = csv_col(&t, "va"), *vc = csv_col(&t, "vc");
@@ -751,6 +756,10 @@ static void plane_bristle(void)
                 CHECK(n > 50 && mag < 1e-3 && dir < 2e-2, "plane bristle: |f| = mu N to %.2g "
                       "and f against the slip to %.2g (sin of the angle) over %d sliding rows",
                       mag, dir, n);
+            if (k == 2) /* tanh(|V| / 1 mm/s) = 1 at these speeds: exact */
+                CHECK(n > 50 && mag < 1e-12 && dir < 1e-12, "coulomb_tanh in the plane: |f| = "
+                      "mu N to %.2g and f against the slip to %.2g over %d sliding rows", mag,
+                      dir, n);
         }
         csv_free(&t);
         jnt_model_free(m);
@@ -758,8 +767,7 @@ static void plane_bristle(void)
     CHECK(fabs(first[1] - 0.3 * sqrt(2)) < 0.01 && fabs(first[0] - 0.3) < 1e-3, "at 45 degrees "
           "two line bristles carry %.4f N per N (sqrt(2) mu), the plane bristle %.4f (mu)",
           first[1], first[0]);
-    free(line);
-    free(plane);
+    free(line), free(plane), free(tanh2);
 }
 
 static void axial_slide(void)

@@ -124,27 +124,27 @@ static int m_rhs(double t, const double *y, const double *u, const double *d, co
     double w1 = (t / p[3]);
 #line 24
     double w2 = (p[0] * p[1]);
-#line 65 "<stdlib>/friction.jnt"
+#line 66 "<stdlib>/friction.jnt"
     double w3 = (5000000.0 * y[2]);
     double w4 = (w3 + (y[1] * 3192.75));
-#line 66
+#line 67
     double w5 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w4)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w4) / jnt_max((w2 * 0.6), 1e-300))))))));
-#line 68
-    double w6 = fabs(w5);
 #line 69
-    double w7 = (w6 / 0.001);
+    double w6 = fabs(w5);
 #line 70
+    double w7 = (w6 / 0.001);
+#line 71
     double w8 = ((w6 - 0.001) / 0.009000000000000001);
-#line 74
-    double w9 = (w2 * (jnt_sign(w5) * ((w6 <= 0.001) ? (0.6 * (w7 * (2.0 - w7))) : ((w6 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w8 * w8) * (3.0 - (2.0 * w8)))))) : 0.3))));
 #line 75
+    double w9 = (w2 * (jnt_sign(w5) * ((w6 <= 0.001) ? (0.6 * (w7 * (2.0 - w7))) : ((w6 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w8 * w8) * (3.0 - (2.0 * w8)))))) : 0.3))));
+#line 76
     double w10 = ((w2 > 0.0) ? 1.0 : 0.0);
     out[0] = y[1];
 #line 21 "examples/frdyn2_bench.jnt"
     out[1] = ((((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1))))) - w9) / p[0]);
-#line 75 "<stdlib>/friction.jnt"
+#line 76 "<stdlib>/friction.jnt"
     out[2] = ((w10 != 0.0) ? y[3] : 0.0);
-#line 77
+#line 78
     out[3] = ((w10 != 0.0) ? ((5000000.0 * ((w9 - (w3 + (3192.75 * y[3]))) * 4.0)) / 10193652.5625) : 0.0);
     return 0;
 }
@@ -159,67 +159,67 @@ static int m_jac(double t, const double *y, const double *u, const double *d, co
     (void)p;
 #line 24 "examples/frdyn2_bench.jnt"
     double w0 = (p[0] * p[1]);
-#line 65 "<stdlib>/friction.jnt"
+#line 66 "<stdlib>/friction.jnt"
     double w1 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
     double w2 = jnt_sign(w1);
-#line 66
+#line 67
     double w3 = (0.001 * w2);
     double w4 = jnt_max((w0 * 0.6), 1e-300);
     double w5 = (1.0 - (fabs(w1) / w4));
     double w6 = sqrt(jnt_max(0.0, w5));
     double w7 = ((y[1] - y[3]) + (w3 * (1.0 - w6)));
     double w8 = jnt_sign(w7);
-#line 68
-    double w9 = fabs(w7);
-#line 71
-    double w10 = ((w9 <= 0.001) ? 1.0 : 0.0);
 #line 69
+    double w9 = fabs(w7);
+#line 72
+    double w10 = ((w9 <= 0.001) ? 1.0 : 0.0);
+#line 70
     double w11 = (w9 / 0.001);
     double w12 = (w8 / 0.001);
-#line 71
+#line 72
     double w13 = (2.0 - w11);
-#line 72
+#line 73
     double w14 = ((w9 < 0.01) ? 1.0 : 0.0);
-#line 70
+#line 71
     double w15 = ((w9 - 0.001) / 0.009000000000000001);
-#line 72
+#line 73
     double w16 = (w15 * w15);
-#line 70
+#line 71
     double w17 = (w8 / 0.009000000000000001);
-#line 72
+#line 73
     double w18 = (2.0 * w15);
     double w19 = (3.0 - w18);
-#line 74
+#line 75
     double w20 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * ((w11 * (-w12)) + (w13 * w12))) : ((w14 != 0.0) ? (0.3 * (-((w16 * (-(2.0 * w17))) + (w19 * (w18 * w17))))) : 0.0))));
 #line 21 "examples/frdyn2_bench.jnt"
     double w21 = ((-w20) / p[0]);
-#line 66 "<stdlib>/friction.jnt"
+#line 67 "<stdlib>/friction.jnt"
     double w22 = ((0.0 > w5) ? 1.0 : 0.0);
-#line 68
-    double w23 = (w8 * (w3 * (-((-((3192.75 * w2) / w4)) / (w6 * 2.0)))));
 #line 69
-    double w24 = (w23 / 0.001);
+    double w23 = (w8 * (w3 * (-((-((3192.75 * w2) / w4)) / (w6 * 2.0)))));
 #line 70
+    double w24 = (w23 / 0.001);
+#line 71
     double w25 = (w23 / 0.009000000000000001);
-#line 74
+#line 75
     double w26 = (w0 * (w8 * ((w10 != 0.0) ? (0.6 * (((w22 != 0.0) ? 0.0 : (w11 * (-w24))) + ((w22 != 0.0) ? 0.0 : (w13 * w24)))) : ((w14 != 0.0) ? (0.3 * (-(((w22 != 0.0) ? 0.0 : (w16 * (-(2.0 * w25)))) + ((w22 != 0.0) ? 0.0 : (w19 * (w18 * w25)))))) : 0.0))));
 #line 21 "examples/frdyn2_bench.jnt"
     double w27 = ((-w26) / p[0]);
-#line 75 "<stdlib>/friction.jnt"
+#line 76 "<stdlib>/friction.jnt"
     double w28 = ((w0 > 0.0) ? 1.0 : 0.0);
-#line 76
+#line 77
     double w29 = ((5000000.0 * (4.0 * w20)) / 10193652.5625);
     double w30 = ((5000000.0 * (4.0 * w26)) / 10193652.5625);
     jv[0] = 1.0;
-#line 77
+#line 78
     jv[1] = (w21 + w27);
     jv[2] = (((w28 != 0.0) ? w29 : 0.0) + ((w28 != 0.0) ? w30 : 0.0));
     jv[3] = (w27 * 1566.0480776759846);
     jv[4] = (((w28 != 0.0) ? (-9810026.326370588) : 0.0) + ((w28 != 0.0) ? (w30 * 1566.0480776759846) : 0.0));
     jv[5] = (-w21);
-#line 75
+#line 76
     jv[6] = ((w28 != 0.0) ? 1.0 : 0.0);
-#line 77
+#line 78
     jv[7] = (((w28 != 0.0) ? (-w29) : 0.0) + ((w28 != 0.0) ? (-6264.192310703938) : 0.0));
     return 0;
 }
@@ -237,22 +237,22 @@ static int m_output(double t, const double *y, const double *u, const double *d,
     double w1 = (t / p[3]);
 #line 24
     double w2 = (p[0] * p[1]);
-#line 65 "<stdlib>/friction.jnt"
+#line 66 "<stdlib>/friction.jnt"
     double w3 = ((5000000.0 * y[2]) + (y[1] * 3192.75));
-#line 66
+#line 67
     double w4 = ((y[1] - y[3]) + ((0.001 * jnt_sign(w3)) * (1.0 - sqrt(jnt_max(0.0, (1.0 - (fabs(w3) / jnt_max((w2 * 0.6), 1e-300))))))));
-#line 68
-    double w5 = fabs(w4);
 #line 69
-    double w6 = (w5 / 0.001);
+    double w5 = fabs(w4);
 #line 70
+    double w6 = (w5 / 0.001);
+#line 71
     double w7 = ((w5 - 0.001) / 0.009000000000000001);
     out[0] = t;
     out[1] = y[0];
     out[2] = y[1];
 #line 18 "examples/frdyn2_bench.jnt"
     out[3] = ((t <= 0.0) ? 0.0 : ((t >= p[3]) ? w0 : (w0 * ((3.0 - (2.0 * w1)) * (w1 * w1)))));
-#line 74 "<stdlib>/friction.jnt"
+#line 75 "<stdlib>/friction.jnt"
     out[4] = (w2 * (jnt_sign(w4) * ((w5 <= 0.001) ? (0.6 * (w6 * (2.0 - w6))) : ((w5 < 0.01) ? (0.3 + (0.3 * (1.0 - ((w7 * w7) * (3.0 - (2.0 * w7)))))) : 0.3))));
     return 0;
 }

@@ -113,7 +113,7 @@ static int m_rhs(double t, const double *y, const double *u, const double *d, co
     (void)u;
     (void)d;
     (void)p;
-#line 48 "<stdlib>/friction.jnt"
+#line 49 "<stdlib>/friction.jnt"
     double w0 = (y[1] / 0.001);
     double w1 = (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0)));
     out[0] = y[1];
@@ -131,9 +131,9 @@ static int m_jac(double t, const double *y, const double *u, const double *d, co
     (void)u;
     (void)d;
     (void)p;
-#line 49 "<stdlib>/friction.jnt"
+#line 50 "<stdlib>/friction.jnt"
     double w0 = fabs(y[1]);
-#line 48
+#line 49
     double w1 = (y[1] / 0.001);
     double w2 = exp((-(w1 * w1)));
     double w3 = ((1.0 + (0.5 * w2)) / 100000.0);
@@ -157,13 +157,13 @@ static int m_output(double t, const double *y, const double *u, const double *d,
     (void)u;
     (void)d;
     (void)p;
-#line 48 "<stdlib>/friction.jnt"
+#line 49 "<stdlib>/friction.jnt"
     double w0 = (y[1] / 0.001);
     out[0] = t;
     out[1] = y[0];
     out[2] = y[1];
     out[3] = y[2];
-#line 50
+#line 51
     out[4] = (((100000.0 * y[2]) + (316.22776601683796 * (y[1] - ((y[2] * fabs(y[1])) / ((1.0 + (0.5 * exp((-(w0 * w0))))) / 100000.0))))) + (y[1] * 0.4));
     return 0;
 }

@@ -14,19 +14,20 @@
 #include "jnt/jnt.h"
 
 /* A journal in a cylinder clearance joint, spinning at 5 rad/s and sliding along the axis at
- * 0.1 m/s: the circumferential and the axial friction, one plane bristle, law LAW with sigma1
- * S1 (as tests/examples/test_spatial.c's plane_bristle). */
-#define PLANE_BRISTLE(LAW, S1, INTEG)                                                          \
+ * 0.1 m/s: the circumferential and the axial friction, one plane bristle, law LAW (as
+ * tests/examples/test_spatial.c's plane_bristle). */
+#define LUGRE_ARGS "(sigma0 = 1e5 /m, sigma1 = 0.01 s/m, mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)"
+#define PLANE_BRISTLE(LAW, INTEG)                                                          \
     "import contact\nimport friction\n"                                                      \
     "body b : rigid3d(mass = 1 kg, inertia = (1000 kg*m^2, 1000 kg*m^2, 1000 kg*m^2),\n"      \
     "                 omega = (5 / 1 s, 0 / 1 s, 0 / 1 s)) { marker c = (0 m, 0 m, 0 m) }\n"  \
     "contact bearing between b.c and (0 m, 0 m, 0 m) {\n  law = linear_spring(k = 1 MN/m)\n"  \
     "  clearance = cylinder(rho_k = 20.5 mm, rho_l = 20 mm, axis = (1, 0, 0))\n}\n"          \
     "friction turn between b.c and (0 m, 0 m, 0 m) {\n"                                       \
-    "  law = " LAW "(sigma0 = 1e5 /m, sigma1 = " S1 ", mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)\n" \
+    "  law = " LAW "\n"                                                                      \
     "  normal = bearing.force  radii = (20 mm, 20.5 mm)  axis = (1, 0, 0)  bristle = plane\n}\n" \
     "friction slide between b.c and (0 m, 0 m, 0 m) {\n"                                      \
-    "  law = " LAW "(sigma0 = 1e5 /m, sigma1 = " S1 ", mu_s = 0.3, mu_k = 0.3, v_s = 1 mm/s)\n" \
+    "  law = " LAW "\n"                                                                      \
     "  normal = bearing.force  radii = (20 mm, 20.5 mm)  axis = (1, 0, 0)  slip = axial\n"     \
     "  bristle = plane\n}\n"                                                                  \
     "init b.z = -0.5 mm - 9.81 um\ninit b.x.v = 0.1 m/s\n"                                    \
@@ -76,13 +77,15 @@ static const struct {
                   "simulate { integrator = midpoint(h = 0.1 ms)  until = 2 s }\n"},
     /* a plane bristle (`bristle = plane`): a journal sliding along its bearing and spinning,
      * the two friction elements' laws taking the other tangent's slip v2 != 0 */
-    {"lugre, plane bristle", PLANE_BRISTLE("lugre", "0.01 s/m", "midpoint(h = 50 us)")},
-    {"lugre_tdg, plane bristle", PLANE_BRISTLE("lugre_tdg", "0.01 s/m", "midpoint(h = 50 us)")},
+    {"lugre, plane bristle", PLANE_BRISTLE("lugre" LUGRE_ARGS, "midpoint(h = 50 us)")},
+    {"lugre_tdg, plane bristle", PLANE_BRISTLE("lugre_tdg" LUGRE_ARGS, "midpoint(h = 50 us)")},
+    {"coulomb_tanh, plane bristle",
+     PLANE_BRISTLE("coulomb_tanh(mu = 0.3, v_reg = 0.1 m/s)", "midpoint(h = 50 us)")},
     /* the clearance joints' energy-consistent contact (seed 001 eq. 4; the cylinder's
      * discrete gradient): the journal above in its bearing, and a shaft whose end whirls in
      * a spherical clearance (tests/examples/test_spatial.c's rotor) */
     {"cylinder clearance, energy_consistent",
-     PLANE_BRISTLE("lugre", "0.01 s/m", "midpoint(h = 50 us)")
+     PLANE_BRISTLE("lugre" LUGRE_ARGS, "midpoint(h = 50 us)")
      "contact extra between b.c and (0 m, 0 m, 0 m) {\n  law = linear_spring(k = 1 MN/m)\n"
      "  clearance = cylinder(rho_k = 20.5 mm, rho_l = 20 mm, axis = (1, 0, 0))\n"
      "  form = energy_consistent\n}\n"},
