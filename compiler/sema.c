@@ -192,18 +192,19 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     }
     for (int i = 0; i < S.nstack; i++)
         free(S.stack[i]);
-    for (int i = 0; i < S.nimported; i++)
-        free(S.imported[i]);
-    /* the files read, for the run to keep its output off them (run.c) */
-    out->inputs = xcalloc((size_t)dc->nsrc + (size_t)S.ndata + 1, sizeof *out->inputs);
-    int nin = 0;
-    for (int i = 0; i < dc->nsrc; i++) {
-        char real[PATH_MAX];
-        if (realpath(dc->srcs[i].path, real))
-            out->inputs[nin++] = xstrdup(real);
+    /* the files read, for the run to keep its output off them (run.c): the model, its
+     * imports (the stdlib's too) and its data files, as real paths */
+    out->inputs = xcalloc((size_t)S.nimported + (size_t)S.ndata + 2, sizeof *out->inputs);
+    char real[PATH_MAX]; /* the main file is among the imported ones when it is a file */
+    int nin = 0, have_main = realpath(dc->srcs[file].path, real) != NULL, main_in = 0;
+    for (int i = 0; i < S.nimported; i++) {
+        main_in |= have_main && !strcmp(real, S.imported[i]);
+        out->inputs[nin++] = S.imported[i]; /* moved */
     }
+    if (have_main && !main_in)
+        out->inputs[nin++] = xstrdup(real);
     for (int i = 0; i < S.ndata; i++)
-        out->inputs[nin++] = S.data[i]; /* moved */
+        out->inputs[nin++] = S.data[i];
     free(S.stack);
     free(S.stack_file);
     free(S.imported);

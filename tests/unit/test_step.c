@@ -41,6 +41,37 @@ static double max_diff(const double *a, const double *b, long n)
     return e;
 }
 
+/* jnt_model_inputs: the files a model was read from, which a run's output may not be. */
+static void model_inputs(void)
+{
+    jnt_model *m = NULL;
+    if (jnt_compile_file("examples/lap_joint.jnt", &(jnt_compile_opts){.diag = stderr}, &m) !=
+        JNT_OK) {
+        CHECK(0, "examples/lap_joint.jnt compiles");
+        return;
+    }
+    const char *const *in = jnt_model_inputs(m);
+    int n = 0, model = 0, mtx = 0, nodes = 0, stdlib = 0;
+    for (; in && in[n]; n++) {
+        const char *p = in[n], *b = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+        model += p[0] == '/' && !strcmp(b, "lap_joint.jnt");
+        mtx += !strcmp(b, "M.mtx") || !strcmp(b, "K.mtx");
+        nodes += !strcmp(b, "nodes.csv");
+        stdlib += strstr(p, "/stdlib/") != NULL;
+    }
+    CHECK(model == 1 && mtx == 2 && nodes == 1 && stdlib >= 1, "jnt_model_inputs: the model, "
+          "its two matrices, its node table and its stdlib imports, as real paths (%d files)", n);
+    jnt_data *d = jnt_data_new(m);
+    jnt_run_opts o = {.csv_path = "examples/lap_joint/K.mtx", .t_end = 1e-4};
+    int rc = jnt_run(m, d, &o);
+    CHECK(rc == JNT_ERR_IO && strstr(jnt_data_error(d), "a file the model was compiled from"),
+          "a run's output over one of them is refused: %s", jnt_data_error(d));
+    jnt_data_free(d);
+    jnt_model_set_inputs(m, NULL);
+    CHECK(jnt_model_inputs(m) == NULL, "jnt_model_set_inputs replaces (and frees) the list");
+    jnt_model_free(m);
+}
+
 int main(void)
 {
     jnt_model *m;
@@ -153,5 +184,6 @@ int main(void)
     jnt_data_free(e);
     jnt_data_free(d);
     jnt_model_free(m);
+    model_inputs();
     return check_failures > 100 ? 100 : check_failures;
 }
