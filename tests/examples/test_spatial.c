@@ -725,18 +725,20 @@ static void plane_bristle(void)
                                 "v_s = 1 mm/s)";
     char *c1 = text_sub(plane, lugre, "coulomb_tanh(mu = 0.3)");
     char *tanh2 = text_sub(c1, lugre, "coulomb_tanh(mu = 0.3)");
-    free(a), free(b), free(c1);
-    /* the plane bristle with LuGre, two line bristles, coulomb_tanh in the plane */
-    const char *texts[3] = {plane, line, tanh2};
-    double first[3] = {NAN, NAN, NAN};
-    for (int k = 0; k < 3; k++) {
+    char *c2 = text_sub(plane, lugre, "coulomb_exp(mu_k = 0.3)");
+    char *exp2 = text_sub(c2, lugre, "coulomb_exp(mu_k = 0.3)");
+    free(a), free(b), free(c1), free(c2);
+    const char *texts[4] = {plane, line, tanh2, exp2}, *law[4] = {"", "", "coulomb_tanh",
+                                                                  "coulomb_exp"};
+    double first[4] = {NAN, NAN, NAN, NAN};
+    for (int k = 0; k < 4; k++) {
         jnt_model *m = texts[k] ? compile_text(k == 1 ? "line_bristles" : "plane_bristle", texts[k])
                                 : NULL;
         csv_table t = {0};
         int rc = m ? run_csv(m, test_out("bristle.csv"), (jnt_run_opts){0}, NULL, &t)
                    : JNT_ERR_MODEL;
         CHECK(rc == JNT_OK, "journal sliding and spinning, %s, runs", k == 0 ? "a plane bristle"
-              : k == 1 ? "line bristles" : "coulomb_tanh in the plane");
+              : k == 1 ? "line bristles" : law[k]);
         if (rc == JNT_OK) {
             const double *N = csv_col(&t, "N"), *fa = csv_col(&t, "f"), *fc = csv_col(&t, "ft"),
                          *va = csv_col(&t, "va"), *vc = csv_col(&t, "vc");
@@ -756,10 +758,9 @@ static void plane_bristle(void)
                 CHECK(n > 50 && mag < 1e-3 && dir < 2e-2, "plane bristle: |f| = mu N to %.2g "
                       "and f against the slip to %.2g (sin of the angle) over %d sliding rows",
                       mag, dir, n);
-            if (k == 2) /* tanh(|V| / 1 mm/s) = 1 at these speeds: exact */
-                CHECK(n > 50 && mag < 1e-12 && dir < 1e-12, "coulomb_tanh in the plane: |f| = "
-                      "mu N to %.2g and f against the slip to %.2g over %d sliding rows", mag,
-                      dir, n);
+            if (k >= 2) /* tanh(|V| / 1 mm/s), 1 - exp(-|V| / 1 mm/s) = 1 at these speeds */
+                CHECK(n > 50 && mag < 1e-12 && dir < 1e-12, "%s in the plane: |f| = mu N to %.2g "
+                      "and f against the slip to %.2g over %d sliding rows", law[k], mag, dir, n);
         }
         csv_free(&t);
         jnt_model_free(m);
@@ -767,7 +768,7 @@ static void plane_bristle(void)
     CHECK(fabs(first[1] - 0.3 * sqrt(2)) < 0.01 && fabs(first[0] - 0.3) < 1e-3, "at 45 degrees "
           "two line bristles carry %.4f N per N (sqrt(2) mu), the plane bristle %.4f (mu)",
           first[1], first[0]);
-    free(line), free(plane), free(tanh2);
+    free(line), free(plane), free(tanh2), free(exp2);
 }
 
 static void axial_slide(void)

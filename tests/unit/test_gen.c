@@ -81,6 +81,8 @@ static const struct {
     {"lugre_tdg, plane bristle", PLANE_BRISTLE("lugre_tdg" LUGRE_ARGS, "midpoint(h = 50 us)")},
     {"coulomb_tanh, plane bristle",
      PLANE_BRISTLE("coulomb_tanh(mu = 0.3, v_reg = 0.1 m/s)", "midpoint(h = 50 us)")},
+    {"coulomb_exp, plane bristle",
+     PLANE_BRISTLE("coulomb_exp(mu_k = 0.3, v0 = 0.1 m/s)", "midpoint(h = 50 us)")},
     /* the clearance joints' energy-consistent contact (seed 001 eq. 4; the cylinder's
      * discrete gradient): the journal above in its bearing, and a shaft whose end whirls in
      * a spherical clearance (tests/examples/test_spatial.c's rotor) */
