@@ -351,7 +351,7 @@ static int plane_law_ok(sema *S, const elem *el, const ast *law, const ast *call
             !names_input(law, "v2")) {
             diag_error(S->dc, call->loc, "law '%s' does not take the other tangent's slip v2: "
                        "with 'bristle = plane' it would act as two line bristles (a square "
-                       "sticking limit); coulomb_tanh, coulomb_exp, lugre and lugre_tdg take it (docs/laws.md)", law->name);
+                       "sticking limit); coulomb_tanh, coulomb_exp, stribeck_rill, lugre and lugre_tdg take it (docs/laws.md)", law->name);
             return -1;
         }
     return 0;

@@ -83,6 +83,8 @@ static const struct {
      PLANE_BRISTLE("coulomb_tanh(mu = 0.3, v_reg = 0.1 m/s)", "midpoint(h = 50 us)")},
     {"coulomb_exp, plane bristle",
      PLANE_BRISTLE("coulomb_exp(mu_k = 0.3, v0 = 0.1 m/s)", "midpoint(h = 50 us)")},
+    {"stribeck_rill, plane bristle", PLANE_BRISTLE("stribeck_rill(mu_s = 0.4, v_s = 20 mm/s, "
+                                                   "mu_d = 0.3, v_d = 0.3 m/s)", "midpoint(h = 50 us)")},
     /* the clearance joints' energy-consistent contact (seed 001 eq. 4; the cylinder's
      * discrete gradient): the journal above in its bearing, and a shaft whose end whirls in
      * a spherical clearance (tests/examples/test_spatial.c's rotor) */
