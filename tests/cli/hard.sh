@@ -268,7 +268,7 @@ simulate { integrator = midpoint(h = 1 ms)  until = 2 ms }
 output "mb3.csv" every 1 ms { t, z = arm.z }
 ' > mb3.jnt
 expect 1 "-D m=0 on a rigid3d body is refused before the run" "$J" run mb3.jnt -D m=0 -o ''
-# and its inertia: rigid2d's moment, rigid3d's principal moments (each below the others' sum)
+# and its inertia: rigid2d's moment, rigid3d's principal moments (none above the others' sum)
 sed 's/inertia = 0.1 kg\*m^2/inertia = J/; s/^param m = 1 kg/&\nparam J = 0.1 kg*m^2/' mb.jnt > mbj.jnt
 expect 1 "-D J=-0.1 on a rigid2d inertia is refused before the run" "$J" run mbj.jnt -D J=-0.1 -o ''
 has "-D J=-0.1 (rigid2d): the body named" "the inertia of the body of 'arm.angle' is not positive and finite"
