@@ -35,7 +35,7 @@ fi
 n=${1:-200}; first=${2:-1}
 mkdir -p "$T"
 { ls tests/gen/regressions/*.jnt 2>/dev/null; seq "$first" $((first + n - 1)); } |
-    xargs -P 2 -n 1 sh tests/gen/run.sh one > "$T/results.txt"
+    xargs -r -P 2 -n 1 sh tests/gen/run.sh one > "$T/results.txt"
 sort -V "$T/results.txt"
 pass=$(grep -c '^PASS' "$T/results.txt"); fail=$(grep -c '^FAIL' "$T/results.txt")
 echo "generated models: $pass passed, $fail failed (seeds $first..$((first + n - 1)))" >&2
