@@ -118,6 +118,18 @@ static void close_fn(FILE *out)
 #define KARGS(last) "double t, const double *y, const double *u, const double *d, " \
                     "const double *p, double *" last
 
+/* A table of the variables' dimensions, JNT_NDIM exponents each. */
+static void put_dims(FILE *out, const char *name, const ir_vars *vs)
+{
+    fprintf(out, "static const signed char %s[] = {", name);
+    for (int i = 0; i < vs->n; i++) {
+        fputs("\n   ", out);
+        for (int k = 0; k < JNT_NDIM; k++)
+            fprintf(out, " %d,", vs->v[i].dim.e[k]);
+    }
+    fputs(vs->n ? "\n};\n" : "0};\n", out);
+}
+
 /* Names, the dimensions of parameters and outputs, the Jacobian's pattern. */
 static void gen_tables(const gen_ctx *g)
 {
@@ -129,20 +141,8 @@ static void gen_tables(const gen_ctx *g)
     put_names(out, NAME("d_names"), &m->d);
     put_names(out, NAME("p_names"), &m->p);
     put_names(out, NAME("out_names"), &m->out);
-    fprintf(out, "static const signed char %s[] = {", NAME("p_dims"));
-    for (int i = 0; i < m->p.n; i++) {
-        fputs("\n   ", out);
-        for (int k = 0; k < JNT_NDIM; k++)
-            fprintf(out, " %d,", m->p.v[i].dim.e[k]);
-    }
-    fputs(m->p.n ? "\n};\n" : "0};\n", out);
-    fprintf(out, "static const signed char %s[] = {", NAME("out_dims"));
-    for (int i = 0; i < m->out.n; i++) {
-        fputs("\n   ", out);
-        for (int k = 0; k < JNT_NDIM; k++)
-            fprintf(out, " %d,", m->out.v[i].dim.e[k]);
-    }
-    fputs(m->out.n ? "\n};\n" : "0};\n", out);
+    put_dims(out, NAME("p_dims"), &m->p);
+    put_dims(out, NAME("out_dims"), &m->out);
     put_ints(out, NAME("jac_colptr"), m->jac.colptr, m->jac.ncol + 1);
     put_ints(out, NAME("jac_rowind"), m->jac.rowind, m->jac.nnz);
     if (m->nq) { /* a diagonal mass matrix */
@@ -165,13 +165,14 @@ static void gen_params(const gen_ctx *g)
         emit_block(g->m->pool, g->out, g->dc, 1, &g->m->p.v[i].rhs, "p[%d]", &i, "w");
         fputs("    }\n", g->out);
     }
-    /* point masses set through parameters: positive and finite, else
-     * -1000 - the y index of the body's first dof (runtime/core/data.c) */
+    /* masses and inertias set through parameters: positive (an Euler moment:
+     * not negative) and finite, else -1000 - y for a mass, -1000 - ny - y
+     * for an inertia, y the dof it moves (runtime/core/data.c) */
     const ir_model *m = g->m;
     if (m->npos) {
         fprintf(g->out, "    {\n    double c[%d];\n", m->npos);
         emit_block(m->pool, g->out, g->dc, m->npos, m->pos_mass, "c[%d]", NULL, "w");
-        for (int k = 0; k < m->npos; k++) /* a mass: -1000 - y; an inertia: past ny */
+        for (int k = 0; k < m->npos; k++)
             fprintf(g->out, "    if (!(c[%d] %s 0.0 && c[%d] - c[%d] == 0.0))\n        return %d;\n",
                     k, m->pos_kind[k] == POS_EULER ? ">=" : ">", k, k,
                     -1000 - m->pos_y[k] - (m->pos_kind[k] == POS_MASS ? 0 : m->y.n));

@@ -11,7 +11,6 @@
  * is compiled once and every run gets its own data object on it.
  */
 #define _DEFAULT_SOURCE
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -398,17 +397,6 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
 }
 
 /* See sweep.h. */
-/* Whether path is one of the files m was compiled from (jnt_model_inputs). */
-static int input_of(const jnt_model *m, const char *path)
-{
-    char real[PATH_MAX];
-    const char *const *in = jnt_model_inputs(m);
-    for (; in && *in && realpath(path, real); in++)
-        if (!strcmp(real, *in))
-            return 1;
-    return 0;
-}
-
 int sweep_main(int argc, char **argv)
 {
     if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
@@ -434,7 +422,7 @@ int sweep_main(int argc, char **argv)
             o.table = deflt;
         }
     }
-    if (rc == 0 && o.table && input_of(m, o.table)) /* as jnt_run does for outputs */
+    if (rc == 0 && o.table && jnt_model_input_at(m, o.table)) /* as jnt_run's outputs */
         rc = bad_usage("the table '%s' is a file the model was compiled from (it would be "
                        "overwritten)", o.table);
     if (rc == 0) {

@@ -54,25 +54,12 @@ const char *jnt_state_name(const jnt_model *m, int i)
     return i < a->ny ? a->y_names[i] : i < a->ny + a->nd ? a->d_names[i - a->ny] : NULL;
 }
 
-/* The unit of entry i of a dims table (NULL: unknown) into buf, "" when
- * dimensionless. */
-static void unit_text(const signed char *dims, int i, char *buf, size_t n)
-{
-    jnt_dim dim;
-    buf[0] = '\0';
-    if (!dims)
-        return;
-    memcpy(dim.e, dims + (size_t)i * JNT_NDIM, sizeof dim.e);
-    if (!units_is_none(dim))
-        units_format(dim, buf, n);
-}
-
 /* See jnt.h. */
 int jnt_param_unit(const jnt_model *m, int i, char *buf, size_t n)
 {
     if (!m || i < 0 || i >= m->abi->np || !buf || n == 0)
         return JNT_ERR_USAGE;
-    unit_text(m->abi->p_dims, i, buf, n);
+    units_entry(m->abi->p_dims, i, buf, n);
     return JNT_OK;
 }
 
@@ -81,6 +68,6 @@ int jnt_output_unit(const jnt_model *m, int i, char *buf, size_t n)
 {
     if (!m || i < 0 || i >= m->abi->nout || !buf || n == 0)
         return JNT_ERR_USAGE;
-    unit_text(m->abi->out_dims, i, buf, n);
+    units_entry(m->abi->out_dims, i, buf, n);
     return JNT_OK;
 }

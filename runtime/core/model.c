@@ -1,6 +1,8 @@
 /*
  * model.c: model lifecycle and name lookups.
  */
+#define _DEFAULT_SOURCE /* realpath */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +212,18 @@ void jnt_model_free(jnt_model *m)
 const char *const *jnt_model_inputs(const jnt_model *m)
 {
     return m ? (const char *const *)m->inputs : NULL;
+}
+
+/* See jnt.h. */
+const char *jnt_model_input_at(const jnt_model *m, const char *path)
+{
+    char real[PATH_MAX];
+    if (!m || !m->inputs || !path || !realpath(path, real))
+        return NULL;
+    for (char **in = m->inputs; *in; in++)
+        if (!strcmp(real, *in))
+            return *in;
+    return NULL;
 }
 
 /* See jnt.h. */

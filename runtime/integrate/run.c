@@ -3,8 +3,6 @@
  * driver of the model's kind (model.h): integ_drive for ODE models, the
  * central difference of couple/iface_slide.c for sliding interfaces.
  */
-#define _DEFAULT_SOURCE /* realpath */
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +70,10 @@ static int check_settings(jnt_data *d, const jnt_settings *s, const integ_type *
 static int open_csv(csv_writer *w, const char *path, int n, const char *const *names,
                     jnt_data *d)
 {
-    char real[PATH_MAX]; /* never over a file the model was compiled from (model.h) */
-    for (char **in = d->m->inputs; in && *in && strcmp(path, "-") && realpath(path, real); in++)
-        if (!strcmp(real, *in))
-            return data_error(d, JNT_ERR_IO, "the output '%s' is %s, a file the model was "
-                              "compiled from: it would be overwritten", path, *in);
+    const char *in = strcmp(path, "-") ? jnt_model_input_at(d->m, path) : NULL;
+    if (in) /* never over a file the model was compiled from */
+        return data_error(d, JNT_ERR_IO, "the output '%s' is %s, a file the model was "
+                          "compiled from: it would be overwritten", path, in);
     int rc = csv_open(w, path, n, d->err, sizeof d->err);
     if (rc == JNT_OK)
         rc = csv_header(w, names, n, d->err, sizeof d->err);

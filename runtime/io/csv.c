@@ -335,11 +335,17 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
     return csv_put(w, w->row, k, err, errn);
 }
 
+/* Whether w takes comment lines: a CSV file (not a stream, a binary file or no file). */
+static int has_comments(const csv_writer *w)
+{
+    return w->path && !w->npy && !w->mat && w->fd >= 0;
+}
+
 /* See csv.h. */
 int csv_comment(csv_writer *w, const char *line, char *err, size_t errn)
 {
-    if (!w->path || w->npy || w->mat || w->fd < 0)
-        return JNT_OK; /* a stream, a binary file, no file: no comment lines */
+    if (!has_comments(w))
+        return JNT_OK;
     int rc = csv_put(w, line, strlen(line), err, errn);
     return rc == JNT_OK ? csv_put(w, "\n", 1, err, errn) : rc;
 }
@@ -404,8 +410,8 @@ int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
 /* See csv.h. */
 void csv_end(csv_writer *w, const char *line)
 {
-    if (!w->path || w->npy || w->mat || w->fd < 0)
-        return; /* a stream, a binary file, no file: no comment line */
+    if (!has_comments(w))
+        return;
     size_t n = strlen(line), room = sizeof w->end - 2; /* no allocation: it must not fail */
     n = n < room ? n : room;
     memcpy(w->end, line, n);

@@ -58,20 +58,6 @@ static void put_flat(line_buf *b, const char *s)
             b->s[i] = ' ';
 }
 
-/* The unit of entry i of a dims table (NULL: unknown) into buf, "" when
- * dimensionless (as jnt_param_unit and jnt_output_unit give it). */
-static const char *unit(const signed char *dims, int i, char *buf, size_t n)
-{
-    jnt_dim dim;
-    buf[0] = '\0';
-    if (dims) {
-        memcpy(dim.e, dims + (size_t)i * JNT_NDIM, sizeof dim.e);
-        if (!units_is_none(dim))
-            units_format(dim, buf, n);
-    }
-    return buf;
-}
-
 /* Write b as a comment line of w; frees it. */
 static int emit(csv_writer *w, jnt_data *d, line_buf *b)
 {
@@ -91,7 +77,7 @@ int csv_meta(csv_writer *w, const jnt_model *m, jnt_data *d, const char *integ)
     char u[96], num[40];
     put(&b, "# units: ");
     for (int j = 0; j < a->nout; j++)
-        put(&b, j ? ",%s" : "%s", unit(a->out_dims, j, u, sizeof u));
+        put(&b, j ? ",%s" : "%s", units_entry(a->out_dims, j, u, sizeof u));
     int rc = emit(w, d, &b);
     if (rc == JNT_OK) {
         put(&b, "# jnt %s: model ", JNT_VERSION);
@@ -101,7 +87,7 @@ int csv_meta(csv_writer *w, const jnt_model *m, jnt_data *d, const char *integ)
         put(&b, "; integrator %s; parameters", integ ? integ : "?");
         for (int i = 0; i < a->np; i++) {
             dtoa_shortest(num, d->p[i]);
-            unit(a->p_dims, i, u, sizeof u);
+            units_entry(a->p_dims, i, u, sizeof u);
             put(&b, "%s %s = %s%s%s", i ? "," : "", a->p_names[i], num, u[0] ? " " : "", u);
         }
         if (a->np == 0)

@@ -446,3 +446,16 @@ char *units_format(jnt_dim d, char *buf, size_t n)
     }
     return buf;
 }
+
+/* See setup.h. */
+char *units_entry(const signed char *dims, int i, char *buf, size_t n)
+{
+    jnt_dim dim;
+    buf[0] = '\0';
+    if (dims) {
+        memcpy(dim.e, dims + (size_t)i * JNT_NDIM, sizeof dim.e);
+        if (!units_is_none(dim))
+            units_format(dim, buf, n);
+    }
+    return buf;
+}

@@ -61,6 +61,10 @@ static void model_inputs(void)
     }
     CHECK(model == 1 && mtx == 2 && nodes == 1 && stdlib >= 1, "jnt_model_inputs: the model, "
           "its two matrices, its node table and its stdlib imports, as real paths (%d files)", n);
+    const char *k = jnt_model_input_at(m, "examples/../examples/lap_joint/K.mtx");
+    CHECK(k && strstr(k, "/examples/lap_joint/K.mtx") &&
+              !jnt_model_input_at(m, "examples/pendulum.jnt"),
+          "jnt_model_input_at: a data file by another path, not another model (%s)", k);
     jnt_data *d = jnt_data_new(m);
     jnt_run_opts o = {.csv_path = "examples/lap_joint/K.mtx", .t_end = 1e-4};
     int rc = jnt_run(m, d, &o);

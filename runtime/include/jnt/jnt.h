@@ -178,6 +178,8 @@ int jnt_model_wrap(const jnt_abi_model *abi, const double *data, void *owner,
  * and its strings, from malloc). */
 const char *const *jnt_model_inputs(const jnt_model *m);
 void jnt_model_set_inputs(jnt_model *m, char **inputs);
+/* The input of m that path names (its real path), or NULL. */
+const char *jnt_model_input_at(const jnt_model *m, const char *path);
 /* Wrap generated kernels linked into the program (standalone builds: the
  * data is jnt_generated_data). The model borrows abi and data. */
 int jnt_model_from_abi(const jnt_abi_model *abi, const double *data, jnt_model **out);

@@ -403,6 +403,9 @@ int units_parse_quantity(const char *s, double *si, jnt_dim *dim, const char **w
 
 /* Readable dimension: "N/m", "m/s^2", "1" for dimensionless. Returns buf. */
 char *units_format(jnt_dim d, char *buf, size_t n);
+/* The unit of entry i of a generated dims table (JNT_NDIM exponents an entry;
+ * NULL: unknown) into buf, "" when dimensionless or unknown. Returns buf. */
+char *units_entry(const signed char *dims, int i, char *buf, size_t n);
 
 
 /* Input files (setup/file_open.c): the largest model or import file, and the
