@@ -106,6 +106,11 @@ void ex_emit(ex_pool *p, FILE *out, int n, const ex_id *roots, const char *const
 /* Write one expression as a single C expression (no temporaries). */
 void ex_print_c(ex_pool *p, FILE *out, ex_id e);
 
+/* Write s as a C string literal, quotes included, escaped so that no byte
+ * of s can end the literal, a comment around it or the line (the one escaper
+ * of every name, path and unit that enters generated C). */
+void ex_put_cstr(FILE *out, const char *s);
+
 /* The C prototypes and helpers emitted code needs (sin, pow, jnt_sign, ...),
  * without including any system header. */
 void ex_emit_prelude(FILE *out);

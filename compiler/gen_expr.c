@@ -283,17 +283,9 @@ static void put_line(FILE *out, const diag_ctx *dc, jnt_loc loc, int *last_file,
         fputc('\n', out);
         return;
     }
-    fputs(" \"", out);
-    const unsigned char *s0 = (const unsigned char *)dc->srcs[loc.file].path;
-    for (const unsigned char *s = s0; *s; s++) {
-        if (*s == '\\' || *s == '"' || (*s == '?' && s > s0 && s[-1] == '?')) /* trigraphs */
-            fprintf(out, "\\%c", *s);
-        else if (*s < 0x20 || *s == 0x7f)
-            fprintf(out, "\\%03o", *s);
-        else
-            fputc(*s, out);
-    }
-    fputs("\"\n", out);
+    fputc(' ', out);
+    ex_put_cstr(out, dc->srcs[loc.file].path);
+    fputc('\n', out);
 }
 
 /* Writes C statements computing roots[0..n-1] into the lvalues lhs[i] (see
@@ -372,6 +364,24 @@ void ex_print_c(ex_pool *p, FILE *out, ex_id e)
 {
     emitter em = {.p = p, .out = out, .prefix = "", .inline_all = 1};
     put(&em, e);
+}
+
+/* See expr.h. Escaped: '"' and '\\' by a backslash; control bytes and DEL
+ * as octal; a '?' after a '?' as "\\?" ("??/" and the other trigraphs of
+ * gcc -std=c11 would turn into '\\' or '#'); a '/' after a '*' as "\\057",
+ * so the literal may stand in a comment without closing it. */
+void ex_put_cstr(FILE *out, const char *str)
+{
+    fputc('"', out);
+    for (const unsigned char *s0 = (const unsigned char *)str, *s = s0; *s; s++) {
+        if (*s == '\\' || *s == '"' || (*s == '?' && s > s0 && s[-1] == '?'))
+            fprintf(out, "\\%c", *s);
+        else if (*s < 0x20 || *s == 0x7f || (*s == '/' && s > s0 && s[-1] == '*'))
+            fprintf(out, "\\%03o", *s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
 }
 
 /* Writes the prototypes and helpers emitted code uses. No header is
