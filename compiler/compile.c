@@ -197,6 +197,10 @@ int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **cs
         *csrc = j.csrc, *data = j.data, *ndata = j.ndata;
         j.csrc = NULL, j.data = NULL;
     }
+    if (rc == JNT_OK && opts && opts->inputs) {
+        *opts->inputs = j.m.inputs;
+        j.m.inputs = NULL;
+    }
     job_free(&j);
     return rc;
 }

@@ -80,7 +80,13 @@ int sema_path_ok(sema *S, jnt_loc at, const char *given, const char *resolved, c
     int ok = given[0] != '/' && !has_dotdot(given) && inside;
     if (!ok && allowed(S->dc, real))
         ok = 1;
-    if (!ok)
+    if (!ok && !real && given[0] != '/' && !has_dotdot(given)) {
+        /* nothing resolves: a folder of the path does not exist (not a link) */
+        char *copy = xstrdup(given);
+        diag_error(S->dc, at, "%s '%s': the folder '%s' does not exist", what, given,
+                   dirname(copy));
+        free(copy);
+    } else if (!ok)
         diag_error(S->dc, at, "%s '%s' %s: a model may name files only in %s; pass "
                    "--allow-path DIR to allow a directory you trust", what, given,
                    given[0] == '/' ? "is an absolute path" : has_dotdot(given) ?

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,28 +134,55 @@ static char *fmt(const char *f, ...)
 }
 
 /* Front end to C for check (csrc NULL: sema only), emit and build: the C
- * text and the model data (*data, *ndata doubles; NULL when none). 0, or 1
+ * text, the model data (*data, *ndata doubles; NULL when none) and, when
+ * inputs is not NULL, the files it was read from (free_inputs). 0, or 1
  * after diagnostics. */
-static int to_c(const char *path, char **csrc, double **data, long *ndata)
+static int to_c(const char *path, char **csrc, double **data, long *ndata, char ***inputs)
 {
-    return jnt_translate_file(path, NULL, csrc, data, ndata) == JNT_OK ? 0 : 1;
+    jnt_compile_opts o = {.inputs = inputs};
+    return jnt_translate_file(path, &o, csrc, data, ndata) == JNT_OK ? 0 : 1;
 }
 
-/* Write len bytes to path atomically (a temporary file, then rename). */
-static int write_file(const char *path, const void *bytes, size_t len)
+static void free_inputs(char **inputs)
 {
-    char *tmp = fmt("%s.part", path);
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(bytes, 1, len, f) == len;
-    ok = f && fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "jnt: error: cannot write '%s': %s\n", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
+    for (char **p = inputs; p && *p; p++)
+        free(*p);
+    free(inputs);
+}
+
+/* Open an output through the one output routine (jnt_outfile_open: never
+ * over a link, a device, a model input; a temporary file beside it). NULL
+ * after a message. */
+static jnt_outfile *out_open(const char *path, char **inputs)
+{
+    jnt_outfile *f;
+    char err[1024];
+    if (jnt_outfile_open(path, (const char *const *)inputs, &f, err, sizeof err) != JNT_OK) {
+        fprintf(stderr, "jnt: error: %s\n", err);
+        return NULL;
+    }
+    return f;
+}
+
+/* Finish an output (jnt_outfile_commit): 0, or 1 after a message. */
+static int out_commit(jnt_outfile *f)
+{
+    char err[1024];
+    if (jnt_outfile_commit(f, err, sizeof err) != JNT_OK) {
+        fprintf(stderr, "jnt: error: %s\n", err);
         return 1;
     }
-    free(tmp);
     return 0;
+}
+
+/* Write len bytes to path whole or not at all (the one output routine). */
+static int write_file(const char *path, char **inputs, const void *bytes, size_t len)
+{
+    jnt_outfile *f = out_open(path, inputs);
+    if (!f)
+        return 1;
+    fwrite(bytes, 1, len, jnt_outfile_stream(f)); /* a short write sets the stream's error */
+    return out_commit(f);
 }
 
 /* Directory of the running executable (where libjnt.a is built next to it). */
@@ -223,12 +251,26 @@ static int cmd_build(const char *model, const char *out)
     char *csrc;
     double *data;
     long ndata;
-    if (to_c(model, &csrc, &data, &ndata) != 0)
+    char **inputs = NULL;
+    if (to_c(model, &csrc, &data, &ndata, &inputs) != 0)
         return 1;
+    /* gcc writes the executable into the output's own temporary file */
+    jnt_outfile *of = out_open(out, inputs);
+    free_inputs(inputs);
+    if (!of || !jnt_outfile_temp(of)) {
+        if (of)
+            fprintf(stderr, "jnt: error: cannot build into '%s': a simulator must be a "
+                            "regular file\n", out);
+        jnt_outfile_discard(of);
+        free(csrc);
+        free(data);
+        return 1;
+    }
     char *tmpl = temp_file(".c", csrc, strlen(csrc));
     free(csrc);
     char *bin = NULL, *asm_path = NULL;
     if (!tmpl || (ndata && data_object(data, ndata, &bin, &asm_path) != 0)) {
+        jnt_outfile_discard(of);
         free(data);
         if (tmpl)
             remove(tmpl);
@@ -247,8 +289,8 @@ static int cmd_build(const char *model, const char *out)
         lib = fmt("%s/../lib/libjnt.a", dir);
     }
     char *inc = fmt("-I%s", jnt_include_dir());
-    char *tmpout = fmt("%s.part", out);
-    char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o", tmpout};
+    char *argv[64] = {"gcc", "-std=c11", "-O2", "-DJNT_STANDALONE", inc, tmpl, lib, "-o",
+                      (char *)jnt_outfile_temp(of)};
     int argc = 0;
     while (argv[argc])
         argc++;
@@ -274,16 +316,15 @@ static int cmd_build(const char *model, const char *out)
     }
     free(asm_path);
     free(bin);
-    if (rc == 0 && rename(tmpout, out) != 0)
-        rc = -1;
     if (rc != 0) {
         fprintf(stderr, "jnt: error: building '%s' with gcc failed\n", out);
-        remove(tmpout);
+        jnt_outfile_discard(of);
+    } else {
+        rc = out_commit(of);
     }
     free(dir);
     free(lib);
     free(inc);
-    free(tmpout);
     return rc == 0 ? 0 : 1;
 }
 
@@ -340,6 +381,8 @@ static int cmd_run(const char *model, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* a file over ulimit -f is a write error we report (EFBIG), not a kill */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(usage_text, argc < 2 ? stderr : stdout);
@@ -395,30 +438,25 @@ int main(int argc, char **argv)
             return usage("unexpected argument '%s'", argv[i]);
     }
     if (!strcmp(cmd, "check"))
-        return to_c(model, NULL, NULL, NULL);
-    char real_out[PATH_MAX], real_model[PATH_MAX]; /* the C or the executable over the model */
-    if (out && realpath(out, real_out) && realpath(model, real_model) &&
-        !strcmp(real_out, real_model))
-        return usage("'-o %s' is the model file: it would be overwritten", out);
+        return to_c(model, NULL, NULL, NULL, NULL);
     if (!strcmp(cmd, "emit")) {
         char *csrc;
         double *data;
         long ndata;
-        if (to_c(model, &csrc, &data, &ndata) != 0)
+        char **inputs = NULL;
+        if (to_c(model, &csrc, &data, &ndata, &inputs) != 0)
             return 1;
-        int rc = 0, to_stdout = !out || !strcmp(out, "-");
-        if (to_stdout)
-            fputs(csrc, stdout);
-        else
-            rc = write_file(out, csrc, strlen(csrc));
+        int to_stdout = !out || !strcmp(out, "-");
+        char *dpath = ndata && !to_stdout ? fmt("%s.data", out) : NULL;
+        int rc = write_file(to_stdout ? "-" : out, inputs, csrc, strlen(csrc));
         if (ndata && to_stdout) {
             fprintf(stderr, "jnt: note: the model data (%ld values: matrices and basis rows) "
                             "is written beside the C only with -o FILE (as FILE.data)\n", ndata);
         } else if (ndata && rc == 0) {
-            char *dpath = fmt("%s.data", out);
-            rc = write_file(dpath, data, (size_t)ndata * sizeof *data);
-            free(dpath);
+            rc = write_file(dpath, inputs, data, (size_t)ndata * sizeof *data);
         }
+        free(dpath);
+        free_inputs(inputs);
         free(csrc);
         free(data);
         return rc;

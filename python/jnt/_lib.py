@@ -40,7 +40,8 @@ class Settings(ctypes.Structure):
 
 class CompileOpts(ctypes.Structure):
     """jnt_compile_opts."""
-    _fields_ = [("diag", ctypes.c_void_p), ("max_errors", ctypes.c_int)]
+    _fields_ = [("diag", ctypes.c_void_p), ("max_errors", ctypes.c_int),
+                ("inputs", ctypes.c_void_p)]
 
 
 def _candidates():

@@ -1,26 +1,21 @@
 /*
  * csv.c: the CSV writer of a run. Each number is the shortest text that
  * reads back to the same double (dtoa_shortest). Rows are formatted into a
- * 64 KiB buffer written with write(2); a file is written as "<path>.part"
- * and renamed when closed. The buffer goes out whole, at file offsets that
- * are multiples of 64 KiB, with a row split across two writes where it
- * falls: aligned writes let the page cache use 64 KiB folios (ext4 here:
- * 0.14 ms instead of 0.19 ms for 400 kB, and a cheaper unlink of the file
- * it replaces next run). If a write fails, the file is cut back to the end
- * of the last row that reached it whole (ftruncate) and nothing more is
- * written, so a failing run leaves only complete rows. A path that exists
- * and is not a regular file (/dev/null, a pipe, a terminal) is written
- * directly, in whole rows (it cannot be cut back), and renaming over it
- * would replace the device.
- *
- * Each writer has its own temporary file beside the target, created
- * exclusively: "<path>.jnt-<pid>-<n>.part" (two runs writing one output
- * never share it; a run killed by SIGKILL leaves only that, named for what
- * it is). A text CSV ends in a comment line saying how the run ended
- * (csv_end: "# jnt: complete at t = ...", "interrupted", "failed"). A path
- * that is a symbolic link, a directory, a FIFO or a device is refused at
- * csv_open, before the run (renaming over it would replace it), except
- * /dev/null, written directly; "-" writes the rows to stdout as a stream.
+ * 64 KiB buffer written with write(2) to the writer's own temporary file
+ * beside the target, which the one output routine (outfile.c) creates and
+ * renames over the target at close, and which decides which paths may be
+ * written: a link, a directory, a FIFO or a device is refused at csv_open,
+ * before the run, /dev/null is written in place and "-" is stdout. The
+ * buffer goes out whole, at file offsets that are multiples of 64 KiB, with
+ * a row split across two writes where it falls: aligned writes let the page
+ * cache use 64 KiB folios (ext4 here: 0.14 ms instead of 0.19 ms for
+ * 400 kB, and a cheaper unlink of the file it replaces next run). If a write
+ * fails, the file is cut back to the end of the last row that reached it
+ * whole (ftruncate) and nothing more is written; such a file, or an empty
+ * one, never replaces an existing file (a full disk keeps the previous
+ * result), but takes the place of none. /dev/null and stdout get whole rows.
+ * A text CSV ends in a comment line saying how the run ended (csv_end:
+ * "# jnt: complete at t = ...", "interrupted", "failed").
  *
  * A path ending in ".npy" gets NumPy's binary format instead (format 1.0,
  * or 2.0 for a header over 64 KiB): a structured array with one float64
@@ -44,6 +39,7 @@
 #include "csv.h"
 #include "io/dtoa.h"
 #include "io/mat.h"
+#include "io/outfile.h"
 #include "jnt/jnt.h"
 
 #define CSV_IOBUF (1u << 16) /* 64 KiB: stays in cache, 16 pages to fault in */
@@ -51,44 +47,6 @@
 #define CSV_CELL 32 /* dtoa_shortest: 24 characters and a NUL, which ',' replaces */
 
 static int open_scratch(csv_writer *w, int ncol, char *err, size_t errn);
-
-/* Why an existing path cannot be an output (NULL: it can: a regular file, or
- * /dev/null, which *direct is set for). */
-static const char *refuse_path(const char *path, int *direct)
-{
-    struct stat st, nul;
-    *direct = 0;
-    if (strncmp(path, "/dev/", 5) == 0 && (lstat(path, &st) != 0 || S_ISREG(st.st_mode)))
-        return "a file under /dev is not replaced (is /dev/null a regular file? then restore "
-               "it: mknod -m 666 /dev/null c 1 3)";
-    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
-        return NULL;
-    if (S_ISLNK(st.st_mode))
-        return "it is a symbolic link (name its target instead)";
-    if (S_ISDIR(st.st_mode))
-        return "it is a directory (name a file in it)";
-    if (stat("/dev/null", &nul) == 0 && st.st_dev == nul.st_dev && st.st_ino == nul.st_ino) {
-        *direct = 1;
-        return NULL;
-    }
-    return S_ISFIFO(st.st_mode) ? "it is a FIFO (use '-o -' to write a stream to a pipe)"
-                                : "it is not a regular file (use '-o -' to write a stream)";
-}
-
-/* Create this writer's own temporary file "<path>.jnt-<pid>-<n>.part"
- * (O_EXCL: never one another run has open). The descriptor, or -1. */
-static int open_part(csv_writer *w, size_t n)
-{
-    static unsigned long counter; /* writers of this process, across threads */
-    for (int tries = 0; tries < 100; tries++) {
-        unsigned long k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
-        snprintf(w->part, n + 48, "%s.jnt-%ld-%lu.part", w->path, (long)getpid(), k);
-        int fd = open(w->part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    return -1;
-}
 
 /* See csv.h. */
 int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
@@ -107,14 +65,13 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
     }
     size_t n = strlen(path);
     w->path = malloc(n + 1);
-    w->part = malloc(n + 48);
-    if (!w->path || !w->part)
+    if (!w->path)
         goto nomem;
     memcpy(w->path, path, n + 1);
     w->npy = n > 4 && strcmp(path + n - 4, ".npy") == 0;
     w->mat = n > 4 && strcmp(path + n - 4, ".mat") == 0;
     int direct;
-    const char *why = refuse_path(path, &direct);
+    const char *why = out_refuse(path, NULL, &direct);
     if (!why && direct && (w->npy || w->mat))
         why = "a .npy or .mat output must be a regular file";
     if (why) {
@@ -122,12 +79,10 @@ int csv_open(csv_writer *w, const char *path, int ncol, char *err, size_t errn)
         csv_close(w, NULL, 0);
         return JNT_ERR_IO;
     }
-    if (direct) {
-        free(w->part);
-        w->part = NULL;
-    }
-    w->split = w->part != NULL; /* a regular file: aligned writes, cut back on failure */
-    w->fd = w->part ? open_part(w, n) : open(w->path, O_WRONLY | O_CLOEXEC);
+    w->split = !direct; /* a regular file: aligned writes, cut back on failure */
+    w->fd = direct ? open(w->path, O_WRONLY | O_CLOEXEC) : out_create_part(path, &w->part);
+    if (w->fd < 0 && !direct && !w->part)
+        goto nomem;
     if (w->fd < 0) {
         snprintf(err, errn, "cannot write '%s': %s", w->path, strerror(errno));
         csv_close(w, NULL, 0);
@@ -217,9 +172,11 @@ static int flush(csv_writer *w, const char *b, size_t n, char *err, size_t errn)
         (void)!ftruncate(w->fd, (off_t)w->kept); /* the error to report is the write's */
     }
     if (w->failed) {
+        /* a cut file never replaces one that exists (out_commit) */
         if (err)
-            snprintf(err, errn, "cannot write '%s': %s", w->path ? w->path : "<stdout>",
-                     strerror(w->failed));
+            snprintf(err, errn, "cannot write '%s': %s%s", w->path ? w->path : "<stdout>",
+                     strerror(w->failed), w->part && access(w->path, F_OK) == 0
+                     ? "; the previous file is kept" : "");
         return JNT_ERR_IO;
     }
     w->off += (long long)n;
@@ -480,18 +437,11 @@ int csv_close(csv_writer *w, char *err, size_t errn)
     }
     if (open && w->part && !keep)
         unlink(w->part);
-    /* unlink the old file first: ext4 starts the write-back of a file
-     * renamed over another (auto_da_alloc), 0.4 ms a run on a 400 kB file
-     * here; we promise complete files, not durability (no fsync) */
-    if (open && w->part && keep) {
-        unlink(w->path);
-        if (rename(w->part, w->path) != 0 && rc == JNT_OK) {
-            if (err)
-                snprintf(err, errn, "cannot rename '%s' to '%s': %s", w->part, w->path,
-                         strerror(errno));
-            rc = JNT_ERR_IO;
-        }
-    }
+    /* a whole result replaces the old file; an empty one, or one a failed
+     * write cut short, only takes the place of none (outfile.c) */
+    if (open && w->part && keep &&
+        out_commit(w->part, w->path, w->failed != 0, rc == JNT_OK ? err : NULL, errn) != JNT_OK)
+        rc = JNT_ERR_IO;
     free(w->row);
     free(w->path);
     free(w->part);

@@ -206,7 +206,7 @@ int main(void)
 
     /* unwritable directory: JNT_ERR_IO naming the file and the reason */
     CHECK(csv_open(&w, "/nonexistent-dir/out.csv", 2, err, sizeof err) == JNT_ERR_IO &&
-              strstr(err, "'/nonexistent-dir/out.csv'") && strstr(err, "No such file"),
+              strstr(err, "'/nonexistent-dir/out.csv'") && strstr(err, "its folder does not exist"),
           "unwritable: %s", err);
 
     /* a FIFO is refused before anything is written (issue 17: renaming over it

@@ -116,6 +116,34 @@ void jnt_set_max_output(jnt_data *d, double bytes);
  * in effect. */
 int jnt_blas_threads(int n);
 
+/* Output files: the one routine every jnt command writes through (and an
+ * embedding program may). jnt_outfile_open opens path for writing: "-" is
+ * stdout; /dev/null is written in place; any other path must be a regular
+ * file or not exist yet, in a folder that exists, and is never a symbolic
+ * link, a directory, a FIFO, a device or a socket, nor one of `inputs` (real
+ * paths, NULL-terminated, may be NULL: jnt_model_inputs). The bytes go to
+ * the writer's own temporary file "<path>.jnt-<pid>-<n>.part", created
+ * exclusively beside path (those a dead process left for the same path are
+ * removed first). Returns JNT_OK and *f, or JNT_ERR_IO (the path refused,
+ * the reason in err[errn]), JNT_ERR_NOMEM, JNT_ERR_USAGE (path or f NULL).
+ * jnt_outfile_stream: where to write (NULL for a NULL f).
+ * jnt_outfile_temp: the temporary file's path, for a program that writes the
+ * output itself (gcc -o, gnuplot's output); NULL for stdout and /dev/null.
+ * jnt_outfile_commit: checks every write and the close (stdout: the flush),
+ * then renames the temporary file over path when it is a regular, non-empty
+ * file and path is still a regular file or absent; on any failure the
+ * temporary file is removed, a previous file at path stays, and JNT_ERR_IO
+ * is returned with the reason in err (may be NULL). Frees f, also on failure.
+ * jnt_outfile_discard: removes the temporary file, keeps a previous file,
+ * frees f (NULL: nothing). Closing f's stream yourself is a double close. */
+typedef struct jnt_outfile jnt_outfile;
+int jnt_outfile_open(const char *path, const char *const *inputs, jnt_outfile **f, char *err,
+                     size_t errn);
+FILE *jnt_outfile_stream(jnt_outfile *f);
+const char *jnt_outfile_temp(const jnt_outfile *f);
+int jnt_outfile_commit(jnt_outfile *f, char *err, size_t errn);
+void jnt_outfile_discard(jnt_outfile *f);
+
 /* Name ("JNT_ERR_HMIN") and message ("step size underflow") of a status code. */
 const char *jnt_status_name(int status);
 const char *jnt_status_message(int status);
@@ -131,6 +159,10 @@ const char *jnt_closest_name(const char *name, const char *const *cands, int n);
 typedef struct jnt_compile_opts {
     FILE *diag;       /* where diagnostics go: NULL = stderr */
     int max_errors;   /* stop after this many errors: 0 = 20 */
+    char ***inputs;   /* jnt_translate_file: non-NULL receives, on success, the real paths of
+                         the files read (model, imports, data; NULL-terminated, the array and
+                         its strings from malloc: the caller frees them), as
+                         jnt_model_inputs gives them for a compiled model */
 } jnt_compile_opts;
 /* A model's data files, imports and output must stay in its directory (outputs: the working
  * directory); the environment variable JNT_ALLOW_PATH, ':'-separated directories, allows
