@@ -97,6 +97,25 @@ int data_error(jnt_data *d, int status, const char *fmt, ...)
 }
 
 /* See data.h. */
+int data_check(const jnt_model *m, jnt_data *d, const char *fn)
+{
+    if (!d)
+        return JNT_ERR_USAGE;
+    if (!m)
+        return data_error(d, JNT_ERR_USAGE, "%s: the model is NULL", fn);
+    if (d->m != m)
+        return data_error(d, JNT_ERR_USAGE, "%s: the data object belongs to another model "
+                          "(jnt_data_new(m) makes one for m)", fn);
+    return JNT_OK;
+}
+
+/* See data.h. */
+int data_null(jnt_data *d, const char *fn, const char *what)
+{
+    return d ? data_error(d, JNT_ERR_USAGE, "%s: '%s' is NULL", fn, what) : JNT_ERR_USAGE;
+}
+
+/* See data.h. */
 int params_defaults(const jnt_model *m, jnt_data *d)
 {
     const jnt_abi_model *a = m->abi;
@@ -122,19 +141,20 @@ double jnt_time(const jnt_data *d)
     return d ? d->t : NAN;
 }
 
-/* Last value of state `index`, NaN when out of range. */
+/* Last value of state `index`, NaN when out of range or for a NULL m or d, or d of another
+ * model. */
 double jnt_state(const jnt_model *m, const jnt_data *d, int index)
 {
-    if (!m || !d || index < 0 || index >= m->abi->ny)
+    if (!m || !d || d->m != m || index < 0 || index >= m->abi->ny)
         return NAN;
     return d->y[index];
 }
 
 /* Last value of output `index` (the last row written), NaN when out of
- * range or before any run. */
+ * range, before any run, or for a NULL m or d, or d of another model. */
 double jnt_output(const jnt_model *m, const jnt_data *d, int index)
 {
-    if (!m || !d || index < 0 || index >= m->abi->nout)
+    if (!m || !d || d->m != m || index < 0 || index >= m->abi->nout)
         return NAN;
     return d->out[index];
 }
@@ -149,6 +169,13 @@ const jnt_stats *jnt_data_stats(const jnt_data *d)
 const char *jnt_data_error(const jnt_data *d)
 {
     return d ? d->err : "";
+}
+
+/* See jnt.h. */
+void jnt_set_stop_flag(jnt_data *d, const volatile int *flag)
+{
+    if (d)
+        d->stop = flag;
 }
 
 /* See jnt.h. */

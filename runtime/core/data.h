@@ -28,6 +28,8 @@ struct jnt_data {
                                       does not write it again) */
     jnt_stats stats;               /* counters of the last run */
     double max_output;             /* jnt_set_max_output: bytes, 0 = 1 GiB, < 0 = none */
+    const volatile int *stop;      /* jnt_set_stop_flag: non-zero stops the run at the next
+                                      accepted step (JNT_STOPPED); NULL: none */
     char err[JNT_ERRMSG_LEN];      /* message of the last error, "" when none */
     const struct integ_type *integ; /* integrator of the current run */
     struct csv_writer *steps;      /* the run's step history (t, h), or NULL */
@@ -50,6 +52,13 @@ int data_error(jnt_data *d, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The entry check of a public function taking (m, d): JNT_OK, or JNT_ERR_USAGE for a NULL
+ * m or d or a d made for another model, with a message naming `fn` in d when there is a d. */
+int data_check(const jnt_model *m, jnt_data *d, const char *fn);
+
+/* JNT_ERR_USAGE for fn's argument `what` given as NULL, with the message in d (may be NULL). */
+int data_null(jnt_data *d, const char *fn, const char *what);
 
 /* Fill the defaults of every parameter the user has not set. Returns JNT_OK
  * or JNT_ERR_KERNEL (message in d->err). */

@@ -408,6 +408,8 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
                 next += oe;
         }
         progress_update(&pg, sd->t);
+        if (rc == JNT_OK && dt->stop && *dt->stop) /* jnt_set_stop_flag: within one step */
+            rc = data_error(dt, JNT_STOPPED, "stopped at t = %.9g s", sd->t);
     }
     progress_clear(&pg);
     slide_sync(sm, sd);

@@ -432,6 +432,8 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
                 rc = ty->reset(&r);
         }
         progress_update(&pg, r.t);
+        if (rc == 0 && dt->stop && *dt->stop) /* jnt_set_stop_flag: within one step */
+            rc = data_error(dt, JNT_STOPPED, "stopped at t = %.9g s", r.t);
     }
     if (started && ty->stop)
         ty->stop(&r);

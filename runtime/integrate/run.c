@@ -75,6 +75,9 @@ static int open_csv(csv_writer *w, const char *path, int n, const char *const *n
         return data_error(d, JNT_ERR_IO, "the output '%s' is %s, a file the model was "
                           "compiled from: it would be overwritten", path, in);
     int rc = csv_open(w, path, n, d->err, sizeof d->err);
+    /* each file stops at the output limit (the estimate before the run
+     * cannot count an output every step, nor the step history) */
+    w->max_bytes = d->max_output > 0 ? d->max_output : d->max_output < 0 ? 0 : 1073741824.0;
     if (rc == JNT_OK)
         rc = csv_header(w, names, n, d->err, sizeof d->err);
     if (rc != JNT_OK)
@@ -134,8 +137,8 @@ static void end_line(csv_writer *w, const jnt_data *d, int rc)
 static int take_row(void *ctx, const double *v, int n)
 {
     const jnt_run_opts *o = ctx;
-    if (o->rows && o->rows_n) {
-        if (*o->rows_n < o->rows_cap)
+    if (o->rows_n) { /* without rows, only counted */
+        if (o->rows && *o->rows_n < o->rows_cap)
             memcpy(o->rows + *o->rows_n * n, v, (size_t)n * sizeof *v);
         ++*o->rows_n;
     }
@@ -145,10 +148,19 @@ static int take_row(void *ctx, const double *v, int n)
 /* Integrate from t0 to t_end; see jnt.h. */
 int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
 {
-    if (!m || !d)
-        return JNT_ERR_USAGE;
-    if (d->m != m)
-        return data_error(d, JNT_ERR_USAGE, "this data object belongs to another model");
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    /* rows in memory: a buffer needs its counter and its size */
+    if (opts && opts->rows && !opts->rows_n)
+        return data_error(d, JNT_ERR_USAGE, "jnt_run_opts: 'rows' is set but 'rows_n' (the row "
+                          "counter) is NULL");
+    if (opts && opts->rows && opts->rows_cap <= 0)
+        return data_error(d, JNT_ERR_USAGE, "jnt_run_opts: 'rows' is set but 'rows_cap' (its size "
+                          "in rows) is %ld", opts->rows_cap);
+    if (opts && !opts->rows && opts->rows_cap > 0)
+        return data_error(d, JNT_ERR_USAGE, "jnt_run_opts: 'rows_cap' is %ld but 'rows' is NULL",
+                          opts->rows_cap);
     const jnt_abi_model *a = m->abi;
     jnt_blas_threads(-1);
     clock_t c0 = clock();
@@ -201,7 +213,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
                           iname ? iname : "");
     size_t nw, ni;
     integ_arena_size(d->integ, a, &nw, &ni);
-    int rc = data_reserve(d, nw, ni);
+    rc = data_reserve(d, nw, ni);
     if (rc != JNT_OK)
         return rc;
     rc = params_defaults(m, d);
@@ -271,7 +283,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     }
     /* rows in memory: the writer's hook, on a writer without a file when
      * there is none; a resumed run's first row is its start, already given */
-    if (opts && ((opts->rows && opts->rows_n) || opts->on_row)) {
+    if (opts && (opts->rows_n || opts->on_row)) {
         if (!pcsv)
             csv_open_hook(&csv, a->nout);
         pcsv = &csv;

@@ -335,6 +335,14 @@ int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn)
     }
     if (w->failed)
         return JNT_ERR_IO;
+    if (w->max_bytes > 0 && (double)(w->off + (long long)w->len) > w->max_bytes) {
+        snprintf(err, errn, "'%s' reached the output limit of %.3g GB at row %ld: write fewer "
+                 "rows (a longer 'every', no output every step of an adaptive method), or "
+                 "raise the limit (--max-output SIZE, jnt_set_max_output)",
+                 w->path ? w->path : "<stdout>", w->max_bytes / 1e9, w->nrows_all);
+        return JNT_ERR_PARAM;
+    }
+    w->nrows_all++;
     size_t nb = (size_t)n * sizeof *v;
     if (w->npy || w->mat) {
         int rc = JNT_OK;

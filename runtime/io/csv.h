@@ -38,6 +38,8 @@ typedef struct csv_writer {
     int (*hook)(void *ctx, const double *v, int n);
     void *hook_ctx;
     int skip;       /* rows still to drop (a resumed run's start row) */
+    double max_bytes; /* > 0: a row that would take the file past it fails (JNT_ERR_PARAM) */
+    long nrows_all;   /* rows taken (any format) */
     char end[704];  /* the comment line written at close (csv_end), "": none */
 } csv_writer;
 
@@ -59,7 +61,8 @@ int csv_header(csv_writer *w, const char *const *names, int n, char *err, size_t
  * (JNT_STOPPED when it returns non-zero, the message in err): each as
  * dtoa_shortest writes it, joined by ',', or n raw doubles (.npy, .mat). A
  * .mat refuses rows past MAT_MAX_ROWS (JNT_ERR_IO, the rows before it
- * kept). Returns 0 or JNT_ERR_IO (message); after a failed write the file
+ * kept), and a row past max_bytes (JNT_ERR_PARAM, the rows before it kept).
+ * Returns 0 or JNT_ERR_IO (message); after a failed write the file
  * holds the whole rows that reached it (a row split across two writes is
  * cut off) and further rows are dropped. */
 int csv_row(csv_writer *w, const double *v, int n, char *err, size_t errn);

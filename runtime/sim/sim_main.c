@@ -2,8 +2,9 @@
  * sim_main.c: the command line shared by `jnt run` and standalone
  * simulators: [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].
  * Exit status: 0 success, 1 run or model error, 2 usage error; a run stopped
- * by SIGINT or SIGTERM ends at its next output row, its file closed with the
- * rows so far and a comment line, and exits 130 or 143.
+ * by SIGINT or SIGTERM ends within one step (jnt_set_stop_flag), its file
+ * closed with the rows so far and a comment line, and exits 130 or 143; a
+ * third signal ends the process at once.
  */
 #define _DEFAULT_SOURCE /* sigaction */
 #include <signal.h>
@@ -16,19 +17,20 @@
 #include "core/model.h"
 #include "jnt/setup.h"
 
-/* The signal that asks the run to stop (SIGINT, SIGTERM), or 0. */
-static volatile sig_atomic_t sim_signal;
+/* The signal that asks the run to stop (SIGINT, SIGTERM), or 0, and how
+ * many came: the run stops within a step of the first (its rows are closed
+ * whole); a second one changes nothing (it used to end the process with
+ * its buffered rows lost), a third ends it at once. */
+static volatile sig_atomic_t sim_signal, sim_signals;
 
 static void sim_on_signal(int sig)
 {
-    sim_signal = sig;
-}
-
-/* The run's row callback: stop at the row after a signal. */
-static int sim_check_signal(void *ctx, const double *row, int n)
-{
-    (void)ctx, (void)row, (void)n;
-    return sim_signal != 0;
+    if (!sim_signal)
+        sim_signal = sig;
+    if (++sim_signals >= 3) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
 }
 
 /* A size: bytes with an optional K, M, G, T (powers of 1024), or "none"
@@ -206,16 +208,17 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
     struct sigaction sa, old_int, old_term, old_xfsz;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sim_on_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the process at once */
+    sa.sa_flags = 0;
     sigemptyset(&sa.sa_mask);
-    sim_signal = 0;
+    sim_signal = sim_signals = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sa.sa_handler = SIG_IGN;
     sa.sa_flags = 0;
     sigaction(SIGXFSZ, &sa, &old_xfsz);
-    o.on_row = sim_check_signal;
+    jnt_set_stop_flag(d, &sim_signal);
     int st = m->abi->integrator ? jnt_run(m, d, &o) : JNT_OK;
+    jnt_set_stop_flag(d, NULL);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGXFSZ, &old_xfsz, NULL);

@@ -105,9 +105,18 @@ typedef struct jnt_run_opts {
 
 /* The largest output a run of d may write, in bytes, estimated before it
  * starts (rows x columns): 0 = 1 GiB (the default), < 0 = no limit. A run
- * over it fails with JNT_ERR_PARAM before writing anything. (A function, not
+ * over it fails with JNT_ERR_PARAM before writing anything. Where the rows
+ * cannot be counted before (an output every step of an adaptive method,
+ * the --steps history), each file stops at the limit: the run fails with
+ * JNT_ERR_PARAM there, its file whole up to the last row. (A function, not
  * a field of jnt_run_opts, so that bindings' copies of the struct stay valid.) */
 void jnt_set_max_output(jnt_data *d, double bytes);
+
+/* A flag (a signal handler's volatile sig_atomic_t, or any int another
+ * thread sets) that stops d's runs within one accepted step once it is
+ * non-zero: the run returns JNT_STOPPED with its output closed, whole, up to
+ * the last row written. NULL removes it. The flag must outlive the runs. */
+void jnt_set_stop_flag(jnt_data *d, const volatile int *flag);
 
 /* BLAS threads of this process's runs and compiles: n >= 1 sets that many,
  * 0 restores the default (OPENBLAS_NUM_THREADS when set, else 1: runs scale
