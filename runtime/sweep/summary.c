@@ -17,6 +17,7 @@
 #include "core/data.h"
 #include "core/model.h"
 #include "io/dtoa.h"
+#include "jnt/setup.h"
 #include "sweep/summary.h"
 
 /* Rows read from a .npy at a time. */
@@ -162,8 +163,11 @@ const char *jnt_summary_name(const jnt_model *m, int i)
 /* See jnt.h. */
 int jnt_summarize(const jnt_model *m, jnt_data *d, const char *path, double *vals)
 {
-    if (!m || !d || !path || d->m != m)
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!path || !vals)
+        return data_null(d, __func__, path ? "vals" : "path");
     const jnt_abi_model *a = m->abi;
     int ns = a->nsummaries;
     if (ns == 0)
@@ -175,7 +179,7 @@ int jnt_summarize(const jnt_model *m, jnt_data *d, const char *path, double *val
         free(acc);
         return JNT_ERR_NOMEM;
     }
-    int rc = params_defaults(m, d);
+    rc = params_defaults(m, d);
     if (rc == JNT_OK && a->summary_window(d->p, win) < 0)
         rc = data_error(d, JNT_ERR_KERNEL, "the summary window kernel failed");
     for (int i = 0; rc == JNT_OK && i < ns; i++) {
@@ -183,9 +187,14 @@ int jnt_summarize(const jnt_model *m, jnt_data *d, const char *path, double *val
         summary_start(&acc[i], fl & JNT_SUMMARY_FROM ? win[2 * i] : -INFINITY,
                       fl & JNT_SUMMARY_TO ? win[2 * i + 1] : INFINITY);
     }
-    FILE *f = rc == JNT_OK ? fopen(path, "rb") : NULL;
+    /* a regular file no larger than a run may write (the output limit, and
+     * a row past it): /dev/zero and a FIFO are refused, not read forever */
+    char why[256];
+    double lim = d->max_output > 0 ? d->max_output : 1073741824.0;
+    FILE *f = rc == JNT_OK ? setup_open_input(path, d->max_output < 0 ? 0 : (long long)(lim * 1.01) + 4096,
+                                              why, sizeof why) : NULL;
     if (rc == JNT_OK && !f)
-        rc = data_error(d, JNT_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+        rc = data_error(d, JNT_ERR_IO, "cannot read '%s': %s", path, why);
     if (f) {
         size_t n = strlen(path);
         if (n > 4 && strcmp(path + n - 4, ".npy") == 0)
@@ -204,5 +213,5 @@ int jnt_summarize(const jnt_model *m, jnt_data *d, const char *path, double *val
 /* See jnt.h. */
 int jnt_format_double(char *buf, double v)
 {
-    return dtoa_shortest(buf, v);
+    return buf ? dtoa_shortest(buf, v) : -1;
 }

@@ -53,3 +53,15 @@ wait $p; rc=$?
 [ -s quick.csv ] && grep -q '^# jnt: interrupted' quick.csv && pass "two quick SIGINTs: the rows kept, the end line written ($(wc -l < quick.csv) lines)" ||
     fail "two quick SIGINTs: $(ls -la quick.csv* 2>&1 | head -2)"
 ls quick.csv.*.part > /dev/null 2>&1 && fail "two quick SIGINTs left a .part" || pass "two quick SIGINTs: no .part left"
+
+# ---- (7) a generated mesh is checked before it is made -------------------------
+cat > plate.jnt <<'JNT'
+model p
+substructure s : plate2d(lx = 100 mm, ly = 2 mm, thickness = 20 mm, E = 2.38 GPa, nu = 0.40,
+                         rho = 1200 kg/m^3, nx = 1000000, ny = 1) {
+  fix     = left
+  reduce  = modal(modes = 4)
+}
+JNT
+expect 1 "plate2d with nx = 1e6 is refused before the mesh is made (3.3 GB, 64 s before)" timeout 20 "$J" check plate.jnt
+has "plate2d nx = 1e6: the limit named" "more than the limit of 1000000 (set JNT_MAX_MESH to raise it)"

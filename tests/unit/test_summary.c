@@ -5,6 +5,8 @@
  */
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "jnt/jnt.h"
@@ -96,6 +98,24 @@ int main(void)
     CHECK(jnt_summarize(m, d, test_out("no_such_file.npy"), vn) == JNT_ERR_IO &&
           strstr(jnt_data_error(d), "cannot read"), "a missing file: JNT_ERR_IO (%s)",
           jnt_data_error(d));
+    /* issue 27, finding 7: /dev/zero (1.67 GB read before) and a FIFO (it
+     * hung) are refused at once, as not regular files */
+    alarm(20);
+    CHECK(jnt_summarize(m, d, "/dev/zero", vn) == JNT_ERR_IO &&
+          strstr(jnt_data_error(d), "character device, not a regular file"),
+          "/dev/zero: refused at once (%s)", jnt_data_error(d));
+    const char *fifo = test_out("summary.fifo");
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0 && jnt_summarize(m, d, fifo, vn) == JNT_ERR_IO &&
+          strstr(jnt_data_error(d), "a FIFO, not a regular file"),
+          "a FIFO: refused, not waited on (%s)", jnt_data_error(d));
+    unlink(fifo);
+    /* a file larger than a run could write (the output limit) */
+    jnt_set_max_output(d, 1000);
+    CHECK(jnt_summarize(m, d, paths[1], vn) == JNT_ERR_IO &&
+          strstr(jnt_data_error(d), "more than the limit"),
+          "a file over the output limit: refused (%s)", jnt_data_error(d));
+    alarm(0);
     jnt_data_free(d);
     jnt_model_free(m);
     return check_failures != 0;
