@@ -8,6 +8,8 @@ mkdir -p "$B/tests"
 JNT_TEST_OUT=$B/tests
 export JNT_TEST_OUT
 : > "$log"
+# what the suite must leave as it found it (tests/machine.sh)
+B=$B sh tests/machine.sh start
 # progress: one line per section on stderr (the counts so far, the time)
 start=$(date +%s)
 section() {
@@ -150,6 +152,12 @@ if [ -x "$B/embed" ]; then
     fi
 fi
 section "embed"
+
+# the machine as the suite found it: /dev/null, the repository, $HOME, /etc
+B=$B sh tests/machine.sh end > "$B/tests/machine.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/machine.txt" >> "$log"
+grep -A10 '^FAIL' "$B/tests/machine.txt"
+section "machine"
 
 passed=$(grep -c '^PASS' "$log")
 failed=$(grep -c '^FAIL' "$log")
