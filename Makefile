@@ -70,7 +70,7 @@ JOBS     := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 all: deps-build
 	@$(MAKE) --no-print-directory build
 
-build: $(B)/jnt $(B)/libjnt.a $(B)/libjnt.so
+build: $(B)/jnt $(B)/libjnt.a $(B)/libjnt.so $(B)/libjnt.so.$(SOMAJOR)
 
 # ---- Debian packages ------------------------------------------------------
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -139,6 +139,11 @@ $(B)/obj/compiler/jit_process.o: compiler/jit.c | $(GEN_SRC)
 
 $(B)/libjnt.so: $(filter-out $(B)/obj/compiler/jit.o,$(LIB_OBJ)) $(B)/obj/compiler/jit_process.o
 	$(CC) $(SAN) -shared -Wl,-soname,libjnt.so.$(SOMAJOR) -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
+
+# the soname link: a program linked against $(B)/libjnt.so asks the loader for
+# libjnt.so.MAJOR (docs/embedding.md, "Without installing"; tests/trust/capi.sh)
+$(B)/libjnt.so.$(SOMAJOR): $(B)/libjnt.so
+	ln -sf libjnt.so $@
 
 # the command line: main.c and `jnt sweep` (compiler/cli/sweep*.c; sweep_mpi.c only in jnt-mpi)
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out compiler/cli/sweep_mpi.c,$(wildcard compiler/cli/*.c)))

@@ -140,9 +140,22 @@ static int compile_job(comp_job *j, jnt_model **out)
     return rc;
 }
 
+/* A NULL argument `what` of the entry point fn: a message on the diagnostics stream,
+ * JNT_ERR_USAGE. */
+static int usage_null(const jnt_compile_opts *opts, const char *fn, const char *what)
+{
+    fprintf(opts && opts->diag ? opts->diag : stderr, "jnt: error: %s: '%s' is NULL\n", fn,
+            what);
+    return JNT_ERR_USAGE;
+}
+
 /* See jnt.h. */
 int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model **out)
 {
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return usage_null(opts, __func__, path ? "out" : "path");
     comp_job j;
     job_init(&j, opts);
     j.path = path;
@@ -153,6 +166,10 @@ int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model *
 int jnt_compile_string(const char *name, const char *text, const jnt_compile_opts *opts,
                        jnt_model **out)
 {
+    if (out)
+        *out = NULL;
+    if (!name || !text || !out)
+        return usage_null(opts, __func__, !name ? "name" : !text ? "text" : "out");
     comp_job j;
     job_init(&j, opts);
     j.name = name;
@@ -183,15 +200,18 @@ int compile_translate_string(const char *name, const char *text, const jnt_compi
 int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **csrc,
                        double **data, long *ndata)
 {
+    if (csrc)
+        *csrc = NULL;
+    if (csrc && data)
+        *data = NULL;
+    if (csrc && ndata)
+        *ndata = 0;
+    if (!path || (csrc && (!data || !ndata)))
+        return usage_null(opts, __func__, !path ? "path" : !data ? "data" : "ndata");
     comp_job j;
     job_init(&j, opts);
     j.path = path;
     j.want_c = csrc != NULL;
-    if (csrc) {
-        *csrc = NULL;
-        *data = NULL;
-        *ndata = 0;
-    }
     int rc = alloc_recover(translate, &j, j.dc.out);
     if (rc == JNT_OK && csrc) {
         *csrc = j.csrc, *data = j.data, *ndata = j.ndata;

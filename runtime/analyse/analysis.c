@@ -164,10 +164,11 @@ static int run_locus(const jnt_model *m, jnt_data *d, const jnt_abi_analysis *an
 /* See jnt.h. */
 int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir)
 {
-    if (!m || !d || d->m != m)
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
     const jnt_abi_model *a = m->abi;
-    int rc = params_defaults(m, d);
+    rc = params_defaults(m, d);
     for (int i = 0; rc == JNT_OK && i < a->nanalyses; i++) {
         const jnt_abi_analysis *an = &a->analyses[i];
         double v[4] = {0, 0, 0, 0};

@@ -15,9 +15,10 @@
 /* See jnt.h. */
 int jnt_init_state(const jnt_model *m, jnt_data *d)
 {
-    if (!m || !d || d->m != m)
-        return JNT_ERR_USAGE;
-    int rc = params_defaults(m, d);
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    rc = params_defaults(m, d);
     if (rc != JNT_OK)
         return rc;
     jnt_settings s;
@@ -33,8 +34,11 @@ int jnt_init_state(const jnt_model *m, jnt_data *d)
 /* See jnt.h. */
 int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im)
 {
-    if (!m || !d || d->m != m || !re || !im)
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!re || !im)
+        return data_null(d, __func__, re ? "im" : "re");
     const jnt_abi_model *a = m->abi;
     int n = a->ny;
     if (n == 0)
@@ -42,7 +46,7 @@ int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im)
     double *J = calloc((size_t)n * (size_t)n, sizeof *J);
     if (!J)
         return data_error(d, JNT_ERR_NOMEM, "out of memory for a %d x %d Jacobian", n, n);
-    int rc = jnt_eval_jacobian(m, d, d->t, d->y, J);
+    rc = jnt_eval_jacobian(m, d, d->t, d->y, J);
     if (rc != JNT_OK) {
         free(J);
         return rc;

@@ -14,9 +14,12 @@
 /* See jnt.h. */
 int jnt_get_settings(const jnt_model *m, jnt_data *d, jnt_settings *s)
 {
-    if (!m || !d || d->m != m || !s)
-        return JNT_ERR_USAGE;
-    int rc = params_defaults(m, d);
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!s)
+        return data_null(d, __func__, "s");
+    rc = params_defaults(m, d);
     if (rc != JNT_OK)
         return rc;
     memset(s, 0, sizeof *s);
@@ -28,10 +31,11 @@ int jnt_get_settings(const jnt_model *m, jnt_data *d, jnt_settings *s)
 /* See jnt.h. */
 int jnt_advance(const jnt_model *m, jnt_data *d, double t, const jnt_run_opts *opts)
 {
-    if (!m || !d || d->m != m)
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
     if (!d->started) {
-        int rc = jnt_init_state(m, d);
+        rc = jnt_init_state(m, d);
         if (rc != JNT_OK)
             return rc;
     }
@@ -52,9 +56,11 @@ int jnt_advance(const jnt_model *m, jnt_data *d, double t, const jnt_run_opts *o
 /* See jnt.h. */
 int jnt_step(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
 {
-    jnt_settings s;
-    int rc = jnt_get_settings(m, d, &s);
+    int rc = data_check(m, d, __func__);
     if (rc != JNT_OK)
+        return rc;
+    jnt_settings s;
+    if ((rc = jnt_get_settings(m, d, &s)) != JNT_OK)
         return rc;
     if (!(s.out_every > 0))
         return data_error(d, JNT_ERR_USAGE, "the model writes a row every step (no 'every' "
@@ -69,10 +75,14 @@ int jnt_step(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
 /* See jnt.h. */
 int jnt_set_state(const jnt_model *m, jnt_data *d, int index, double value)
 {
-    if (!m || !d || d->m != m || index < 0 || index >= m->abi->ny + m->abi->nd)
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (index < 0 || index >= m->abi->ny + m->abi->nd)
+        return data_error(d, JNT_ERR_USAGE, "%s: no state %d (the model has %d)", __func__, index,
+                          m->abi->ny + m->abi->nd);
     if (!d->started) {
-        int rc = jnt_init_state(m, d);
+        rc = jnt_init_state(m, d);
         if (rc != JNT_OK)
             return rc;
     }
@@ -86,11 +96,16 @@ int jnt_set_state(const jnt_model *m, jnt_data *d, int index, double value)
 /* See jnt.h. */
 int jnt_set_full_state(const jnt_model *m, jnt_data *d, double t, const double *buf)
 {
-    if (!m || !d || d->m != m || !buf || !isfinite(t))
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!buf)
+        return data_null(d, __func__, "buf");
+    if (!isfinite(t))
+        return data_error(d, JNT_ERR_USAGE, "%s: the time is not finite", __func__);
     const jnt_abi_model *a = m->abi;
     if (!d->started) {
-        int rc = jnt_init_state(m, d);
+        rc = jnt_init_state(m, d);
         if (rc != JNT_OK)
             return rc;
     }

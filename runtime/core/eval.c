@@ -363,9 +363,14 @@ static const char *state_name(const jnt_abi_model *a, int i)
 /* See jnt.h. */
 int jnt_eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot)
 {
-    if (!m || !d || d->m != m || (!y && m->abi->ny) || (!ydot && m->abi->ny))
-        return JNT_ERR_USAGE;
-    int rc = eval_rhs(m, d, t, y, ydot);
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!y && m->abi->ny)
+        return data_null(d, __func__, "y");
+    if (!ydot && m->abi->ny)
+        return data_null(d, __func__, "ydot");
+    rc = eval_rhs(m, d, t, y, ydot);
     if (rc != 0)
         return jnt_errf(d->err, sizeof d->err, JNT_ERR_KERNEL,
                         "t = %.9g s: the rhs kernel failed (status %d)", t, rc);
@@ -380,11 +385,16 @@ int jnt_eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, dou
 /* See jnt.h. */
 int jnt_eval_jacobian(const jnt_model *m, jnt_data *d, double t, const double *y, double *J)
 {
-    if (!m || !d || d->m != m || (!y && m->abi->ny) || (!J && m->abi->ny))
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!y && m->abi->ny)
+        return data_null(d, __func__, "y");
+    if (!J && m->abi->ny)
+        return data_null(d, __func__, "J");
     int bad = -1;
     double badv = 0;
-    int rc = eval_jac(m, d, t, y, J, &bad, &badv);
+    rc = eval_jac(m, d, t, y, J, &bad, &badv);
     if (rc == EVAL_NONFINITE)
         return jnt_errf(d->err, sizeof d->err, JNT_ERR_NONFINITE,
                         "t = %.9g s: the Jacobian of state '%s' is not finite", t,

@@ -106,6 +106,14 @@ static int abi_valid(const jnt_abi_model *a, const double *data)
  * gathered, scattered and coupled by dense BLAS products. */
 #define DENSE_SHARE 0.25
 
+/* Free a NULL-terminated list of malloc'd strings (NULL is allowed). */
+static void free_list(char **list)
+{
+    for (char **p = list; p && *p; p++)
+        free(*p);
+    free(list);
+}
+
 static void model_release(jnt_model *m)
 {
     for (int b = 0; m->blk && b < m->abi->nblocks; b++) {
@@ -116,9 +124,7 @@ static void model_release(jnt_model *m)
     free(m->blk);
     free(m->gblock);
     free(m->own_j[0]), free(m->own_j[1]), free(m->own_m[0]), free(m->own_m[1]);
-    for (char **p = m->inputs; p && *p; p++)
-        free(*p);
-    free(m->inputs);
+    free_list(m->inputs);
     free(m);
 }
 
@@ -229,11 +235,13 @@ const char *jnt_model_input_at(const jnt_model *m, const char *path)
 /* See jnt.h. */
 void jnt_model_set_inputs(jnt_model *m, char **inputs)
 {
-    if (!m)
+    if (!m) { /* the list is the call's: without a model it has no owner */
+        free_list(inputs);
         return;
-    for (char **p = m->inputs; p && *p; p++)
-        free(*p);
-    free(m->inputs);
+    }
+    if (inputs == m->inputs)
+        return;
+    free_list(m->inputs);
     m->inputs = inputs;
 }
 

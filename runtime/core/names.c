@@ -57,6 +57,8 @@ static int edit_distance(const char *a, const char *b, int fold)
 /* See jnt.h. */
 const char *jnt_closest_name(const char *name, const char *const *cands, int n)
 {
+    if (!name || !cands)
+        return NULL;
     int limit = (int)strlen(name) / 3;
     if (limit < 1)
         limit = 1;

@@ -30,8 +30,11 @@ static int find_param(const jnt_model *m, jnt_data *d, const char *name)
  * data) for an unknown name or a value that is not finite. */
 int jnt_set_param(const jnt_model *m, jnt_data *d, const char *name, double value)
 {
-    if (!m || !d || !name)
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!name)
+        return data_null(d, __func__, "name");
     int i = find_param(m, d, name);
     if (i < 0)
         return i;
@@ -47,8 +50,11 @@ int jnt_set_param(const jnt_model *m, jnt_data *d, const char *name, double valu
  * dimension must equal the parameter's. */
 int jnt_set_param_text(const jnt_model *m, jnt_data *d, const char *assignment)
 {
-    if (!m || !d || !assignment)
-        return JNT_ERR_USAGE;
+    int rc = data_check(m, d, __func__);
+    if (rc != JNT_OK)
+        return rc;
+    if (!assignment)
+        return data_null(d, __func__, "assignment");
     const jnt_abi_model *a = m->abi;
     const char *eq = strchr(assignment, '=');
     if (!eq)
@@ -115,7 +121,7 @@ int jnt_set_param_text(const jnt_model *m, jnt_data *d, const char *assignment)
  * when the index is out of range. */
 double jnt_get_param(const jnt_model *m, jnt_data *d, int index)
 {
-    if (!m || !d || index < 0 || index >= m->abi->np)
+    if (!m || !d || d->m != m || index < 0 || index >= m->abi->np)
         return NAN;
     params_defaults(m, d);
     return d->p[index];

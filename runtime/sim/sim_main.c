@@ -122,6 +122,18 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         fprintf(stderr, "%s: error: no model\n", prog);
         return 1;
     }
+    /* argv: argc arguments after the program's name, none of them NULL */
+    if (argc < 0 || (argc > 0 && !argv)) {
+        fprintf(stderr, "%s: error: bad arguments: argc %d, argv %s\n", prog, argc,
+                argv ? "given" : "NULL");
+        return 2;
+    }
+    for (int i = 0; i < argc; i++)
+        if (!argv[i]) {
+            fprintf(stderr, "%s: error: bad arguments: argv[%d] is NULL (argc %d)\n", prog, i,
+                    argc);
+            return 2;
+        }
     jnt_data *d = jnt_data_new(m);
     if (!d) {
         fprintf(stderr, "%s: error: out of memory\n", prog);

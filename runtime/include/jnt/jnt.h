@@ -15,6 +15,19 @@
  *
  * Status codes: 0 success, >0 informational, <0 error; every code has a name
  * (jnt_status_name) and a message (jnt_status_message). No function exits.
+ *
+ * Contracts (docs/embedding.md, "Ownership and contracts"): every function
+ * checks its pointer arguments. One that returns a status returns
+ * JNT_ERR_USAGE for a NULL pointer it needs, and a function of (m, d) also
+ * for a d made for another model (jnt_data_new(m) makes d for m), with the
+ * message in jnt_data_error(d) when d is given, on the diagnostics stream for
+ * the compile calls. Getters of a NULL object return NULL, "", -1, 0 or NaN
+ * as their comments say; the free functions take NULL. What a call hands
+ * back to be freed names its free function (jnt_model_free, jnt_data_free,
+ * free); const char * and const arrays returned belong to the model or data
+ * object and live as long as it. A double free, a use after free, a pointer
+ * to freed or too little memory, or a data object used by two threads at
+ * once is undefined behaviour, as in the C library: the caller's.
  */
 #ifndef JNT_H
 #define JNT_H
@@ -85,9 +98,11 @@ typedef struct jnt_run_opts {
                                end) and h (its size), one row a step */
     /* Output rows in memory, with or without a file (jnt_output_count(m)
      * values a row, the model's output columns in order). rows: a caller's
-     * buffer of rows_cap rows, filled in order; *rows_n (must be given with
-     * rows) counts every row of the run, also those past rows_cap, which are
-     * dropped: a run with *rows_n > rows_cap needs a larger buffer. on_row:
+     * buffer of rows_cap (> 0) rows, filled in order; *rows_n (must be given
+     * with rows) counts every row of the run, also those past rows_cap, which
+     * are dropped: a run with *rows_n > rows_cap needs a larger buffer. rows
+     * without rows_n or with rows_cap <= 0, or rows_cap > 0 without rows:
+     * JNT_ERR_USAGE; rows_n without rows only counts the rows. on_row:
      * called with each row after it is stored; a non-zero return stops the
      * run with JNT_STOPPED (the state is then the last accepted step's). */
     double *rows;
@@ -109,7 +124,8 @@ typedef struct jnt_run_opts {
  * cannot be counted before (an output every step of an adaptive method,
  * the --steps history), each file stops at the limit: the run fails with
  * JNT_ERR_PARAM there, its file whole up to the last row. (A function, not
- * a field of jnt_run_opts, so that bindings' copies of the struct stay valid.) */
+ * a field of jnt_run_opts, so that bindings' copies of the struct stay valid.)
+ * A NULL d: nothing. */
 void jnt_set_max_output(jnt_data *d, double bytes);
 
 /* A flag (a signal handler's volatile sig_atomic_t, or any int another
@@ -161,7 +177,7 @@ const char *jnt_status_message(int status);
  * case-insensitive optimal-string-alignment distance (a transposition
  * counts one), ties broken by the case-sensitive distance, then by order.
  * Returned only when the distance is at most max(1, strlen(name) / 3); else
- * NULL. NULL entries of cands are skipped. */
+ * NULL (also for a NULL name or cands). NULL entries of cands are skipped. */
 const char *jnt_closest_name(const char *name, const char *const *cands, int n);
 
 /* Compiler options. Zero-initialise; NULL options mean defaults. */
@@ -183,7 +199,8 @@ typedef struct jnt_compile_opts {
  * failures, each after a one-line message on the diagnostics stream:
  * JNT_ERR_IO (the file cannot be read), JNT_ERR_NOMEM (out of memory: the
  * compiler's memory is freed and the process goes on; the call may be
- * retried), JNT_ERR_JIT. *out is NULL on every failure. */
+ * retried), JNT_ERR_JIT, JNT_ERR_USAGE (path, name, text or out NULL). *out
+ * is NULL on every failure (when out is given). */
 int jnt_compile_file(const char *path, const jnt_compile_opts *opts, jnt_model **out);
 int jnt_compile_string(const char *name, const char *text, const jnt_compile_opts *opts,
                        jnt_model **out);
@@ -195,7 +212,9 @@ int jnt_compile_string(const char *name, const char *text, const jnt_compile_opt
  * (sema, no code generation: jnt check) and data, ndata may be NULL.
  * Returns JNT_OK, JNT_ERR_MODEL after diagnostics, JNT_ERR_IO when the file
  * cannot be read, or JNT_ERR_NOMEM after "jnt: error: out of memory" on the
- * diagnostics stream (nothing is returned in *csrc and *data then). */
+ * diagnostics stream (nothing is returned in *csrc and *data then), or
+ * JNT_ERR_USAGE after a message for a NULL path or csrc given without data
+ * or ndata. */
 int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **csrc,
                        double **data, long *ndata);
 
@@ -215,36 +234,44 @@ int jnt_model_wrap(const jnt_abi_model *abi, const double *data, void *owner,
                    void (*owner_free)(void *), jnt_model **out);
 /* The files m was compiled from: the model, its imports and its data files, as real paths,
  * NULL-terminated; NULL for a wrapped ABI unless set. A run refuses to write its output over
- * one of them (JNT_ERR_IO). jnt_model_set_inputs gives m such a list (m takes it: the array
- * and its strings, from malloc). */
+ * one of them (JNT_ERR_IO); NULL for a NULL m. jnt_model_set_inputs gives m such a list (m
+ * takes it: the array and its strings, from malloc; the previous list is freed; a NULL m frees
+ * the list given). */
 const char *const *jnt_model_inputs(const jnt_model *m);
 void jnt_model_set_inputs(jnt_model *m, char **inputs);
-/* The input of m that path names (its real path), or NULL. */
+/* The input of m that path names (its real path), or NULL (also for a NULL m or path). */
 const char *jnt_model_input_at(const jnt_model *m, const char *path);
 /* Wrap generated kernels linked into the program (standalone builds: the
  * data is jnt_generated_data). The model borrows abi and data. */
 int jnt_model_from_abi(const jnt_abi_model *abi, const double *data, jnt_model **out);
+/* Free m and what it owns (its inputs, its JIT state: the kernels); NULL does nothing. Its
+ * data objects must be freed first (they may be, after it, but not used). */
 void jnt_model_free(jnt_model *m);
+/* Its kernels (owned by the model; NULL for a NULL m). */
 const jnt_abi_model *jnt_model_abi(const jnt_model *m);
-/* Its model data (jnt_model_abi(m)->ndata doubles, owned by the model). */
+/* Its model data (jnt_model_abi(m)->ndata doubles, owned by the model; NULL for a NULL m). */
 const double *jnt_model_data(const jnt_model *m);
 
-/* Names and indices; an index is -1 when the name is unknown. */
+/* Names and indices; an index is -1 when the name is unknown (or m or name is NULL). */
 int jnt_param_index(const jnt_model *m, const char *name);
 int jnt_output_index(const jnt_model *m, const char *name);
 int jnt_state_index(const jnt_model *m, const char *name);
 
-/* A new data object with default parameters, or NULL when out of memory. */
+/* A new data object for m with default parameters (the caller frees it with
+ * jnt_data_free, before or after m, and uses it only while m lives), or NULL
+ * when out of memory or m is NULL. jnt_data_free(NULL) does nothing. */
 jnt_data *jnt_data_new(const jnt_model *m);
 void jnt_data_free(jnt_data *d);
 
-/* Set a parameter to a value in SI units. */
+/* Set a parameter to a value in SI units. JNT_OK, or JNT_ERR_PARAM (an
+ * unknown name, a value not finite; the message in jnt_data_error(d)). */
 int jnt_set_param(const jnt_model *m, jnt_data *d, const char *name, double value);
 /* Set a parameter from "name=value", value a number in SI units or a number
  * with a unit ("tE=0.3ms", "m = 2 kg"); the unit must match the parameter's
  * dimension. Errors are described by jnt_data_error. */
 int jnt_set_param_text(const jnt_model *m, jnt_data *d, const char *assignment);
-/* The current value of a parameter (after defaults were computed). */
+/* The current value of a parameter (after defaults were computed); NaN for
+ * an index out of range, a NULL m or d, or a d of another model. */
 double jnt_get_param(const jnt_model *m, jnt_data *d, int index);
 
 /* Integrate from t0 to t_end, writing the CSV. On a failing step the CSV
@@ -267,7 +294,8 @@ int jnt_eigenvalues(const jnt_model *m, jnt_data *d, double *re, double *im);
  * and discrete state: the model's kernels with the gathered points, the
  * forces scattered through the basis rows and the blocks' reduced matrices,
  * exactly as the integrators see them. JNT_OK, JNT_ERR_KERNEL, or
- * JNT_ERR_NONFINITE (message in jnt_data_error(d)). */
+ * JNT_ERR_NONFINITE (message in jnt_data_error(d)); JNT_ERR_USAGE for a NULL
+ * y, ydot or J (allowed when ny is 0). */
 int jnt_eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double *ydot);
 int jnt_eval_jacobian(const jnt_model *m, jnt_data *d, double t, const double *y, double *J);
 
@@ -280,16 +308,17 @@ int jnt_eval_jacobian(const jnt_model *m, jnt_data *d, double t, const double *y
  * Returns JNT_OK or the first error (message in jnt_data_error(d)). */
 int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir);
 
-/* Last state and outputs of a run. */
+/* Last state and outputs of a run: NaN (jnt_data_stats: NULL) for a NULL
+ * m or d, an index out of range, or a d of another model. */
 double jnt_time(const jnt_data *d);
 double jnt_state(const jnt_model *m, const jnt_data *d, int index);
 double jnt_output(const jnt_model *m, const jnt_data *d, int index);
 const jnt_stats *jnt_data_stats(const jnt_data *d);
-/* Message of the last error on this data object, "" when none. */
+/* Message of the last error on this data object, "" when none (or d is NULL). */
 const char *jnt_data_error(const jnt_data *d);
 
 /* Per-run results: the model's `summary` block (docs/sweeps.md). Their
- * number, and the name of result i (NULL when out of range). */
+ * number (0 for a NULL m), and the name of result i (NULL when out of range). */
 int jnt_summary_count(const jnt_model *m);
 const char *jnt_summary_name(const jnt_model *m, int i);
 /* Compute the model's results (jnt_summary_count values into vals) from
@@ -302,12 +331,12 @@ int jnt_summarize(const jnt_model *m, jnt_data *d, const char *path, double *val
  * them), then the discrete states (nd): jnt_state_count(m) = ny + nd
  * values into buf. A model wrapped with an init kernel that writes them back
  * starts where d's run ended (how `jnt sweep --continue` chains runs).
- * JNT_OK or JNT_ERR_USAGE. */
+ * JNT_OK or JNT_ERR_USAGE. jnt_state_count(NULL) is 0. */
 int jnt_state_count(const jnt_model *m);
 int jnt_get_full_state(const jnt_model *m, const jnt_data *d, double *buf);
 /* The shortest text that reads back to exactly v, as the CSV writer prints
  * numbers ("0.1", "6.574118984296001e-09", "nan"), into buf (32 bytes at
- * least); returns its length. */
+ * least); returns its length, or -1 for a NULL buf. */
 int jnt_format_double(char *buf, double v);
 
 /* ---- stepping (MuJoCo's mj_step, here over output intervals) ----------
@@ -337,10 +366,11 @@ int jnt_get_settings(const jnt_model *m, jnt_data *d, jnt_settings *s);
 /* ---- what a model declares (for bindings) ------------------------------ */
 /* The library's version, "MAJOR.MINOR.PATCH" (JNT_VERSION of this header). */
 const char *jnt_version(void);
+/* The model's name and counts ("" and 0 for a NULL m). */
 const char *jnt_model_name(const jnt_model *m);
 int jnt_param_count(const jnt_model *m);
 int jnt_output_count(const jnt_model *m);
-/* Names (NULL when i is out of range); jnt_state_name covers the
+/* Names (NULL when i is out of range or m is NULL); jnt_state_name covers the
  * jnt_state_count(m) states: continuous, then discrete. */
 const char *jnt_param_name(const jnt_model *m, int i);
 const char *jnt_output_name(const jnt_model *m, int i);
@@ -354,7 +384,10 @@ int jnt_output_unit(const jnt_model *m, int i, char *buf, size_t n);
 
 /* The command line shared by `jnt run` and standalone simulators:
  * [-D name=value]... [-o out.csv] [--stats] [--progress] [--help].
- * `prog` names the program in messages. Returns the process exit status. */
+ * `prog` names the program in messages (NULL: "jnt-sim"); argv holds argc
+ * arguments after the program's name. Returns the process exit status: 1
+ * for a NULL m; 2 after a message for argc < 0, argv NULL with argc > 0 or
+ * a NULL argv[i]. */
 int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv);
 
 #ifdef __cplusplus
