@@ -2,10 +2,12 @@
  * diag.c: the source table and diagnostics (diag.h).
  *
  * Locations are (file, byte offset); line and column are computed only when
- * a diagnostic is printed, by scanning the text up to the offset. Output:
+ * a diagnostic or a #line is printed, by a binary search in the line starts
+ * indexed when the source is registered. Output:
  *
  *   path:LINE:COL: error: message
- *     source line, verbatim
+ *     source line, verbatim (a window of DIAG_EXCERPT_MAX bytes around the
+ *     column when it is longer, "..." at each cut end)
  *     spaces (tabs kept) up to the column, then ^
  */
 #include "diag.h"
@@ -33,21 +35,66 @@ void diag_free(diag_ctx *dc)
     for (int i = 0; i < dc->nsrc; i++) {
         free(dc->srcs[i].path);
         free(dc->srcs[i].text);
+        free(dc->srcs[i].lines);
     }
     free(dc->srcs);
     dc->srcs = NULL;
     dc->nsrc = dc->capsrc = 0;
 }
 
-/* Register text (malloc'd, NUL-terminated, ownership taken) under path. Both allocations
- * come before text is stored: when one fails, text is still the caller's (diag_load_file
+/* The offsets of the lines' first bytes of text[0..len) (one more line after each '\n'), in
+ * a new array; *n their count. */
+static int *index_lines(const char *text, size_t len, int *n)
+{
+    int cnt = 1;
+    for (size_t i = 0; i < len; i++)
+        cnt += text[i] == '\n';
+    int *lines = xmalloc((size_t)cnt * sizeof *lines);
+    lines[0] = 0;
+    cnt = 1;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            lines[cnt++] = (int)(i + 1);
+    *n = cnt;
+    return lines;
+}
+
+/* diag_add_source's allocations, each freed by add_release until the source is stored. */
+typedef struct add_job {
+    diag_ctx *dc;
+    const char *path;
+    char *text;
+    size_t len;
+    int *lines;
+    int file;
+} add_job;
+
+static void add_run(void *arg)
+{
+    add_job *j = arg;
+    diag_ctx *dc = j->dc;
+    XGROW(dc->srcs, dc->capsrc, dc->nsrc);
+    int n;
+    j->lines = index_lines(j->text, j->len, &n);
+    char *copy = xstrdup(j->path);
+    dc->srcs[dc->nsrc] = (diag_src){copy, j->text, j->len, j->lines, n};
+    j->lines = NULL;
+    j->file = dc->nsrc++;
+}
+
+static void add_release(void *arg)
+{
+    free(((add_job *)arg)->lines);
+}
+
+/* Register text (malloc'd, NUL-terminated, ownership taken) under path. Every allocation
+ * comes before text is stored: when one fails, text is still the caller's (diag_load_file
  * frees it then). */
 int diag_add_source(diag_ctx *dc, const char *path, char *text, size_t len)
 {
-    XGROW(dc->srcs, dc->capsrc, dc->nsrc);
-    char *copy = xstrdup(path);
-    dc->srcs[dc->nsrc] = (diag_src){copy, text, len};
-    return dc->nsrc++;
+    add_job j = {dc, path, text, len, NULL, -1};
+    alloc_guard(add_run, &j, add_release);
+    return j.file;
 }
 
 /* A file being read by diag_load_file; what it holds is freed by close_read, also when
@@ -126,7 +173,9 @@ static size_t clamp_off(const diag_src *s, int off)
     return (size_t)off > s->len ? s->len : (size_t)off;
 }
 
-/* Line and column (1-based; the column counts bytes) of loc; 0, 0 without a source. */
+/* Line and column (1-based; the column counts bytes) of loc; 0, 0 without a source. The
+ * line is found by a binary search in the line table (a scan from the start of the text for
+ * a source registered without one: a unit test's). */
 void diag_linecol(const diag_ctx *dc, jnt_loc loc, int *line, int *col)
 {
     const diag_src *s = src_of(dc, loc);
@@ -136,16 +185,38 @@ void diag_linecol(const diag_ctx *dc, jnt_loc loc, int *line, int *col)
     }
     size_t off = clamp_off(s, loc.off), bol = 0;
     int ln = 1;
-    for (size_t i = 0; i < off; i++)
-        if (s->text[i] == '\n') {
-            ln++;
-            bol = i + 1;
+    if (s->lines) {
+        /* the last line starting at or before off: lines[lo] <= off < lines[hi] */
+        int lo = 0, hi = s->nlines;
+        while (hi - lo > 1) {
+            int mid = lo + (hi - lo) / 2;
+            if ((size_t)s->lines[mid] <= off)
+                lo = mid;
+            else
+                hi = mid;
         }
+        ln = lo + 1;
+        bol = (size_t)s->lines[lo];
+    } else {
+        for (size_t i = 0; i < off; i++)
+            if (s->text[i] == '\n') {
+                ln++;
+                bol = i + 1;
+            }
+    }
     *line = ln;
     *col = (int)(off - bol) + 1;
 }
 
-/* Print the source line holding loc and a caret under its column. */
+/* Whether byte c continues a UTF-8 sequence (a window does not start or end inside one). */
+static int utf8_cont(char c)
+{
+    return ((unsigned char)c & 0xC0) == 0x80;
+}
+
+/* Print the source line holding loc and a caret under its column. A line longer than
+ * DIAG_EXCERPT_MAX bytes is cut to a window of that many around the column (a quarter
+ * before it), each cut end shown as "...". */
 static void print_excerpt(const diag_ctx *dc, const diag_src *s, jnt_loc loc)
 {
     size_t off = clamp_off(s, loc.off), bol = off, eol = off;
@@ -156,8 +227,23 @@ static void print_excerpt(const diag_ctx *dc, const diag_src *s, jnt_loc loc)
     size_t shown = eol;
     if (shown > bol && s->text[shown - 1] == '\r')
         shown--;
-    fprintf(dc->out, "  %.*s\n  ", (int)(shown - bol), s->text + bol);
-    for (size_t i = bol; i < off; i++)
+    size_t from = bol, to = shown;
+    if (to - from > DIAG_EXCERPT_MAX) {
+        size_t before = DIAG_EXCERPT_MAX / 4;
+        from = off - bol > before ? off - before : bol;
+        if (from + DIAG_EXCERPT_MAX < to)
+            to = from + DIAG_EXCERPT_MAX;
+        else
+            from = to - DIAG_EXCERPT_MAX;
+        while (from > bol && from < off && utf8_cont(s->text[from]))
+            from++;
+        while (to < shown && to > off && utf8_cont(s->text[to]))
+            to--;
+    }
+    const char *lead = from > bol ? "..." : "";
+    fprintf(dc->out, "  %s%.*s%s\n  %s", lead, (int)(to - from), s->text + from,
+            to < shown ? "..." : "", from > bol ? "   " : "");
+    for (size_t i = from; i < off; i++)
         fputc(s->text[i] == '\t' ? '\t' : ' ', dc->out);
     fputs("^\n", dc->out);
 }

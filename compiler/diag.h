@@ -3,11 +3,15 @@
  *
  * Every source text the compiler reads is registered here and addressed by a
  * jnt_loc (file index, byte offset). Line and column are computed only when a
- * diagnostic is printed. Diagnostics read
+ * diagnostic or a #line is printed, from a table of line starts made when the
+ * source is registered. Diagnostics read
  *
  *   file:line:col: error: message
  *     source line
  *          ^
+ *
+ * (a source line longer than DIAG_EXCERPT_MAX bytes is shown as a window of it
+ * around the column, its cut ends marked "...").
  *
  * and are counted; the compiler checks diag_errors() between stages.
  */
@@ -24,10 +28,16 @@ typedef struct jnt_loc {
 
 extern const jnt_loc loc_none;
 
+/* The longest source line a diagnostic shows whole; longer ones are cut to a window
+ * of this many bytes around the column. */
+#define DIAG_EXCERPT_MAX 160
+
 typedef struct diag_src {
     char *path;   /* as given (for messages) */
     char *text;   /* NUL-terminated contents, owned */
     size_t len;
+    int *lines;   /* offset of each line's first byte, owned; NULL: lines found by a scan */
+    int nlines;
 } diag_src;
 
 typedef struct diag_ctx {
@@ -52,7 +62,8 @@ int diag_add_source(diag_ctx *dc, const char *path, char *text, size_t len);
  * regular file of at most SETUP_MAX_SOURCE bytes: no FIFO, device or directory). */
 int diag_load_file(diag_ctx *dc, const char *path);
 
-/* Line and column (1-based) of a location. */
+/* Line and column (1-based) of a location: a binary search in the source's line table
+ * (O(log lines): code generation asks once per #line). */
 void diag_linecol(const diag_ctx *dc, jnt_loc loc, int *line, int *col);
 
 void diag_error(diag_ctx *dc, jnt_loc loc, const char *fmt, ...)
