@@ -125,7 +125,7 @@ $(B)/obj/compiler/cli/%.o: compiler/cli/%.c
 $(B)/obj/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(@D)
 	$(CC) $(COMPILER_INC) $(DEFS) $(CFLAGS) -Wno-unused-parameter -Wno-unused-variable \
-	  -Wno-unused-but-set-variable -Wno-sign-compare -Wno-implicit-fallthrough -c $< -o $@
+	  -Wno-unused-but-set-variable -Wno-sign-compare -Wno-implicit-fallthrough -MMD -MP -c $< -o $@
 
 $(B)/libjnt.a: $(LIB_OBJ)
 	@rm -f $@
