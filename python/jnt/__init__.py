@@ -7,10 +7,11 @@
     sim = m.simulation()                            # step by step
     sim.step(); sim["block.x.v"] = 0.0; sim.set(ratio=0.5); sim.history
 
-A thin layer over libjnt's C API (ctypes, numpy); see docs/python.md.
+A thin layer over libjnt's C API (ctypes, numpy); options are checked as
+`jnt run` checks them; see docs/python.md.
 """
-from .model import (CompileError, Error, Model, Param, Result, RunError, Simulation, compile,
-                    compile_string, read_csv, version)
+from .model import (BusyError, CompileError, Error, Model, Param, Result, RunError, Simulation,
+                    UsageError, compile, compile_string, read_csv, version)
 
-__all__ = ["CompileError", "Error", "Model", "Param", "Result", "RunError", "Simulation",
-           "compile", "compile_string", "read_csv", "version"]
+__all__ = ["BusyError", "CompileError", "Error", "Model", "Param", "Result", "RunError",
+           "Simulation", "UsageError", "compile", "compile_string", "read_csv", "version"]

@@ -38,6 +38,12 @@ class Settings(ctypes.Structure):
         "t0", "t_end", "h", "rtol", "atol", "out_every", "h_min", "h_max", "alpha", "rho_inf")]
 
 
+class Dim(ctypes.Array):
+    """jnt_dim (jnt/setup.h): exponents of kg, m, s, A, K in sixths."""
+    _type_ = ctypes.c_byte
+    _length_ = 5
+
+
 class CompileOpts(ctypes.Structure):
     """jnt_compile_opts."""
     _fields_ = [("diag", ctypes.c_void_p), ("max_errors", ctypes.c_int),
@@ -108,6 +114,10 @@ def load():
         "jnt_data_stats": (ctypes.POINTER(Stats), [P]),
         "jnt_data_error": (S, [P]),
         "jnt_run_analyses": (I, [P, P, S]),
+        "jnt_set_max_output": (None, [P, D]),
+        # jnt/setup.h: the parser of jnt run's --h, --rtol, --atol
+        "units_parse_quantity": (I, [S, ctypes.POINTER(D), ctypes.POINTER(Dim),
+                                     ctypes.POINTER(S)]),
     }
     for name, (res, args) in sig.items():
         f = getattr(lib, name)
@@ -116,8 +126,14 @@ def load():
     return lib
 
 
+_libc = []
+
+
 def libc():
-    """The C library, for a FILE* that collects the compiler's diagnostics."""
+    """The C library (loaded once): a FILE* that collects the compiler's
+    diagnostics, strtod for sizes as jnt run reads them."""
+    if _libc:
+        return _libc[0]
     c = ctypes.CDLL(None)
     c.tmpfile.restype = ctypes.c_void_p
     c.fflush.argtypes = [ctypes.c_void_p]
@@ -125,4 +141,7 @@ def libc():
     c.fclose.argtypes = [ctypes.c_void_p]
     c.fread.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p]
     c.fread.restype = ctypes.c_size_t
+    c.strtod.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    c.strtod.restype = ctypes.c_double
+    _libc.append(c)
     return c

@@ -2,21 +2,29 @@
 
 A Model is compiled once (jnt_compile_*) and never changes; each run or
 Simulation owns its own data object (jnt_data), so many may run at once from
-Python threads (ctypes releases the GIL inside every C call).
+Python threads (ctypes releases the GIL inside every C call). Options are
+checked as `jnt run` checks them (options.py); a closed Model or Simulation
+says so; a Simulation is used by one thread at a time.
 """
+import contextlib
 import ctypes
 import math
 import os
 import shutil
 import tempfile
 import threading
+from collections.abc import Mapping
 
 import numpy as np
 
 from . import _lib
+from . import options as _opt
 
 _lock = threading.Lock()
 _state = {}
+
+# status codes of jnt.h used here
+JNT_STOPPED, JNT_ERR_USAGE, JNT_ERR_PARAM = 1, -2, -5
 
 
 def lib():
@@ -56,6 +64,18 @@ class RunError(Error):
     def __init__(self, status, message, result=None):
         super().__init__(status, message)
         self.result = result
+
+
+class UsageError(Error, ValueError):
+    """A call that `jnt run` refuses as a usage error (exit status 2): an
+    unknown parameter or a bad value for one (JNT_ERR_PARAM), an unknown
+    integrator, a time not after the state's, a closed Model or Simulation
+    (JNT_ERR_USAGE). Also a ValueError, as is every bad option value."""
+
+
+class BusyError(Error, RuntimeError):
+    """A Simulation used by a second thread while another one uses it: a
+    Simulation is not thread-safe (give each thread its own)."""
 
 
 class Param:
@@ -130,8 +150,9 @@ def compile(path):
     """Compile a .jnt file into a Model; raises CompileError with the
     diagnostics (file:line:col: error: ...) when it has errors."""
     L = lib()
+    p = _opt.path("the model's path", path)
     handle = ctypes.c_void_p()
-    rc, text = _diag_call(lambda o: L.jnt_compile_file(os.fsencode(path), o, ctypes.byref(handle)))
+    rc, text = _diag_call(lambda o: L.jnt_compile_file(p, o, ctypes.byref(handle)))
     if rc != 0:
         raise CompileError(rc, text.strip() or L.jnt_status_message(rc).decode())
     return Model(handle, path)
@@ -141,25 +162,28 @@ def compile_string(text, name="model.jnt"):
     """Compile model text; `name` is the file name its diagnostics show
     (imports of files are found relative to the current directory)."""
     L = lib()
+    t = _opt.text("the model's text", text)
+    n = _opt.text("the model's name", name)
     handle = ctypes.c_void_p()
-    rc, diag = _diag_call(lambda o: L.jnt_compile_string(name.encode(), text.encode(), o,
-                                                         ctypes.byref(handle)))
+    rc, diag = _diag_call(lambda o: L.jnt_compile_string(n, t, o, ctypes.byref(handle)))
     if rc != 0:
         raise CompileError(rc, diag.strip() or L.jnt_status_message(rc).decode())
     return Model(handle, name)
 
 
-_RUN_OPTS = ("t_end", "integrator", "h", "rtol", "atol", "csv", "params")
-
-
 class Model:
     """A compiled model: .name, .params (Param list), .outputs (column
     names), .output_units (their SI units, "" when dimensionless), .states;
-    run() simulates, simulation() steps."""
+    run() simulates, simulation() steps. close() (or a with block) frees it:
+    later runs raise UsageError; simulations made before go on, and the
+    model's memory goes with the last of them."""
 
     def __init__(self, handle, source):
         L = lib()
         self._h = handle
+        self._guard = threading.Lock()
+        self._users = 0  # runs and simulations using _h now
+        self._closed = False
         self.source = source
         self.name = L.jnt_model_name(handle).decode()
         self.outputs = [L.jnt_output_name(handle, i).decode()
@@ -167,6 +191,8 @@ class Model:
         self.states = [L.jnt_state_name(handle, i).decode()
                        for i in range(L.jnt_state_count(handle))]
         d = L.jnt_data_new(handle)
+        if not d:
+            raise MemoryError("out of memory (jnt_data_new)")
         unit = ctypes.create_string_buffer(96)
         self.output_units = []
         for i in range(len(self.outputs)):
@@ -179,15 +205,50 @@ class Model:
                                      L.jnt_get_param(handle, d, i)))
         L.jnt_data_free(d)
 
-    def __del__(self):
-        h = getattr(self, "_h", None)
+    def _acquire(self):
+        """Count a user of the C model; UsageError once closed."""
+        with self._guard:
+            if self._closed or not self._h:
+                raise UsageError(JNT_ERR_USAGE, "model '%s' is closed" % self.name)
+            self._users += 1
+
+    def _release(self):
+        with self._guard:
+            self._users -= 1
+            last = self._closed and self._users == 0
+        if last:
+            self._free()
+
+    def _free(self):
+        h, self._h = self._h, None
         if h and _state.get("lib"):
             _state["lib"].jnt_model_free(h)
-            self._h = None
+
+    def close(self):
+        """Free the compiled model (at once, or when the last run or
+        Simulation using it ends). Closing twice does nothing."""
+        with self._guard:
+            if self._closed:
+                return
+            self._closed = True
+            now = self._users == 0
+        if now:
+            self._free()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_guard", None) is not None:
+            self.close()
 
     def __repr__(self):
-        return "Model(%r: params %s; outputs %s)" % (
-            self.name, ", ".join(p.name for p in self.params), ", ".join(self.outputs))
+        return "Model(%r: params %s; outputs %s)%s" % (
+            self.name, ", ".join(p.name for p in self.params), ", ".join(self.outputs),
+            " (closed)" if self._closed else "")
 
     def _data(self, params):
         """A new data object with params set (numbers in SI units, or text
@@ -195,29 +256,51 @@ class Model:
         L = lib()
         d = L.jnt_data_new(self._h)
         if not d:
-            raise MemoryError("jnt_data_new")
+            raise MemoryError("out of memory (jnt_data_new)")
         try:
             _set_params(self, d, params)
-        except Exception:
+        except BaseException:
             L.jnt_data_free(d)
             raise
         return d
 
     def run(self, t_end=None, integrator=None, h=None, rtol=None, atol=None, csv=None,
-            params=None, **kw):
+            params=None, max_output=None, **kw):
         """Simulate from t0 and return a Result. Parameters by keyword
         (m.run(tE=0.3e-3) or m.run(tE="0.3 ms")) or in params={...} (for
         names that are also options). t_end, integrator, h, rtol, atol
-        override the model's simulate block; csv also writes the rows to a
-        file (.csv, .npy, .mat). Raises RunError on a failed run."""
+        override the model's simulate block (h, rtol, atol as jnt run's
+        --h, --rtol, --atol: > 0, text with a unit allowed); csv also writes
+        the rows to a file (.csv, .npy, .mat); max_output bounds the rows
+        (bytes, "2G", "none"; default 1 GiB, as --max-output). Raises
+        ValueError or TypeError (UsageError from libjnt) for what jnt run
+        refuses, RunError on a failed run."""
+        L = lib()
+        o = _opts(integrator, h, rtol, atol, csv)
+        te = None if t_end is None else _opt.time_value(L, "t_end", t_end)
+        limit = _opt.max_output(max_output)
+        if params is not None and not isinstance(params, Mapping):
+            raise TypeError("params must be a dict of name: value, not %s"
+                            % type(params).__name__)
         all_params = dict(params or {})
         all_params.update(kw)
-        L = lib()
-        d = self._data(all_params)
+        self._acquire()
         try:
-            return _collect(self, d, L.jnt_run, (), _opts(t_end, integrator, h, rtol, atol, csv))
+            d = self._data(all_params)
+            try:
+                if max_output is not None:  # the file's limit too (jnt_run checks it)
+                    L.jnt_set_max_output(d, -1.0 if math.isinf(limit) else limit)
+                if te is not None:
+                    s = _settings(self, d)
+                    if s and not te > s.t0 or te == 0:
+                        raise UsageError(JNT_ERR_USAGE, "option 't_end' must be after the "
+                                         "start time (%g s), got %r" % (s.t0 if s else 0, t_end))
+                    o.t_end = te
+                return _collect(self, d, L.jnt_run, (), o, limit)
+            finally:
+                L.jnt_data_free(d)
         finally:
-            L.jnt_data_free(d)
+            self._release()
 
     def simulation(self, **params):
         """A Simulation at the initial state, for step-by-step runs."""
@@ -228,66 +311,136 @@ class Model:
         complex_modes) and return {table name: Result} of the tables they
         write (NAME.csv, NAME_cycles.csv, ...)."""
         L = lib()
-        d = self._data(params)
-        tmp = tempfile.mkdtemp(prefix="jnt-analyses-")
+        self._acquire()
         try:
-            rc = L.jnt_run_analyses(self._h, d, tmp.encode())
-            if rc != 0:
-                raise RunError(rc, L.jnt_data_error(d).decode())
-            out = {}
-            for f in sorted(os.listdir(tmp)):
-                if f.endswith(".csv"):
-                    out[f[:-4]] = read_csv(os.path.join(tmp, f))
-            return out
+            d = self._data(params)
+            tmp = tempfile.mkdtemp(prefix="jnt-analyses-")
+            try:
+                rc = L.jnt_run_analyses(self._h, d, tmp.encode())
+                if rc != 0:
+                    raise _failure(rc, L.jnt_data_error(d).decode())
+                out = {}
+                for f in sorted(os.listdir(tmp)):
+                    if f.endswith(".csv"):
+                        out[f[:-4]] = read_csv(os.path.join(tmp, f))
+                return out
+            finally:
+                L.jnt_data_free(d)
+                shutil.rmtree(tmp, ignore_errors=True)
         finally:
-            L.jnt_data_free(d)
-            shutil.rmtree(tmp, ignore_errors=True)
+            self._release()
+
+
+def _failure(rc, message, result=None):
+    """The exception of a failed C call: UsageError for JNT_ERR_USAGE (jnt
+    run's exit status 2), else RunError."""
+    if rc == JNT_ERR_USAGE:
+        return UsageError(rc, message or lib().jnt_status_message(rc).decode())
+    return RunError(rc, message or lib().jnt_status_message(rc).decode(), result)
 
 
 def _set_params(model, d, params):
     L = lib()
     for name, value in params.items():
-        if isinstance(value, str):
-            rc = L.jnt_set_param_text(model._h, d, ("%s=%s" % (name, value)).encode())
+        _opt.param_name(name)
+        text, number = _opt.param_value(name, value)
+        if text is not None:
+            rc = L.jnt_set_param_text(model._h, d, ("%s=%s" % (name, text)).encode())
         else:
-            rc = L.jnt_set_param(model._h, d, name.encode(), float(value))
+            rc = L.jnt_set_param(model._h, d, name.encode(), number)
         if rc != 0:
-            raise Error(rc, L.jnt_data_error(d).decode() or
-                        "unknown parameter '%s' (parameters: %s)"
-                        % (name, ", ".join(p.name for p in model.params)))
+            raise UsageError(rc, L.jnt_data_error(d).decode() or
+                             "unknown parameter '%s' (parameters: %s)"
+                             % (name, ", ".join(p.name for p in model.params)))
 
 
-def _opts(t_end=None, integrator=None, h=None, rtol=None, atol=None, csv=None):
+def _opts(integrator=None, h=None, rtol=None, atol=None, csv=None):
+    """jnt_run_opts from checked options (options.py): ValueError or
+    TypeError for what jnt run refuses."""
+    L = lib()
     o = _lib.RunOpts()
-    o.csv_path = os.fsencode(csv) if csv else b""
-    o.integrator = integrator.encode() if integrator else None
-    o.h = h or 0.0
-    o.rtol = rtol or 0.0
-    o.atol = atol or 0.0
-    o.t_end = t_end or 0.0
+    o.integrator = _opt.integrator(integrator)
+    o.h = _opt.positive(L, "h", h, True)
+    o.rtol = _opt.positive(L, "rtol", rtol, False)
+    o.atol = _opt.positive(L, "atol", atol, False)
+    o.csv_path = _opt.path("option 'csv'", csv) if csv else b""
+    o.t_end = 0.0
     return o
 
 
-def _capacity(model, d, t_from, t_to):
-    """Rows a run from t_from to t_to writes at most (its output grid), or
-    a first guess for a model that writes every step."""
+def _settings(model, d):
+    """The run's jnt_settings with d's parameters, or None when the
+    settings kernel fails (the run then reports it)."""
     s = _lib.Settings()
-    if lib().jnt_get_settings(model._h, d, ctypes.byref(s)) != 0:
-        return 1024
-    t_to = t_to if t_to else s.t_end
-    t_from = s.t0 if t_from is None else t_from
-    if s.out_every > 0 and t_to > t_from:
-        return int(math.ceil((t_to - t_from) / s.out_every)) + 3
-    return 4096
+    return s if lib().jnt_get_settings(model._h, d, ctypes.byref(s)) == 0 else None
 
 
-def _collect(model, d, call, args, o, t_from=None):
+def _limit_hint(nbytes):
+    return "max_output='%dG', or 'none'" % max(1, math.ceil(nbytes / 1073741824.0))
+
+
+def _check_rows(model, s, o, t_from, t_to, limit, kept=0):
+    """RunError (JNT_ERR_PARAM) before a run whose rows in memory, with
+    `kept` rows already held, would pass `limit` bytes: the estimate of
+    jnt_run's output guard (run.c, check_output), rows = (t_to - t_from) /
+    every + 1 of 8 bytes a column, every the output interval or, for a
+    model that writes every step, the step h."""
+    if s is None or math.isinf(limit):
+        return
+    ncol = len(model.outputs)
+    every = s.out_every if s.out_every > 0 else (o.h if o.h > 0 else s.h)
+    if not (every > 0 and math.isfinite(t_from) and math.isfinite(t_to)) or \
+            t_from + every == t_from or t_to + every == t_to:
+        return  # nothing to estimate, or an interval jnt_run refuses itself
+    rows = (t_to - t_from) / every + 1
+    nbytes = (rows + kept) * ncol * 8
+    if not rows > 0 or nbytes <= limit:
+        return
+    held = " (%d held in the simulation's history, %.0f more from this call)" % (kept, rows) \
+        if kept else ""
+    raise RunError(JNT_ERR_PARAM, "the output would be about %.3g GB in memory (%.0f rows of %d "
+                   "columns%s, one every %g s from %g s to %g s), more than the limit of %.3g GB: "
+                   "write fewer rows (a longer 'every' in the model's output, or a parameter it "
+                   "uses), or raise the limit (%s)"
+                   % (nbytes / 1e9, rows + kept, ncol, held, every, t_from, t_to, limit / 1e9,
+                      _limit_hint(nbytes)),
+                   Result(model.outputs, np.empty((0, ncol)), {}, model.output_units))
+
+
+def _over_limit(model, n, limit, t_from, t_to, result):
+    """RunError for a run writing every step whose rows, counted as they
+    came, passed the limit."""
+    ncol = len(model.outputs)
+    return RunError(JNT_ERR_PARAM, "the output passed the limit of %.3g GB in memory at %d rows "
+                    "of %d columns (the model writes a row every step, from %g s to %g s): write "
+                    "fewer rows (an 'every' in the model's output), or raise the limit (%s)"
+                    % (limit / 1e9, n, ncol, t_from, t_to, _limit_hint(n * ncol * 8)), result)
+
+
+def _capacity(model, s, t_from, t_to, limit):
+    """Rows a run from t_from to t_to writes at most (its output grid; not
+    above what `limit` bytes hold, a larger run being refused before), or a
+    first guess for a model that writes every step."""
+    if s is None or not (s.out_every > 0 and t_to > t_from):
+        return 4096
+    if t_from + s.out_every == t_from or t_to + s.out_every == t_to:
+        return 1  # an interval jnt_run refuses
+    rows = math.ceil((t_to - t_from) / s.out_every) + 3
+    return int(min(rows, limit / (max(len(model.outputs), 1) * 8) + 3))
+
+
+def _collect(model, d, call, args, o, limit):
     """Run call(model, d, *args, opts) from t0 with the rows into a numpy
-    buffer; runs again with a buffer of the right size when the first was
-    short (only models that write every step: the grid's count is known)."""
+    buffer of at most `limit` bytes; runs again with a buffer of the right
+    size when the first was short (only models that write every step: the
+    grid's count is known)."""
     L = lib()
     ncol = len(model.outputs)
-    cap = _capacity(model, d, t_from, o.t_end or None)
+    s = _settings(model, d)
+    t_from = s.t0 if s else 0.0
+    t_to = o.t_end if o.t_end else (s.t_end if s else 0.0)
+    _check_rows(model, s, o, t_from, t_to, limit)
+    cap = _capacity(model, s, t_from, t_to, limit)
     while True:
         buf = np.empty((cap, max(ncol, 1)))
         n = ctypes.c_long(0)
@@ -297,12 +450,14 @@ def _collect(model, d, call, args, o, t_from=None):
         rc = call(model._h, d, *args, ctypes.byref(o))
         if n.value <= cap:
             break
+        if n.value * ncol * 8 > limit:
+            raise _over_limit(model, n.value, limit, t_from, t_to,
+                              Result(model.outputs, np.empty((0, ncol)), {}, model.output_units))
         cap = n.value + 1
     stats = _stats(L.jnt_data_stats(d).contents)
     res = Result(model.outputs, buf[:n.value, :ncol].copy(), stats, model.output_units)
     if rc != 0:
-        raise RunError(rc, L.jnt_data_error(d).decode() or L.jnt_status_message(rc).decode(),
-                       res)
+        raise _failure(rc, L.jnt_data_error(d).decode(), res)
     return res
 
 
@@ -327,90 +482,189 @@ class Simulation:
     jnt_advance): sim.step(), sim.advance(t), sim.t, sim.state (continuous
     then discrete states, settable), sim["name"] (one state, settable),
     sim.set(name=value) (parameters between steps), sim.history (a Result
-    of every row so far, one per output time)."""
+    of every row so far, one per output time). Not thread-safe: a second
+    thread using it while one does gets BusyError. close() (or a with
+    block) frees it; later uses raise UsageError, the history stays."""
 
     def __init__(self, model, params):
         L = lib()
         self.model = model
-        self._d = model._data(params)
-        rc = L.jnt_init_state(model._h, self._d)
-        if rc != 0:
-            msg = L.jnt_data_error(self._d).decode()
-            L.jnt_data_free(self._d)
-            self._d = None
-            raise RunError(rc, msg)
+        self._d = None
+        self._busy = threading.Lock()
         self._rows = []
-        s = _lib.Settings()
-        L.jnt_get_settings(model._h, self._d, ctypes.byref(s))
-        self.every = s.out_every
-        self.t_end = s.t_end
-        self._opts = _opts()
+        self._nrows = 0
+        self._final_stats = {}
+        self._limit = _opt.DEFAULT_MAX_OUTPUT
+        self._opts = (None, 0.0, 0.0, 0.0)  # integrator, h, rtol, atol, checked
+        model._acquire()
+        try:
+            d = model._data(params)
+            rc = L.jnt_init_state(model._h, d)
+            if rc != 0:
+                msg = L.jnt_data_error(d).decode()
+                L.jnt_data_free(d)
+                raise _failure(rc, msg)
+        except BaseException:
+            model._release()
+            raise
+        self._d = d
+        s = _settings(model, d)
+        self.every = s.out_every if s else 0.0
+        self.t_end = s.t_end if s else math.nan
+
+    @contextlib.contextmanager
+    def _use(self):
+        """Hold the simulation for one call: BusyError when another thread
+        holds it, UsageError when it is closed."""
+        if not self._busy.acquire(blocking=False):
+            raise BusyError(JNT_ERR_USAGE, "a Simulation is not thread-safe: this one is in use "
+                            "by another thread (give each thread its own Simulation, or hold a "
+                            "lock of yours around each call)")
+        try:
+            if not self._d:
+                raise UsageError(JNT_ERR_USAGE, "simulation of model '%s' is closed"
+                                 % self.model.name)
+            yield self._d
+        finally:
+            self._busy.release()
+
+    def close(self):
+        """Free the simulation's data (its history stays readable); the
+        model is freed with it when it was closed. Closing twice does
+        nothing."""
+        if not getattr(self, "_d", None):
+            return
+        with self._use() as d:
+            self._final_stats = _stats(lib().jnt_data_stats(d).contents)
+            self._d = None
+            lib().jnt_data_free(d)
+        self.model._release()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     def __del__(self):
-        d = getattr(self, "_d", None)
-        if d and _state.get("lib"):
-            _state["lib"].jnt_data_free(d)
-            self._d = None
+        if getattr(self, "_d", None) and _state.get("lib"):
+            self.close()
 
-    def configure(self, integrator=None, h=None, rtol=None, atol=None):
-        """The integrator and its settings for the following steps."""
-        self._opts = _opts(integrator=integrator, h=h, rtol=rtol, atol=atol)
+    def configure(self, integrator=None, h=None, rtol=None, atol=None, max_output=None):
+        """The integrator and its settings for the following steps (as
+        Model.run's options; max_output bounds the history and each call's
+        rows, default 1 GiB)."""
+        with self._use():
+            o = _opts(integrator=integrator, h=h, rtol=rtol, atol=atol)
+            self._limit = _opt.max_output(max_output)
+            self._opts = (o.integrator, o.h, o.rtol, o.atol)
 
-    def _go(self, fn, args, t_to):
+    def _go(self, d, fn, args, t_to):
         L = lib()
         m = self.model
         o = _lib.RunOpts()
-        ctypes.pointer(o)[0] = self._opts
+        o.integrator, o.h, o.rtol, o.atol = self._opts
+        o.csv_path = b""
         ncol = len(m.outputs)
+        t_from = L.jnt_time(d)
+        s = _settings(m, d)
+        self.every = s.out_every if s else 0.0
+        _check_rows(m, s, o, t_from, t_to, self._limit, self._nrows)
+        box = {}
         if self.every > 0:
-            cap = int(math.ceil((t_to - self.t) / self.every)) + 3
+            cap = _capacity(m, s, t_from, t_to, self._limit)
             buf = np.empty((cap, max(ncol, 1)))
             n = ctypes.c_long(0)
-            o.rows, o.rows_cap, o.rows_n = buf.ctypes.data_as(_lib.c_double_p), cap, ctypes.pointer(n)
-            rc = fn(m._h, self._d, *args, ctypes.byref(o))
+            o.rows, o.rows_cap = buf.ctypes.data_as(_lib.c_double_p), cap
+            o.rows_n = ctypes.pointer(n)
+            rc = fn(m._h, d, *args, ctypes.byref(o))
             rows = buf[:min(n.value, cap), :ncol].copy()
-        else:  # every step: rows through the callback, as many as come
+        else:  # every step: rows through the callback, counted against the limit
             got = []
-            cb = _lib.ROW_CALLBACK(lambda ctx, row, k: got.append(row[:k]) and 0)
-            o.on_row = cb
-            rc = fn(m._h, self._d, *args, ctypes.byref(o))
-            rows = np.array(got).reshape(-1, ncol)
+            room = self._limit / (max(ncol, 1) * 8) - self._nrows
+
+            def on_row(ctx, row, k):
+                try:
+                    if len(got) + 1 > room:
+                        box["over"] = True
+                        return 1
+                    got.append(row[:k])
+                    return 0
+                except BaseException as e:  # never through C: kept, raised below
+                    box["exc"] = e
+                    return 1
+            o.on_row = _lib.ROW_CALLBACK(on_row)
+            rc = fn(m._h, d, *args, ctypes.byref(o))
+            rows = np.array(got, dtype=float).reshape(len(got), ncol)
         if len(rows):
             self._rows.append(rows)
+            self._nrows += len(rows)
+        if "exc" in box:
+            raise box["exc"]
+        if box.get("over"):
+            raise _over_limit(m, self._nrows + 1, self._limit, t_from, t_to, self._history(d))
         if rc != 0:
-            raise RunError(rc, L.jnt_data_error(self._d).decode(), self.history)
+            err = _failure(rc, L.jnt_data_error(d).decode(), self._history(d))
+            raise err
         return rows
 
     def step(self, n=1):
         """Advance n output intervals (the model's 'every'); returns the
         rows written (numpy, one per output time)."""
-        if not self.every > 0:
-            raise Error(-2, "the model writes a row every step (no 'every'): use advance(t)")
-        out = [self._go(lib().jnt_step, (), self.t + 1.5 * self.every) for _ in range(n)]
-        return np.concatenate(out) if out else np.empty((0, len(self.model.outputs)))
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError("step(n) needs a whole number of intervals, not %s"
+                            % type(n).__name__)
+        if n < 0:
+            raise ValueError("step(n) needs n >= 0, got %d" % n)
+        with self._use() as d:
+            out = []
+            for _ in range(n):
+                s = _settings(self.model, d)
+                if not (s and s.out_every > 0):
+                    raise UsageError(JNT_ERR_USAGE, "the model writes a row every step (no "
+                                     "'every'): use advance(t)")
+                out.append(self._go(d, lib().jnt_step, (), lib().jnt_time(d) + 1.5 * s.out_every))
+            return np.concatenate(out) if out else np.empty((0, len(self.model.outputs)))
 
     def advance(self, t):
-        """Advance to time t (s); returns the rows written."""
-        return self._go(lib().jnt_advance, (ctypes.c_double(t),), t)
+        """Advance to time t (s, or text with a unit); returns the rows written."""
+        t = _opt.time_value(lib(), "t", t)
+        with self._use() as d:
+            return self._go(d, lib().jnt_advance, (ctypes.c_double(t),), t)
 
     @property
     def t(self):
-        return lib().jnt_time(self._d)
+        with self._use() as d:
+            return lib().jnt_time(d)
 
-    @property
-    def state(self):
-        """Continuous states, then discrete ones (model.states names them)."""
+    def _get_state(self, d):
         buf = np.empty(len(self.model.states))
-        lib().jnt_get_full_state(self.model._h, self._d, buf.ctypes.data_as(_lib.c_double_p))
+        rc = lib().jnt_get_full_state(self.model._h, d, buf.ctypes.data_as(_lib.c_double_p))
+        if rc != 0:
+            raise _failure(rc, lib().jnt_data_error(d).decode())
         return buf
 
-    @state.setter
-    def state(self, values):
+    def _set_state(self, d, values):
         v = np.ascontiguousarray(values, dtype=float)
         if v.shape != (len(self.model.states),):
             raise ValueError("state needs %d values (%s)"
                              % (len(self.model.states), ", ".join(self.model.states)))
-        lib().jnt_set_full_state(self.model._h, self._d, self.t, v.ctypes.data_as(_lib.c_double_p))
+        L = lib()
+        rc = L.jnt_set_full_state(self.model._h, d, L.jnt_time(d),
+                                  v.ctypes.data_as(_lib.c_double_p))
+        if rc != 0:
+            raise _failure(rc, L.jnt_data_error(d).decode())
+
+    @property
+    def state(self):
+        """Continuous states, then discrete ones (model.states names them)."""
+        with self._use() as d:
+            return self._get_state(d)
+
+    @state.setter
+    def state(self, values):
+        with self._use() as d:
+            self._set_state(d, values)
 
     def _index(self, name):
         try:
@@ -420,24 +674,38 @@ class Simulation:
                            % (name, ", ".join(self.model.states))) from None
 
     def __getitem__(self, name):
-        return self.state[self._index(name)]
+        with self._use() as d:
+            return self._get_state(d)[self._index(name)]
 
     def __setitem__(self, name, value):
-        v = self.state
-        v[self._index(name)] = value
-        self.state = v
+        with self._use() as d:
+            v = self._get_state(d)
+            v[self._index(name)] = value
+            self._set_state(d, v)
 
     def set(self, **params):
         """Set parameters for the following steps."""
-        _set_params(self.model, self._d, params)
+        with self._use() as d:
+            _set_params(self.model, d, params)
 
     @property
     def stats(self):
-        return _stats(lib().jnt_data_stats(self._d).contents)
+        with self._use() as d:
+            return _stats(lib().jnt_data_stats(d).contents)
+
+    def _history(self, d):
+        ncol = len(self.model.outputs)
+        data = np.concatenate(self._rows) if self._rows else np.empty((0, ncol))
+        st = _stats(lib().jnt_data_stats(d).contents) if d else dict(self._final_stats)
+        return Result(self.model.outputs, data, st, self.model.output_units)
 
     @property
     def history(self):
-        """Every row written so far, as a Result."""
-        ncol = len(self.model.outputs)
-        data = np.concatenate(self._rows) if self._rows else np.empty((0, ncol))
-        return Result(self.model.outputs, data, self.stats, self.model.output_units)
+        """Every row written so far, as a Result (also after close())."""
+        if not self._busy.acquire(blocking=False):
+            raise BusyError(JNT_ERR_USAGE, "a Simulation is not thread-safe: this one is in use "
+                            "by another thread")
+        try:
+            return self._history(self._d)
+        finally:
+            self._busy.release()
