@@ -224,6 +224,14 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     rc = a->settings(d->p, &s);
     if (rc < 0)
         return data_error(d, JNT_ERR_KERNEL, "the settings kernel failed (status %d)", rc);
+    /* 0 leaves the model's value; a negative or non-finite one is a misuse
+     * (it was silently ignored) */
+    if (opts && (!(opts->h >= 0 && opts->h < INFINITY) || !isfinite(opts->t_end) ||
+                 !(opts->rtol >= 0 && opts->rtol < INFINITY) ||
+                 !(opts->atol >= 0 && opts->atol < INFINITY)))
+        return data_error(d, JNT_ERR_USAGE, "jnt_run_opts: h = %g, rtol = %g, atol = %g, "
+                          "t_end = %g: h, rtol and atol must be >= 0 (0: the model's) and "
+                          "t_end finite", opts->h, opts->rtol, opts->atol, opts->t_end);
     if (opts && opts->h > 0)
         s.h = opts->h;
     if (opts && opts->t_end != 0)

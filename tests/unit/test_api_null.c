@@ -262,6 +262,17 @@ static void rows_opts(void)
     n = 0;
     SAFE(jnt_run(m, d, &o) == JNT_OK && n == 11 && rows[2 * 10] > 0.0999,
          "rows with rows_n and rows_cap: 11 rows, the last at t = 0.1 s");
+    /* negative or non-finite h, rtol, atol, t_end: a misuse (they were ignored) */
+    o = (jnt_run_opts){.csv_path = "", .h = -1};
+    SAFE(usage_msg(jnt_run(m, d, &o), d, "h = -1"), "h = -1: JNT_ERR_USAGE (was ignored)");
+    o = (jnt_run_opts){.csv_path = "", .h = NAN};
+    SAFE(usage_msg(jnt_run(m, d, &o), d, "h = nan"), "h = nan: JNT_ERR_USAGE (was ignored)");
+    o = (jnt_run_opts){.csv_path = "", .rtol = -1};
+    SAFE(usage_msg(jnt_run(m, d, &o), d, "rtol = -1"), "rtol = -1: JNT_ERR_USAGE");
+    o = (jnt_run_opts){.csv_path = "", .atol = INFINITY};
+    SAFE(usage_msg(jnt_run(m, d, &o), d, "atol = inf"), "atol = inf: JNT_ERR_USAGE");
+    o = (jnt_run_opts){.csv_path = "", .t_end = NAN};
+    SAFE(usage_msg(jnt_run(m, d, &o), d, "t_end = nan"), "t_end = nan: JNT_ERR_USAGE");
 }
 
 /* jnt_sim_main: a NULL model, argv NULL or holding NULL: exit 1 or 2 with a message. */

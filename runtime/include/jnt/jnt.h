@@ -92,7 +92,8 @@ typedef struct jnt_run_opts {
                                "trapezoidal", "midpoint", "radau5"; multibody models: "hht",
                                "generalized_alpha", "midpoint", "radau5" (overrides
                                simulate { integrator = ... }) */
-    double h, rtol, atol; /* > 0: override the model's step size / tolerances */
+    double h, rtol, atol; /* > 0: override the model's step size / tolerances; 0: the
+                             model's; negative or not finite: JNT_ERR_USAGE */
     double t_end;         /* != 0: stop at this time instead of the model's t_end */
     const char *steps_path; /* NULL: none; else a CSV of the accepted steps: t (the step's
                                end) and h (its size), one row a step */
