@@ -92,6 +92,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         if (s->kind == SYM_CONST || s->kind == SYM_PARAM)
             sema_eval_sym(&S, s, s->decl->loc);
     }
+    sema_check_params(&S);
     /* pass 3: elements and the equations of motion */
     sema_assemble(&S);
 

@@ -113,14 +113,21 @@ static void eval_body_mass(sema *S, body *b)
         return;
     }
     double x;
-    if (v.k == V_NUM && sema_fixed_value(S, v.e, &x) && !(x > 0 && isfinite(x))) {
+    if (v.k == V_NUM && sema_fixed_value(S, v.e, &x) && !sema_mass_ok(POS_MASS, x)) {
         diag_error(S->dc, m->loc, "the mass must be positive and finite, got %g kg", x);
         return;
     }
     b->mass = v;
 }
 
-/* A body's mass that uses parameters: the params kernel checks it (gen.c). */
+/* See sema_int.h: the one rule for masses, inertias and Euler moments. */
+int sema_mass_ok(int kind, double x)
+{
+    return isfinite(x) && (kind == POS_EULER ? x >= 0 : x > 0);
+}
+
+/* A body's mass that uses parameters: the params kernel checks it (gen.c prints
+ * sema_mass_ok's comparison for its kind). */
 static void add_mass_check(ir_model *m, ex_id mass, int y, int kind)
 {
     m->pos_kind = xrealloc(m->pos_kind, ((size_t)m->npos + 1) * sizeof *m->pos_kind);

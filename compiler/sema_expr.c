@@ -506,8 +506,11 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
             if (S->markers[i].body == base.id && !strcmp(S->markers[i].short_name, n->name))
                 return (sval){V_MARKER, -1, units_none, i, 0, 0};
         sval w;
-        if (sema_rigid3d_member(S, base.id, n->name, &w) == 0)
+        int r3 = sema_rigid3d_member(S, base.id, n->name, &w);
+        if (r3 == 0)
             return w;
+        if (r3 < 0) /* the body's declaration failed and said why: not again at each use */
+            return sval_err;
         /* a body with one degree of freedom: body.v, body.a */
         if (b->ndof == 1 && (strcmp(n->name, "v") == 0 || strcmp(n->name, "a") == 0))
             return dof_member(S, b->dof0, n);

@@ -288,6 +288,18 @@ sym *sema_declare(sema *S, enum sym_kind kind, const ast *decl);
 /* Evaluate a const, param, let or integral (lazily, once); a cycle is
  * reported at `use`. */
 void sema_eval_sym(sema *S, sym *s, jnt_loc use);
+/* sema_assemble.c: the rule a body's mass (POS_MASS), rigid2d inertia (POS_INERTIA) or
+ * rigid3d Euler moment (POS_EULER: (Jj + Jk - Ji) / 2, the triangle inequality) meets:
+ * finite, and positive, an Euler moment not negative (equality in the triangle
+ * inequality is a lamina, like the heavy top's). Checked here when the value is known
+ * at compile time (literals, constants), by the params kernel when it uses parameters
+ * (gen.c prints the same comparison from pos_kind). */
+int sema_mass_ok(int kind, double x);
+/* What a value that is not finite is ("+inf (it overflows ...)"), for messages. */
+const char *sema_nonfinite_why(double x);
+/* Evaluate every parameter's default in declaration order and report, at the parameter,
+ * each that is not finite (log(0), sqrt(-1), 1e308 * 10) and does not inherit it. */
+void sema_check_params(sema *S);
 /* The values of an index domain (AST_ITER): their count, or -1 on error. */
 int sema_domain(sema *S, const ast *iter, long **vals);
 int sema_domain_in(sema *S, const scope *sc, const ast *iter, long **vals);
@@ -479,7 +491,8 @@ int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const ch
                    ex_id out[3]);
 /* Members of a spatial joint (fx, fy, fz, mx, my, mz, ...) and of a rigid3d
  * body (wx, wy, wz, Lx, Ly, Lz, kinetic): 0, 1 when `name` is not one of them,
- * -1 after an error. */
+ * -1 after an error (the joint's, or the body's declaration's: a rigid3d body whose
+ * mass or inertia failed has none of them, and its uses report nothing more). */
 int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out);
 /* The slip of a clearance joint's races (seed 001 eqs. 5-6) between the

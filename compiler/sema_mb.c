@@ -222,7 +222,8 @@ void sema_rigid2d_mass(sema *S, body *b)
         if (v[k].k != V_NUM)
             return;
         double x;
-        if (sema_is_dynamic(S, v[k].e) || (ex_is_const(S->pool, v[k].e, &x) && !(x > 0))) {
+        if (sema_is_dynamic(S, v[k].e) ||
+            (sema_fixed_value(S, v[k].e, &x) && !sema_mass_ok(k ? POS_INERTIA : POS_MASS, x))) {
             diag_error(S->dc, given[k]->loc, "the %s must be positive and use parameters only",
                        names[k]);
             return;

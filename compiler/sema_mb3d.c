@@ -246,7 +246,7 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
     if (m.k != V_NUM)
         return -1;
     double x;
-    if (sema_is_dynamic(S, m.e) || (ex_is_const(P, m.e, &x) && !(x > 0))) {
+    if (sema_is_dynamic(S, m.e) || (sema_fixed_value(S, m.e, &x) && !sema_mass_ok(POS_MASS, x))) {
         diag_error(S->dc, given[0]->loc, "the mass must be positive and use parameters only");
         return -1;
     }
@@ -259,16 +259,17 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
     for (int i = 0; i < 3; i++) {
         b->euler[i] = ex_op2(P, EX_MUL, C(0.5), SUB(ADD(J[(i + 1) % 3], J[(i + 2) % 3]), J[i]));
         double e;
-        if (ex_is_const(P, b->euler[i], &e) && !(e > 0)) {
+        /* the rule of a parameter inertia too (the params kernel): a lamina passes */
+        if (sema_fixed_value(S, b->euler[i], &e) && !sema_mass_ok(POS_EULER, e)) {
             if (b->paxes)
                 diag_error(S->dc, given[4]->loc, "the inertia tensor is not a body's: its "
                                                  "principal moments break the triangle "
-                                                 "inequality J1 < J2 + J3 (or one is not "
-                                                 "positive)");
+                                                 "inequality J1 <= J2 + J3 (no moment may "
+                                                 "exceed the sum of the other two)");
             else
                 diag_error(S->dc, given[1]->loc, "the principal moments of inertia break the "
-                                                 "triangle inequality J%c < J%c + J%c (a body "
-                                                 "of zero thickness: give it some)",
+                                                 "triangle inequality J%c <= J%c + J%c (no "
+                                                 "moment may exceed the sum of the other two)",
                            "xyz"[i], "xyz"[(i + 1) % 3], "xyz"[(i + 2) % 3]);
             return -1;
         }
@@ -426,9 +427,10 @@ int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
     const body *b = &S->bodies[bi];
     int w = name[0] == 'w', L = name[0] == 'L', c = name[1] - 'x';
     int kin = !strcmp(name, "kinetic");
-    if (!b->rigid3 || b->mass.k != V_NUM ||
-        (!kin && (!(w || L) || c < 0 || c > 2 || name[2])))
+    if (!b->rigid3 || (!kin && (!(w || L) || c < 0 || c > 2 || name[2])))
         return 1;
+    if (b->mass.k != V_NUM) /* flexible3d has none; rigid3d: its declaration failed */
+        return b->flex ? 1 : -1;
     v3 sum = {{C(0), C(0), C(0)}};
     ex_id e = C(0);
     for (int k = 0; k < 3; k++)

@@ -5,6 +5,7 @@
  * constants-only scope that laws and compile-time arguments see, "did you
  * mean" suggestions, and the index domains of array declarations.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,44 @@ sym *sema_declare(sema *S, enum sym_kind kind, const ast *decl)
     return s;
 }
 
+/* See sema_int.h: what a value that is not finite is, for a message. */
+const char *sema_nonfinite_why(double x)
+{
+    if (isnan(x))
+        return "nan, not a number (such as sqrt(-1), 0/0 or inf - inf)";
+    return x > 0 ? "+inf (it overflows the largest double, 1.8e308, or divides by zero)"
+                 : "-inf (it overflows the largest double, -1.8e308, or is a pole such as log(0))";
+}
+
+/* See sema_int.h: the parameters' default values, in declaration order (each uses only
+ * earlier ones); a value that is not finite is an error at its parameter, unless it comes
+ * from an earlier parameter that is not finite either (reported there). */
+void sema_check_params(sema *S)
+{
+    const ir_vars *p = &S->m->p;
+    if (p->n == 0)
+        return;
+    double *val = xmalloc((size_t)p->n * sizeof *val);
+    unsigned char *bad = xcalloc((size_t)p->n, 1);
+    for (int j = 0; j < p->n; j++) {
+        val[j] = p->v[j].rhs >= 0 ? ex_eval(S->pool, p->v[j].rhs, 0.0, NULL, NULL, val) : 0.0;
+        if (isfinite(val[j]))
+            continue;
+        bad[j] = 1;
+        int inherited = 0;
+        for (int k = 0; k < j && !inherited; k++)
+            inherited = bad[k] && ex_depends(S->pool, p->v[j].rhs, EX_P, k);
+        const sym *s = sema_find(S, p->v[j].name);
+        jnt_loc at = s && s->kind == SYM_PARAM && s->pidx == j ? s->decl->kids[0]->loc
+                                                                : p->v[j].loc;
+        if (!inherited)
+            diag_error(S->dc, at, "param '%s' is not finite: its value evaluates to %s",
+                       p->v[j].name, sema_nonfinite_why(val[j]));
+    }
+    free(val);
+    free(bad);
+}
+
 /* See sema_int.h: a constant, parameter, let or integral, lazily, once. */
 void sema_eval_sym(sema *S, sym *s, jnt_loc use)
 {
@@ -102,7 +141,12 @@ void sema_eval_sym(sema *S, sym *s, jnt_loc use)
     if (s->kind == SYM_CONST) {
         sval v = sema_num(S, &S->global, e, "a constant");
         double x;
-        if (v.k == V_NUM && !ex_is_const(S->pool, v.e, &x)) {
+        if (v.k == V_NUM && !ex_is_const(S->pool, v.e, &x) && sema_fixed_value(S, v.e, &x)) {
+            /* the folder keeps what is not finite unfolded: log(0), 1e308 * 10, 0/0 */
+            diag_error(S->dc, e->loc, "const '%s' is not finite: it evaluates to %s",
+                       s->name, sema_nonfinite_why(x));
+            v = sval_err;
+        } else if (v.k == V_NUM && !ex_is_const(S->pool, v.e, &x)) {
             diag_error(S->dc, e->loc, "const '%s' must be a compile-time constant "
                                       "(use 'param' for values that may change at run time)", s->name);
             v = sval_err;

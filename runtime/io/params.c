@@ -1,10 +1,12 @@
 /*
  * params.c: parameter values: defaults, set by value, set from
  * "name=value unit" text (-D on the command line), suggestions for
- * misspelled names.
+ * misspelled names, a warning for a -D value far outside a plausible range.
  */
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +48,74 @@ int jnt_set_param(const jnt_model *m, jnt_data *d, const char *name, double valu
     return JNT_OK;
 }
 
+/* How far from its default a -D value may be before it is warned about: the model gives no
+ * range, so its default is the scale (-D th0=1e300 on the pendulum, whose default is
+ * 170 deg, ran 1000 times slower and ended with 70 times the energy, unsaid). */
+#define PLAUSIBLE_RATIO 1e10
+
+/* The default of parameter i with the other parameters as d has them now; NaN when it
+ * cannot be computed (no memory, or the parameter kernel refuses the values). */
+static double default_of(const jnt_model *m, const jnt_data *d, int i)
+{
+    int np = m->abi->np;
+    double *p = malloc((size_t)np * sizeof *p);
+    unsigned char *set = malloc((size_t)np);
+    double v = NAN;
+    if (p && set) {
+        memcpy(p, d->p, (size_t)np * sizeof *p);
+        memcpy(set, d->set, (size_t)np);
+        set[i] = 0;
+        if (m->abi->params(p, set) >= 0)
+            v = p[i];
+    }
+    free(p);
+    free(set);
+    return v;
+}
+
+/* Whether this process has already warned about this assignment (and note it): a sweep
+ * applies its -D options to every run, on several threads. */
+static int warned_before(const char *assignment)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static unsigned long seen[64];
+    static int nseen;
+    unsigned long h = 5381;
+    for (const char *c = assignment; *c; c++)
+        h = h * 33 + (unsigned char)*c;
+    int found = 0;
+    pthread_mutex_lock(&lock);
+    for (int k = 0; k < nseen && !found; k++)
+        found = seen[k] == h;
+    if (!found && nseen < 64)
+        seen[nseen++] = h;
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+/* Warn on stderr (once per assignment) when value is more than PLAUSIBLE_RATIO times the
+ * default of parameter i: a typo or a wrong unit more likely than a model meant so. */
+static void warn_implausible(const jnt_model *m, const jnt_data *d, int i, double value,
+                             const char *assignment)
+{
+    double def = default_of(m, d, i);
+    if (!isfinite(def) || def == 0 || !(fabs(value) > PLAUSIBLE_RATIO * fabs(def)))
+        return;
+    if (warned_before(assignment))
+        return;
+    char unit[64];
+    units_entry(m->abi->p_dims, i, unit, sizeof unit);
+    const char *sp = unit[0] ? " " : "";
+    fprintf(stderr, "jnt: warning: -D %s: %.2g times the default of '%s' (%g%s%s), outside its "
+            "plausible range |%s| <= %.3g%s%s (%.0e times the default, as the model declares no "
+            "range): a typo or a wrong unit?\n", assignment, fabs(value / def),
+            m->abi->p_names[i], def, sp, unit, m->abi->p_names[i], PLAUSIBLE_RATIO * fabs(def),
+            sp, unit, PLAUSIBLE_RATIO);
+}
+
 /* Set a parameter from "name=value" where value is SI or has a unit whose
- * dimension must equal the parameter's. */
+ * dimension must equal the parameter's. A value more than PLAUSIBLE_RATIO times the
+ * parameter's default is set, with a warning on stderr. */
 int jnt_set_param_text(const jnt_model *m, jnt_data *d, const char *assignment)
 {
     int rc = data_check(m, d, __func__);
@@ -111,6 +179,7 @@ int jnt_set_param_text(const jnt_model *m, jnt_data *d, const char *assignment)
     if (!isfinite(si))
         return data_error(d, JNT_ERR_PARAM, "parameter '%s' must be finite, got '%.*s'", name,
                           vn, v0);
+    warn_implausible(m, d, i, si, assignment);
     d->p[i] = si;
     d->set[i] = 1;
     d->err[0] = '\0';

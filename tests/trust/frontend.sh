@@ -53,3 +53,30 @@ expect 1 "an unknown name in the middle of a 1.6 KB line: an error" "$J" check d
 has "the window starts and ends with an ellipsis" '^  \.\.\.[1+]*q[1+]*\.\.\.$'
 awk 'NR == 2 { l = $0 } NR == 3 { c = index($0, "^"); print substr(l, c, 1) }' "$T/err" > under
 [ "$(cat under)" = q ] && pass "the caret is under 'q' in the window" || fail "the caret is under '$(cat under)', not 'q'"
+
+# ---- (11) one rule for inertias: the heavy top (a lamina) as literals too ----------
+sed 's/inertia = (A, A, Cs)/inertia = (0.002 kg*m^2, 0.002 kg*m^2, 0.004 kg*m^2)/' \
+    "$ROOT/examples/heavy_top.jnt" > top_lit.jnt
+grep -q 'inertia = (0.002 kg' top_lit.jnt || fail "top_lit.jnt: the substitution did not apply"
+expect 0 "the heavy top's inertia through parameters is accepted" "$J" check "$ROOT/examples/heavy_top.jnt"
+expect 0 "the heavy top's inertia as literals is accepted (equality: a lamina)" "$J" check top_lit.jnt
+sed 's/inertia = (A, A, Cs)/inertia = (0.002 kg*m^2, 0.002 kg*m^2, 0.0041 kg*m^2)/' \
+    "$ROOT/examples/heavy_top.jnt" > top_bad.jnt
+expect 1 "an inertia beyond the triangle inequality as literals is refused" "$J" check top_bad.jnt
+has "the literal inertia: the rule said" "triangle inequality Jz <= Jx + Jy"
+sed 's/^param Cs   = 0.004 kg\*m^2/param Cs = 0.0041 kg*m^2/' "$ROOT/examples/heavy_top.jnt" > top_badp.jnt
+expect 1 "the same inertia through parameters is refused too" "$J" run top_badp.jnt -o ''
+has "the parameter inertia: the body named" "the inertia of the body of 'top"
+
+# ---- (11) a -D value far outside the plausible range warns -------------------------
+small_model m.jnt
+expect 0 "-D mass=1e12 (1e12 times the default) runs" "$J" run m.jnt -D mass=1e12 -o m.csv
+has "-D mass=1e12: a warning" "jnt: warning: -D mass=1e12: 1e+12 times the default of 'mass' (1 kg)"
+has "-D mass=1e12: the range and why" "plausible range |mass| <= 1e+10 kg (1e+10 times the default, as the model declares no range)"
+expect 0 "-D mass=2 runs" "$J" run m.jnt -D mass=2 -o m.csv
+[ -s "$T/err" ] && fail "-D mass=2 warned: $(head -1 "$T/err")" || pass "-D mass=2: no warning"
+expect 0 "-D mass=1e9 kg (within 1e10 times) runs" "$J" run m.jnt -D "mass=1e9 kg" -o m.csv
+[ -s "$T/err" ] && fail "-D mass=1e9 kg warned: $(head -1 "$T/err")" || pass "-D mass=1e9 kg: no warning"
+# the pendulum with th0 = 1e300 (its default 170 deg) warns before it runs
+expect 124 "the pendulum with -D th0=1e300 (stopped after 2 s)" timeout 2 "$J" run "$ROOT/examples/pendulum.jnt" -D th0=1e300 -o p.csv
+has "-D th0=1e300: a warning" "jnt: warning: -D th0=1e300: 3.4e+299 times the default of 'th0' (2.96706)"
