@@ -47,14 +47,6 @@ static const char sweep_usage[] =
     "\n"
     "exit status: 0 success, 1 model error or failed runs, 2 usage error\n";
 
-/* One factor of the product: n points of np parameters (n x np values). */
-typedef struct dim {
-    int np;
-    int name0; /* its first parameter's index in the plan */
-    long n;
-    double *v;
-} dim;
-
 static int bad_usage(const char *fmt, const char *arg)
 {
     fputs("jnt sweep: error: ", stderr);
@@ -64,91 +56,47 @@ static int bad_usage(const char *fmt, const char *arg)
 }
 
 /* The SI value of `text` for parameter `name` (a number, or a number with a
- * unit of the parameter's dimension), through a scratch data object. 0, or
- * 2 after a message. */
-static int si_value(const jnt_model *m, jnt_data *d0, const char *name, const char *text,
-                    double *out)
+ * unit of the parameter's dimension), through a scratch data object
+ * (sweep_spec_ctx's callback). 0, or 2 with a message in err. */
+typedef struct value_ctx {
+    const jnt_model *m;
+    jnt_data *d0;
+} value_ctx;
+
+static int si_value(void *ctx, const char *name, const char *text, double *out, char *err,
+                    size_t errn)
 {
-    int idx = jnt_param_index(m, name);
+    const value_ctx *v = ctx;
+    int idx = jnt_param_index(v->m, name);
     if (idx < 0) {
-        fprintf(stderr, "jnt sweep: error: unknown parameter '%s'\n", name);
+        snprintf(err, errn, "unknown parameter '%s'", name);
         return 2;
     }
     size_t n = strlen(name) + strlen(text) + 2;
     char *a = malloc(n);
-    if (!a)
+    if (!a) {
+        snprintf(err, errn, "out of memory");
         return 2;
+    }
     snprintf(a, n, "%s=%s", name, text);
-    int rc = jnt_set_param_text(m, d0, a);
+    int rc = jnt_set_param_text(v->m, v->d0, a);
     free(a);
     if (rc != JNT_OK) {
-        fprintf(stderr, "jnt sweep: error: %s\n", jnt_data_error(d0));
+        snprintf(err, errn, "%s", jnt_data_error(v->d0));
         return 2;
     }
-    *out = jnt_get_param(m, d0, idx);
+    *out = jnt_get_param(v->m, v->d0, idx);
     if (!isfinite(*out)) {
-        fprintf(stderr, "jnt sweep: error: parameter '%s': '%s' is not finite\n", name, text);
+        snprintf(err, errn, "parameter '%s': '%s' is not finite", name, text);
         return 2;
     }
     return 0;
 }
 
-/* Split "name=rest" in place: *rest after '='. 0, or 2 after a message. */
-static int split_eq(char *s, const char *opt, char **rest)
+/* A spec parser's failure: its message as a usage error. */
+static int spec_failed(const char *err)
 {
-    char *eq = strchr(s, '=');
-    if (!eq || eq == s || !eq[1])
-        return bad_usage(opt, s);
-    *eq = 0;
-    *rest = eq + 1;
-    return 0;
-}
-
-/* --grid name=start:stop:step */
-static int parse_grid(const jnt_model *m, jnt_data *d0, char *s, const char **name, dim *dm)
-{
-    char *rest, *f[3];
-    if (split_eq(s, "--grid needs name=start:stop:step, not '%s'", &rest))
-        return 2;
-    *name = s;
-    int k = 0;
-    for (char *p = strtok(rest, ":"); p && k < 4; p = strtok(NULL, ":"))
-        f[k < 3 ? k : 2] = p, k++;
-    if (k != 3)
-        return bad_usage("--grid needs name=start:stop:step (three values), for '%s'", s);
-    double a, b, h;
-    if (si_value(m, d0, s, f[0], &a) || si_value(m, d0, s, f[1], &b) ||
-        si_value(m, d0, s, f[2], &h))
-        return 2;
-    if (h == 0 || (b - a) / h < 0)
-        return bad_usage("--grid %s: the step must be non-zero and go from start to stop", s);
-    double nn = floor((b - a) / h * (1 + 1e-12) + 1e-9) + 1;
-    if (nn > 1e7)
-        return bad_usage("--grid %s: more than 10^7 values", s);
-    dm->np = 1;
-    dm->n = (long)nn;
-    dm->v = malloc((size_t)dm->n * sizeof *dm->v);
-    for (long i = 0; dm->v && i < dm->n; i++)
-        dm->v[i] = a + (double)i * h;
-    return dm->v ? 0 : 2;
-}
-
-/* --list name=v1,v2,... */
-static int parse_list(const jnt_model *m, jnt_data *d0, char *s, const char **name, dim *dm)
-{
-    char *rest;
-    if (split_eq(s, "--list needs name=v1,v2,..., not '%s'", &rest))
-        return 2;
-    *name = s;
-    dm->np = 1;
-    dm->n = 0;
-    dm->v = malloc((strlen(rest) / 2 + 1) * sizeof *dm->v);
-    if (!dm->v)
-        return 2;
-    for (char *p = strtok(rest, ","); p; p = strtok(NULL, ","))
-        if (si_value(m, d0, s, p, &dm->v[dm->n++]))
-            return 2;
-    return dm->n ? 0 : bad_usage("--list %s: no values", s);
+    return bad_usage("%s", err);
 }
 
 /* splitmix64: the sample stream (deterministic for a seed, any -j). */
@@ -166,47 +114,9 @@ static double uniform01(uint64_t *s)
     return ((double)(next_u64(s) >> 11) + 0.5) * 0x1p-53;
 }
 
-typedef struct dist {
-    const char *name;
-    int kind;      /* 0 uniform, 1 normal, 2 lognormal */
-    double a, b;
-} dist;
-
-/* --dist name=kind:a:b (uniform bounds and normal moments with units;
- * lognormal's mu and sigma are those of the logarithm of the SI value). */
-static int parse_dist(const jnt_model *m, jnt_data *d0, char *s, dist *ds)
-{
-    char *rest, *f[3];
-    if (split_eq(s, "--dist needs name=uniform:a:b, normal:mu:sigma or lognormal:mu:sigma, "
-                    "not '%s'", &rest))
-        return 2;
-    int k = 0;
-    for (char *p = strtok(rest, ":"); p && k < 4; p = strtok(NULL, ":"))
-        f[k < 3 ? k : 2] = p, k++;
-    if (k != 3)
-        return bad_usage("--dist %s: expected kind:a:b", s);
-    ds->name = s;
-    ds->kind = !strcmp(f[0], "uniform") ? 0 : !strcmp(f[0], "normal") ? 1
-             : !strcmp(f[0], "lognormal") ? 2 : -1;
-    if (ds->kind < 0)
-        return bad_usage("--dist: unknown distribution '%s' (uniform, normal, lognormal)", f[0]);
-    if (ds->kind == 2) {
-        char *e1, *e2;
-        ds->a = strtod(f[1], &e1);
-        ds->b = strtod(f[2], &e2);
-        if (*e1 || *e2 || !(ds->b > 0))
-            return bad_usage("--dist %s=lognormal:mu:sigma takes plain numbers, sigma > 0", s);
-        return 0;
-    }
-    if (si_value(m, d0, s, f[1], &ds->a) || si_value(m, d0, s, f[2], &ds->b))
-        return 2;
-    if (ds->kind == 1 && !(ds->b > 0))
-        return bad_usage("--dist %s: sigma must be > 0", s);
-    return 0;
-}
-
 /* N points of the distributions: one dimension of nd parameters. */
-static void draw_samples(const dist *ds, int nd, long n, uint64_t seed, dim *dm)
+static void draw_samples(const sweep_dist *ds, int nd, long n, uint64_t seed,
+                         sweep_dim *dm)
 {
     uint64_t st = seed;
     for (long i = 0; i < n; i++)
@@ -224,12 +134,15 @@ static void draw_samples(const dist *ds, int nd, long n, uint64_t seed, dim *dm)
 
 /* The product of the dimensions as the plan's runs; chains along dimension
  * `cont` (-1: every run its own item). */
-static int make_plan(sweep_plan *pl, const dim *dims, int ndim, int cont)
+static int make_plan(sweep_plan *pl, const sweep_dim *dims, int ndim, int cont)
 {
     long nrun = 1;
     for (int i = 0; i < ndim; i++) {
-        if (dims[i].n > 100000000L / nrun)
-            return bad_usage("%s", "more than 10^8 runs");
+        if (dims[i].n > sweep_max_runs() / nrun) { /* the parsers checked it already */
+            fprintf(stderr, "jnt sweep: error: more runs than the limit of %ld (set "
+                            "JNT_MAX_SWEEP_RUNS=N to raise it)\n", sweep_max_runs());
+            return 2;
+        }
         nrun *= dims[i].n;
     }
     pl->nrun = nrun;
@@ -265,13 +178,63 @@ static int make_plan(sweep_plan *pl, const dim *dims, int ndim, int cont)
     return 0;
 }
 
+/* The name a -D text sets (before '=', trimmed) into buf. */
+static void def_name(const char *def, char *buf, size_t n)
+{
+    const char *eq = strchr(def, '='), *e = eq ? eq : def + strlen(def);
+    while (*def == ' ' || *def == '\t')
+        def++;
+    while (e > def && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    snprintf(buf, n, "%.*s", (int)(e - def), def);
+}
+
+/* The table's comment line: the model's hash, the parameters the -D
+ * options fix (by name, in the model's order, as SI values) and the
+ * --continue parameter. 0, or 1 after a message. */
+static int make_meta(sweep_opts *o, const jnt_model *m, jnt_data *d0, const char *cont)
+{
+    char err[1024];
+    uint64_t h;
+    if (sweep_model_hash(m, &h, err, sizeof err)) {
+        fprintf(stderr, "jnt sweep: error: %s\n", err);
+        return 1;
+    }
+    int np = jnt_param_count(m);
+    size_t cap = 1;
+    for (int i = 0; i < np; i++)
+        cap += strlen(jnt_param_name(m, i)) + 34;
+    char *fixed = calloc(cap, 1);
+    if (!fixed)
+        return 1;
+    size_t len = 0;
+    for (int i = 0; i < np; i++) {
+        const char *nm = jnt_param_name(m, i);
+        int set = 0;
+        for (int k = 0; k < o->ndef && !set; k++) {
+            char b[128];
+            def_name(o->defs[k], b, sizeof b);
+            set = !strcmp(b, nm);
+        }
+        if (!set)
+            continue;
+        char v[40];
+        jnt_format_double(v, jnt_get_param(m, d0, i));
+        len += (size_t)snprintf(fixed + len, cap - len, "%s%s=%s", len ? " " : "", nm, v);
+    }
+    o->meta = sweep_meta(h, fixed, cont);
+    free(fixed);
+    return o->meta ? 0 : 1;
+}
+
 /* Parse the options after the model file and compile; builds the plan.
  * 0, or the exit status after a message. */
 static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model **pm)
 {
-    dim dims[64];
-    dist ds[64];
+    sweep_dim dims[64];
+    sweep_dist ds[64];
     const char *names[128];
+    char err[1024];
     int ndim = 0, nd = 0, cont = -1;
     long nsamples = 0;
     uint64_t seed = 1;
@@ -296,10 +259,8 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
         else if ((!strcmp(a, "--grid") || !strcmp(a, "--list") || !strcmp(a, "--dist")) && more)
             i++;
         else if (!strcmp(a, "--samples") && more) {
-            char *e;
-            nsamples = strtol(argv[++i], &e, 10);
-            if (*e || nsamples < 1 || nsamples > 100000000L)
-                return bad_usage("--samples needs a count from 1 to 10^8, not '%s'", argv[i]);
+            if (sweep_parse_count(argv[++i], &nsamples, err, sizeof err))
+                return spec_failed(err);
         } else if (!strcmp(a, "--seed") && more) {
             char *e;
             seed = strtoull(argv[++i], &e, 10);
@@ -321,19 +282,28 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
         else
             return bad_usage("unexpected argument '%s'", a);
     }
+    if (o->resume && o->table && !strcmp(o->table, "-"))
+        return bad_usage("%s", "--resume reads the table back: it needs -o FILE, not '-o -'");
     if (jnt_compile_file(o->model, NULL, pm) != JNT_OK)
         return 1;
     const jnt_model *m = *pm;
     jnt_data *d0 = jnt_data_new(m);
     if (!d0)
         return 1;
+    value_ctx vc = {m, d0};
+    sweep_spec_ctx spec = {si_value, &vc};
     int rc = 0;
     for (int i = 0; rc == 0 && i < o->ndef; i++)
         if (jnt_set_param_text(m, d0, o->defs[i]) != JNT_OK) {
             fprintf(stderr, "jnt sweep: error: %s\n", jnt_data_error(d0));
             rc = 2;
         }
-    /* second pass: the swept parameters, in order */
+    /* the fixed values, before the swept ones pass through d0 */
+    if (rc == 0)
+        rc = make_meta(o, m, d0, cont_name);
+    /* second pass: the swept parameters, in order; the runs so far (the
+     * samples count too) bound how many values the next factor may have */
+    long runs = nsamples ? nsamples : 1;
     for (int i = 0; rc == 0 && i < argc; i++) {
         const char *a = argv[i];
         int g = !strcmp(a, "--grid"), l = !strcmp(a, "--list"), s = !strcmp(a, "--dist");
@@ -343,19 +313,25 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
             rc = bad_usage("%s", "too many swept parameters");
             break;
         }
-        char *spec = argv[++i];
+        char *spec_text = argv[++i];
         const char *nm = NULL;
         if (s) {
-            rc = parse_dist(m, d0, spec, &ds[nd]);
+            rc = sweep_parse_dist(spec_text, &spec, &ds[nd], err, sizeof err);
+            if (rc)
+                rc = spec_failed(err);
             nd++;
             continue;
         }
         memset(&dims[ndim], 0, sizeof dims[ndim]);
-        rc = g ? parse_grid(m, d0, spec, &nm, &dims[ndim]) : parse_list(m, d0, spec, &nm, &dims[ndim]);
+        long room = sweep_max_runs() / runs;
+        rc = g ? sweep_parse_grid(spec_text, &spec, room, &nm, &dims[ndim], err, sizeof err)
+               : sweep_parse_list(spec_text, &spec, room, &nm, &dims[ndim], err, sizeof err);
         if (rc) {
+            rc = spec_failed(err);
             free(dims[ndim].v);
             break;
         }
+        runs *= dims[ndim].n;
         dims[ndim].name0 = pl->npar;
         names[pl->npar++] = nm;
         if (cont_name && !strcmp(cont_name, nm))
@@ -367,9 +343,10 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
     if (rc == 0 && nsamples && !nd)
         rc = bad_usage("%s", "--samples needs at least one --dist name=...");
     if (rc == 0 && nd) {
-        dims[ndim] = (dim){nd, pl->npar, nsamples, malloc((size_t)(nsamples * nd) * sizeof(double))};
+        dims[ndim] = (sweep_dim){nd, pl->npar, nsamples,
+                                 malloc((size_t)(nsamples * nd) * sizeof(double))};
         if (!dims[ndim].v)
-            rc = 2;
+            rc = bad_usage("%s", "out of memory for the samples");
         else
             draw_samples(ds, nd, nsamples, seed, &dims[ndim]);
         for (int j = 0; j < nd; j++)
@@ -380,6 +357,17 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
         for (int j = 0; j < i; j++)
             if (!strcmp(names[i], names[j]))
                 rc = bad_usage("parameter '%s' is swept twice", names[i]);
+    /* a swept parameter is set by each run: a -D of it would be ignored */
+    for (int k = 0; rc == 0 && k < o->ndef; k++) {
+        char b[128];
+        def_name(o->defs[k], b, sizeof b);
+        for (int i = 0; rc == 0 && i < pl->npar; i++)
+            if (!strcmp(b, names[i])) {
+                fprintf(stderr, "jnt sweep: error: parameter '%s' is swept and fixed by -D %s: "
+                                "give one of them\n(see 'jnt sweep --help')\n", b, o->defs[k]);
+                rc = 2;
+            }
+    }
     if (rc == 0 && ndim == 0)
         rc = bad_usage("%s", "nothing to sweep: give --grid, --list or --samples");
     if (rc == 0 && cont_name && cont < 0)
@@ -422,9 +410,6 @@ int sweep_main(int argc, char **argv)
             o.table = deflt;
         }
     }
-    if (rc == 0 && o.table && jnt_model_input_at(m, o.table)) /* as jnt_run's outputs */
-        rc = bad_usage("the table '%s' is a file the model was compiled from (it would be "
-                       "overwritten)", o.table);
     if (rc == 0) {
         sweep_ctx c = {.o = &o, .m = m, .plan = &pl, .fd = -1};
 #ifdef JNT_MPI
@@ -434,6 +419,7 @@ int sweep_main(int argc, char **argv)
 #endif
     }
     free(deflt);
+    free(o.meta);
     free(o.defs);
     free(pl.names);
     free(pl.val);

@@ -6,7 +6,8 @@
  * from one queue; every finished run appends its row to the table with one
  * write (whole rows only), so an interrupted sweep leaves a valid table that
  * --resume continues. At the end the rows are sorted by run, so that the
- * table does not depend on the threads (or ranks) that made it.
+ * table does not depend on the threads (or ranks) that made it
+ * (sweep_table.c: the table's lock, record, reader and sort).
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <errno.h>
@@ -132,13 +133,9 @@ static void put_quoted(text *t, const char *s)
 /* The parameter fields of run r: "r,v1,v2,...," */
 static void put_key(text *t, const sweep_plan *pl, long r)
 {
-    char b[32];
-    snprintf(b, sizeof b, "%ld,", r);
-    puts_t(t, b);
-    for (int i = 0; i < pl->npar; i++) {
-        put_num(t, pl->val[r * pl->npar + i]);
-        put(t, ",", 1);
-    }
+    char b[SWEEP_KEY_MAX];
+    int n = sweep_key(pl, r, b, sizeof b);
+    put(t, b, n > 0 ? (size_t)n : 0);
 }
 
 /* Run r on model cm and append its row to t; 1 when it failed. */
@@ -241,26 +238,11 @@ static void progress_line(sweep_ctx *c, int final)
     }
     c->t_shown = now;
     c->shown = 1;
-    long left = c->ntodo - c->ndone;
+    long todo = c->plan->nrun - c->ndone_before, left = todo - c->ndone;
     double eta = c->ndone > 0 ? (now - c->t_start) / (double)c->ndone * (double)left : NAN;
     fprintf(stderr, "\rsweep: %ld/%ld runs done, %ld failed, %.0f s left   ", c->ndone,
-            c->ntodo, c->nfailed, eta);
+            todo, c->nfailed, eta);
     fflush(stderr);
-}
-
-/* Write all of s to fd. */
-static int write_all(int fd, const char *s, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        s += w;
-        n -= (size_t)w;
-    }
-    return 0;
 }
 
 /* See sweep.h. */
@@ -272,7 +254,7 @@ int sweep_commit(sweep_ctx *c, long r, const char *row, size_t len, int failed)
         pthread_mutex_unlock(&c->lock);
         return 0;
     }
-    if (!c->io_failed && write_all(c->fd, row, len) != 0) {
+    if (!c->io_failed && sweep_write_all(c->fd, row, len) != 0) {
         fprintf(stderr, "jnt sweep: error: cannot write '%s': %s\n", c->o->table,
                 strerror(errno));
         c->io_failed = 1;
@@ -312,158 +294,6 @@ long sweep_take(sweep_ctx *c)
     }
     pthread_mutex_unlock(&c->lock);
     return k;
-}
-
-/* See sweep.h. */
-char *sweep_header(const sweep_ctx *c)
-{
-    text t = {0};
-    puts_t(&t, "run");
-    for (int i = 0; i < c->plan->npar; i++) {
-        put(&t, ",", 1);
-        puts_t(&t, c->plan->names[i]);
-    }
-    for (int i = 0; i < c->nres; i++) {
-        put(&t, ",", 1);
-        puts_t(&t, c->res_names[i]);
-    }
-    puts_t(&t, ",status,error,cpu_s\n");
-    return t.s;
-}
-
-/* The whole of a file (NUL-terminated, *n bytes), or NULL. */
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    text t = {0};
-    char b[65536];
-    size_t k;
-    while ((k = fread(b, 1, sizeof b, f)) > 0)
-        put(&t, b, k);
-    fclose(f);
-    if (!t.s)
-        put(&t, "", 0);
-    *n = t.len;
-    return t.s;
-}
-
-/* See sweep.h. */
-int sweep_read_table(sweep_ctx *c, const char *header)
-{
-    const sweep_plan *pl = c->plan;
-    size_t n;
-    char *s = slurp(c->o->table, &n);
-    if (!s) {
-        fprintf(stderr, "jnt sweep: error: --resume: cannot read '%s': %s\n", c->o->table,
-                strerror(errno));
-        return 1;
-    }
-    size_t hl = strlen(header);
-    if (n < hl || memcmp(s, header, hl) != 0) {
-        fprintf(stderr, "jnt sweep: error: --resume: '%s' has other columns than this sweep "
-                        "(expected '%.*s')\n", c->o->table, (int)hl - 1, header);
-        free(s);
-        return 1;
-    }
-    /* a last line written only in part is cut off */
-    size_t keep = n;
-    while (keep > hl && s[keep - 1] != '\n')
-        keep--;
-    if (keep < n && truncate(c->o->table, (off_t)keep) != 0) {
-        fprintf(stderr, "jnt sweep: error: cannot cut '%s': %s\n", c->o->table, strerror(errno));
-        free(s);
-        return 1;
-    }
-    int rc = 0;
-    long lineno = 1;
-    for (char *line = s + hl; line < s + keep && rc == 0; lineno++) {
-        char *nl = memchr(line, '\n', (size_t)(s + keep - line));
-        char *e;
-        long r = strtol(line, &e, 10);
-        text key = {0};
-        if (e != line && r >= 0 && r < pl->nrun)
-            put_key(&key, pl, r);
-        if (!key.s || strncmp(line, key.s, key.len) != 0) {
-            fprintf(stderr, "jnt sweep: error: --resume: %s:%ld: this row is not a run of this "
-                            "sweep (other parameter values)\n", c->o->table, lineno + 1);
-            rc = 1;
-        } else if (!c->done[r]) {
-            c->done[r] = 1;
-            c->ndone_before++;
-            /* the status field follows the results */
-            char *f = line + key.len;
-            for (int i = 0; i < c->nres && f < nl; i++)
-                f = memchr(f, ',', (size_t)(nl - f)) + 1;
-            c->nfailed_before += strncmp(f, "failed,", 7) == 0;
-        }
-        free(key.s);
-        line = nl + 1;
-    }
-    free(s);
-    return rc;
-}
-
-/* Compare two rows by their run (the leading number), then by position. */
-typedef struct row_ref {
-    long run;
-    const char *s;
-    size_t n;
-} row_ref;
-
-static int cmp_row(const void *a, const void *b)
-{
-    const row_ref *x = a, *y = b;
-    if (x->run != y->run)
-        return x->run < y->run ? -1 : 1;
-    return x->s < y->s ? -1 : x->s > y->s;
-}
-
-/* See sweep.h. */
-int sweep_sort_table(const sweep_ctx *c)
-{
-    size_t n;
-    char *s = slurp(c->o->table, &n);
-    if (!s)
-        return 1;
-    char *body = memchr(s, '\n', n);
-    body = body ? body + 1 : s + n;
-    long nr = 0;
-    for (char *p = body; p < s + n; p++)
-        nr += *p == '\n';
-    row_ref *rows = malloc(((size_t)nr + 1) * sizeof *rows);
-    long k = 0;
-    for (char *p = body; rows && p < s + n && k < nr;) {
-        char *nl = memchr(p, '\n', (size_t)(s + n - p));
-        if (!nl)
-            break;
-        rows[k++] = (row_ref){strtol(p, NULL, 10), p, (size_t)(nl - p + 1)};
-        p = nl + 1;
-    }
-    qsort(rows, (size_t)k, sizeof *rows, cmp_row);
-    size_t pl = strlen(c->o->table) + 6;
-    char *part = malloc(pl);
-    int rc = !rows || !part;
-    if (!rc) {
-        snprintf(part, pl, "%s.part", c->o->table);
-        int fd = open(part, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        rc = fd < 0 || write_all(fd, s, (size_t)(body - s)) != 0;
-        for (long i = 0; !rc && i < k; i++)
-            rc = write_all(fd, rows[i].s, rows[i].n) != 0;
-        if (fd >= 0 && close(fd) != 0)
-            rc = 1;
-        if (!rc && rename(part, c->o->table) != 0)
-            rc = 1;
-        if (rc) {
-            fprintf(stderr, "jnt sweep: error: cannot write '%s': %s\n", part, strerror(errno));
-            unlink(part);
-        }
-    }
-    free(part);
-    free(rows);
-    free(s);
-    return rc;
 }
 
 /* ---- threads ---- */
@@ -519,6 +349,8 @@ int sweep_prepare(sweep_ctx *c)
     pthread_mutex_init(&c->lock, NULL);
     c->emit = sweep_commit;
     c->take = sweep_take;
+    c->t_start = now_wall();
+    c->show = c->o->progress ? 1 : isatty(2) ? 2 : 0;
     if (c->o->keep && mkdir(c->o->keep, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "jnt sweep: error: cannot make '%s': %s\n", c->o->keep, strerror(errno));
         return 1;
@@ -537,49 +369,26 @@ int sweep_prepare(sweep_ctx *c)
 }
 
 /* See sweep.h. */
-int sweep_open_table(sweep_ctx *c)
-{
-    char *header = sweep_header(c);
-    int rc = 0;
-    struct stat st;
-    if (c->o->resume && stat(c->o->table, &st) == 0) {
-        rc = sweep_read_table(c, header);
-        c->fd = rc ? -1 : open(c->o->table, O_WRONLY | O_APPEND);
-    } else {
-        c->fd = open(c->o->table, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0666);
-        if (c->fd >= 0 && write_all(c->fd, header, strlen(header)) != 0) {
-            close(c->fd);
-            c->fd = -1;
-        }
-    }
-    if (!rc && c->fd < 0) {
-        fprintf(stderr, "jnt sweep: error: cannot write '%s': %s\n", c->o->table, strerror(errno));
-        rc = 1;
-    }
-    free(header);
-    c->ntodo = c->plan->nrun - c->ndone_before;
-    c->t_start = now_wall();
-    c->show = c->o->progress ? 1 : isatty(2) ? 2 : 0;
-    return rc;
-}
-
-/* See sweep.h. */
 int sweep_finish(sweep_ctx *c)
 {
     progress_line(c, 1);
     int rc = c->io_failed;
-    if (c->fd >= 0 && close(c->fd) != 0)
-        rc = 1;
-    c->fd = -1;
-    if (!rc && !c->stop)
+    if (!rc) /* also when interrupted: a table sorted as far as it goes */
         rc = sweep_sort_table(c);
+    else if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
     if (c->tmpdir[0])
         rmdir(c->tmpdir);
     long failed = c->nfailed + c->nfailed_before;
     if (c->stop) {
-        fprintf(stderr, "jnt sweep: interrupted after %ld of %ld runs; '%s' holds them: "
-                        "continue with --resume\n", c->ndone + c->ndone_before, c->plan->nrun,
-                c->o->table);
+        if (strcmp(c->o->table, "-"))
+            fprintf(stderr, "jnt sweep: interrupted after %ld of %ld runs; '%s' holds them: "
+                            "continue with --resume\n", c->ndone + c->ndone_before,
+                    c->plan->nrun, c->o->table);
+        else
+            fprintf(stderr, "jnt sweep: interrupted after %ld of %ld runs (their rows are "
+                            "written)\n", c->ndone, c->plan->nrun);
         rc = rc ? rc : 130;
     } else if (failed > 0) {
         fprintf(stderr, "jnt sweep: %ld of %ld runs failed (see the error column of '%s')\n",

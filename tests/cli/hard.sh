@@ -209,8 +209,8 @@ expect 1 "-o over the model itself is refused" "$J" run data2.jnt -o data2.jnt
 [ "$(cksum < data/K.mtx)" = "$sum0" ] && cmp -s data/M.mtx "$ROOT/examples/lap_joint/M.mtx" && grep -q '^model d' data2.jnt &&
     pass "the data files and the model are intact" || fail "a data file or the model was overwritten"
 expect 0 "-o elsewhere runs" "$J" run data2.jnt -o elsewhere.csv
-expect 2 "jnt sweep -o over the model is refused" "$J" sweep data2.jnt --list p=1,2 -o data2.jnt
-expect 2 "jnt sweep -o over a data file is refused" "$J" sweep data2.jnt --list p=1,2 -o data/nodes.csv
+expect 1 "jnt sweep -o over the model is refused" "$J" sweep data2.jnt --list p=1,2 -o data2.jnt
+expect 1 "jnt sweep -o over a data file is refused" "$J" sweep data2.jnt --list p=1,2 -o data/nodes.csv
 expect 1 "jnt emit -o over the model is refused" "$J" emit data2.jnt -o ./data2.jnt
 expect 1 "jnt build -o over the model is refused" "$J" build data2.jnt -o data2.jnt
 grep -q '^model d' data2.jnt && cmp -s data/nodes.csv "$ROOT/examples/lap_joint/nodes.csv" &&

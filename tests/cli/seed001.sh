@@ -20,14 +20,14 @@ fail() { echo "FAIL: seed001: $*"; }
 "$J" sweep examples/energy_map.jnt --list N=0,100 --list r=1.1,2,2.9,3.9,4.7,5.7 \
     -o "$T/table.csv" -j 2 2> "$T/table.err" || fail "energy map table: $(cat "$T/table.err")"
 # Table 3.3 (percentage of the dissipated energy taken by dampers 3 and 4) beside ours
-awk -F, 'NR > 1 { p[$2 "," $3] = 100 * $4 / $7 }
+awk -F, 'NR > 1 && !/^#/ { p[$2 "," $3] = 100 * $4 / $7 }
     END { split("1.1 2 2.9 3.9 4.7 5.7", r, " "); split("11 7.0 6.7 6.6 6.7 6.1", a, " ")
           split("42 2.7 2.7 2.7 2.7 2.7", b, " ")
           for (i = 1; i <= 6; i++) printf "INFO: seed001: Table 3.3 r = %s: N = 100 N %s %% (paper %s), N = 0 %s %% (paper %s)\n",
               r[i], sprintf("%.1f", p["100," r[i]]), a[i], sprintf("%.1f", p["0," r[i]]), b[i] }' "$T/table.csv"
 # r = 1.1: friction raises the total dissipated energy, 130.4 J -> 189.7 J
 # (thesis Sect. 3.5); tolerance 10 % (what we found: docs/sweeps.md)
-if awk -F, 'NR > 1 && $3 == 1.1 { E[$2] = $7 }
+if awk -F, 'NR > 1 && !/^#/ && $3 == 1.1 { E[$2] = $7 }
     END { printf "%.1f J and %.1f J", E[0], E[100] > "/dev/stderr"
           e0 = E[0] / 130.4 - 1; e1 = E[100] / 189.7 - 1
           exit !(E[100] > E[0] && e0 < 0.1 && e0 > -0.1 && e1 < 0.1 && e1 > -0.1) }' "$T/table.csv" 2> "$T/r11.txt"
@@ -37,7 +37,7 @@ else fail "E4 r = 1.1: total dissipation $(cat "$T/r11.txt") (paper 130.4, 189.7
 # the absorber peak near r = 1 (Fig. 3.7b): the largest dissipation of
 # dampers 3 and 4 over r = 0.6..2 lies at r = 0.9..1.1, for N = 0 and 100 N
 "$J" sweep examples/energy_map.jnt --list N=0,100 --grid r=0.6:2:0.1 -o "$T/peak.csv" -j 2 2> /dev/null
-if awk -F, 'NR > 1 { if (!($2 in m) || $4 > m[$2]) { m[$2] = $4; at[$2] = $3 } }
+if awk -F, 'NR > 1 && !/^#/ { if (!($2 in m) || $4 > m[$2]) { m[$2] = $4; at[$2] = $3 } }
     END { printf "r = %.1f (N = 0), %.1f (N = 100 N)", at[0], at[100] > "/dev/stderr"
           exit !(at[0] > 0.85 && at[0] < 1.15 && at[100] > 0.85 && at[100] < 1.15) }' "$T/peak.csv" 2> "$T/peak.txt"
 then pass "E4 the absorber peak of dampers 3 and 4 near r = 1: $(cat "$T/peak.txt") (Fig. 3.7b; grid 0.1)"
@@ -55,7 +55,7 @@ nstar=$(awk 'BEGIN { m1 = 100; k = 1100; c1 = 2 * 0.01 * sqrt(1100 / 100) * 100
         if (f > fm) fm = f }
     printf "%.2f", fm / 0.5 }')
 "$J" sweep examples/energy_map.jnt --grid N=110:126:1 --list r=1,4 -o "$T/stuck.csv" -j 2 2> /dev/null
-if awk -F, -v ns="$nstar" 'NR > 1 { if ($8 == "nan") { if (s == "" || $2 + 0 < s) s = $2 + 0 } else if ($2 > l) l = $2 }
+if awk -F, -v ns="$nstar" 'NR > 1 && !/^#/ { if ($8 == "nan") { if (s == "" || $2 + 0 < s) s = $2 + 0 } else if ($2 > l) l = $2 }
     END { printf "slips up to %g N, stuck from %g N", l, s > "/dev/stderr"
           exit !(s == l + 1 && s > ns - 1 && l < ns + 1) }' "$T/stuck.csv" 2> "$T/stuck.txt"
 then pass "E4 mass 2 stuck throughout: $(cat "$T/stuck.txt"); closed form $nstar N (paper: above about 110 N)"
@@ -64,7 +64,7 @@ else fail "E4 mass 2 stuck throughout: $(cat "$T/stuck.txt"); closed form $nstar
 # ---- E4 steady-state forced response (Fig. 3.5), continued along d ----------
 # peak_in FILE LO HI: the driving ratio of the largest X3_rms with LO <= d <= HI
 peak_in() {
-    awk -F, -v lo="$2" -v hi="$3" 'NR > 1 && $3 >= lo - 1e-9 && $3 <= hi + 1e-9 && $6 > m { m = $6; at = $3 }
+    awk -F, -v lo="$2" -v hi="$3" 'NR > 1 && !/^#/ && $3 >= lo - 1e-9 && $3 <= hi + 1e-9 && $6 > m { m = $6; at = $3 }
         END { printf "%.2f", at }' "$1"
 }
 "$J" sweep examples/forced_3dof.jnt -D N=100N --list r=4 --grid d=1.2:1.45:0.01 --continue d -o "$T/f4.csv" -j 2 2> /dev/null
@@ -73,7 +73,7 @@ peak_in() {
 # r = 4: the internal resonance at d = omega3 / (3 omega1) = 1.33 (paper: 1.33), 0.02
 p4=$(peak_in "$T/f4.csv" 1.2 1.45)
 if awk -v p="$p4" 'BEGIN { exit !(p >= 1.31 && p <= 1.35) }' &&
-   awk -F, 'NR > 1 { x[sprintf("%.2f", $3)] = $6 } END { exit !(x["1.33"] > 1.5 * x["1.25"] && x["1.33"] > 1.5 * x["1.41"]) }' "$T/f4.csv"
+   awk -F, 'NR > 1 && !/^#/ { x[sprintf("%.2f", $3)] = $6 } END { exit !(x["1.33"] > 1.5 * x["1.25"] && x["1.33"] > 1.5 * x["1.41"]) }' "$T/f4.csv"
 then pass "E4 forced, r = 4: X3_rms peaks at d = $p4, 1.5 times its level at 1.25 and 1.41 (paper: internal resonance at 1.33; 0.02)"
 else fail "E4 forced, r = 4: the peak at d = $p4 (paper 1.33)"; fi
 # r = 3: the small 1/5 peak at d = 0.6 (paper), 0.02
@@ -83,7 +83,7 @@ pass "E4 forced, r = 3: X3_rms peaks at d = $p3 over 0.5..0.7 (paper: the 1/5 pe
 fail "E4 forced, r = 3: the peak at d = $p3 (paper 0.6)"
 # r = 1: the double peak near d = 1: local maxima at the linear modes
 # 3.08 and 3.32 rad/s (Table 3.2), d = 0.93 and 1.00, 0.02 each
-if awk -F, 'NR > 1 { d[n] = $3; x[n++] = $6 }
+if awk -F, 'NR > 1 && !/^#/ { d[n] = $3; x[n++] = $6 }
     END { for (i = 1; i < n - 1; i++) if (x[i] > x[i - 1] && x[i] > x[i + 1]) {
               k++; s = s sprintf(" %.2f", d[i]); if (d[i] >= 0.91 && d[i] <= 0.95) a = 1; if (d[i] >= 0.98 && d[i] <= 1.02) b = 1 }
           printf "%s", s > "/dev/stderr"; exit !(k == 2 && a && b) }' "$T/f1.csv" 2> "$T/f1.txt"
@@ -111,11 +111,12 @@ function modal(w,   i, l, wi, dr, di, den) {
         HR += 4 / 0.636 * dr / den; HI -= 4 / 0.636 * di / den
     }
 }
-NR > 2 { modal($2); a = 2 * $4; b = 2 * $5; A = sqrt(a * a + b * b); Am = sqrt(HR * HR + HI * HI)
+NR > 3 { modal($2); # after the header, the comment line and the first run
+      a = 2 * $4; b = 2 * $5; A = sqrt(a * a + b * b); Am = sqrt(HR * HR + HI * HI)
     e = A / Am - 1; if (e < 0) e = -e; if (e > ea) ea = e
     p = (atan2(b, a) - atan2(HI, HR)) * 57.29577951; if (p < 0) p = -p; if (p > ep) ep = p
     if (A > big) { big = A; wb = $2 } if (small == "" || A < small) { small = A; ws = $2 }
-    ph = atan2(b, a) * 57.29577951; if (NR == 3) ph0 = ph; ph1 = ph }
+    ph = atan2(b, a) * 57.29577951; if (NR == 4) ph0 = ph; ph1 = ph }
 END { printf "%.2g %.2g %.1f %.1f %.0f %.0f", ea, ep, wb, ws, ph0, ph1 }
 AWK
 r1=$(awk -F, -f "$T/modal.awk" "$T/b1.csv"); r2=$(awk -F, -f "$T/modal.awk" "$T/b2.csv"); r3=$(awk -F, -f "$T/modal.awk" "$T/b3.csv")
@@ -130,7 +131,7 @@ else fail "E5 beam alone: $r1 / $r2 / $r3"; fi
 # the energy left is lowest near omega_n2 = 60 rad/s (paper, "flat for
 # N > 2") and highest near the beam's modes (15 or 85 rad/s on a 5 rad/s grid)
 "$J" sweep examples/beam_mass_friction.jnt -D t_end=4.6 --grid omega_n2=5:100:5 --list N=5,10 -o "$T/e5.csv" -j 2 2> /dev/null
-if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
     { N = $3; E = $c["E"]; if (!(N in lo) || E < lo[N]) { lo[N] = E; wl[N] = $2 }; if (E > hi[N]) { hi[N] = E; wh[N] = $2 } }
     END { printf "lowest at %s (N = 5 N), %s rad/s (N = 10 N), highest at %s, %s rad/s", wl[5], wl[10], wh[5], wh[10] > "/dev/stderr"
           for (N in lo) if (wl[N] < 55 || wl[N] > 65 || (wh[N] != 15 && wh[N] != 85)) exit 1 }' "$T/e5.csv" 2> "$T/e5.txt"
