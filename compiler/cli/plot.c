@@ -16,18 +16,30 @@
  * table; a table with one parameter is a curve of its results against it.
  * --spectrogram COL draws COL's short-time Fourier transform (spectrogram.c),
  * its data written beside the picture.
+ *
+ * What it promises (issue 27): no name, title, label or column reaches
+ * gnuplot as code (put_chars below is the one escaper); the CSV is a regular
+ * file of bounded size (plot_open_csv); the picture and the spectrogram's
+ * data go through the one output routine (jnt_outfile_*: never a link, a
+ * FIFO, a device or the CSV itself; a failed gnuplot keeps the previous
+ * picture).
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "jnt/jnt.h"
+#include "jnt/setup.h"
 #include "plot.h"
 #include "spectrogram.h"
 
-#define MAXCOL 256
+#define MAXCOL PLOT_MAXCOL
 #define PLOT_PANELS 8 /* columns plotted without -y */
 
 static const char plot_help[] =
@@ -53,6 +65,8 @@ static const char plot_help[] =
     "                  OUT_stft.csv (t, f, mag in dB); default picture FILE_spec.png\n"
     "  --window N      the spectrogram's window in samples, a power of two (default 2048)\n"
     "\n"
+    "\n"
+    "The CSV is a regular file of at most 1024 MB (JNT_MAX_PLOT_MB=N sets another limit).\n"
     "exit status: 0 success, 1 bad file or gnuplot failed, 2 usage error\n";
 
 /* A usage error: message and exit status 2. */
@@ -64,76 +78,112 @@ static int plot_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* The units of the line after the header, when it is jnt's "# units: s,m,..."
- * (docs/cli.md, "Output files"), into units (pointers into ubuf, "" where a
- * column has none); units stay NULL otherwise. */
-static void read_units(FILE *f, char *ubuf, size_t n, char **units, int nc)
+/* The largest CSV plotted, in bytes: JNT_MAX_PLOT_MB MiB when that is a
+ * positive number, else PLOT_MAX_MB; *mb the MiB. */
+static long long max_csv(long *mb)
 {
-    static const char tag[] = "# units:";
-    if (!fgets(ubuf, (int)n, f) || strncmp(ubuf, tag, sizeof tag - 1) != 0)
-        return;
-    char *p = ubuf + sizeof tag - 1;
+    const char *v = getenv("JNT_MAX_PLOT_MB");
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    *mb = v && end != v && *end == '\0' && n > 0 ? n : PLOT_MAX_MB;
+    return (long long)*mb << 20;
+}
+
+/* See plot.h. */
+FILE *plot_open_csv(const char *path)
+{
+    long mb;
+    long long max = max_csv(&mb);
+    char why[256];
+    FILE *f = setup_open_input(path, max, why, sizeof why);
+    if (!f) {
+        struct stat st;
+        int big = stat(path, &st) == 0 && S_ISREG(st.st_mode) && (long long)st.st_size > max;
+        fprintf(stderr, "jnt plot: error: cannot read '%s': %s", path, why);
+        if (big)
+            fprintf(stderr, " bytes (%ld MB; set JNT_MAX_PLOT_MB to raise it)", mb);
+        fputc('\n', stderr);
+    }
+    return f;
+}
+
+/* The units of the "# units: s,m,..." line (docs/cli.md, "Output files") in
+ * line, split in place into c->units; "" where a column has none. */
+static void read_units(char *line, plot_csv *c)
+{
+    char *p = line + strlen("# units:");
     p += strspn(p, " ");
     p[strcspn(p, "\r\n")] = '\0';
-    for (int i = 0; i < nc && p; i++) {
+    for (int i = 0; i < c->nc && p; i++) {
         char *comma = strchr(p, ',');
         if (comma)
             *comma = '\0';
-        units[i] = p;
+        c->units[i] = p;
         p = comma ? comma + 1 : NULL;
     }
 }
 
-/* The column names of the CSV's header into names (ncol returned), their
- * units into units (NULL: none given), the header's line number in *hline
- * (1-based, after '#' comments), or -1 after a message. The names point
- * into buf, the units into ubuf (un bytes). */
-static int read_header(const char *path, char *buf, size_t n, char **names, int *hline,
-                       char *ubuf, size_t un, char **units)
+/* See plot.h. */
+void plot_csv_free(plot_csv *c)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "jnt plot: error: cannot read '%s': %s\n", path, strerror(errno));
+    free(c->head);
+    free(c->uline);
+    memset(c, 0, sizeof *c);
+}
+
+/* See plot.h. */
+int plot_read_csv(const char *path, plot_csv *c)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = plot_open_csv(path);
+    if (!f)
         return -1;
-    }
-    int line = 0, ok = 0;
-    while (fgets(buf, (int)n, f)) {
-        line++;
-        if (buf[0] != '#') {
+    size_t hcap = 0, cap = 0;
+    char *line = NULL;
+    const char *err = NULL;
+    int n = 0, ok = 0;
+    while (getline(&c->head, &hcap, f) > 0) {
+        n++;
+        if (c->head[0] != '#') {
             ok = 1;
             break;
         }
     }
-    if (!ok) {
-        fclose(f);
-        fprintf(stderr, "jnt plot: error: '%s' has no header line (an empty file?)\n", path);
-        return -1;
+    if (!ok)
+        err = "has no header line (an empty file?)";
+    else if (c->head[0] == '\x93')
+        err = "is a NumPy file: plot a CSV (jnt run -o out.csv)";
+    if (!err) {
+        for (char *tok = strtok(c->head, ",\r\n"); tok && c->nc < MAXCOL;
+             tok = strtok(NULL, ",\r\n"))
+            c->names[c->nc++] = tok;
+        c->hline = n;
+        /* the units line, then a row: else gnuplot fails, and leaves no picture */
+        int rows = 0;
+        if (getline(&line, &cap, f) > 0) {
+            if (!strncmp(line, "# units:", strlen("# units:"))) {
+                c->uline = line;
+                line = NULL;
+                cap = 0;
+                read_units(c->uline, c);
+            } else if (line[0] != '#') {
+                rows = line[0] != '\n' && line[0] != '\r';
+            }
+        }
+        while (!rows && getline(&line, &cap, f) > 0)
+            if (line[0] != '#')
+                rows = line[0] != '\n' && line[0] != '\r';
+        if (!rows)
+            err = "has no rows, only its header";
     }
-    if (buf[0] == '\x93') {
-        fclose(f);
-        fprintf(stderr, "jnt plot: error: '%s' is a NumPy file: plot a CSV (jnt run -o out.csv)\n",
-                path);
-        return -1;
-    }
-    int nc = 0;
-    for (char *tok = strtok(buf, ",\r\n"); tok && nc < MAXCOL; tok = strtok(NULL, ",\r\n"))
-        names[nc++] = tok;
-    *hline = line;
-    read_units(f, ubuf, un, units, nc);
-    rewind(f); /* a row after the header: else gnuplot fails, and leaves an empty picture */
-    char *row = NULL;
-    size_t cap = 0;
-    int rows = 0;
-    for (int l = 0; !rows && getline(&row, &cap, f) > 0;)
-        if (row[0] != '#' && l++ > 0)
-            rows = row[0] != '\n' && row[0] != '\r';
-    free(row);
+    free(line);
     fclose(f);
-    if (!rows) {
-        fprintf(stderr, "jnt plot: error: '%s' has no rows, only its header\n", path);
+    if (err) {
+        fprintf(stderr, "jnt plot: error: '%s' %s\n", path, err);
+        plot_csv_free(c);
         return -1;
     }
-    return nc;
+    return 0;
 }
 
 /* A column's axis label: "u [m]" when its unit is known, else its name.
@@ -162,16 +212,53 @@ static int column(const char *path, char **names, int nc, const char *name)
     return -1;
 }
 
-/* Text for gnuplot inside single quotes ('' doubles a quote). */
-static void put_quoted(FILE *g, const char *s)
+/* The one escaper: every string of a gnuplot script that is not jnt's own
+ * (file names, titles, labels, column names and units) is written by
+ * put_chars inside double quotes. gnuplot's rules (`help quotes`, `help
+ * substitution`, 5.4): a newline (or a carriage return) ends a command
+ * inside any quotes, and there is no escape for it in single quotes; inside
+ * double quotes backslash escapes apply (\ooo: an octal byte) and backquotes
+ * are still substituted by a shell command's output; '@' macros are not
+ * expanded inside quotes. So the string goes in double quotes, printable
+ * ASCII as itself, and every other byte and '"', '\', '`', '@' as a
+ * three-digit octal escape: what gnuplot reads is one string constant
+ * whatever the text, and it gets the bytes back (a newline becomes a line
+ * break of the title). gnuplot reads up to four octal digits after "\0",
+ * so a digit right after an escape is escaped too. */
+static void put_chars(FILE *g, const char *s)
 {
-    fputc('\'', g);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', g);
-        fputc(*s, g);
+    int esc = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        esc = *p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\' || *p == '`' || *p == '@' ||
+              (esc && *p >= '0' && *p <= '7');
+        if (esc)
+            fprintf(g, "\\%03o", *p);
+        else
+            fputc(*p, g);
     }
-    fputc('\'', g);
+}
+
+/* A string for gnuplot: s in double quotes (put_chars). */
+static void put_str(FILE *g, const char *s)
+{
+    fputc('"', g);
+    put_chars(g, s);
+    fputc('"', g);
+}
+
+/* A file name for gnuplot: put_str, and "./" before a relative name that
+ * does not start with a letter, a digit, '_' or '.': gnuplot reads a file
+ * named "<cmd" from a shell command and writes an output named "|cmd" to
+ * one, and '-', '+', '++', '', '$name', '~/' have their own meanings. */
+static void put_path(FILE *g, const char *path)
+{
+    unsigned char c = (unsigned char)path[0];
+    fputc('"', g);
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          c == '_' || c == '.' || c == '/'))
+        fputs("./", g);
+    put_chars(g, path);
+    fputc('"', g);
 }
 
 /* Is a column of a sweep table (not a parameter or result to plot)? */
@@ -196,9 +283,8 @@ static int on_path(const char *name)
     return 0;
 }
 
-/* Run gnuplot on the script text writing picture out; 0 or 1 after a message
- * (and no half-written picture left). */
-static int run_gnuplot(const char *script, const char *out)
+/* Run gnuplot on the script text; 0 or 1 after a message. */
+static int run_gnuplot(const char *script)
 {
     if (!on_path("gnuplot")) {
         fputs("jnt plot: error: jnt plot needs gnuplot (Debian package gnuplot-nox), which is "
@@ -214,7 +300,6 @@ static int run_gnuplot(const char *script, const char *out)
     int st = pclose(g);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fputs("jnt plot: error: gnuplot failed (its message is above)\n", stderr);
-        remove(out);
         return 1;
     }
     return 0;
@@ -236,84 +321,162 @@ static char *picture_name(const char *csv, const plot_opts *o, const char *suffi
     return strcat(out, suffix);
 }
 
-/* The terminal line of picture out (.png or .svg), w by h pixels, into g;
- * -1 after a usage message for another name. */
-static int terminal(FILE *g, const char *out, int w, int h)
+/* Is picture out an SVG (1), a PNG (0), or neither (-1, after a usage
+ * message)? */
+static int picture_svg(const char *out)
 {
     size_t on = strlen(out);
-    int svg = on > 4 && !strcmp(out + on - 4, ".svg");
-    if (!svg && !(on > 4 && !strcmp(out + on - 4, ".png"))) {
-        plot_usage("the picture must end in .png or .svg: '%s'", out);
-        return -1;
+    if (on > 4 && !strcmp(out + on - 4, ".svg"))
+        return 1;
+    if (on > 4 && !strcmp(out + on - 4, ".png"))
+        return 0;
+    plot_usage("the picture must end in .png or .svg: '%s'", out);
+    return -1;
+}
+
+/* Open path (the picture or the spectrogram's data) through the one output
+ * routine, never over the CSV being plotted (its real path csv_real, may be
+ * NULL): the file, or NULL after a message. */
+static jnt_outfile *open_output(const char *path, const char *csv_real)
+{
+    char real[PATH_MAX], err[PATH_MAX + 200];
+    struct stat st;
+    if (csv_real && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && realpath(path, real) &&
+        !strcmp(real, csv_real)) { /* said so before the routine says "the model" */
+        fprintf(stderr, "jnt plot: error: cannot write '%s': it is the CSV being plotted (name "
+                        "another picture with -o)\n", path);
+        return NULL;
     }
-    fprintf(g, "set terminal %s size %d,%d noenhanced%s\nset output ", svg ? "svg" : "pngcairo",
-            w, h, svg ? " dynamic" : "");
-    put_quoted(g, out);
-    fputc('\n', g);
+    const char *inputs[2] = {csv_real, NULL};
+    jnt_outfile *f;
+    if (jnt_outfile_open(path, csv_real ? inputs : NULL, &f, err, sizeof err) != JNT_OK) {
+        fprintf(stderr, "jnt plot: error: %s\n", err);
+        return NULL;
+    }
+    return f;
+}
+
+/* Keep an output opened by open_output: 0, or 1 after a message. */
+static int commit_output(jnt_outfile *f)
+{
+    char err[PATH_MAX + 200];
+    if (jnt_outfile_commit(f, err, sizeof err) != JNT_OK) {
+        fprintf(stderr, "jnt plot: error: %s\n", err);
+        return 1;
+    }
     return 0;
 }
 
-/* --spectrogram: the transform beside the picture, then gnuplot. */
+/* The terminal line of a picture (an SVG when svg), w by h pixels, written by
+ * gnuplot to f's temporary file (or in place: /dev/null), into g. */
+static void terminal(FILE *g, jnt_outfile *f, const char *out, int svg, int w, int h)
+{
+    const char *to = jnt_outfile_temp(f);
+    fprintf(g, "set terminal %s size %d,%d noenhanced%s\nset output ", svg ? "svg" : "pngcairo",
+            w, h, svg ? " dynamic" : "");
+    put_path(g, to ? to : out);
+    fputc('\n', g);
+}
+
+/* The script, to stderr when JNT_PLOT_SCRIPT is set (for the curious and the
+ * tests), then gnuplot. */
+static int plot_script(const char *script)
+{
+    if (getenv("JNT_PLOT_SCRIPT"))
+        fputs(script, stderr);
+    return run_gnuplot(script);
+}
+
+/* --spectrogram: the transform beside the picture, then gnuplot; both files
+ * are kept only when gnuplot succeeds. */
 static int plot_spectrogram(const char *csv, const plot_opts *o)
 {
     char *out = picture_name(csv, o, "_spec.png");
-    if (!out)
-        return 1;
-    size_t n = strlen(out);
-    char *data = malloc(n + 10);
+    char *data = out ? malloc(strlen(out) + 10) : NULL;
     if (!data) {
+        fputs("jnt plot: error: out of memory\n", stderr);
         free(out);
         return 1;
     }
-    memcpy(data, out, n + 1);
-    char *dot = strrchr(data, '.');
-    strcpy(dot ? dot : data + n, "_stft.csv");
-    char *script = NULL;
+    int svg = picture_svg(out); /* the picture's name first */
+    if (svg < 0) {
+        free(data);
+        free(out);
+        return 2;
+    }
+    strcpy(data, out);
+    strcpy(strrchr(data, '.'), "_stft.csv");
+    double *t = NULL, *a = NULL;
+    char *real = NULL, *script = NULL;
     size_t slen = 0;
-    int frames = 0, bins = 0, rc = 0;
-    FILE *g = open_memstream(&script, &slen);
-    if (!g || terminal(g, out, o->width > 0 ? o->width : 900,
-                       o->height > 0 ? o->height : 500) != 0) /* the picture's name first */
-        rc = g ? 2 : 1;
-    if (rc == 0)
-        rc = spectrogram_write(csv, o->spec, o->window > 0 ? o->window : 2048, data, &frames,
-                               &bins);
-    if (g) {
+    int n = 0, frames = 0, bins = 0, rc = 1;
+    jnt_outfile *pic = NULL, *dat = NULL;
+    FILE *g = NULL;
+    FILE *in = plot_open_csv(csv);
+    if (in && spectrogram_read(in, csv, o->spec, &t, &a, &n) == 0) {
+        real = realpath(csv, NULL); /* never written over */
+        if ((pic = open_output(out, real)) && (dat = open_output(data, real)))
+            rc = spectrogram_write(csv, o->spec, o->window > 0 ? o->window : 2048, t, a, n,
+                                   jnt_outfile_stream(dat), &frames, &bins);
+    }
+    if (in)
+        fclose(in);
+    if (rc == 0 && fflush(jnt_outfile_stream(dat)) != 0) {
+        fprintf(stderr, "jnt plot: error: cannot write '%s': %s\n", data, strerror(errno));
+        rc = 1;
+    }
+    if (rc == 0 && !(g = open_memstream(&script, &slen))) {
+        fputs("jnt plot: error: out of memory\n", stderr);
+        rc = 1;
+    }
+    if (rc == 0) {
+        terminal(g, pic, out, svg, o->width > 0 ? o->width : 900,
+                 o->height > 0 ? o->height : 500);
         fputs("set datafile separator ','\nset palette rgbformulae 33,13,10\nset title ", g);
-        put_quoted(g, o->title ? o->title : csv);
+        put_str(g, o->title ? o->title : csv);
         fputs("\nset xlabel ", g);
-        put_quoted(g, o->xlabel ? o->xlabel : "t [s]");
+        put_str(g, o->xlabel ? o->xlabel : "t [s]");
         fputs("\nset ylabel ", g);
-        put_quoted(g, o->ylabel ? o->ylabel : "f [Hz]");
-        fprintf(g, "\nset cblabel '%s (dB)'\n", o->spec);
+        put_str(g, o->ylabel ? o->ylabel : "f [Hz]");
+        fputs("\nset cblabel \"", g);
+        put_chars(g, o->spec);
+        fputs(" (dB)\"\n", g);
         if (o->log)
             fprintf(g, "set logscale %s\n", o->log);
         fputs("set autoscale fix\nplot ", g);
-        put_quoted(g, data);
+        const char *dt = jnt_outfile_temp(dat);
+        put_path(g, dt ? dt : data);
         fputs(" skip 2 using 1:2:3 with image notitle\n", g);
         fclose(g);
+        rc = plot_script(script);
     }
-    if (rc == 0)
-        rc = run_gnuplot(script, out);
+    if (rc == 0) { /* the data, then the picture that shows them */
+        rc = commit_output(dat);
+        dat = NULL;
+    }
+    if (rc == 0) {
+        rc = commit_output(pic);
+        pic = NULL;
+    }
+    jnt_outfile_discard(dat);
+    jnt_outfile_discard(pic);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "jnt plot: wrote '%s' (%d frames of %d bins; data '%s')\n", out, frames,
                 bins, data);
     free(script);
+    free(real);
+    free(t);
+    free(a);
     free(data);
     free(out);
     return rc;
 }
 
-/* See plot.h. */
-int plot_file(const char *csv, const plot_opts *o)
+/* The picture of c, the CSV read from csv, as o asks: plot_file's status. */
+static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
 {
-    if (o->spec)
-        return plot_spectrogram(csv, o);
-    static char buf[1 << 16], ubuf[1 << 16];
-    char *names[MAXCOL] = {NULL}, *units[MAXCOL] = {NULL};
-    int hline = 1, nc = read_header(csv, buf, sizeof buf, names, &hline, ubuf, sizeof ubuf, units);
-    if (nc < 0)
-        return 1;
+    char **names = c->names, **units = c->units;
+    int nc = c->nc;
     int xi = -1, yi[MAXCOL], ny = 0, zi = -1;
     int table = nc > 1 && !strcmp(names[0], "run"); /* a sweep table: x is its parameter */
     if (o->x)
@@ -327,6 +490,10 @@ int plot_file(const char *csv, const plot_opts *o)
         xi = table ? 1 : 0;
     if (o->y) {
         char *ys = strdup(o->y);
+        if (!ys) {
+            fputs("jnt plot: error: out of memory\n", stderr);
+            return 1;
+        }
         for (char *t = strtok(ys, ","); t && ny < MAXCOL; t = strtok(NULL, ",")) {
             int k = column(csv, names, nc, t);
             if (k < 0) {
@@ -354,32 +521,39 @@ int plot_file(const char *csv, const plot_opts *o)
         return plot_usage("nothing to plot: '%s' has only its x column", csv);
     /* the picture's name and terminal */
     char *out = picture_name(csv, o, ".png");
-    if (!out)
-        return 1;
-    int panels = o->overlay || zi >= 0 ? 1 : ny;
-    int w = o->width > 0 ? o->width : 900;
-    int h = o->height > 0 ? o->height : (zi >= 0 ? 600 : 140 + 200 * panels);
-    char *script = NULL;
-    size_t slen = 0;
-    FILE *g = open_memstream(&script, &slen);
-    if (!g) {
-        free(out);
+    if (!out) {
         fputs("jnt plot: error: out of memory\n", stderr);
         return 1;
     }
-    if (terminal(g, out, w, h) != 0) {
-        fclose(g);
-        free(script);
+    int svg = picture_svg(out);
+    if (svg < 0) {
         free(out);
         return 2;
     }
+    char *real = realpath(csv, NULL);
+    jnt_outfile *pic = open_output(out, real);
+    free(real);
+    char *script = NULL;
+    size_t slen = 0;
+    FILE *g = pic ? open_memstream(&script, &slen) : NULL;
+    if (!g) {
+        if (pic)
+            fputs("jnt plot: error: out of memory\n", stderr);
+        jnt_outfile_discard(pic);
+        free(out);
+        return 1;
+    }
+    int panels = o->overlay || zi >= 0 ? 1 : ny;
+    int w = o->width > 0 ? o->width : 900;
+    int h = o->height > 0 ? o->height : (zi >= 0 ? 600 : 140 + 200 * panels);
+    terminal(g, pic, out, svg, w, h);
     fputs("set datafile separator ','\nset grid\n", g);
     fprintf(g, "set datafile missing 'nan'\n");
     /* the data start after the header (and its comment lines) */
     char skip[32];
-    snprintf(skip, sizeof skip, "skip %d", hline);
+    snprintf(skip, sizeof skip, "skip %d", c->hline);
     fputs("set xlabel ", g);
-    put_quoted(g, o->xlabel ? o->xlabel : label(names, units, xi));
+    put_str(g, o->xlabel ? o->xlabel : label(names, units, xi));
     fputc('\n', g);
     if (o->log)
         fprintf(g, "set logscale %s\n", o->log);
@@ -387,13 +561,13 @@ int plot_file(const char *csv, const plot_opts *o)
     if (zi >= 0) {
         /* a sweep's grid: one cell per run (failed runs, nan, stay blank) */
         fputs("set palette rgbformulae 33,13,10\nset title ", g);
-        put_quoted(g, title);
+        put_str(g, title);
         fputs("\nset ylabel ", g);
-        put_quoted(g, label(names, units, yi[0]));
+        put_str(g, label(names, units, yi[0]));
         fputs("\nset cblabel ", g);
-        put_quoted(g, label(names, units, zi));
+        put_str(g, label(names, units, zi));
         fputs("\nset format cb '%g'\nset autoscale fix\nplot ", g);
-        put_quoted(g, csv);
+        put_path(g, csv);
         fprintf(g, " %s using %d:%d:%d with image notitle\n", skip, xi + 1, yi[0] + 1, zi + 1);
     } else {
         const char *style = table ? "linespoints pt 7 ps 0.6" : "lines lw 1.5";
@@ -405,14 +579,14 @@ int plot_file(const char *csv, const plot_opts *o)
             fprintf(g, "set multiplot layout %d,1 title ", panels);
         else
             fputs("set title ", g);
-        put_quoted(g, title);
+        put_str(g, title);
         fputc('\n', g);
         if (panels > 1)
             fputs("set tmargin 1\nset bmargin 3\n", g);
         for (int p = 0; p < panels; p++) {
             if (panels > 1 || ny == 1 || o->ylabel) {
                 fputs("set ylabel ", g);
-                put_quoted(g, o->ylabel && panels == 1 ? o->ylabel : label(names, units, yi[p]));
+                put_str(g, o->ylabel && panels == 1 ? o->ylabel : label(names, units, yi[p]));
                 fputc('\n', g);
             }
             fputs("plot ", g);
@@ -420,11 +594,11 @@ int plot_file(const char *csv, const plot_opts *o)
             for (int k = from; k < to; k++) {
                 if (k > from)
                     fputs(", ", g);
-                put_quoted(g, csv);
+                put_path(g, csv);
                 fprintf(g, " %s using %d:%d with %s ", skip, xi + 1, yi[k] + 1, style);
                 if (to - from > 1) { /* a key only where curves share a panel */
                     fputs("title ", g);
-                    put_quoted(g, label(names, units, yi[k]));
+                    put_str(g, label(names, units, yi[k]));
                 } else {
                     fputs("notitle", g);
                 }
@@ -435,13 +609,34 @@ int plot_file(const char *csv, const plot_opts *o)
             fputs("unset multiplot\n", g);
     }
     fclose(g);
-    if (getenv("JNT_PLOT_SCRIPT")) /* what gnuplot gets, for the curious and the tests */
-        fputs(script, stderr);
-    int rc = run_gnuplot(script, out);
+    int rc = plot_script(script);
     free(script);
+    if (rc == 0)
+        rc = commit_output(pic);
+    else
+        jnt_outfile_discard(pic);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "jnt plot: wrote '%s'\n", out);
     free(out);
+    return rc;
+}
+
+/* See plot.h. */
+int plot_file(const char *csv, const plot_opts *o)
+{
+    /* checked here for every caller: --log enters the script as it is */
+    if (o->log && strcmp(o->log, "x") && strcmp(o->log, "y") && strcmp(o->log, "xy"))
+        return plot_usage("'--log' takes x, y or xy, not '%s'", o->log);
+    if (o->style && strcmp(o->style, "lines") && strcmp(o->style, "points") &&
+        strcmp(o->style, "linespoints"))
+        return plot_usage("'--style' takes lines, points or linespoints, not '%s'", o->style);
+    if (o->spec)
+        return plot_spectrogram(csv, o);
+    plot_csv c;
+    if (plot_read_csv(csv, &c) != 0)
+        return 1;
+    int rc = plot_columns(csv, &c, o);
+    plot_csv_free(&c);
     return rc;
 }
 
@@ -493,10 +688,5 @@ int plot_main(int argc, char **argv)
     }
     if (!csv)
         return plot_usage("'plot' needs a file%s", "");
-    if (o.log && strcmp(o.log, "x") && strcmp(o.log, "y") && strcmp(o.log, "xy"))
-        return plot_usage("'--log' takes x, y or xy, not '%s'", o.log);
-    if (o.style && strcmp(o.style, "lines") && strcmp(o.style, "points") &&
-        strcmp(o.style, "linespoints"))
-        return plot_usage("'--style' takes lines, points or linespoints, not '%s'", o.style);
     return plot_file(csv, &o);
 }

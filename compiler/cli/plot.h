@@ -4,6 +4,12 @@
 #ifndef JNT_PLOT_H
 #define JNT_PLOT_H
 
+#include <stdio.h>
+
+#define PLOT_MAXCOL 256 /* columns of a CSV read (more are ignored) */
+#define PLOT_MAX_MB 1024 /* the largest CSV plotted, in MiB (a run's default largest output);
+                            the environment variable JNT_MAX_PLOT_MB sets another */
+
 typedef struct plot_opts {
     const char *x, *y, *z;  /* columns: x axis, y columns (comma-separated), heat-map value */
     const char *out;        /* picture (.png or .svg); NULL: the CSV's name with .png */
@@ -18,10 +24,31 @@ typedef struct plot_opts {
     int window;             /* its window in samples (a power of two); 0: 2048 */
 } plot_opts;
 
+/* What plot_read_csv reads of a CSV: its column names and their units. */
+typedef struct plot_csv {
+    char *head, *uline;        /* the header and units lines (malloc'd) */
+    char *names[PLOT_MAXCOL];  /* the column names, pointing into head */
+    char *units[PLOT_MAXCOL];  /* their units ("" where a column has none), pointing into
+                                  uline; NULL when the file has no "# units:" line */
+    int nc;                    /* columns */
+    int hline;                 /* the header's line number (1-based, after '#' comments) */
+} plot_csv;
+
 /* Plot the CSV at path as o asks. 0, 1 (bad file, gnuplot failed; message
  * printed) or 2 (usage error). */
 int plot_file(const char *path, const plot_opts *o);
 /* `jnt plot` with its arguments (after "plot"): the exit status. */
 int plot_main(int argc, char **argv);
+
+/* Open the CSV at path for reading: a regular file (a directory, a FIFO, a
+ * device are refused without blocking) of at most JNT_MAX_PLOT_MB MiB
+ * (default PLOT_MAX_MB). The stream, or NULL after a message on stderr. */
+FILE *plot_open_csv(const char *path);
+/* Read the CSV at path (plot_open_csv) for a plot: the header (the first line
+ * not starting with '#'), the "# units: s,m,..." line after it, and whether a
+ * row follows. 0 and *c (free it with plot_csv_free), or -1 after a message
+ * (no header, a NumPy file, no rows; *c then holds nothing to free). */
+int plot_read_csv(const char *path, plot_csv *c);
+void plot_csv_free(plot_csv *c);
 
 #endif

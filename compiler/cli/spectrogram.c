@@ -43,20 +43,14 @@ static void fft(double *re, double *im, int n)
     }
 }
 
-/* Columns t and `col` of the CSV at path into *t, *a (malloc'd, *n rows):
- * '#' lines and blank lines skipped, the first other line the header. 0, or
- * -1 after a message. */
-static int read_columns(const char *path, const char *col, double **t, double **a, int *n)
+/* See spectrogram.h. */
+int spectrogram_read(FILE *f, const char *path, const char *col, double **t, double **a, int *n)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "jnt plot: error: cannot read '%s'\n", path);
-        return -1;
-    }
+    *t = *a = NULL;
+    *n = 0;
     char *line = NULL;
     size_t cap = 0;
     int it = -1, ia = -1, rows = 0, rcap = 0, header = 0, rc = 0;
-    *t = *a = NULL;
     while (getline(&line, &cap, f) > 0) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
@@ -105,7 +99,6 @@ static int read_columns(const char *path, const char *col, double **t, double **
         (*t)[rows] = vt, (*a)[rows] = va, rows++;
     }
     free(line);
-    fclose(f);
     if (rc == 0 && !header) {
         fprintf(stderr, "jnt plot: error: '%s' has no header line\n", path);
         rc = -1;
@@ -120,32 +113,25 @@ static int read_columns(const char *path, const char *col, double **t, double **
 }
 
 /* See spectrogram.h. */
-int spectrogram_write(const char *csv, const char *col, int nw, const char *out, int *frames,
-                      int *bins)
+int spectrogram_write(const char *csv, const char *col, int nw, const double *t, const double *a,
+                      int n, FILE *f, int *frames, int *bins)
 {
     if (nw < 8 || (nw & (nw - 1))) {
         fprintf(stderr, "jnt plot: error: the window is a power of two of at least 8 samples, "
                         "not %d\n", nw);
         return 2;
     }
-    double *t, *a;
-    int n;
-    if (read_columns(csv, col, &t, &a, &n) != 0)
-        return 1;
     int hop = nw / 4, rc = 0;
     if (n < nw + 1) {
         fprintf(stderr, "jnt plot: error: '%s' has %d rows; a window needs %d (--window)\n", csv,
                 n, nw + 1);
-        free(t);
-        free(a);
         return 1;
     }
     double dt = t[2] - t[1];
     double *w = malloc((size_t)nw * sizeof *w), *re = malloc((size_t)nw * sizeof *re);
     double *im = malloc((size_t)nw * sizeof *im), wsum = 0;
-    FILE *f = w && re && im ? fopen(out, "w") : NULL;
-    if (!f) {
-        fprintf(stderr, "jnt plot: error: cannot write '%s'\n", out);
+    if (!w || !re || !im) {
+        fputs("jnt plot: error: out of memory\n", stderr);
         rc = 1;
     } else {
         for (int k = 0; k < nw; k++)
@@ -165,15 +151,9 @@ int spectrogram_write(const char *csv, const char *col, int nw, const char *out,
             }
             fputc('\n', f);
         }
-        if (fclose(f) != 0) {
-            fprintf(stderr, "jnt plot: error: cannot write '%s'\n", out);
-            rc = 1;
-        }
     }
     free(w);
     free(re);
     free(im);
-    free(t);
-    free(a);
     return rc;
 }

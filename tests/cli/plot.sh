@@ -20,15 +20,15 @@ else
 fi
 # every column a panel against t, with its name and unit (the CSV's '# units:' line) on the axis
 JNT_PLOT_SCRIPT=1 "$J" plot frdyn2_bench.csv -o all.svg 2> script.txt
-n=$(grep -c "^plot 'frdyn2_bench.csv' skip 1 using 1:" script.txt)
+n=$(grep -c '^plot "frdyn2_bench.csv" skip 1 using 1:' script.txt)
 if [ "$n" = 4 ] && grep -q "multiplot layout 4,1" script.txt && grep -q '>F_R \[N\]<' all.svg &&
-        grep -q "^set xlabel 't \[s\]'" script.txt && grep -q "^set ylabel 'v \[m/s\]'" script.txt; then
+        grep -q '^set xlabel "t \[s\]"' script.txt && grep -q '^set ylabel "v \[m/s\]"' script.txt; then
     pass "4 panels over t (u, v, F, F_R), names and units on the axes of the SVG (F_R [N], v [m/s])"
 else
     fail "panels: $n plot commands; $(head -3 script.txt)"
 fi
 JNT_PLOT_SCRIPT=1 "$J" plot frdyn2_bench.csv -x u -y F,F_R --overlay -o o.png 2> script.txt
-if png o.png && grep -q "using 2:4 with lines lw 1.5 title 'F \[N\]', 'frdyn2_bench.csv' skip 1 using 2:5" \
+if png o.png && grep -q 'using 2:4 with lines lw 1.5 title "F \[N\]", "frdyn2_bench.csv" skip 1 using 2:5' \
         script.txt; then
     pass "--overlay: F and F_R against u in one panel with a key"
 else
