@@ -132,6 +132,14 @@ int params_defaults(const jnt_model *m, jnt_data *d)
                           a->y_names[-1000 - a->ny - rc]);
     if (rc < 0)
         return data_error(d, JNT_ERR_KERNEL, "the parameter kernel failed (status %d)", rc);
+    /* a value computed from a -D one (param q = log(a), -D a=0) is checked here; sema
+     * checks the defaults */
+    for (int i = 0; i < a->np; i++)
+        if (!isfinite(d->p[i]))
+            return data_error(d, JNT_ERR_PARAM, "parameter '%s' is %s with these parameter "
+                              "values (a value set with -D, or one it is computed from)",
+                              a->p_names[i],
+                              isnan(d->p[i]) ? "nan" : d->p[i] > 0 ? "+inf" : "-inf");
     return JNT_OK;
 }
 

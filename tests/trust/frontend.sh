@@ -80,3 +80,16 @@ expect 0 "-D mass=1e9 kg (within 1e10 times) runs" "$J" run m.jnt -D "mass=1e9 k
 # the pendulum with th0 = 1e300 (its default 170 deg) warns before it runs
 expect 124 "the pendulum with -D th0=1e300 (stopped after 2 s)" timeout 2 "$J" run "$ROOT/examples/pendulum.jnt" -D th0=1e300 -o p.csv
 has "-D th0=1e300: a warning" "jnt: warning: -D th0=1e300: 3.4e+299 times the default of 'th0' (2.96706)"
+# a parameter computed from a -D value that makes it non-finite: named before the run
+# (it failed at t = 0 blaming the step size)
+cat > q.jnt <<'JNT'
+model q
+param a = 1
+param q = log(a)
+body b : point(mass = 1 kg) { dof x }
+spring s between b.x and ground { stiffness = q * 1 N/m + 1 N/m }
+simulate { integrator = rk4(h = 1 ms) until = 10 ms }
+output "q.csv" every 1 ms { t, x = b.x }
+JNT
+expect 1 "-D a=0 makes q = log(a) -inf: refused" "$J" run q.jnt -D a=0 -o q.csv
+has "-D a=0: the parameter named" "parameter 'q' is -inf with these parameter values"
