@@ -213,10 +213,13 @@ check-tsan: deps
 # make fuzz FUZZ_SECONDS=N: libjnt built by clang with ASan + UBSan and
 # libFuzzer's coverage, then each harness of fuzz/ for N seconds on one core:
 # fuzz_compile (a model as text through sema, derivatives and C generation),
-# fuzz_data (the Matrix Market and node-table readers). Seeds: examples/,
+# fuzz_data (the Matrix Market and node-table readers), fuzz_plotcsv (jnt
+# plot's CSV readers and its gnuplot escaper). Seeds: examples/,
 # stdlib/, tests/errors/ (and the data files of examples/); dictionary:
 # fuzz/jnt.dict. A finding is written to build/fuzz/ (crash-*, timeout-*,
 # leak-*): put it in tests/fuzz-regressions/, which make test replays.
+# fuzz_sweepspec and fuzz_table: jnt sweep's --grid/--list/--dist/--samples
+# texts and the table reader of --resume (seeds written here).
 # Last, GEN_MODELS models of tests/gen/gen.py (seeds after make test's 200).
 DEB_FUZZ     := clang
 FUZZ_SECONDS ?= 60
@@ -231,6 +234,27 @@ fuzz:
 	  fuzz/fuzz_compile.c build/fuzz/libjnt.a $(LDLIBS) -o build/fuzz/fuzz_compile
 	clang -Iruntime/include -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
 	  fuzz/fuzz_data.c build/fuzz/libjnt.a $(LDLIBS) -o build/fuzz/fuzz_data
+	clang -Iruntime/include -Icompiler/cli -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	  fuzz/fuzz_sweepspec.c compiler/cli/sweep_spec.c build/fuzz/libjnt.a $(LDLIBS) \
+	  -o build/fuzz/fuzz_sweepspec
+	clang -Iruntime/include -Icompiler/cli -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	  fuzz/fuzz_table.c compiler/cli/sweep_table.c build/fuzz/libjnt.a $(LDLIBS) \
+	  -o build/fuzz/fuzz_table
+	@mkdir -p build/fuzz/corpus_sweepspec build/fuzz/corpus_table; \
+	 printf '\000w=1:2:0.5' > build/fuzz/corpus_sweepspec/grid; \
+	 printf '\001c=1,2,3kg,4 ms' > build/fuzz/corpus_sweepspec/list; \
+	 printf '\002c=normal:1N/m:0.1N/m' > build/fuzz/corpus_sweepspec/dist; \
+	 printf '\0031e3' > build/fuzz/corpus_sweepspec/count; \
+	 printf '\0030,1,10,0.5,0.25,ok,,0.001\n1,1,20,,,failed,"E: a, ""b""",0.1\n4,3.5,1' \
+	   > build/fuzz/corpus_table/rows; \
+	 cp tests/fuzz-regressions/sweepspec/* build/fuzz/corpus_sweepspec/ 2>/dev/null; \
+	 cp tests/fuzz-regressions/table/* build/fuzz/corpus_table/ 2>/dev/null; true
+	clang -Iruntime/include -Icompiler/cli -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	  fuzz/fuzz_plotcsv.c compiler/cli/plot.c compiler/cli/spectrogram.c build/fuzz/libjnt.a \
+	  $(LDLIBS) -o build/fuzz/fuzz_plotcsv
+	@mkdir -p build/fuzz/corpus_plotcsv; \
+	 find examples -name '*.csv' -size -64k -exec cp {} build/fuzz/corpus_plotcsv/ \; ; \
+	 cp tests/fuzz-regressions/plotcsv/* build/fuzz/corpus_plotcsv/ 2>/dev/null; true
 	@mkdir -p build/fuzz/corpus_compile build/fuzz/corpus_data
 	@cp examples/*.jnt stdlib/*.jnt tests/errors/*.jnt tests/fuzz-regressions/compile/* \
 	  build/fuzz/corpus_compile/ 2>/dev/null; \
@@ -242,6 +266,13 @@ fuzz:
 	  -print_final_stats=1 corpus_compile
 	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_data -max_total_time=$(FUZZ_SECONDS) \
 	  -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 corpus_data
+	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_plotcsv -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=10 -rss_limit_mb=2048 -max_len=65536 -close_fd_mask=2 -print_final_stats=1 \
+	  corpus_plotcsv
+	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_sweepspec -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 corpus_sweepspec
+	cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_table -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 corpus_table
 	@$(MAKE) --no-print-directory build
 	B=$(B) sh tests/gen/run.sh $(GEN_MODELS) 201 | grep -v '^PASS'; true
 

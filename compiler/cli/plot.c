@@ -18,11 +18,11 @@
  * its data written beside the picture.
  *
  * What it promises (issue 27): no name, title, label or column reaches
- * gnuplot as code (put_chars below is the one escaper); the CSV is a regular
- * file of bounded size (plot_open_csv); the picture and the spectrogram's
- * data go through the one output routine (jnt_outfile_*: never a link, a
- * FIFO, a device or the CSV itself; a failed gnuplot keeps the previous
- * picture).
+ * gnuplot as code (put_chars below is the one escaper, under plot_put_str
+ * and put_path); the CSV is a regular file of bounded size (plot_open_csv);
+ * the picture and the spectrogram's data go through the one output routine
+ * (jnt_outfile_*: never a link, a FIFO, a device or the CSV itself; a failed
+ * gnuplot keeps the previous picture).
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
@@ -238,15 +238,15 @@ static void put_chars(FILE *g, const char *s)
     }
 }
 
-/* A string for gnuplot: s in double quotes (put_chars). */
-static void put_str(FILE *g, const char *s)
+/* See plot.h. */
+void plot_put_str(FILE *g, const char *s)
 {
     fputc('"', g);
     put_chars(g, s);
     fputc('"', g);
 }
 
-/* A file name for gnuplot: put_str, and "./" before a relative name that
+/* A file name for gnuplot: plot_put_str, and "./" before a relative name that
  * does not start with a letter, a digit, '_' or '.': gnuplot reads a file
  * named "<cmd" from a shell command and writes an output named "|cmd" to
  * one, and '-', '+', '++', '', '$name', '~/' have their own meanings. */
@@ -433,11 +433,11 @@ static int plot_spectrogram(const char *csv, const plot_opts *o)
         terminal(g, pic, out, svg, o->width > 0 ? o->width : 900,
                  o->height > 0 ? o->height : 500);
         fputs("set datafile separator ','\nset palette rgbformulae 33,13,10\nset title ", g);
-        put_str(g, o->title ? o->title : csv);
+        plot_put_str(g, o->title ? o->title : csv);
         fputs("\nset xlabel ", g);
-        put_str(g, o->xlabel ? o->xlabel : "t [s]");
+        plot_put_str(g, o->xlabel ? o->xlabel : "t [s]");
         fputs("\nset ylabel ", g);
-        put_str(g, o->ylabel ? o->ylabel : "f [Hz]");
+        plot_put_str(g, o->ylabel ? o->ylabel : "f [Hz]");
         fputs("\nset cblabel \"", g);
         put_chars(g, o->spec);
         fputs(" (dB)\"\n", g);
@@ -553,7 +553,7 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
     char skip[32];
     snprintf(skip, sizeof skip, "skip %d", c->hline);
     fputs("set xlabel ", g);
-    put_str(g, o->xlabel ? o->xlabel : label(names, units, xi));
+    plot_put_str(g, o->xlabel ? o->xlabel : label(names, units, xi));
     fputc('\n', g);
     if (o->log)
         fprintf(g, "set logscale %s\n", o->log);
@@ -561,11 +561,11 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
     if (zi >= 0) {
         /* a sweep's grid: one cell per run (failed runs, nan, stay blank) */
         fputs("set palette rgbformulae 33,13,10\nset title ", g);
-        put_str(g, title);
+        plot_put_str(g, title);
         fputs("\nset ylabel ", g);
-        put_str(g, label(names, units, yi[0]));
+        plot_put_str(g, label(names, units, yi[0]));
         fputs("\nset cblabel ", g);
-        put_str(g, label(names, units, zi));
+        plot_put_str(g, label(names, units, zi));
         fputs("\nset format cb '%g'\nset autoscale fix\nplot ", g);
         put_path(g, csv);
         fprintf(g, " %s using %d:%d:%d with image notitle\n", skip, xi + 1, yi[0] + 1, zi + 1);
@@ -579,14 +579,15 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
             fprintf(g, "set multiplot layout %d,1 title ", panels);
         else
             fputs("set title ", g);
-        put_str(g, title);
+        plot_put_str(g, title);
         fputc('\n', g);
         if (panels > 1)
             fputs("set tmargin 1\nset bmargin 3\n", g);
         for (int p = 0; p < panels; p++) {
             if (panels > 1 || ny == 1 || o->ylabel) {
                 fputs("set ylabel ", g);
-                put_str(g, o->ylabel && panels == 1 ? o->ylabel : label(names, units, yi[p]));
+                plot_put_str(g, o->ylabel && panels == 1 ? o->ylabel
+                                                         : label(names, units, yi[p]));
                 fputc('\n', g);
             }
             fputs("plot ", g);
@@ -598,7 +599,7 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
                 fprintf(g, " %s using %d:%d with %s ", skip, xi + 1, yi[k] + 1, style);
                 if (to - from > 1) { /* a key only where curves share a panel */
                     fputs("title ", g);
-                    put_str(g, label(names, units, yi[k]));
+                    plot_put_str(g, label(names, units, yi[k]));
                 } else {
                     fputs("notitle", g);
                 }

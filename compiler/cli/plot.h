@@ -50,5 +50,10 @@ FILE *plot_open_csv(const char *path);
  * (no header, a NumPy file, no rows; *c then holds nothing to free). */
 int plot_read_csv(const char *path, plot_csv *c);
 void plot_csv_free(plot_csv *c);
+/* Write s to g as one gnuplot string constant: in double quotes, printable
+ * ASCII as itself, every other byte and '"', '\\', '`', '@' as an octal
+ * escape \ooo (also a digit after an escape), so that no text leaves its
+ * string (plot.c, put_chars, says why). */
+void plot_put_str(FILE *g, const char *s);
 
 #endif
