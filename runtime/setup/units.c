@@ -174,13 +174,13 @@ static int up_exponent(uparse *u, int *num, int *den, double *x)
             neg = *p++ == '-';
         long a = 0, b = 0;
         const char *q = p;
-        while (p < u->end && isdigit((unsigned char)*p))
-            a = a * 10 + (*p++ - '0');
+        while (p < u->end && isdigit((unsigned char)*p)) /* saturates: over 1000 is refused */
+            a = a < 100000 ? a * 10 + (*p++ - '0') : (p++, a);
         if (p == q || p >= u->end || *p != '/')
             return up_fail(u, p, "expected an exponent like (1/3)");
         q = ++p;
         while (p < u->end && isdigit((unsigned char)*p))
-            b = b * 10 + (*p++ - '0');
+            b = b < 100000 ? b * 10 + (*p++ - '0') : (p++, b);
         if (p == q || p >= u->end || *p != ')' || b == 0 || a > 1000 || b > 1000)
             return up_fail(u, p, "expected an exponent like (1/3)");
         u->s = p + 1;
