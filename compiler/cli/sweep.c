@@ -7,8 +7,9 @@
  *                                 N random points (--seed S), all --dist
  *                                 parameters drawn together
  * Values may carry units, as with -D. The runs are the product of the grids,
- * lists and samples, in the order given (the last varies fastest); the model
- * is compiled once and every run gets its own data object on it.
+ * lists and samples, in the order given (the last varies fastest), checked
+ * against the limit of runs before anything is allocated for them; the
+ * model is compiled once and every run gets its own data object on it.
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -32,16 +33,19 @@ static const char sweep_usage[] =
     "  --samples N                   N random points of the --dist parameters\n"
     "  --dist name=uniform:a:b | normal:mu:sigma | lognormal:mu:sigma\n"
     "  --seed S                      seed of the samples (default 1)\n"
-    "  -D name=value                 a fixed parameter, as in 'jnt run'\n"
-    "  (the runs are the product of grids, lists and samples; the last varies fastest)\n"
+    "  -D name=value                 a fixed parameter, as in 'jnt run' (not a swept one)\n"
+    "  (the runs are the product of grids, lists and samples; the last varies fastest;\n"
+    "  at most 1,000,000 runs: JNT_MAX_SWEEP_RUNS=N raises the limit)\n"
     "\n"
     "running:\n"
-    "  -o FILE                       the table (default: MODEL.sweep.csv)\n"
+    "  -o FILE                       the table (default: MODEL.sweep.csv; '-': stdout),\n"
+    "                                locked while the sweep writes it\n"
     "  -j N                          threads (default: the number of cores)\n"
     "  --continue name               start each run from the previous run's final state,\n"
     "                                along this --grid or --list parameter\n"
     "  --keep-outputs DIR            keep each run's output as DIR/run_NNNNNN.csv\n"
-    "  --resume                      skip the runs the table already has\n"
+    "  --resume                      skip the runs the table already has (it must be of\n"
+    "                                this model and these -D values: its second line)\n"
     "  --allow-failures              exit 0 even when runs failed\n"
     "  --progress                    a progress line on stderr (automatic on a terminal)\n"
     "\n"

@@ -334,10 +334,18 @@ static int lock_table(const char *path, const jnt_model *m)
             why = strerror(errno);
         else if (!S_ISREG(st.st_mode))
             why = "it became other than a regular file";
-        else if (flock(fd, LOCK_EX | LOCK_NB) != 0)
-            why = errno == EWOULDBLOCK ? "another jnt sweep is writing it (it is locked): wait "
-                                         "for that one to end, or name another -o"
-                                       : strerror(errno);
+        else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            if (e == EWOULDBLOCK)
+                why = "another jnt sweep is writing it (it is locked): wait for that one to "
+                      "end, or name another -o";
+            else if (e == ENOLCK || e == ENOSYS || e == EOPNOTSUPP || e == EINVAL)
+                /* a file system without locks (Lustre mounted without flock): go on, said */
+                fprintf(stderr, "jnt sweep: warning: cannot lock '%s' (%s): a second sweep on "
+                        "it at the same time would not be stopped\n", path, strerror(e));
+            else
+                why = strerror(e);
+        }
         if (why) {
             fprintf(stderr, "jnt sweep: error: cannot write '%s': %s\n", path, why);
             if (fd >= 0)
