@@ -43,4 +43,16 @@ for f in tests/fuzz-regressions/sweepspec/* tests/fuzz-regressions/table/*; do
     n=$((n + 1))
     if [ $rc -gt 2 ]; then bad=$((bad + 1)); echo "FAIL: fuzz regression $f: exit $rc"; fi
 done
+# jnt plot's CSV readers (fuzz_plotcsv): a plot with gnuplot (plot_read_csv, the escaper), then
+# a spectrogram of t with a window too long for any input (spectrogram_read reads every row)
+for f in tests/fuzz-regressions/plotcsv/*; do
+    [ -f "$f" ] || continue
+    for w in 0 1073741824; do
+        if [ $w = 0 ]; then timeout 10 "$J" plot "$f" -o "$T/p.svg" > /dev/null 2>&1
+        else timeout 10 "$J" plot "$f" --spectrogram t --window $w -o "$T/p.png" > /dev/null 2>&1; fi
+        rc=$?
+        n=$((n + 1))
+        if [ $rc -gt 2 ]; then bad=$((bad + 1)); echo "FAIL: fuzz regression $f: exit $rc"; fi
+    done
+done
 [ $bad -eq 0 ] && echo "PASS: fuzz regressions: $n inputs replayed, each a status, no crash or hang"
