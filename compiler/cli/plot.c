@@ -27,6 +27,7 @@
 #define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,8 +297,12 @@ static int run_gnuplot(const char *script)
         fprintf(stderr, "jnt plot: error: cannot run gnuplot: %s\n", strerror(errno));
         return 1;
     }
+    /* a gnuplot gone early is its exit status, not a SIGPIPE that would
+     * leave the temporary files behind */
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
     fputs(script, g);
     int st = pclose(g);
+    signal(SIGPIPE, old);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fputs("jnt plot: error: gnuplot failed (its message is above)\n", stderr);
         return 1;

@@ -148,6 +148,13 @@ cp keep.png keep0.png
 printf 't,x\nfoo,bar\nbaz,qux\n' > text.csv
 expect 1 "a CSV gnuplot cannot plot: exit 1" "$J" plot text.csv -o keep.png
 cmp -s keep.png keep0.png && pass "the previous picture is kept" || fail "the previous picture changed"
+# a gnuplot that is gone before it reads the script (longer than a pipe holds): its status, not
+# a SIGPIPE that leaves the temporary file
+mkdir -p gone && printf '#!/bin/sh\nexit 3\n' > gone/gnuplot && chmod +x gone/gnuplot
+expect 1 "a gnuplot gone at once: exit 1" env PATH="$T/gone:$PATH" "$J" plot m.csv -o keep.png \
+    --title "$(head -c 100000 /dev/zero | tr '\0' x)"
+has "a gnuplot gone at once: said so" "gnuplot failed"
+cmp -s keep.png keep0.png && pass "the previous picture is kept" || fail "the previous picture changed"
 ls ./*.part > /dev/null 2>&1 && fail "temporary files left: $(ls ./*.part)" || pass "no temporary file left"
 
 # ---- (7) inputs: regular files of a bounded size ---------------------------------
