@@ -41,6 +41,10 @@ void ir_free(ir_model *m)
     vars_free(&m->p);
     vars_free(&m->out);
     vars_free(&m->f);
+    vars_free(&m->pin);
+    free(m->pin_rate);
+    free(m->pin_g);
+    free(m->pin_gi);
     free(m->jac.colptr);
     free(m->jac.rowind);
     free(m->jac.val);

@@ -134,6 +134,15 @@ typedef struct ir_model {
     int npos;
     ir_summary *sum;       /* the summary block's results (owned) */
     int nsum;
+    /* assembly pins (multibody; jnt_abi_model.pins): pin.v[k].rhs the residual,
+     * the pinned quantity minus its value (an expression of t, y and p: of q,
+     * or of q and v when pin_rate[k]); its gradient over q (over v when
+     * pin_rate[k]), the npin_g entries pin_g[e] at row-major position pin_gi[e]
+     * of the npin x nq matrix (all owned; built by sema_mb_finish) */
+    ir_vars pin;
+    signed char *pin_rate;
+    ex_id *pin_g;
+    int *pin_gi, npin_g;
 } ir_model;
 
 /* Append a variable; returns its index. Takes ownership of name. */

@@ -14,11 +14,58 @@
 
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
 
+/* The name of an init's target as written (crank.B.vx), for pins. */
+static char *target_name(const ast *e)
+{
+    if (e->kind == AST_NAME)
+        return xstrdup(e->name);
+    if (e->kind != AST_MEMBER && e->kind != AST_INDEX)
+        return xstrdup("?");
+    char *base = target_name(e->kids[0]), *s;
+    if (e->kind == AST_MEMBER)
+        s = xasprintf("%s.%s", base, e->name);
+    else if (e->kids[1]->kind == AST_NUM)
+        s = xasprintf("%s[%g]", base, e->kids[1]->num);
+    else
+        s = xasprintf("%s[?]", base);
+    free(base);
+    return s;
+}
+
 /* See sema_int.h. */
 void sema_eval_init(sema *S, const ast *d, unsigned char *seen)
 {
+    /* a pin (fixed(value), a joint's coordinate: docs/multibody.md) */
+    const ast *value = d->kids[1];
+    int fixed = sema_init_fixed(S, &value);
+    if (fixed < 0 || (S->multibody && sema_mb_init_joint(S, d->kids[0], value) == 0))
+        return;
     sval tgt = sema_eval(S, &S->global, d->kids[0]);
     int yi = -1, di = -1;
+    if (fixed && S->multibody && tgt.k != V_ERR &&
+        ((tgt.k == V_DOF && S->dofs[tgt.id].point && S->dofs[tgt.id].sub < 0) ||
+         (tgt.k == V_NUM && ex_get(S->pool, tgt.e)->kind != EX_Y))) {
+        /* a marker's position or velocity: pinned, its bodies' coordinates kept */
+        ex_id q = tgt.k == V_DOF ? S->dofs[tgt.id].pos : tgt.e;
+        jnt_dim dim = tgt.k == V_DOF ? (jnt_dim){{0, 6, 0, 0, 0}} : tgt.dim;
+        sval v = sema_num_dim(S, &S->global, value, dim, "the initial value");
+        if (v.k != V_NUM)
+            return;
+        if (sema_is_dynamic(S, v.e)) {
+            diag_error(S->dc, value->loc, "an initial value may use parameters only");
+            return;
+        }
+        char *name = target_name(d->kids[0]);
+        sema_mb_pin(S, name, q, v.e, 0, d->kids[0]->loc);
+        free(name);
+        return;
+    }
+    if (tgt.k == V_DOF && S->dofs[tgt.id].point && S->multibody && S->dofs[tgt.id].sub < 0) {
+        diag_error(S->dc, d->kids[0]->loc, "a marker's position is no state: pin it with "
+                                           "'init %s = fixed(value)', or initialise its body's "
+                                           "coordinates", S->dofs[tgt.id].name);
+        return;
+    }
     if (tgt.k == V_DOF && S->dofs[tgt.id].point) {
         diag_error(S->dc, d->kids[0]->loc, "a point cannot be initialised: initialise the dofs it "
                                            "is made of");
@@ -58,14 +105,16 @@ void sema_eval_init(sema *S, const ast *d, unsigned char *seen)
         return;
     }
     seen[key] = 1;
-    sval v = sema_num_dim(S, &S->global, d->kids[1], var->dim, "the initial value");
+    sval v = sema_num_dim(S, &S->global, value, var->dim, "the initial value");
     if (v.k != V_NUM)
         return;
     if (sema_is_dynamic(S, v.e)) {
-        diag_error(S->dc, d->kids[1]->loc, "an initial value may use parameters only");
+        diag_error(S->dc, value->loc, "an initial value may use parameters only");
         return;
     }
     var->init = v.e;
+    if (fixed && S->multibody) /* a body's coordinate or velocity, pinned */
+        sema_mb_pin(S, var->name, ex_var(S->pool, EX_Y, yi), v.e, 0, d->kids[0]->loc);
 }
 
 typedef struct integ_spec {

@@ -17,9 +17,16 @@ static int in_data(const jnt_abi_model *a, long off, long n)
 
 /* The multibody fields (abi.h): y = [q, v, z, lambda] fits in ny, M's
  * pattern is a valid nq x nq CSC pattern, the kernels (mass, cons_rates and
- * the Jacobian, whose values build the Newton matrix) are present. */
+ * the Jacobian, whose values build the Newton matrix) are present; pins
+ * only with coordinates, with their names, kinds (0 or 1) and kernel. */
 static int multibody_valid(const jnt_abi_model *a)
 {
+    if (a->npins < 0 || (a->npins > 0 && (a->nq == 0 || !a->pin_names || !a->pin_rate ||
+                                          !a->pins)))
+        return 0;
+    for (int k = 0; k < a->npins; k++)
+        if (!a->pin_names[k] || (a->pin_rate[k] != 0 && a->pin_rate[k] != 1))
+            return 0;
     if (a->nq == 0)
         return 1;
     if (2 * a->nq + a->nc > a->ny || !a->mass || !a->cons_rates || !a->jac ||
