@@ -311,6 +311,35 @@ static void gen_multibody(const gen_ctx *g)
     close_fn(g->out);
 }
 
+/* Assembly pins: the residuals r and the gradient rows g (npin x nq,
+ * row-major: zero, then the entries that are not), their names and kinds. */
+static void gen_pins(const gen_ctx *g)
+{
+    const ir_model *m = g->m;
+    int n = m->pin.n, ng = m->npin_g;
+    char id[128];
+    snprintf(id, sizeof id, "%s_pin_names", g->px);
+    put_names(g->out, id, &m->pin);
+    fprintf(g->out, "static const signed char %s_pin_rate[] = {", g->px);
+    for (int k = 0; k < n; k++)
+        fprintf(g->out, "%s%d,", k % 16 ? " " : "\n    ", m->pin_rate[k]);
+    fputs("\n};\n", g->out);
+    open_fn(g, "pins", "double t, const double *y, const double *p, double *r, double *g", "typ");
+    fprintf(g->out, "    for (int i = 0; i < %d; i++)\n        g[i] = 0.0;\n", n * m->nq);
+    ex_id *roots = xmalloc(((size_t)n + ng + 1) * sizeof *roots);
+    char **lhs = xmalloc(((size_t)n + ng + 1) * sizeof *lhs);
+    for (int k = 0; k < n; k++)
+        roots[k] = m->pin.v[k].rhs, lhs[k] = xasprintf("r[%d]", k);
+    for (int e = 0; e < ng; e++)
+        roots[n + e] = m->pin_g[e], lhs[n + e] = xasprintf("g[%d]", m->pin_gi[e]);
+    ex_emit(m->pool, g->out, n + ng, roots, (const char *const *)lhs, g->dc, "    ", "w");
+    for (int k = 0; k < n + ng; k++)
+        free(lhs[k]);
+    free(lhs);
+    free(roots);
+    close_fn(g->out);
+}
+
 /* Analyses: their own models first, then what they need from this one. */
 static void gen_analyses(const gen_ctx *g)
 {
@@ -477,7 +506,11 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, m->nq, "cons_rates", ",\n");
     fprintf(out, "    %d, ", m->nsum);
     put_ref(g, m->nsum, "summaries", ", ");
-    put_ref(g, m->nsum, "summary_window", ",\n};\n");
+    put_ref(g, m->nsum, "summary_window", ",\n");
+    fprintf(out, "    %d, ", m->pin.n);
+    put_ref(g, m->pin.n, "pin_names", ", ");
+    put_ref(g, m->pin.n, "pin_rate", ", ");
+    put_ref(g, m->pin.n, "pins", ",\n};\n");
 }
 
 /* One model: its tables, kernels and jnt_abi_model object `abi_name`
@@ -506,6 +539,8 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
     gen_output(&g);
     if (m->nq)
         gen_multibody(&g);
+    if (m->pin.n)
+        gen_pins(&g);
     if (m->nan)
         gen_analyses(&g);
     if (m->nblocks)

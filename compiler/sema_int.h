@@ -562,6 +562,18 @@ int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out
 int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 /* The acceleration of body coordinate di (outputs; pass 4). */
 ex_id sema_mb_accel(sema *S, int di);
+/* Assembly pins (pass 4, `init`; docs/multibody.md "Pins and joint
+ * coordinates"). sema_init_fixed: an initial value written fixed(value):
+ * *value becomes its argument; 1 when so written, 0 when not, -1 when
+ * malformed (reported). sema_mb_init_joint: `init J.angle = v` (J.s, their
+ * rates J.angle.v, J.s.v, J.speed) pins joint J's coordinate; returns 1 when
+ * target is no joint's member, else 0 (pinned, or an error reported).
+ * sema_mb_pin: pin quantity q (an expression of the bodies' coordinates, or
+ * of their velocities) named name at value (parameters only); wrap: an angle
+ * that atan2 gives, pinned modulo 2 pi. 0, or -1 with the error reported. */
+int sema_init_fixed(sema *S, const ast **value);
+int sema_mb_init_joint(sema *S, const ast *target, const ast *value);
+int sema_mb_pin(sema *S, const char *name, ex_id q, ex_id value, int wrap, jnt_loc loc);
 /* Last: the constraints and their forces, the states ordered as the DAE
  * wants them (y = [q, v, z, lambda]), the mass matrix and C_t, gamma. */
 void sema_mb_finish(sema *S);

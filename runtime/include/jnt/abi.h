@@ -23,7 +23,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 13
+#define JNT_ABI_VERSION 14
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -297,6 +297,19 @@ typedef struct jnt_abi_model {
     int nsummaries;
     const jnt_abi_summary *summaries;
     int (*summary_window)(const double *p, double *v);
+    /* assembly pins (multibody; 0 / NULL when none): what the model fixes at
+     * the start, `init Q = fixed(value)` and the joints' coordinates
+     * (`init crank.angle = 30 deg`, docs/multibody.md). The pins kernel
+     * writes pin k's residual r[k] (the quantity minus its value, SI units)
+     * and its gradient row g[k nq .. k nq + nq) (npins x nq, row-major):
+     * over q for a position pin (pin_rate[k] = 0: r = g(q, t) - value),
+     * over v for a rate pin (pin_rate[k] = 1: r = G(q) v - value, its row
+     * G(q) = the gradient of the position quantity it is the rate of). The
+     * start-of-run assembly makes them hold with the constraints. */
+    int npins;
+    const char *const *pin_names;
+    const signed char *pin_rate;
+    int (*pins)(double t, const double *y, const double *p, double *r, double *g);
 } jnt_abi_model;
 
 #endif
