@@ -97,25 +97,6 @@ int data_error(jnt_data *d, int status, const char *fmt, ...)
 }
 
 /* See data.h. */
-int data_check(const jnt_model *m, jnt_data *d, const char *fn)
-{
-    if (!d)
-        return JNT_ERR_USAGE;
-    if (!m)
-        return data_error(d, JNT_ERR_USAGE, "%s: the model is NULL", fn);
-    if (d->m != m)
-        return data_error(d, JNT_ERR_USAGE, "%s: the data object belongs to another model "
-                          "(jnt_data_new(m) makes one for m)", fn);
-    return JNT_OK;
-}
-
-/* See data.h. */
-int data_null(jnt_data *d, const char *fn, const char *what)
-{
-    return d ? data_error(d, JNT_ERR_USAGE, "%s: '%s' is NULL", fn, what) : JNT_ERR_USAGE;
-}
-
-/* See data.h. */
 int params_defaults(const jnt_model *m, jnt_data *d)
 {
     const jnt_abi_model *a = m->abi;
