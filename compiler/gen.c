@@ -363,6 +363,12 @@ static void gen_analyses(const gen_ctx *g)
             roots[k] = an->v[k] >= 0 ? an->v[k] : ex_const(m->pool, 0);
         if (an->kind == JNT_ANALYSIS_LOCUS && an->v[2] < 0 && m->t_end >= 0)
             roots[2] = m->t_end; /* the locus at the end of the simulation */
+        if (an->kind == JNT_ANALYSIS_KINEMATIC) { /* the simulation's grid by default */
+            const ex_id dflt[3] = {m->t0, m->t_end, m->out_every};
+            for (int k = 0; k < 3; k++)
+                if (an->v[k] < 0 && dflt[k] >= 0)
+                    roots[k] = dflt[k];
+        }
         static const char *const lhs[4] = {"v[0]", "v[1]", "v[2]", "v[3]"};
         ex_emit(m->pool, out, 4, roots, lhs, g->dc, "    ", "w");
         close_fn(out);

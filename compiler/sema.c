@@ -123,10 +123,14 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     for (int i = 0; i < S.nsym; i++) /* every file's chains */
         if (S.syms[i].kind == SYM_CHAIN)
             sema_eval_chain(&S, &S.syms[i]);
+    if (!S.have_sim)
+        out->integrator = NULL; /* analyses only: no integrator to check */
     if (!diag_errors(dc)) {
         sema_init_finish(&S);
         sema_steps_finish(&S);
         sema_mb_finish(&S);
+        if (!diag_errors(dc))
+            sema_analysis_finish(&S);
         sema_eliminate_prescribed(&S);
         sema_sub_gather(&S);
     }

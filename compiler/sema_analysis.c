@@ -4,7 +4,9 @@
  * of its own, built here as a syntax tree and lowered by sema_lower: a
  * slider driven along a slip history by a friction law), modes of a
  * substructure (its full and reduced modes compared: frequency and shape
- * tables) and complex_modes (the locus along a sliding interface).
+ * tables), complex_modes (the locus along a sliding interface) and
+ * kinematic (a mechanism whose every degree of freedom is driven, solved
+ * from its constraints alone: runtime/analyse/kinematic.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -347,11 +349,32 @@ void sema_eval_analysis(sema *S, const ast *d, const ast *model, int file)
         an.nrow = (int)steps;
         if (an.v[0] < 0 || an.v[1] < 0 || (arg[4] && an.v[2] < 0) || an.v[3] < 0)
             return;
+    } else if (strcmp(d->str, "kinematic") == 0) {
+        /* the grid: from (default the start), to (the simulation's end),
+         * every (the output's interval); gen.c fills the defaults. The
+         * counts of coordinates and constraints are known only after
+         * sema_mb_finish: sema_analysis_finish checks them. */
+        static const char *const names[] = {"from", "to", "every"};
+        const ast *arg[3] = {0};
+        if (analysis_args(S, d, names, 3, arg) != 0)
+            return;
+        an.kind = JNT_ANALYSIS_KINEMATIC;
+        for (int k = 0; k < 3; k++) {
+            static const char *const what[] = {"'from'", "'to'", "'every'"};
+            if (arg[k] && (an.v[k] = sema_setting_expr(S, arg[k], DIM_S, what[k])) < 0)
+                return;
+        }
+        if (!S->multibody) {
+            diag_error(S->dc, d->loc, "analysis 'kinematic' needs a multibody model (rigid2d or "
+                                      "rigid3d bodies and joints)");
+            return;
+        }
     } else {
-        static const char *const kinds[] = {"linear", "hysteresis", "modes", "complex_modes"};
-        const char *best = jnt_closest_name(d->str, kinds, 4);
+        static const char *const kinds[] = {"linear", "hysteresis", "modes", "complex_modes",
+                                            "kinematic"};
+        const char *best = jnt_closest_name(d->str, kinds, 5);
         diag_error(S->dc, d->loc, "unknown analysis '%s'%s%s%s (there are 'linear', "
-                                  "'hysteresis', 'modes' and 'complex_modes')", d->str,
+                                  "'hysteresis', 'modes', 'complex_modes' and 'kinematic')", d->str,
                    best ? "; did you mean '" : "",
                    best ? best : "", best ? "'?" : "");
         return;
@@ -364,4 +387,35 @@ void sema_eval_analysis(sema *S, const ast *d, const ast *model, int file)
     an.name = xstrdup(d->name);
     m->an = xrealloc(m->an, (size_t)(m->nan + 1) * sizeof *m->an);
     m->an[m->nan++] = an;
+}
+
+/* See sema_int.h. */
+void sema_analysis_finish(sema *S)
+{
+    const ir_model *m = S->m;
+    for (int i = 0; i < S->model->nkids; i++) {
+        const ast *d = S->model->kids[i];
+        if (d->kind != AST_ANALYSIS || strcmp(d->str, "kinematic") != 0)
+            continue;
+        if (m->nq == 0)
+            continue; /* not multibody: sema_eval_analysis said so */
+        int nz = m->y.n - 2 * m->nq - m->nc;
+        if (m->nc < m->nq) {
+            int free_dofs = m->nq - m->nc;
+            diag_error(S->dc, d->loc, "analysis 'kinematic' needs every degree of freedom "
+                       "driven, but %d %s not: the bodies have %d coordinates and the joints, "
+                       "their drives and the bodies' own constraints give %d equations (give "
+                       "joints a 'drive = f(t)')", free_dofs, free_dofs == 1 ? "is" : "are",
+                       m->nq, m->nc);
+        } else if (m->nc > m->nq) {
+            diag_error(S->dc, d->loc, "analysis 'kinematic': the joints and drives give %d "
+                       "constraint equations for %d coordinates: %d too many (redundant or "
+                       "conflicting joints)", m->nc, m->nq, m->nc - m->nq);
+        } else if (nz > 0) {
+            diag_error(S->dc, d->loc, "analysis 'kinematic' solves the constraints alone, but "
+                       "the model has %d first-order state%s ('%s', of a law or an integral), "
+                       "which need%s a simulation", nz, nz == 1 ? "" : "s",
+                       m->y.v[2 * m->nq].name, nz == 1 ? "s" : "");
+        }
+    }
 }

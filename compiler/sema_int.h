@@ -344,6 +344,10 @@ ex_id sema_setting_expr(sema *S, const ast *e, jnt_dim dim, const char *what);
 /* sema_analysis.c: `analysis NAME : KIND(...)` of the main file (model), in
  * source `file` (a hysteresis analysis lowers a model of its own). */
 void sema_eval_analysis(sema *S, const ast *d, const ast *model, int file);
+/* The checks of the analyses that need the multibody counts (after
+ * sema_mb_finish): a kinematic analysis needs as many constraints as
+ * coordinates and no first-order states. */
+void sema_analysis_finish(sema *S);
 
 /* sema_expr.c */
 sval sema_eval(sema *S, const scope *sc, const ast *n);

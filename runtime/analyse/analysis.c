@@ -2,7 +2,9 @@
  * analysis.c: the analyses a model declares, run after (or instead of) its
  * simulation: `linear` (eigenvalues of the Jacobian at a time of the
  * model's simulation) and `hysteresis` (a friction law driven through a
- * prescribed slip history: the loop and the energy dissipated per cycle).
+ * prescribed slip history: the loop and the energy dissipated per cycle)
+ * and `kinematic` (kinematic.c: a mechanism driven in every degree of
+ * freedom, solved from its constraints).
  * Each writes small CSV files; none runs inside a step loop.
  */
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "io/csv.h"
+#include "analyse/kinematic.h"
 #include "core/data.h"
 #include "couple/iface_slide.h"
 #include "core/model.h"
@@ -185,6 +188,8 @@ int jnt_run_analyses(const jnt_model *m, jnt_data *d, const char *dir)
         else if (an->kind == JNT_ANALYSIS_LOCUS && an->ncol >= 0 && an->ncol < a->nifaces &&
                  an->nrow > 0)
             rc = run_locus(m, d, an, v, path);
+        else if (an->kind == JNT_ANALYSIS_KINEMATIC)
+            rc = kin_run(m, d, an, v, path);
         else if (an->kind == JNT_ANALYSIS_TABLE && an->table)
             rc = write_table(d, path, an->cols, an->ncol, an->table, an->nrow);
         else

@@ -79,7 +79,7 @@ struct jnt_abi_model;
 /* Analyses a model declares (`analysis NAME : KIND(...)`), run after its
  * simulation by jnt_run_analyses. */
 enum { JNT_ANALYSIS_LINEAR = 1, JNT_ANALYSIS_HYSTERESIS = 2, JNT_ANALYSIS_TABLE = 3,
-       JNT_ANALYSIS_LOCUS = 4 };
+       JNT_ANALYSIS_LOCUS = 4, JNT_ANALYSIS_KINEMATIC = 5 };
 
 typedef struct jnt_abi_analysis {
     const char *name;                  /* writes NAME.csv (hysteresis: also NAME_cycles.csv) */
@@ -89,7 +89,9 @@ typedef struct jnt_abi_analysis {
     /* v[0] = the time of the linearisation (linear) or the period (hysteresis)
      * or the first position (locus); v[1] = the number of cycles (hysteresis)
      * or the last position (locus); v[2], v[3] = the time and the slip speed
-     * of the friction coefficients and the damping (locus); v has 4 entries */
+     * of the friction coefficients and the damping (locus); v[0], v[1], v[2] =
+     * the first and last time and the interval (kinematic: a multibody model
+     * with nc == nq, runtime/analyse/kinematic.c); v has 4 entries */
     int (*values)(const double *p, double *v);
     /* JNT_ANALYSIS_TABLE: a table the compiler computed (modes of a
      * substructure), written as NAME.csv: nrow x ncol values, row-major.
