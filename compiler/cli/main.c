@@ -367,6 +367,13 @@ static int cmd_run(const char *model, int argc, char **argv)
         rc = usage("'--plot' needs the output in a CSV file (-o out.csv), not '%s'",
                    file ? file : "(none)");
     }
+    if (rc == 0 && plot) { /* the picture refused before the run, not after it */
+        char *p = pic ? fmt("%s", pic) : fmt("%.*s.png", (int)strlen(file) - 4, file);
+        jnt_outfile *f = out_open(p, NULL);
+        rc = f ? 0 : 1;
+        jnt_outfile_discard(f);
+        free(p);
+    }
     if (rc == 0)
         rc = jnt_sim_main(m, prog, n, args);
     if (rc == 0 && plot) {

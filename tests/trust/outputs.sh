@@ -83,3 +83,12 @@ if [ -d /dev/shm ] && [ -w /dev/shm ]; then
     expect 0 "-o /dev/shm/x.csv (a tmpfs) is written" "$J" run m.jnt -o /dev/shm/jnt-trust-$$.csv
     rm -f /dev/shm/jnt-trust-$$.csv
 fi
+
+# ---- jnt run --plot onto a link: refused before the run (it overwrote the CSV
+# the link points at with a PNG, and then after the run) ---------------------------
+echo keep > tgt.csv
+ln -s tgt.csv lnk.png
+rm -f plotted.csv
+expect 1 "jnt run --plot lnk.png (a link to a CSV) is refused" "$J" run m.jnt -o plotted.csv --plot lnk.png
+[ "$(cat tgt.csv)" = keep ] && [ -L lnk.png ] && pass "--plot onto a link: the link and its CSV intact" || fail "--plot onto a link replaced something"
+[ ! -e plotted.csv ] && pass "--plot onto a link: refused before the run (no CSV written)" || fail "--plot onto a link: the run ran first"
