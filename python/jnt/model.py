@@ -308,7 +308,7 @@ class Model:
 
     def analyses(self, **params):
         """Run the analyses the model declares (linear, hysteresis, modes,
-        complex_modes) and return {table name: Result} of the tables they
+        complex_modes, kinematic) and return {table name: Result} of the tables they
         write (NAME.csv, NAME_cycles.csv, ...)."""
         L = lib()
         self._acquire()

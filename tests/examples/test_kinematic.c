@@ -9,6 +9,8 @@
  *     speed; the coupler's and rocker's angles against Freudenstein's
  *     equation, their rates from the loop closure, the drive's torque by
  *     the power balance.
+ *   examples/spatial_slider_crank.jnt (rigid3d) with the analysis appended:
+ *     the slider against the example's closed form.
  *   A slider-crank driven at its slider, started at top dead centre, where
  *     C_q is singular: the analysis stops with a message naming the time.
  * The references are exact up to rounding (no integration): positions,
@@ -30,7 +32,7 @@
 
 /* A CSV table of at most KCOL columns (csvread.h's holds 32; the
  * analysis writes 1 + 3 nq + nc + outputs). */
-#define KCOL 64
+#define KCOL 256
 typedef struct ktable {
     int ncol, nrow;
     char names[KCOL][40];
@@ -295,6 +297,60 @@ static void test_fourbar(void)
     kfree(&t);
 }
 
+/* examples/spatial_slider_crank.jnt (rigid3d bodies in director
+ * coordinates: 36 coordinates, 36 rows with the bodies' own) with a
+ * kinematic analysis appended. Its closed form (the example's comment, Haug
+ * 1989 Sect. 9.5): with dy = r cos th - yS, dz = r sin th - zS, th = w t,
+ *   x^2 = L^2 - dy^2 - dz^2,
+ * differentiated: x x' = r w (zS cos th - yS sin th),
+ *   x'^2 + x x'' = -r w^2 (zS sin th + yS cos th). */
+static void test_spatial(void)
+{
+    char *src = NULL;
+    FILE *f = fopen("examples/spatial_slider_crank.jnt", "rb");
+    long n = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+        static const char extra[] = "\nanalysis spatial_kin : kinematic(to = 1 s, every = 5 ms)\n";
+        src = calloc((size_t)n + sizeof extra, 1);
+        if (src && fread(src, 1, (size_t)n, f) == (size_t)n)
+            memcpy(src + n, extra, sizeof extra);
+    }
+    if (f)
+        fclose(f);
+    CHECK(src != NULL, "examples/spatial_slider_crank.jnt is read");
+    if (!src)
+        return;
+    char msg[1024] = "";
+    int rc = run_analyses("spatial_slider_crank.jnt", src, msg, sizeof msg);
+    free(src);
+    CHECK(rc == JNT_OK, "spatial slider-crank kinematic analysis runs (%s)", msg);
+    ktable t;
+    char path[600];
+    snprintf(path, sizeof path, "%s/spatial_kin.csv", out_dir());
+    if (rc != JNT_OK || kload(path, &t) != 0) {
+        CHECK(0, "spatial slider-crank: %s is read", path);
+        return;
+    }
+    const double r = 0.08, L = 0.3, yS = 0.1, zS = 0.12, w = 6.283185307179586;
+    const double *tt = kcol(&t, "t"), *x = kcol(&t, "slider.x"), *xv = kcol(&t, "slider.x.v");
+    const double *xa = kcol(&t, "slider.x.a");
+    double e[3] = {0, 0, 0};
+    for (int i = 0; i < t.nrow; i++) {
+        double th = w * tt[i], dy = r * cos(th) - yS, dz = r * sin(th) - zS;
+        double X = sqrt(L * L - dy * dy - dz * dz);
+        double V = r * w * (zS * cos(th) - yS * sin(th)) / X;
+        double A = (-r * w * w * (zS * sin(th) + yS * cos(th)) - V * V) / X;
+        e[0] = fmax(e[0], fabs(x[i] - X));
+        e[1] = fmax(e[1], fabs(xv[i] - V));
+        e[2] = fmax(e[2], fabs(xa[i] - A));
+    }
+    CHECK(t.nrow == 201 && e[0] <= 1e-10 && e[1] <= 1e-10 && e[2] <= 1e-10,
+          "spatial slider-crank (rigid3d): the slider's position, velocity, acceleration against "
+          "the closed form over %d rows: largest errors %.3g m, %.3g m/s, %.3g m/s^2 (1e-10)",
+          t.nrow, e[0], e[1], e[2]);
+    kfree(&t);
+}
+
 /* A slider-crank driven at its slider from top dead centre x = r + l:
  * there C_q is singular (the crank's angle is not determined to first
  * order), so the analysis stops at t = 0 and says why. */
@@ -327,6 +383,7 @@ int main(void)
 {
     test_slider_crank();
     test_fourbar();
+    test_spatial();
     test_singular();
     return check_done();
 }
