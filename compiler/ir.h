@@ -126,6 +126,7 @@ typedef struct ir_model {
     int nq, nc;
     ex_id *mass, *crate;
     ex_id alpha, rho_inf;
+    ex_id assemble_tol;    /* simulate { assemble_tol }: m or rad, 0: the default */
     /* masses and rigid bodies' inertias that use parameters: checked finite
      * and positive by the params kernel (a -D value); pos_y: the y index of
      * the dof it moves (a mass: the body's first); pos_kind: POS_* */

@@ -229,6 +229,26 @@ static void eval_integrator(sema *S, const ast *e)
     }
 }
 
+/* simulate { assemble_tol = L }: the residual (m, or rad for an angle's row)
+ * the assembly at the start of a multibody run reaches; a constant must be
+ * positive (parameters are checked by the runtime). */
+static void eval_assemble_tol(sema *S, const ast *e)
+{
+    static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+    if (!S->multibody) {
+        diag_error(S->dc, e->loc, "'assemble_tol' applies to multibody models (a model with "
+                   "joints or rigid bodies)");
+        return;
+    }
+    ex_id v = sema_setting_expr(S, e, DIM_M, "'assemble_tol'");
+    const ex_node *n = v >= 0 ? ex_get(S->pool, v) : NULL;
+    if (n && n->kind == EX_CONST && !(n->v > 0.0 && n->v < INFINITY)) {
+        diag_error(S->dc, e->loc, "'assemble_tol' must be a positive length (got %g m)", n->v);
+        return;
+    }
+    S->m->assemble_tol = v;
+}
+
 /* See sema_int.h. */
 void sema_eval_simulate(sema *S, const ast *d)
 {
@@ -236,7 +256,7 @@ void sema_eval_simulate(sema *S, const ast *d)
         diag_error(S->dc, d->loc, "a model has one 'simulate' block");
         return;
     }
-    const char *known[] = {"integrator", "until", "start", "gravity"};
+    const char *known[] = {"integrator", "until", "start", "gravity", "assemble_tol"};
     int have_until = 0;
     for (int i = 0; i < d->nkids; i++) {
         const ast *st = d->kids[i];
@@ -249,8 +269,10 @@ void sema_eval_simulate(sema *S, const ast *d)
             S->m->t0 = sema_setting_expr(S, st->kids[0], DIM_S, "'start'");
         } else if (strcmp(st->name, "gravity") == 0) {
             /* applied with the forces (sema_mb_gravity) */
+        } else if (strcmp(st->name, "assemble_tol") == 0) {
+            eval_assemble_tol(S, st->kids[0]);
         } else {
-            const char *best = jnt_closest_name(st->name, known, 4);
+            const char *best = jnt_closest_name(st->name, known, 5);
             diag_error(S->dc, st->loc, "unknown setting '%s' in 'simulate'%s%s%s", st->name,
                        best ? "; did you mean '" : " (it has 'integrator', 'until', 'start')",
                        best ? best : "", best ? "'?" : "");

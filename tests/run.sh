@@ -110,6 +110,11 @@ grep -A5 '^FAIL' "$B/tests/sweep.txt"
 B=$B sh tests/cli/seed001.sh > "$B/tests/seed001.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/seed001.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/seed001.txt"
+
+# issue 28: assembly at the start of each run of a sweep (tests/assembly/)
+B=$B sh tests/assembly/fourbar.sh > "$B/tests/assembly.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/assembly.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/assembly.txt"
 section "jnt sweep"
 
 # the Python package (python/jnt) over $B/libjnt.so, with pytest

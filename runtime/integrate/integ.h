@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include "jnt/jnt.h"
 #include "linalg/sparse.h"
+#include "assemble.h"
 
 typedef struct integ_run integ_run;
 
@@ -245,6 +246,10 @@ typedef struct integ_dae {
     int nhist;               /* how many of xa, xb hold a step (0, 1, 2) */
     double *dq;              /* stab: scratch, C_q(q_n)^T mu (nq) */
     double h;                /* adaptive: the next step */
+    /* extra rows of the assembly (pins, initial joint coordinates: assemble.h),
+       set before integ_dae_consistent; NULL: none */
+    const assemble_rows *extra;
+    assemble_info asm_info;  /* what the assembly at the start did */
 } integ_dae;
 
 /* Coefficients of the Newton matrix: on the columns of q''_i, m M + iq I,
@@ -275,8 +280,11 @@ int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int st
  * the failing unknown j), or a fatal status. */
 int integ_dae_refactor(integ_run *r, integ_dae *w, const integ_dae_coef *c, double t, double h,
                        int (*state_of)(const integ_dae *w, int j));
-/* Consistent initial conditions at r->t (integ_dae_init.c): q onto
- * C(q, t) = 0, v onto C_q v + C_t = 0, then q'' and lambda from
+/* Consistent initial conditions at r->t (integ_dae_init.c): q assembled
+ * onto C(q, t) = 0 and w->extra's position rows (assemble.c: the model's
+ * positions are guesses, moved by least weighted change; to
+ * settings.assemble_tol, 0: 1e-12 times the model's length scale), v onto
+ * C_q v + C_t = 0 (and w->extra's velocity rows), then q'' and lambda from
  * [M C_q^T; C_q 0] [q''; lambda] = [Q; -gamma]; writes q, v, lambda into
  * r->y and q'', a and the rhs into w (and C_q(q_0) into w->jn when stab).
  * 0 or an error status (JNT_ERR_MODEL for an unassembled or redundant

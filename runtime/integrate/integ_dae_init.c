@@ -31,10 +31,9 @@
 #include "core/data.h"
 #include "core/eval.h"
 #include "core/model.h"
+#include "assemble.h"
 #include "integ.h"
 
-#define ASSEMBLY_TOL 1e-3 /* an initial |C_k| above this (1 + |q|): not assembled */
-#define PROJECT_TOL 1e-12 /* the projection's |C| (1 + |q|) */
 #define PROJECT_MAXIT 10
 
 /* The block of Newton row i: 0 (rows of v), 1 (z), 2 (lambda), 3 (the
@@ -325,26 +324,6 @@ static const char *cons_name(const integ_run *r, const integ_dae *w, int k)
     return s ? s : "?";
 }
 
-/* Constraint k is violated by more than the assembly tolerance: name its
- * joint and the distance of its markers (the norm of the joint's rows). */
-static int not_assembled(integ_run *r, const integ_dae *w, int k, const double *f)
-{
-    const char *name = cons_name(r, w, k);
-    int len = joint_len(name);
-    double s = 0.0;
-    for (int j = 0; j < w->nc; j++) {
-        const char *o = cons_name(r, w, j);
-        if (joint_len(o) == len && strncmp(o, name, (size_t)len) == 0) {
-            double c = f[2 * w->nq + w->nz + j];
-            s += c * c;
-        }
-    }
-    return integ_fail(r, JNT_ERR_MODEL, r->t,
-                      "joint '%.*s' is not assembled: its markers are %.3g m (or rad) apart "
-                      "(constraint '%s' = %.3g)", len, name, sqrt(s), name,
-                      f[2 * w->nq + w->nz + k]);
-}
-
 /* See integ.h. */
 int integ_dae_refactor(integ_run *r, integ_dae *w, const integ_dae_coef *c, double t, double h,
                        int (*state_of)(const integ_dae *w, int j))
@@ -404,41 +383,153 @@ static int jac_at(integ_run *r, integ_dae *w, const double *y)
     return rc;
 }
 
-/* (a): q onto C(q, t0) = 0. */
+/* The assembly's view of the run: C and dense C_q at q (assemble.h). */
+typedef struct asm_ctx {
+    integ_run *r;
+    integ_dae *w;
+    double *y, *f; /* the state (q replaced by the trial) and its rhs */
+    int npos;      /* extra position rows */
+    int *pos;      /* their indices in w->extra */
+    double *res, *grad; /* the extra rows' values (n) and gradients (n x nq) */
+} asm_ctx;
+
+/* Fill the extra rows of x's kind (w->extra) at y: res, grad. */
+static int extra_eval(asm_ctx *x)
+{
+    const assemble_rows *e = x->w->extra;
+    return e->eval(e->ctx, x->r->t, x->y, x->res, x->grad) != 0 ? 1 : 0;
+}
+
+static int asm_eval(void *ctx, const double *q, double *c, double *J)
+{
+    asm_ctx *x = ctx;
+    integ_dae *w = x->w;
+    int nq = w->nq, nc = w->nc, c0 = 2 * nq + w->nz;
+    memcpy(x->y, q, (size_t)nq * sizeof *q);
+    int rc = integ_rhs(x->r, x->r->t, x->y, x->f);
+    if (rc != 0)
+        return rc;
+    for (int k = 0; k < nc; k++)
+        c[k] = x->f[c0 + k];
+    if (x->npos && (rc = extra_eval(x)) != 0)
+        return rc;
+    for (int k = 0; k < x->npos; k++)
+        c[nc + k] = x->res[x->pos[k]];
+    if (!J)
+        return 0;
+    if ((rc = integ_jac_sparse(x->r, x->r->t, x->y, w->jv)) != 0)
+        return rc;
+    memset(J, 0, (size_t)(nc + x->npos) * nq * sizeof *J);
+    for (int k = 0; k < nc; k++)
+        for (int e = w->cq_ptr[k]; e < w->cq_ptr[k + 1]; e++)
+            J[(size_t)k * nq + w->cq_col[e]] = w->jv[w->cq_e[e]];
+    for (int k = 0; k < x->npos; k++)
+        memcpy(J + (size_t)(nc + k) * nq, x->grad + (size_t)x->pos[k] * nq,
+               (size_t)nq * sizeof *J);
+    return 0;
+}
+
+/* Is name's last part a position of the body ("x", "y", "z")? */
+static int is_position(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (strcmp(dot, ".x") == 0 || strcmp(dot, ".y") == 0 || strcmp(dot, ".z") == 0);
+}
+
+/* The weights of the change (assemble.h): 1 for a position, sqrt(m / M_ii)
+ * for another coordinate of a body of mass m (1 / r_g for an angle), and
+ * the model's length scale: the largest position or radius of gyration;
+ * *size: the largest body, 2 sqrt(3) r_g (a rod's length), or the length
+ * scale when no body turns. */
+static double scales(integ_run *r, const integ_dae *w, const double *y, double *s,
+                     double *size)
+{
+    const char *const *nm = r->abi->y_names;
+    const jnt_model *m = r->data->m;
+    double len = 0.0, rg = 0.0;
+    for (int i = 0; i < w->nq; i++) {
+        s[i] = 1.0;
+        if (is_position(nm[i])) {
+            len = fmax(len, fabs(y[i]));
+            continue;
+        }
+        int gl = joint_len(nm[i]);
+        double mass = 0.0, mii = 0.0;
+        for (int j = 0; j < w->nq; j++) {
+            if (joint_len(nm[j]) != gl || strncmp(nm[j], nm[i], (size_t)gl) != 0)
+                continue;
+            for (int k = m->mcolptr[j]; k < m->mcolptr[j + 1]; k++)
+                if (m->mrowind[k] == j) {
+                    if (j == i)
+                        mii = w->mv[k];
+                    else if (is_position(nm[j]))
+                        mass = fmax(mass, w->mv[k]);
+                }
+        }
+        if (mass > 0.0 && mii > 0.0) {
+            s[i] = sqrt(mass / mii);
+            rg = fmax(rg, 1.0 / s[i]);
+        }
+    }
+    len = fmax(len, rg);
+    len = len > 0.0 ? len : 1.0;
+    *size = rg > 0.0 ? 2.0 * sqrt(3.0) * rg : len;
+    return len;
+}
+
+/* (a): q onto C(q, t0) = 0 (and the extra position rows): assemble.c. */
 static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
 {
-    int nq = w->nq, nc = w->nc, c0 = nq + w->nz;
-    double qmax = 0.0;
-    for (int i = 0; i < nq; i++)
-        qmax = fmax(qmax, fabs(y[i]));
-    for (int k = 0; k < nc; k++)
-        if (fabs(f[nq + c0 + k]) > ASSEMBLY_TOL * (1.0 + qmax))
-            return not_assembled(r, w, k, f);
-    const integ_dae_coef proj = {.iq = 1.0, .iz = 1.0, .kq = {0, 0, 1}, .kl = {-1, 0, 0},
-                                 .iu = 1.0};
-    for (int it = 0; integ_dae_cmax(w, f) > PROJECT_TOL * (1.0 + qmax); it++) {
-        if (it == PROJECT_MAXIT)
-            return integ_fail(r, JNT_ERR_MODEL, r->t, "the joints cannot be assembled: the "
-                              "constraints are still off by %.3g after %d corrections",
-                              integ_dae_cmax(w, f), PROJECT_MAXIT);
-        int rc = jac_at(r, w, y);
-        if (rc == 0)
-            rc = integ_dae_factor(r, w, &proj, 1);
-        if (rc > 0)
-            return redundant(r, w, rc, "assembling the joints");
-        if (rc < 0)
-            return rc;
-        memset(w->dx, 0, (size_t)w->N * sizeof *w->dx);
-        for (int k = 0; k < nc; k++)
-            w->dx[c0 + k] = -f[nq + c0 + k];
-        if (sparse_lu_solve(&w->lu, w->dx) != 0)
-            return integ_fail(r, JNT_ERR_SOLVER, r->t, "the projection's solve failed");
-        for (int i = 0; i < nq; i++)
-            y[i] += w->dx[i];
-        if ((rc = rhs_at(r, y, f, "the rhs kernel failed projecting the initial state")) != 0)
-            return rc;
+    int nq = w->nq, nc = w->nc;
+    const assemble_rows *e = w->extra;
+    int ne = e ? e->n : 0;
+    double tol = r->s.assemble_tol;
+    if (!(tol >= 0.0 && tol < INFINITY))
+        return integ_fail(r, JNT_ERR_PARAM, r->t, "assemble_tol must be a finite length >= 0 "
+                          "(got %g)", tol);
+    int rc = integ_dae_mass(r, w, r->t, y);
+    if (rc != 0)
+        return rc;
+    double *s = malloc(((size_t)nq + 1) * sizeof *s);
+    const char **names = malloc(((size_t)nc + ne + 1) * sizeof *names);
+    /* the trial states: a copy of y (q is assembled in y itself) */
+    int ny = r->abi->ny;
+    asm_ctx x = {.r = r, .w = w, .y = malloc(((size_t)ny + 1) * sizeof *y), .f = f};
+    if (x.y)
+        memcpy(x.y, y, (size_t)ny * sizeof *y);
+    x.pos = malloc(((size_t)ne + 1) * sizeof *x.pos);
+    x.res = malloc(((size_t)ne + 1) * sizeof *x.res);
+    x.grad = malloc(((size_t)ne * nq + 1) * sizeof *x.grad);
+    if (!s || !names || !x.y || !x.pos || !x.res || !x.grad) {
+        free(s), free(names), free(x.y), free(x.pos), free(x.res), free(x.grad);
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory assembling the joints");
     }
-    return 0;
+    for (int k = 0; k < nc; k++)
+        names[k] = cons_name(r, w, k);
+    for (int k = 0; k < ne; k++)
+        if (!e->velocity || !e->velocity[k]) {
+            names[nc + x.npos] = e->names ? e->names[k] : "?";
+            x.pos[x.npos++] = k;
+        }
+    double size, len = scales(r, w, y, s, &size);
+    assemble_problem p = {.n = nq, .m = nc + x.npos, .q_names = r->abi->y_names,
+                          .c_names = names, .scale = s, .tol = tol > 0 ? tol : 1e-12 * len,
+                          .length = size, .eval = asm_eval, .ctx = &x};
+    char msg[768];
+    assemble_info info;
+    int st = assemble_positions(&p, y, &info, msg, sizeof msg);
+    free(s), free(names), free(x.y), free(x.pos), free(x.res), free(x.grad);
+    w->asm_info = info;
+    if (st == ASSEMBLE_EVAL && info.rank < 0)
+        return info.rank; /* the message is set */
+    if (st == ASSEMBLE_EVAL)
+        return info.rank == 1 ? integ_fail_cause(r, JNT_ERR_KERNEL, r->t, "the rhs kernel failed "
+                                                 "assembling the joints")
+                              : integ_fail(r, JNT_ERR_KERNEL, r->t, "%s", msg);
+    if (st != ASSEMBLE_OK)
+        return integ_fail(r, st == ASSEMBLE_NOMEM ? JNT_ERR_NOMEM : JNT_ERR_MODEL, r->t, "%s",
+                          msg);
+    return rhs_at(r, y, f, "the rhs kernel failed at the assembled state");
 }
 
 /* The matrix [M, C_q^T - Q_lambda; C_q, 0] (z decoupled) at y, factorised. */
@@ -464,8 +555,95 @@ static int rates_at(integ_run *r, integ_dae *w, const double *y)
     return 0;
 }
 
+/* (b) with w->extra's velocity rows: v onto C_q v + C_t = 0 and them
+ * together, by the least change weighted by M's diagonal (dense). */
+static int project_v_extra(integ_run *r, integ_dae *w, double *y)
+{
+    const assemble_rows *e = w->extra;
+    int nq = w->nq, nc = w->nc, nv = 0;
+    for (int k = 0; e && k < e->n; k++)
+        nv += e->velocity && e->velocity[k];
+    if (nv == 0)
+        return 0;
+    const jnt_model *m = r->data->m;
+    int rows = nc + nv;
+    double *J = calloc((size_t)rows * nq + 1, sizeof *J), *b = malloc(((size_t)rows + 1) *
+                                                                      sizeof *b);
+    double *s = malloc(((size_t)nq + 1) * sizeof *s), *dv = malloc(((size_t)nq + 1) * sizeof *dv);
+    double *res = malloc(((size_t)e->n + 1) * sizeof *res);
+    double *grad = malloc(((size_t)e->n * nq + 1) * sizeof *grad);
+    int rc = 0;
+    if (!J || !b || !s || !dv || !res || !grad) {
+        rc = integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory projecting the velocities");
+        goto done;
+    }
+    if ((rc = jac_at(r, w, y)) != 0 || (rc = rates_at(r, w, y)) != 0)
+        goto done;
+    if (e->eval(e->ctx, r->t, y, res, grad) != 0) {
+        rc = integ_fail(r, JNT_ERR_KERNEL, r->t, "the pins' kernel failed projecting the "
+                        "initial velocities");
+        goto done;
+    }
+    integ_dae_cq(w, w->jv, y + nq, b);
+    for (int k = 0; k < nc; k++) {
+        b[k] = -(b[k] + w->cr[k]);
+        for (int q = w->cq_ptr[k]; q < w->cq_ptr[k + 1]; q++)
+            J[(size_t)k * nq + w->cq_col[q]] = w->jv[w->cq_e[q]];
+    }
+    for (int k = 0, i = nc; k < e->n; k++)
+        if (e->velocity && e->velocity[k]) {
+            b[i] = -res[k];
+            memcpy(J + (size_t)i * nq, grad + (size_t)k * nq, (size_t)nq * sizeof *J);
+            i++;
+        }
+    for (int i = 0; i < nq; i++) {
+        s[i] = 1.0;
+        for (int k = m->mcolptr[i]; k < m->mcolptr[i + 1]; k++)
+            if (m->mrowind[k] == i && w->mv[k] > 0.0)
+                s[i] = 1.0 / sqrt(w->mv[k]);
+    }
+    if (assemble_min_norm(rows, nq, J, b, s, dv) < 0) {
+        rc = integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory projecting the velocities");
+        goto done;
+    }
+    for (int i = 0; i < nq; i++)
+        y[nq + i] += dv[i];
+done:
+    free(J), free(b), free(s), free(dv), free(res), free(grad);
+    return rc;
+}
+
+/* The model's pins (jnt_abi_model.pins) as extra rows of the assembly. */
+static int abi_pins(void *ctx, double t, const double *y, double *res, double *grad)
+{
+    const integ_run *r = ctx;
+    return r->abi->pins(t, y, r->p, res, grad);
+}
+
+static int consistent(integ_run *r, integ_dae *w);
+
 /* See integ.h. */
 int integ_dae_consistent(integ_run *r, integ_dae *w)
+{
+    const jnt_abi_model *a = r->abi;
+    if (w->extra || a->npins <= 0 || !a->pins)
+        return consistent(r, w);
+    unsigned char *vel = malloc((size_t)a->npins);
+    if (!vel)
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory assembling the joints");
+    for (int k = 0; k < a->npins; k++)
+        vel[k] = a->pin_rate && a->pin_rate[k] != 0;
+    assemble_rows rows = {.n = a->npins, .names = a->pin_names, .velocity = vel,
+                          .eval = abi_pins, .ctx = r};
+    w->extra = &rows;
+    int rc = consistent(r, w);
+    w->extra = NULL;
+    free(vel);
+    return rc;
+}
+
+/* integ_dae_consistent with w->extra set (or none). */
+static int consistent(integ_run *r, integ_dae *w)
 {
     int nq = w->nq, nc = w->nc, c0 = nq + w->nz, N = w->N;
     double *y = r->y, *f = w->fn, *x = w->x, *dx = w->dx;
@@ -487,6 +665,8 @@ int integ_dae_consistent(integ_run *r, integ_dae *w)
         return integ_fail(r, JNT_ERR_SOLVER, r->t, "the projection's solve failed");
     for (int i = 0; i < nq; i++)
         y[nq + i] += dx[i];
+    if ((rc = project_v_extra(r, w, y)) != 0)
+        return rc;
     /* (c) q'' and lambda: Newton from lambda = 0 on M q'' - F(lambda) = 0,
      * C_q q'' + gamma = 0 (one step when Q does not depend on lambda) */
     memset(x, 0, (size_t)N * sizeof *x);

@@ -51,6 +51,8 @@ typedef struct jnt_settings {
     double h_max;     /* largest step (s); 0: unlimited */
     double alpha;     /* hht: alpha in [-1/3, 0] */
     double rho_inf;   /* generalized_alpha: spectral radius at infinite frequency, [0, 1] */
+    double assemble_tol; /* multibody: the joints' residual (m or rad) the assembly at the
+                            start reaches; 0: 1e-12 times the model's length scale */
 } jnt_settings;
 
 /* The right-hand side: ydot (ny) in out[0 .. ny), then the forces on the

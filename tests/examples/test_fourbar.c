@@ -1,0 +1,265 @@
+/*
+ * test_fourbar.c: assembly at the start of a multibody run (issue 28
+ * items 1, 5, 6; runtime/integrate/assemble.c). The planar four-bar of
+ * examples/fourbar.jnt, placed by hand on the loop, must not move; the
+ * same four-bar from a sketch 5 cm off (examples/fourbar_guess.jnt) must
+ * close to 1e-12 of its length scale on the loop's elbow-up branch (the
+ * closed form of the four-bar's pose for the crank angle it reaches), and
+ * run; a link that cannot close, a redundant spatial loop (four revolute
+ * joints on parallel axes) and a toggle pose are refused with the joints
+ * named; examples/fourbar_spatial.jnt (revolute, universal, spherical,
+ * revolute) assembles and keeps its energy with the midpoint rule. The
+ * sweep over L1 is tests/cli/assembly.sh.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "csvread.h"
+#include "jnt/jnt.h"
+
+static const double L0 = 0.20, L1 = 0.10, L2 = 0.22, L3 = 0.18;
+
+static jnt_model *compile_text(const char *name, const char *text)
+{
+    jnt_model *m = NULL;
+    int rc = jnt_compile_string(name, text, NULL, &m);
+    CHECK(rc == JNT_OK && m, "compile %s", name);
+    return rc == JNT_OK ? m : NULL;
+}
+
+static jnt_model *compile(const char *path)
+{
+    jnt_model *m = NULL;
+    int rc = jnt_compile_file(path, NULL, &m);
+    CHECK(rc == JNT_OK && m, "compile %s", path);
+    return rc == JNT_OK ? m : NULL;
+}
+
+/* The largest distance of the four joints' markers at row i (the bodies'
+ * x, y, angle in the CSV): pinA, pinB, pinC, pinD. */
+static double loop_gap(const csv_table *t, int i)
+{
+    double x1 = csv_col(t, "x1")[i], y1 = csv_col(t, "y1")[i], a1 = csv_col(t, "th1")[i];
+    double x2 = csv_col(t, "x2")[i], y2 = csv_col(t, "y2")[i], a2 = csv_col(t, "th2")[i];
+    double x3 = csv_col(t, "x3")[i], y3 = csv_col(t, "y3")[i], a3 = csv_col(t, "th3")[i];
+    double g[4] = {
+        hypot(x1 - L1 / 2 * cos(a1), y1 - L1 / 2 * sin(a1)),
+        hypot(x1 + L1 / 2 * cos(a1) - (x2 - L2 / 2 * cos(a2)),
+              y1 + L1 / 2 * sin(a1) - (y2 - L2 / 2 * sin(a2))),
+        hypot(x2 + L2 / 2 * cos(a2) - (x3 + L3 / 2 * cos(a3)),
+              y2 + L2 / 2 * sin(a2) - (y3 + L3 / 2 * sin(a3))),
+        hypot(x3 - L3 / 2 * cos(a3) - L0, y3 - L3 / 2 * sin(a3))};
+    return fmax(fmax(g[0], g[1]), fmax(g[2], g[3]));
+}
+
+/* The closed pose for crank angle th (elbow up): the coupler's and the
+ * rocker's angles. */
+static void closed_pose(double th, double *psi, double *th3)
+{
+    double bx = L1 * cos(th), by = L1 * sin(th), d = hypot(L0 - bx, by);
+    *psi = atan2(-by, L0 - bx) + acos((L2 * L2 + d * d - L3 * L3) / (2 * L2 * d));
+    double cx = bx + L2 * cos(*psi), cy = by + L2 * sin(*psi);
+    *th3 = atan2(cy, cx - L0);
+}
+
+static double drift(const csv_table *t, const char *col)
+{
+    const double *e = csv_col(t, col);
+    double d = 0;
+    for (int i = 0; i < t->nrow; i++)
+        d = fmax(d, fabs(e[i] - e[0]));
+    return d;
+}
+
+static double col_max(const csv_table *t, const char *col)
+{
+    const double *e = csv_col(t, col);
+    double d = 0;
+    for (int i = 0; i < t->nrow; i++)
+        d = fmax(d, fabs(e[i]));
+    return d;
+}
+
+/* examples/fourbar.jnt: placed on the loop by hand, moves by nothing. */
+static void hand_placed(void)
+{
+    jnt_model *m = compile("examples/fourbar.jnt");
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("fourbar.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "the hand-placed four-bar runs");
+    if (rc == JNT_OK) {
+        const double th = 60 * 3.14159265358979323846 / 180;
+        double psi, th3;
+        closed_pose(th, &psi, &th3);
+        double bx = L1 * cos(th), by = L1 * sin(th);
+        double cx = bx + L2 * cos(psi), cy = by + L2 * sin(psi);
+        double want[9] = {bx / 2, by / 2, th, (bx + cx) / 2, (by + cy) / 2, psi,
+                          (L0 + cx) / 2, cy / 2, th3};
+        static const char *const cols[9] = {"x1", "y1", "th1", "x2", "y2", "th2", "x3", "y3",
+                                            "th3"};
+        double moved = 0;
+        for (int k = 0; k < 9; k++)
+            moved = fmax(moved, fabs(csv_col(&t, cols[k])[0] - want[k]));
+        CHECK(moved < 1e-12, "hand-placed four-bar: the assembly moves its coordinates by %.3g "
+              "(m or rad; 1e-12)", moved);
+        double e0 = csv_col(&t, "E")[0], de = drift(&t, "E"), rc_ = col_max(&t, "r_C");
+        CHECK(de <= 1e-4 * e0, "hand-placed four-bar, hht alpha 0, h 0.5 ms, 2 s: energy "
+              "within %.3g J of %.6g J (1e-4 relative)", de, e0);
+        CHECK(rc_ <= 1e-12, "hand-placed four-bar: pinC's markers at most %.3g m apart over the "
+              "run (1e-12)", rc_);
+    }
+    csv_free(&t);
+    jnt_model_free(m);
+}
+
+/* examples/fourbar_guess.jnt: a sketch 5 cm off, assembled and run. */
+static void guessed(void)
+{
+    jnt_model *m = compile("examples/fourbar_guess.jnt");
+    if (!m)
+        return;
+    csv_table t;
+    int rc = run_csv(m, test_out("fourbar_guess.csv"), (jnt_run_opts){0}, NULL, &t);
+    CHECK(rc == JNT_OK, "the four-bar from a sketch 5 cm off assembles and runs");
+    if (rc == JNT_OK) {
+        double gap = loop_gap(&t, 0), Ls = 0.25;
+        CHECK(gap <= 1e-12 * Ls, "assembled from the sketch: the joints' markers %.3g m apart "
+              "at t = 0 (1e-12 of the length scale %.2g m)", gap, Ls);
+        /* the coupler was drawn at (0.15 m, 0.18 m): how far it moved */
+        double mv = hypot(csv_col(&t, "x2")[0] - 0.15, csv_col(&t, "y2")[0] - 0.18);
+        CHECK(mv > 0.04 && mv < 0.06, "the coupler moved %.4f m from its sketched place onto "
+              "the loop (about 5 cm)", mv);
+        double psi, th3;
+        closed_pose(csv_col(&t, "th1")[0], &psi, &th3);
+        double e = fmax(fabs(csv_col(&t, "th2")[0] - psi), fabs(csv_col(&t, "th3")[0] - th3));
+        CHECK(e <= 1e-11, "the assembled pose is the elbow-up closed form at the crank angle "
+              "it reached (%.6f rad): %.3g rad (1e-11)", csv_col(&t, "th1")[0], e);
+        double worst = 0;
+        for (int i = 0; i < t.nrow; i++)
+            worst = fmax(worst, loop_gap(&t, i));
+        CHECK(worst <= 1e-10, "the four-bar from the sketch keeps its loop closed: %.3g m at "
+              "worst over 2 s (1e-10)", worst);
+    }
+    csv_free(&t);
+    /* a crank longer than the three other links together cannot close */
+    jnt_data *d = jnt_data_new(m);
+    jnt_set_param_text(m, d, "L1=0.7m");
+    jnt_run_opts o = {.csv_path = ""};
+    rc = jnt_run(m, d, &o);
+    const char *err = jnt_data_error(d);
+    CHECK(rc == JNT_ERR_MODEL && strstr(err, "t = 0 s: the joints cannot be assembled: the "
+                                        "constraints of joints 'pinA' (") &&
+          strstr(err, "'pinB' (") && strstr(err, "'pinC' (") && strstr(err, "'pinD' (") &&
+          strstr(err, "remain at the closest pose") && strstr(err, "a link too short or too long"),
+          "L1 = 0.7 m (longer than the other links together) refused naming the joints: %s",
+          err);
+    jnt_data_free(d);
+    jnt_model_free(m);
+}
+
+/* simulate { assemble_tol }: a loose tolerance stops early, and is checked. */
+static void tolerance(void)
+{
+    char *src = read_text("examples/fourbar_guess.jnt");
+    char *loose = src ? text_sub(src, "  until      = 2 s\n",
+                                 "  until      = 10 ms\n  assemble_tol = 1 mm\n") : NULL;
+    jnt_model *m = loose ? compile_text("loose.jnt", loose) : NULL;
+    if (m) {
+        csv_table t;
+        int rc = run_csv(m, test_out("fourbar_loose.csv"), (jnt_run_opts){0}, NULL, &t);
+        double gap = rc == JNT_OK ? loop_gap(&t, 0) : NAN;
+        CHECK(rc == JNT_OK && gap > 1e-12 && gap <= 1e-3, "assemble_tol = 1 mm: the assembly "
+              "stops at a gap of %.3g m (above 1e-12, at most 1 mm)", gap);
+        csv_free(&t);
+        jnt_model_free(m);
+    }
+    char *bad = src ? text_sub(src, "  until      = 2 s\n",
+                               "  until      = 2 s\n  assemble_tol = 0 m\n") : NULL;
+    jnt_model *mb = NULL;
+    int rc = bad ? jnt_compile_string("bad.jnt", bad, NULL, &mb) : -1;
+    CHECK(rc != JNT_OK && !mb, "assemble_tol = 0 m is refused when the model compiles");
+    jnt_model_free(mb);
+    free(src), free(loose), free(bad);
+}
+
+/* examples/fourbar_spatial.jnt, and the redundant loop of four revolute
+ * joints refused with the joints named. */
+static void spatial(void)
+{
+    jnt_model *m = compile("examples/fourbar_spatial.jnt");
+    if (m) {
+        csv_table t;
+        int rc = run_csv(m, test_out("fourbar_spatial.csv"), (jnt_run_opts){0}, NULL, &t);
+        CHECK(rc == JNT_OK, "the spatial four-bar (revolute, universal, spherical, revolute) "
+              "assembles and runs");
+        if (rc == JNT_OK) {
+            double e0 = csv_col(&t, "E")[0], de = drift(&t, "E");
+            double z = col_max(&t, "z2"), gap = col_max(&t, "r_C");
+            CHECK(de <= 1e-10 * e0, "spatial four-bar, midpoint rule h 0.5 ms over 2 s: energy "
+                  "within %.3g J of %.6g J (1e-10 relative)", de, e0);
+            CHECK(z <= 1e-12 && gap <= 1e-12, "spatial four-bar stays in its plane (|z| %.3g m) "
+                  "and closed (pinC %.3g m) (1e-12)", z, gap);
+        }
+        csv_free(&t);
+        jnt_model_free(m);
+    }
+    char *src = read_text("examples/fourbar_spatial.jnt");
+    char *a = src ? text_sub(src, "joint pinB : universal(crank.B, coupler.B, axis = (0, 0, 1), "
+                             "axis_b = (-sin(psi), cos(psi), 0))",
+                             "joint pinB : revolute(crank.B, coupler.B, axis = (0, 0, 1))") : NULL;
+    char *b = a ? text_sub(a, "joint pinC : spherical(coupler.C, rocker.C)",
+                           "joint pinC : revolute(coupler.C, rocker.C, axis = (0, 0, 1))") : NULL;
+    m = b ? compile_text("fourbar_4r.jnt", b) : NULL;
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        jnt_run_opts o = {.csv_path = ""};
+        int rc = jnt_run(m, d, &o);
+        const char *err = jnt_data_error(d);
+        CHECK(rc == JNT_ERR_MODEL &&
+              strstr(err, "t = 0 s: joints 'pinA', 'pinB', 'pinC' and 'pinD' constrain the same "
+                          "motion more than once: 3 of their equations are combinations of the "
+                          "others (") &&
+              strstr(err, "redundant constraints, whose reactions a rigid model cannot "
+                          "determine"), "four revolute joints on parallel axes: refused as "
+              "redundant, naming the joints: %s", err);
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+    free(src), free(a), free(b);
+}
+
+/* A toggle: a four-bar that closes only with its links in line. */
+static void toggle(void)
+{
+    char *src = read_text("examples/fourbar_guess.jnt");
+    /* L1 + L2 + L3 = L0: the loop closes only flat */
+    char *a = src ? text_sub(src, "param L0  = 0.20 m", "param L0  = 0.50 m") : NULL;
+    jnt_model *m = a ? compile_text("toggle.jnt", a) : NULL;
+    if (m) {
+        jnt_data *d = jnt_data_new(m);
+        jnt_run_opts o = {.csv_path = ""};
+        int rc = jnt_run(m, d, &o);
+        const char *err = jnt_data_error(d);
+        CHECK(rc == JNT_ERR_MODEL && (strstr(err, "the assembled pose is singular") ||
+                                      strstr(err, "the pose reached is singular")),
+              "a four-bar that closes only flat (L0 = L1 + L2 + L3): refused as singular: %s",
+              err);
+        jnt_data_free(d);
+        jnt_model_free(m);
+    }
+    free(src), free(a);
+}
+
+int main(void)
+{
+    hand_placed();
+    guessed();
+    tolerance();
+    spatial();
+    toggle();
+    return check_done();
+}
