@@ -377,16 +377,19 @@ static double moves(const assemble_problem *p, const double *q0, const double *q
         if (!first)
             continue;
         double s = 0.0;
+        int placed = 0; /* a body left at the origin was not guessed: no warning */
         for (int j = i; j < p->n; j++) {
             const char *nj = p->q_names[j];
             const char *dot = strrchr(nj, '.');
             if (same_group(nj, ni) && dot && (strcmp(dot, ".x") == 0 || strcmp(dot, ".y") == 0 ||
-                                              strcmp(dot, ".z") == 0))
+                                              strcmp(dot, ".z") == 0)) {
                 s += (q[j] - q0[j]) * (q[j] - q0[j]);
+                placed |= q0[j] != 0.0;
+            }
         }
         s = sqrt(s);
         most = fmax(most, s);
-        if (s > p->length)
+        if (s > p->length && placed)
             fprintf(stderr, "jnt: warning: assembling the joints moved body '%.*s' by %.3g m, "
                     "more than the size of the largest body (%.3g m): the pose found may not "
                     "be the one meant (check its initial position)\n", group_len(ni), ni, s,

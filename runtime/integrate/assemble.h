@@ -73,7 +73,8 @@ enum { ASSEMBLE_OK = 0, ASSEMBLE_NOCLOSE = 1, ASSEMBLE_SINGULAR = 2, ASSEMBLE_RE
  * naming joints and residuals); ASSEMBLE_EVAL when p->eval failed (its
  * status in info->rank). A body moved further than p->length warns on
  * stderr ("jnt: warning: ..."), naming it and the distance. info may be
- * NULL. q is the best pose found even on failure. */
+ * NULL. q is the best pose found even on failure. A body whose positions
+ * were all 0 (not guessed) does not warn. */
 int assemble_positions(const assemble_problem *p, double *q, assemble_info *info, char *msg,
                        size_t len);
 
