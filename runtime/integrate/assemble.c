@@ -247,6 +247,10 @@ static int gauss_newton(const assemble_problem *p, ws *w, double *q, double tol,
         return ASSEMBLE_EVAL;
     for (int it = 0;; it++) {
         *its = it;
+        if (it == 0 && p->no_rank_check && normi(m, w->c) <= tol) {
+            w->r = m; /* assembled already, and its rank not asked for */
+            return ASSEMBLE_OK;
+        }
         if (factor(w, w->J, p->scale) != 0)
             return ASSEMBLE_NOMEM;
         if (normi(m, w->c) <= tol)
@@ -442,7 +446,7 @@ int assemble_positions(const assemble_problem *p, double *q, assemble_info *info
         }
     }
     rc = gauss_newton(p, &w, q, tol, &info->iterations, &ev);
-    if (rc == ASSEMBLE_OK)
+    if (rc == ASSEMBLE_OK && !(p->no_rank_check && info->iterations == 0))
         w.r = rank_at(&w, POSE_TOL);
     info->residual = normi(m, w.c);
     info->rank = w.r;

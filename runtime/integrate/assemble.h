@@ -47,6 +47,9 @@ typedef struct assemble_problem {
                                    the group a message names) */
     const double *scale;        /* n scales s_i > 0 of the weighted change */
     double tol;                 /* converged when max |C_k| <= tol */
+    int no_rank_check;          /* 1: a q already within tol is accepted as it is, its
+                                   rank not checked (a run resumed mid-way, which may
+                                   pass a singular pose) */
     double length;              /* the size of the largest body: a body moved further
                                    warns; the step along the manifold that tells redundant
                                    from singular is 1 % of it */

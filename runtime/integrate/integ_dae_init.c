@@ -511,10 +511,16 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
             names[nc + x.npos] = e->names ? e->names[k] : "?";
             x.pos[x.npos++] = k;
         }
+    /* resumed after the model's start time (jnt_advance, jnt_step): an
+     * assembled state is kept without the rank checks, which the start made */
+    jnt_settings own;
+    memset(&own, 0, sizeof own);
+    int resumed = r->abi->settings && r->abi->settings(r->p, &own) >= 0 && r->t > own.t0;
     double size, len = scales(r, w, y, s, &size);
     assemble_problem p = {.n = nq, .m = nc + x.npos, .q_names = r->abi->y_names,
                           .c_names = names, .scale = s, .tol = tol > 0 ? tol : 1e-12 * len,
-                          .length = size, .eval = asm_eval, .ctx = &x};
+                          .length = size, .no_rank_check = resumed, .eval = asm_eval,
+                          .ctx = &x};
     char msg[768];
     assemble_info info;
     int st = assemble_positions(&p, y, &info, msg, sizeof msg);
