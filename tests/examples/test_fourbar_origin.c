@@ -7,7 +7,10 @@
  * up). The assembled pose closes every joint to 1e-12 m, and every output
  * column over the first 0.5 s matches the twin's within 1e-9. A variant
  * with the crank's rate pinned too (`init pinA.angle.v = 2 rad/s`) starts
- * at that rate with the loop's velocity constraints met.
+ * at that rate with the loop's velocity constraints met. Pins the joints
+ * cannot meet (the crank's body angle against its joint angle; a second
+ * joint angle of the one-degree-of-freedom loop) are refused at the start
+ * of the run, the message naming them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -149,6 +152,31 @@ int main(void)
         CHECK_NEAR(c[2], 2.0, 1e-12, "pinA.angle.v = 2 rad/s: the crank starts at 2 rad/s");
         CHECK(sqrt(c[3]) < 1e-12, "and the joints' markers move together (relative speed "
               "%.2g m/s)", sqrt(c[3]));
+    }
+    /* pins the joints cannot meet: the run refuses at t = 0, naming them */
+    static const char *const bad[2][3] = {
+        {"init pinA.angle = th1\ninit crank.angle = fixed(10 deg)\n", "'crank'", "'pinA'"},
+        {"init pinA.angle = th1\ninit pinD.angle = 90 deg\n", "'pinD'", "'pinA'"}};
+    for (int k = 0; k < 2; k++) {
+        char *s = edited(text, pin_line, bad[k][0]);
+        jnt_model *m = NULL;
+        if (!s || jnt_compile_string("fourbar_bad", s, NULL, &m) != JNT_OK) {
+            CHECK(0, "compile the contradicting pins %d", k);
+            free(s);
+            continue;
+        }
+        jnt_data *d = jnt_data_new(m);
+        jnt_run_opts o = {.csv_path = "", .t_end = 0.5};
+        int rc = jnt_run(m, d, &o);
+        const char *e = jnt_data_error(d);
+        CHECK(rc == JNT_ERR_MODEL && e && strstr(e, "cannot be assembled") &&
+              strstr(e, bad[k][1]) && strstr(e, bad[k][2]),
+              "pins that contradict the joints (%s) are refused at the start, naming %s and "
+              "%s: %s", k ? "the rocker's joint angle too, on a loop of one degree of freedom" : "crank.angle against "
+              "pinA.angle", bad[k][1], bad[k][2], e ? e : "(no message)");
+        jnt_data_free(d);
+        jnt_model_free(m);
+        free(s);
     }
     free(a), free(b), free(c), free(text), free(twin), free(rated), free(rated2);
     return check_done();
