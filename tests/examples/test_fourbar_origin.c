@@ -7,7 +7,9 @@
  * up). The assembled pose closes every joint to 1e-12 m, and every output
  * column over the first 0.5 s matches the twin's within 1e-9. A variant
  * with the crank's rate pinned too (`init pinA.angle.v = 2 rad/s`) starts
- * at that rate with the loop's velocity constraints met. Pins the joints
+ * at that rate with the loop's velocity constraints met; the crank's pin
+ * marker's height or its centre's, pinned by fixed(...) in place of the
+ * angle, give the same motion. Pins the joints
  * cannot meet (the crank's body angle against its joint angle; a second
  * joint angle of the one-degree-of-freedom loop) are refused at the start
  * of the run, the message naming them.
@@ -138,6 +140,25 @@ int main(void)
             }
         CHECK(worst < 1e-9, "every column over 0.5 s within 1e-9 of the hand-placed model's "
               "(worst %.2g, column %d at t = %.2f s)", worst, col, a[row * na]);
+    }
+    /* the same pose from a pinned marker or body coordinate instead of the
+     * joint angle (crank.B.y = L1 sin 60 deg: 60 or 120 deg, the least move
+     * from the origin takes 60) */
+    static const char *const other[2] = {"init crank.B.y = fixed(L1 * sin(th1))\n",
+                                         "init crank.y = fixed(L1 / 2 * sin(th1))\n"};
+    for (int k = 0; k < 2 && rb == NROW; k++) {
+        char *s = edited(text, pin_line, other[k]);
+        double *o = calloc(NROW * 16, sizeof *o);
+        int no = 0;
+        if (s && run_text(k ? "fourbar_body_pin" : "fourbar_marker_pin", s, o, &no) == NROW &&
+            no == nb) {
+            double worst = 0;
+            for (long i = 0; i < NROW * nb; i++)
+                worst = fmax(worst, fabs(o[i] - b[i]));
+            CHECK(worst < 1e-9, "%.*s: the hand-placed model's motion within 1e-9 over 0.5 s "
+                  "(worst %.2g)", (int)strcspn(other[k], "\n"), other[k], worst);
+        }
+        free(s), free(o);
     }
     /* the crank's rate pinned too: the velocities start on the loop */
     char *rated = edited(text, pin_line, "init pinA.angle = th1\ninit pinA.angle.v = 2 rad/s\n");
