@@ -7,7 +7,8 @@
  * closed form of the four-bar's pose for the crank angle it reaches), and
  * run; a link that cannot close, a redundant spatial loop (four revolute
  * joints on parallel axes) and a toggle pose are refused with the joints
- * named; examples/fourbar_spatial.jnt (revolute, universal, spherical,
+ * named (every body of examples/fourbar.jnt 5 cm off assembles too);
+ * examples/fourbar_spatial.jnt (revolute, universal, spherical,
  * revolute) assembles and keeps its energy with the midpoint rule. The
  * sweep over L1 is tests/cli/assembly.sh.
  */
@@ -178,6 +179,44 @@ static void guessed(void)
     jnt_model_free(m);
 }
 
+/* examples/fourbar.jnt with every body's x and y 5 cm off (+5, -5 cm by
+ * turns) and its angles 0.1 rad off: assembled onto the loop. */
+static void offset(void)
+{
+    char *src = read_text("examples/fourbar.jnt");
+    static const char *const from[6][2] = {
+        {"init crank.x       = Bx / 2", "init crank.x       = Bx / 2 + 5 cm"},
+        {"init crank.y       = By / 2", "init crank.y       = By / 2 - 5 cm"},
+        {"init coupler.x     = (Bx + Cx) / 2", "init coupler.x     = (Bx + Cx) / 2 - 5 cm"},
+        {"init coupler.y     = (By + Cy) / 2", "init coupler.y     = (By + Cy) / 2 + 5 cm"},
+        {"init rocker.x      = (L0 + Cx) / 2", "init rocker.x      = (L0 + Cx) / 2 + 5 cm"},
+        {"init rocker.y      = Cy / 2", "init rocker.y      = Cy / 2 + 5 cm"}};
+    char *t = src;
+    for (int k = 0; k < 6 && t; k++) {
+        char *u = text_sub(t, from[k][0], from[k][1]);
+        if (t != src)
+            free(t);
+        t = u;
+    }
+    char *u = t ? text_sub(t, "init coupler.angle = psi", "init coupler.angle = psi + 0.1") : NULL;
+    jnt_model *m = u ? compile_text("fourbar_5cm.jnt", u) : NULL;
+    if (m) {
+        csv_table tb;
+        int rc = run_csv(m, test_out("fourbar_5cm.csv"), (jnt_run_opts){0}, NULL, &tb);
+        double gap = rc == JNT_OK ? loop_gap(&tb, 0) : NAN, worst = 0;
+        for (int i = 0; rc == JNT_OK && i < tb.nrow; i++)
+            worst = fmax(worst, loop_gap(&tb, i));
+        CHECK(rc == JNT_OK && gap <= 1e-12 * 0.25 && worst <= 1e-10,
+              "every body 5 cm off (and the coupler 0.1 rad): assembled to %.3g m at t = 0 "
+              "(1e-12 of 0.25 m), %.3g m at worst over the 2 s run", gap, worst);
+        csv_free(&tb);
+        jnt_model_free(m);
+    }
+    if (t != src)
+        free(t);
+    free(src), free(u);
+}
+
 /* simulate { assemble_tol }: a loose tolerance stops early, and is checked. */
 static void tolerance(void)
 {
@@ -275,6 +314,7 @@ int main(void)
 {
     hand_placed();
     guessed();
+    offset();
     tolerance();
     spatial();
     toggle();
