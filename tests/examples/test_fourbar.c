@@ -10,7 +10,7 @@
  * named (every body of examples/fourbar.jnt 5 cm off assembles too);
  * examples/fourbar_spatial.jnt (revolute, universal, spherical,
  * revolute) assembles and keeps its energy with the midpoint rule. The
- * sweep over L1 is tests/cli/assembly.sh.
+ * sweep over L1 is tests/assembly/fourbar.sh.
  */
 #include <math.h>
 #include <stdlib.h>
