@@ -1187,10 +1187,17 @@ static void test_modes_rigid(void)
     int bq = rigid_flags(mu1 * (1 + 1e-6), mq, &nq, &nc);
     rigid_force = 0;
     rigid_flags(mu1 * (1 + 1e-6), md, &nm, &nc);
+    /* each mode against the nearest of the other solver's: the two may list a
+     * pair in either order (by index, this failed at 2.4e-4 under OpenBLAS's
+     * Prescott kernels and passed under Haswell's) */
     double dq = nm == nq && nm == 2 ? 0 : INFINITY;
-    for (int i = 0; i < nm && nm == nq; i++)
-        dq = fmax(dq, hypot(md[i].re - mq[i].re, 2 * PI * (md[i].freq - mq[i].freq)) /
-                          hypot(mq[i].re, 2 * PI * mq[i].freq));
+    for (int i = 0; i < nm && nm == nq; i++) {
+        double best = INFINITY;
+        for (int j = 0; j < nq; j++)
+            best = fmin(best, hypot(md[i].re - mq[j].re, 2 * PI * (md[i].freq - mq[j].freq)) /
+                                  hypot(mq[j].re, 2 * PI * mq[j].freq));
+        dq = fmax(dq, best);
+    }
     CHECK(used == SLIDE_EIG_SECULAR && rigid_solver == SLIDE_EIG_SECULAR && bq == 1 && dq <= 1e-10,
           "rigid: solved by the secular equation (%s); QZ agrees at mu_1 (1 + 1e-6) to %.2g",
           slide_eig_name(used), dq);
