@@ -8,8 +8,9 @@
 # /tmp and $B, are the tests' own). Run from the repository root with B set.
 B=${B:-build}
 state=$B/tests/machine
+# (git quotes a path with special characters: `!! "build/x\ny"`)
 list() { git status --porcelain --ignored --untracked-files=all 2>/dev/null |
-         grep -v -e " $B/" -e " build/" | LC_ALL=C sort; }
+         grep -v -E "^.. \"?($B|build)/" | LC_ALL=C sort; }
 case $1 in
 start)
     mkdir -p "$state"
