@@ -4,32 +4,12 @@
 # user can trust (own temporary file, whole rows, an end line, signals, a
 # full disk, refused paths, the size guard); the front end's growth.
 # Prints PASS/FAIL lines. Run from the repository root with B set.
-B=${B:-build}
-J=$(pwd)/$B/jnt
-ROOT=$(pwd)
-T=$ROOT/$B/tests/hard
-rm -rf "$T"
-mkdir -p "$T"
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-# check NAME CMD...: the command's status, stderr in $T/err
-expect() { want=$1; name=$2; shift 2
-    "$@" > "$T/out" 2> "$T/err"; rc=$?
-    if [ "$rc" -eq "$want" ]; then pass "$name"; else fail "$name (exit $rc, want $want)"; head -3 "$T/err"; fi; }
-has() { if grep -q -- "$2" "$T/err"; then pass "$1"; else fail "$1: no '$2' in"; head -3 "$T/err"; fi; }
-
+# the helpers (expect, has, pass, fail; $J, $T) and the small model of
+# tests/trust/lib.sh, shared with issue 27's tests
+NAME=hard
+. tests/trust/lib.sh
 # a model that runs long enough to be stopped, and a small one
-cat > "$T/m.jnt" <<'JNT'
-model m
-param t_end = 2 ms
-param dt_out = 1 ms
-param mass = 1 kg
-body b : point(mass = mass) { dof x }
-init b.x = 1 m
-spring s between b.x and ground { stiffness = 1 N/m }
-simulate { integrator = rk4(h = 10 us)  until = t_end }
-output "m.csv" every dt_out { t, x = b.x }
-JNT
+small_model "$T/m.jnt"
 
 # ---- (1) deep chains: a located error, no stack overflow --------------------
 awk 'BEGIN { printf "model s\nparam p = 1"; for (i = 0; i < 100000; i++) printf "+1"; print "" }' > "$T/sum.jnt"

@@ -1,4 +1,5 @@
-# Shared helpers of issue 27's tests (tests/trust/*.sh): sourced, not run.
+# Shared helpers of issue 27's tests (tests/trust/*.sh) and tests/cli/hard.sh:
+# sourced, not run.
 # Each script sets NAME before sourcing; $T is its own scratch folder.
 B=${B:-build}
 J=$(pwd)/$B/jnt
