@@ -5,12 +5,16 @@
  * Each entry point is a recovery point of the allocation family (alloc.h): when memory runs
  * out anywhere in the pipeline, the work stops, "jnt: error: out of memory" goes to the
  * diagnostics stream, what the call owns (its comp_job) is freed and JNT_ERR_NOMEM returned.
+ *
+ * The public entry points translate through the compile cache (cache.c): a hit hands back
+ * the C text, model data, inputs and warnings of an earlier translation of the same files.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "cache.h"
 #include "compile.h"
 #include "deriv.h"
 #include "gen.h"
@@ -23,6 +27,7 @@ typedef struct comp_job {
     const char *path;         /* the file to compile, or NULL: */
     const char *name, *text;  /* the source given as text, named `name` in messages */
     int want_c;               /* translate to C; 0: stop after sema (jnt check) */
+    int cached;               /* look the translation up in the compile cache (cache.h) */
     diag_ctx dc;              /* the sources (imports too) and the diagnostics */
     char *copy;               /* the copy of text, until dc owns it */
     ast_arena *arena;         /* every file's syntax tree */
@@ -112,13 +117,50 @@ static int translate(void *arg)
     return JNT_OK;
 }
 
+/* Translate the job (translate, under alloc_recover), through the compile cache when the
+ * job asks for it: a hit fills csrc, data and the inputs from the entry and prints the
+ * warnings the translation printed; a miss translates with the diagnostics copied and
+ * stores the result when it succeeded. Returns what translate returns. */
+static int translate_cached(comp_job *j)
+{
+    cache_key k;
+    if (!j->cached || !j->want_c ||
+        cache_key_make(j->path, j->name, j->text, j->dc.max_errors, &k) != 0)
+        return alloc_recover(translate, j, j->dc.out);
+    cache_entry e;
+    if (cache_lookup(&k, &e)) {
+        fwrite(e.diag, 1, e.ndiag, j->dc.out);
+        j->csrc = e.csrc, j->len = e.len, j->data = e.data, j->ndata = e.ndata;
+        j->m.inputs = e.inputs;
+        free(e.diag);
+        cache_key_free(&k);
+        return JNT_OK;
+    }
+    FILE *out = j->dc.out;
+    cache_tee *t = cache_tee_open(out);
+    if (t)
+        j->dc.out = cache_tee_stream(t);
+    int rc = alloc_recover(translate, j, j->dc.out);
+    j->dc.out = out;
+    size_t ndiag = 0;
+    char *diag = t ? cache_tee_close(t, &ndiag) : NULL;
+    if (rc == JNT_OK && diag)
+        cache_store(&k, &(cache_entry){.csrc = j->csrc, .len = j->len, .data = j->data,
+                                        .ndata = j->ndata, .inputs = j->m.inputs,
+                                        .diag = diag, .ndiag = ndiag});
+    free(diag);
+    cache_key_free(&k);
+    return rc;
+}
+
 /* Translate the job and JIT the C; the job is freed (before the JIT: the model's memory
  * is not needed by then). */
 static int compile_job(comp_job *j, jnt_model **out)
 {
     *out = NULL;
     j->want_c = 1;
-    int rc = alloc_recover(translate, j, j->dc.out);
+    j->cached = 1;
+    int rc = translate_cached(j);
     char *csrc = NULL, **inputs = NULL;
     double *data = NULL;
     if (rc == JNT_OK) {
@@ -212,7 +254,8 @@ int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **cs
     job_init(&j, opts);
     j.path = path;
     j.want_c = csrc != NULL;
-    int rc = alloc_recover(translate, &j, j.dc.out);
+    j.cached = 1;
+    int rc = translate_cached(&j);
     if (rc == JNT_OK && csrc) {
         *csrc = j.csrc, *data = j.data, *ndata = j.ndata;
         j.csrc = NULL, j.data = NULL;

@@ -33,6 +33,7 @@
 #define JNT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "abi.h"
 
@@ -47,6 +48,7 @@ extern "C" {
 #endif
 
 enum {
+    JNT_PROJECTED = 2,      /* jnt_assemble moved a value set between steps (multibody) */
     JNT_STOPPED = 1,        /* the run was stopped by its row callback (jnt_run_opts) */
     JNT_OK = 0,
     JNT_ERR_MODEL = -1,     /* the model has errors (diagnostics were printed) */
@@ -81,6 +83,8 @@ typedef struct jnt_stats {
     double cpu_seconds; /* CPU time spent integrating */
     double vcons_max;   /* multibody: largest |C_q v + C_t| after an accepted step (m/s,
                            rad/s); 0 in the index-3 formulation (JNT_DAE_INDEX=3) */
+    long projected;     /* multibody: values set between steps (jnt_set_state) that the
+                           assembly could not keep and moved (jnt_assemble, jnt_advance) */
 } jnt_stats;
 
 /* Options of one run. Zero-initialise, then set what you need. */
@@ -195,7 +199,10 @@ typedef struct jnt_compile_opts {
  * more (jnt --allow-path DIR sets it; docs/cli.md, "Paths a model may name"). */
 
 /* Compile a .jnt file (or a source string named `name`) and JIT it with
- * libtcc. On success *out owns a new model and JNT_OK is returned; on model
+ * libtcc, in memory (libjnt.a and libjnt.so alike: no file, no process, no
+ * compiler program). Thread-safe: the C compilation (libtcc keeps global
+ * state) holds one process-wide lock, the rest of the compile and the runs
+ * do not (docs/embedding.md, Threads). On success *out owns a new model and JNT_OK is returned; on model
  * errors diagnostics are printed and JNT_ERR_MODEL is returned. Other
  * failures, each after a one-line message on the diagnostics stream:
  * JNT_ERR_IO (the file cannot be read), JNT_ERR_NOMEM (out of memory: the
@@ -218,6 +225,29 @@ int jnt_compile_string(const char *name, const char *text, const jnt_compile_opt
  * or ndata. */
 int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **csrc,
                        double **data, long *ndata);
+
+/* The compile cache (docs/cli.md, "Compile cache"): jnt_compile_file,
+ * jnt_compile_string and jnt_translate_file (with csrc) keep what translating
+ * a model produced (the C text, the model data, the files read, the warnings
+ * printed) under $XDG_CACHE_HOME/jnt (default ~/.cache/jnt), keyed by the
+ * bytes of the model, its imports and data files, the environment the
+ * translation reads and the build of jnt; a hit skips parse, checks, the
+ * setup library's reductions and the C generator, and gives the same C and
+ * the same model data bit for bit (the JIT still runs). The environment:
+ * JNT_CACHE=0 turns it off; JNT_CACHE_MB bounds its size (default 512 MB;
+ * the least recently used entries go first). A corrupt, truncated or stale
+ * entry is detected (a checksum, the key, each file's hash) and rebuilt.
+ * -D values are not part of the key: compiling never reads them.
+ * jnt_cache_clear removes every entry of the cache folder: the count
+ * removed, or JNT_ERR_IO when the folder cannot be read (0 when there is
+ * none). */
+int jnt_cache_clear(void);
+
+/* FNV-1a, 64 bits, of n bytes continuing the hash h (JNT_HASH64_START to
+ * begin): the compile cache's keys and checksums, and jnt sweep's record of
+ * the model. Not a cryptographic hash. */
+#define JNT_HASH64_START 0xcbf29ce484222325ULL
+uint64_t jnt_hash64(uint64_t h, const void *bytes, size_t n);
 
 /* The directory holding <jnt/abi.h> and <jnt/jnt.h>, for compiling
  * generated C: $JNT_INCLUDE, else the source tree's runtime/include. */
@@ -356,10 +386,34 @@ int jnt_advance(const jnt_model *m, jnt_data *d, double t, const jnt_run_opts *o
  * JNT_ERR_USAGE for a model that writes every step (every = 0). */
 int jnt_step(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts);
 /* Set state `index` (0 <= index < jnt_state_count(m): the continuous
- * states, then the discrete ones, as jnt_state_name names them). */
+ * states, then the discrete ones, as jnt_state_name names them). On a
+ * multibody model a position or velocity set is marked: the state must
+ * stay on its joints, so the next jnt_advance or jnt_step (or jnt_assemble,
+ * at once) assembles it again with every value set since the last step
+ * pinned, as the model's `init` pins are at the start (docs/multibody.md,
+ * "States set between steps"). */
 int jnt_set_state(const jnt_model *m, jnt_data *d, int index, double value);
-/* Set the time and the whole state (jnt_get_full_state's layout). */
+/* Set the time and the whole state (jnt_get_full_state's layout); on a
+ * multibody model the positions and velocities that differ from d's are
+ * marked as jnt_set_state marks them. */
 int jnt_set_full_state(const jnt_model *m, jnt_data *d, double t, const double *buf);
+/* Multibody: assemble d's state at its time now. The positions and
+ * velocities set since the last step are pinned (a set velocity is a rate
+ * pin) and the other coordinates move by the least weighted change onto
+ * C(q, t) = 0 and C_q v + C_t = 0; the multipliers follow. When the set
+ * values contradict the joints or one another, their pins are dropped
+ * (velocities first) and the state is projected: the least change from the
+ * values set. Before the first step the model's own pins apply too and give
+ * way first. The marks stay until the next step, so values set one by one
+ * with a jnt_assemble after each are all kept where they fit together.
+ * Returns JNT_OK when every value set was kept (to 1e-9 (1 + |value|)),
+ * JNT_PROJECTED (> 0) when one moved: stats.projected counts them and
+ * jnt_data_error(d) names them ("'crank.angle.v' set to 5 is 0.317..."),
+ * or an error (JNT_ERR_MODEL: no pose closes the joints; the state stays as
+ * set). jnt_advance and jnt_step do the same at their start and go on
+ * (JNT_OK) after counting what moved in stats.projected. A model without
+ * joints: JNT_OK, nothing to do. */
+int jnt_assemble(const jnt_model *m, jnt_data *d);
 /* The run's settings (t0, t_end, h, tolerances, output interval) with d's
  * parameters. JNT_OK, or JNT_ERR_KERNEL with the message in d. */
 int jnt_get_settings(const jnt_model *m, jnt_data *d, jnt_settings *s);
