@@ -6,19 +6,30 @@ Python threads (ctypes releases the GIL inside every C call). Options are
 checked as `jnt run` checks them (options.py); a closed Model or Simulation
 says so; a Simulation is used by one thread at a time.
 """
+from __future__ import annotations
+
 import contextlib
 import ctypes
+import html
 import math
 import os
 import shutil
 import tempfile
 import threading
 from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _lib
 from . import options as _opt
+from .diagnostics import Diagnostic, parse as _parse_diagnostics
+from .result import Result, html_table as _html_table, number as _number
+
+# what the options take (docs/python.md, "Options, limits and errors")
+Time = Union[float, str]          # seconds, or text with a unit: "0.3 ms"
+Value = Union[float, str]         # a parameter: SI units, or text with a unit
+PathLike = Union[str, bytes, "os.PathLike[str]"]
 
 _lock = threading.Lock()
 _state = {}
@@ -27,8 +38,8 @@ _state = {}
 JNT_STOPPED, JNT_ERR_USAGE, JNT_ERR_PARAM = 1, -2, -5
 
 
-def lib():
-    """libjnt, loaded once."""
+def lib() -> Any:
+    """libjnt (a ctypes.CDLL: every call releases the GIL), loaded once."""
     with _lock:
         if "lib" not in _state:
             _state["lib"] = _lib.load()
@@ -36,7 +47,7 @@ def lib():
         return _state["lib"]
 
 
-def version():
+def version() -> str:
     """The version of the loaded libjnt ("0.2.0")."""
     return lib().jnt_version().decode()
 
@@ -46,7 +57,7 @@ class Error(Exception):
     "JNT_ERR_HMIN") and the message, which for a model error holds the
     compiler's diagnostics with file:line:col."""
 
-    def __init__(self, status, message):
+    def __init__(self, status: int, message: str) -> None:
         self.status = status
         self.name = lib().jnt_status_name(status).decode()
         self.message = message
@@ -54,16 +65,31 @@ class Error(Exception):
 
 
 class CompileError(Error):
-    """The model has errors: .message is the diagnostics text."""
+    """The model has errors. str(e) and .message: the compiler's text, as
+    `jnt check` prints it (file:line:col: error: message, the source line,
+    a caret); .diagnostics: the same as a list of Diagnostic (file, line,
+    column, severity, message, hint, source, caret, notes), errors and
+    warnings in the order printed, each with its notes."""
+
+    def __init__(self, status: int, message: str,
+                 diagnostics: Optional[Sequence[Diagnostic]] = None) -> None:
+        super().__init__(status, message)
+        self.diagnostics: List[Diagnostic] = list(
+            _parse_diagnostics(message) if diagnostics is None else diagnostics)
+
+    @property
+    def errors(self) -> List[Diagnostic]:
+        """The diagnostics of severity "error"."""
+        return [d for d in self.diagnostics if d.severity == "error"]
 
 
 class RunError(Error):
     """A run failed: .message names the time and the state (as jnt run
     prints it); .result holds the rows written before the failure."""
 
-    def __init__(self, status, message, result=None):
+    def __init__(self, status: int, message: str, result: Optional[Result] = None) -> None:
         super().__init__(status, message)
-        self.result = result
+        self.result: Optional[Result] = result
 
 
 class UsageError(Error, ValueError):
@@ -81,41 +107,11 @@ class BusyError(Error, RuntimeError):
 class Param:
     """A model parameter: name, unit (SI, "" when dimensionless), default (SI)."""
 
-    def __init__(self, name, unit, default):
+    def __init__(self, name: str, unit: str, default: float) -> None:
         self.name, self.unit, self.default = name, unit, default
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Param(%r, %r, %r)" % (self.name, self.unit, self.default)
-
-
-class Result:
-    """Rows of a run: r.columns (names), r.data (rows x columns), r["x"]
-    (a column), r.t (the time column), r.stats (the run's counters),
-    r.units ({column: SI unit}, "" when dimensionless or not known)."""
-
-    def __init__(self, columns, data, stats, units=None):
-        self.columns = list(columns)
-        self.data = data
-        self.stats = stats
-        self.units = dict(zip(self.columns, units or [""] * len(self.columns)))
-
-    def __getitem__(self, name):
-        try:
-            return self.data[:, self.columns.index(name)]
-        except ValueError:
-            raise KeyError("no output column '%s' (columns: %s)"
-                           % (name, ", ".join(self.columns))) from None
-
-    @property
-    def t(self):
-        """The column named t (the first column when there is none)."""
-        return self["t"] if "t" in self.columns else self.data[:, 0]
-
-    def __len__(self):
-        return self.data.shape[0]
-
-    def __repr__(self):
-        return "Result(%d rows: %s)" % (len(self), ", ".join(self.columns))
 
 
 def _stats(st):
@@ -146,9 +142,10 @@ def _diag_call(fn):
         libc.fclose(f)
 
 
-def compile(path):
+def compile(path: PathLike) -> "Model":
     """Compile a .jnt file into a Model; raises CompileError with the
-    diagnostics (file:line:col: error: ...) when it has errors."""
+    diagnostics (file:line:col: error: ...; e.diagnostics lists them) when
+    it has errors."""
     L = lib()
     p = _opt.path("the model's path", path)
     handle = ctypes.c_void_p()
@@ -158,9 +155,10 @@ def compile(path):
     return Model(handle, path)
 
 
-def compile_string(text, name="model.jnt"):
+def compile_string(text: str, name: str = "model.jnt") -> "Model":
     """Compile model text; `name` is the file name its diagnostics show
-    (imports of files are found relative to the current directory)."""
+    (imports of files are found relative to the current directory).
+    CompileError as compile()."""
     L = lib()
     t = _opt.text("the model's text", text)
     n = _opt.text("the model's name", name)
@@ -178,27 +176,27 @@ class Model:
     later runs raise UsageError; simulations made before go on, and the
     model's memory goes with the last of them."""
 
-    def __init__(self, handle, source):
+    def __init__(self, handle: ctypes.c_void_p, source: Any) -> None:
         L = lib()
         self._h = handle
         self._guard = threading.Lock()
         self._users = 0  # runs and simulations using _h now
         self._closed = False
         self.source = source
-        self.name = L.jnt_model_name(handle).decode()
-        self.outputs = [L.jnt_output_name(handle, i).decode()
+        self.name: str = L.jnt_model_name(handle).decode()
+        self.outputs: List[str] = [L.jnt_output_name(handle, i).decode()
                         for i in range(L.jnt_output_count(handle))]
-        self.states = [L.jnt_state_name(handle, i).decode()
+        self.states: List[str] = [L.jnt_state_name(handle, i).decode()
                        for i in range(L.jnt_state_count(handle))]
         d = L.jnt_data_new(handle)
         if not d:
             raise MemoryError("out of memory (jnt_data_new)")
         unit = ctypes.create_string_buffer(96)
-        self.output_units = []
+        self.output_units: List[str] = []
         for i in range(len(self.outputs)):
             L.jnt_output_unit(handle, i, unit, len(unit))
             self.output_units.append(unit.value.decode())
-        self.params = []
+        self.params: List[Param] = []
         for i in range(L.jnt_param_count(handle)):
             L.jnt_param_unit(handle, i, unit, len(unit))
             self.params.append(Param(L.jnt_param_name(handle, i).decode(), unit.value.decode(),
@@ -224,7 +222,7 @@ class Model:
         if h and _state.get("lib"):
             _state["lib"].jnt_model_free(h)
 
-    def close(self):
+    def close(self) -> None:
         """Free the compiled model (at once, or when the last run or
         Simulation using it ends). Closing twice does nothing."""
         with self._guard:
@@ -235,20 +233,42 @@ class Model:
         if now:
             self._free()
 
-    def __enter__(self):
+    def __enter__(self) -> "Model":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
     def __del__(self):
         if getattr(self, "_guard", None) is not None:
             self.close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Model(%r: params %s; outputs %s)%s" % (
             self.name, ", ".join(p.name for p in self.params), ", ".join(self.outputs),
             " (closed)" if self._closed else "")
+
+    # states a notebook lists before "... and N more"
+    HTML_STATES = 60
+
+    def _repr_html_(self) -> str:
+        """The notebook's view: the name and file, the parameters with
+        their SI units and defaults, the outputs with their units, the
+        states."""
+        e = html.escape
+        src = self.source.decode(errors="replace") if isinstance(self.source, bytes) \
+            else str(self.source)
+        head = "<p><b>Model</b> %s (%s)%s: %d parameters, %d outputs, %d states</p>" % (
+            e(self.name), e(src), " <i>closed</i>" if self._closed else "",
+            len(self.params), len(self.outputs), len(self.states))
+        params = _html_table(["parameter", "unit", "default"],
+                             [(p.name, p.unit, _number(p.default)) for p in self.params])
+        outs = _html_table(["output", "unit"], list(zip(self.outputs, self.output_units)))
+        st = self.states[:self.HTML_STATES]
+        more = len(self.states) - len(st)
+        states = "<p>states: %s%s</p>" % (
+            e(", ".join(st)) or "none", " &hellip; and %d more" % more if more else "")
+        return '<div class="jnt-model">%s%s%s%s</div>' % (head, params, outs, states)
 
     def _data(self, params):
         """A new data object with params set (numbers in SI units, or text
@@ -264,8 +284,11 @@ class Model:
             raise
         return d
 
-    def run(self, t_end=None, integrator=None, h=None, rtol=None, atol=None, csv=None,
-            params=None, max_output=None, **kw):
+    def run(self, t_end: Optional[Time] = None, integrator: Optional[str] = None,
+            h: Optional[Time] = None, rtol: Optional[Value] = None,
+            atol: Optional[Value] = None, csv: Optional[PathLike] = None,
+            params: Optional[Mapping[str, Value]] = None,
+            max_output: Optional[Union[float, str]] = None, **kw: Value) -> Result:
         """Simulate from t0 and return a Result. Parameters by keyword
         (m.run(tE=0.3e-3) or m.run(tE="0.3 ms")) or in params={...} (for
         names that are also options). t_end, integrator, h, rtol, atol
@@ -274,7 +297,9 @@ class Model:
         the rows to a file (.csv, .npy, .mat); max_output bounds the rows
         (bytes, "2G", "none"; default 1 GiB, as --max-output). Raises
         ValueError or TypeError (UsageError from libjnt) for what jnt run
-        refuses, RunError on a failed run."""
+        refuses, RunError on a failed run (its .result: the rows written
+        before the failure). The C run releases the GIL: runs of one model
+        on several threads proceed in parallel."""
         L = lib()
         o = _opts(integrator, h, rtol, atol, csv)
         te = None if t_end is None else _opt.time_value(L, "t_end", t_end)
@@ -302,11 +327,11 @@ class Model:
         finally:
             self._release()
 
-    def simulation(self, **params):
+    def simulation(self, **params: Value) -> "Simulation":
         """A Simulation at the initial state, for step-by-step runs."""
         return Simulation(self, params)
 
-    def analyses(self, **params):
+    def analyses(self, **params: Value) -> Dict[str, Result]:
         """Run the analyses the model declares (linear, hysteresis, modes,
         complex_modes, kinematic) and return {table name: Result} of the tables they
         write (NAME.csv, NAME_cycles.csv, ...)."""
@@ -461,7 +486,7 @@ def _collect(model, d, call, args, o, limit):
     return res
 
 
-def read_csv(path):
+def read_csv(path: PathLike) -> Result:
     """A jnt output or analysis CSV as a Result: the header line of names,
     the units of a '# units:' line after it (docs/cli.md, "Output files"),
     comment lines skipped."""
@@ -486,7 +511,7 @@ class Simulation:
     thread using it while one does gets BusyError. close() (or a with
     block) frees it; later uses raise UsageError, the history stays."""
 
-    def __init__(self, model, params):
+    def __init__(self, model: Model, params: Mapping[str, Value]) -> None:
         L = lib()
         self.model = model
         self._d = None
@@ -528,7 +553,7 @@ class Simulation:
         finally:
             self._busy.release()
 
-    def close(self):
+    def close(self) -> None:
         """Free the simulation's data (its history stays readable); the
         model is freed with it when it was closed. Closing twice does
         nothing."""
@@ -540,17 +565,19 @@ class Simulation:
             lib().jnt_data_free(d)
         self.model._release()
 
-    def __enter__(self):
+    def __enter__(self) -> "Simulation":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
     def __del__(self):
         if getattr(self, "_d", None) and _state.get("lib"):
             self.close()
 
-    def configure(self, integrator=None, h=None, rtol=None, atol=None, max_output=None):
+    def configure(self, integrator: Optional[str] = None, h: Optional[Time] = None,
+                  rtol: Optional[Value] = None, atol: Optional[Value] = None,
+                  max_output: Optional[Union[float, str]] = None) -> None:
         """The integrator and its settings for the following steps (as
         Model.run's options; max_output bounds the history and each call's
         rows, default 1 GiB)."""
@@ -608,7 +635,7 @@ class Simulation:
             raise err
         return rows
 
-    def step(self, n=1):
+    def step(self, n: int = 1) -> np.ndarray:
         """Advance n output intervals (the model's 'every'); returns the
         rows written (numpy, one per output time)."""
         if isinstance(n, bool) or not isinstance(n, int):
@@ -626,14 +653,15 @@ class Simulation:
                 out.append(self._go(d, lib().jnt_step, (), lib().jnt_time(d) + 1.5 * s.out_every))
             return np.concatenate(out) if out else np.empty((0, len(self.model.outputs)))
 
-    def advance(self, t):
+    def advance(self, t: Time) -> np.ndarray:
         """Advance to time t (s, or text with a unit); returns the rows written."""
         t = _opt.time_value(lib(), "t", t)
         with self._use() as d:
             return self._go(d, lib().jnt_advance, (ctypes.c_double(t),), t)
 
     @property
-    def t(self):
+    def t(self) -> float:
+        """The simulation's time (s)."""
         with self._use() as d:
             return lib().jnt_time(d)
 
@@ -656,13 +684,13 @@ class Simulation:
             raise _failure(rc, L.jnt_data_error(d).decode())
 
     @property
-    def state(self):
+    def state(self) -> np.ndarray:
         """Continuous states, then discrete ones (model.states names them)."""
         with self._use() as d:
             return self._get_state(d)
 
     @state.setter
-    def state(self, values):
+    def state(self, values: Sequence[float]) -> None:
         with self._use() as d:
             self._set_state(d, values)
 
@@ -673,23 +701,24 @@ class Simulation:
             raise KeyError("no state '%s' (states: %s)"
                            % (name, ", ".join(self.model.states))) from None
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> float:
         with self._use() as d:
             return self._get_state(d)[self._index(name)]
 
-    def __setitem__(self, name, value):
+    def __setitem__(self, name: str, value: float) -> None:
         with self._use() as d:
             v = self._get_state(d)
             v[self._index(name)] = value
             self._set_state(d, v)
 
-    def set(self, **params):
+    def set(self, **params: Value) -> None:
         """Set parameters for the following steps."""
         with self._use() as d:
             _set_params(self.model, d, params)
 
     @property
-    def stats(self):
+    def stats(self) -> Dict[str, Any]:
+        """The counters of the steps so far (as Result.stats)."""
         with self._use() as d:
             return _stats(lib().jnt_data_stats(d).contents)
 
@@ -700,7 +729,7 @@ class Simulation:
         return Result(self.model.outputs, data, st, self.model.output_units)
 
     @property
-    def history(self):
+    def history(self) -> Result:
         """Every row written so far, as a Result (also after close())."""
         if not self._busy.acquire(blocking=False):
             raise BusyError(JNT_ERR_USAGE, "a Simulation is not thread-safe: this one is in use "
