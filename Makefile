@@ -41,7 +41,7 @@ LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
-             python3-pytest python3-setuptools python3-matplotlib pkg-config
+             python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config
 DEB_BENCH := octave time libmujoco-dev
 
 COMPILER_SRC := $(wildcard compiler/*.c)
