@@ -41,7 +41,7 @@ LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
-             python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config
+             python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config strace
 DEB_BENCH := octave time libmujoco-dev
 
 COMPILER_SRC := $(wildcard compiler/*.c)
@@ -131,14 +131,20 @@ $(B)/libjnt.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# Debian's libtcc is a non-PIC static archive: the shared library JITs through
-# the tcc executable instead (compiler/jit.c, JNT_JIT_PROCESS).
-$(B)/obj/compiler/jit_process.o: compiler/jit.c | $(GEN_SRC)
+# libjnt.so contains libtcc and JITs in memory as libjnt.a does. Debian's
+# libtcc.a is not PIC, but a shared object can hold it with its symbols hidden
+# (--exclude-libs) and its references to glibc's stdout, stderr and environ
+# renamed to jit.c's hidden copies (compiler/jit.c). -z text: the link fails
+# rather than leave relocations in the code.
+TCC_A := $(shell $(CC) -print-file-name=libtcc.a)
+$(B)/obj/libtcc_so.a: $(TCC_A)
 	@mkdir -p $(@D)
-	$(CC) $(COMPILER_INC) $(DEFS) $(CFLAGS) -DJNT_JIT_PROCESS -MMD -MP -c $< -o $@
+	objcopy --redefine-sym stdout=jit_tcc_stdout --redefine-sym stderr=jit_tcc_stderr \
+	  --redefine-sym environ=jit_tcc_environ $< $@
 
-$(B)/libjnt.so: $(filter-out $(B)/obj/compiler/jit.o,$(LIB_OBJ)) $(B)/obj/compiler/jit_process.o
-	$(CC) $(SAN) -shared -Wl,-soname,libjnt.so.$(SOMAJOR) -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
+$(B)/libjnt.so: $(LIB_OBJ) $(B)/obj/libtcc_so.a
+	$(CC) $(SAN) -shared -Wl,-soname,libjnt.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -Wl,-z,text \
+	  -o $@ $^ $(filter-out -ltcc,$(LDLIBS))
 
 # the soname link: a program linked against $(B)/libjnt.so asks the loader for
 # libjnt.so.MAJOR (docs/embedding.md, "Without installing"; tests/trust/capi.sh)

@@ -12,8 +12,8 @@
 
 /* Compile C text in memory with libtcc and wrap its jnt_generated_model with
  * the model data, which the model takes over (freed with it, also on
- * failure). Compiler messages go to `diag`. Returns JNT_OK, JNT_ERR_JIT, JNT_ERR_NOMEM, or
- * JNT_ERR_IO (JNT_JIT_PROCESS: the temporary file). Allocates nothing through alloc.h. */
+ * failure). Compiler messages go to `diag`. Returns JNT_OK, JNT_ERR_JIT or JNT_ERR_NOMEM.
+ * Allocates nothing through alloc.h. */
 int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out);
 
 /* jnt_translate_file on a source string named `name` (the fuzzing harness,

@@ -7,22 +7,35 @@
  * libc is searched at JIT time (-nostdlib): fast and independent of where
  * the C library lives.
  *
- * Debian ships libtcc only as a non-PIC static archive, which cannot be
- * linked into a shared library. libjnt.so is therefore built with
- * JNT_JIT_PROCESS: it runs the tcc compiler as a process to make a shared
- * object in a temporary file and dlopens it (a few milliseconds slower);
- * without tcc on PATH it runs cc instead (gcc -O1: slower to compile), and
- * without either it says so.
+ * Both libraries compile in memory: libjnt.a leaves libtcc to the program's
+ * link (-ltcc), libjnt.so contains it. Debian ships libtcc only as a
+ * non-PIC static archive, but its relocations are all PC-relative or
+ * 64-bit absolute in data, so it links into a shared object once its own
+ * symbols are hidden (-Wl,--exclude-libs,ALL) and its references to
+ * glibc's data symbols stdout, stderr and environ (PC-relative, which a
+ * shared object cannot make to another object's data) are renamed to the
+ * hidden jit_tcc_* variables below (objcopy --redefine-sym: the Makefile,
+ * rule $(B)/obj/libtcc_so.a). No temporary file, no child process, no
+ * compiler program at run time.
  */
-#define _DEFAULT_SOURCE /* mkstemps */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <libtcc.h>
+
 #include "compile.h"
 #include "paths.h"
+
+/* libtcc's stdout, stderr and environ inside libjnt.so (see the top): set
+ * from glibc's own under jit_lock before every libtcc call. libtcc uses
+ * them only where jnt never goes (messages when no error function is set,
+ * tcc_run); unused in libjnt.a, where libtcc names glibc's. */
+__attribute__((visibility("hidden"))) FILE *jit_tcc_stdout, *jit_tcc_stderr;
+__attribute__((visibility("hidden"))) char **jit_tcc_environ;
+extern char **environ; /* POSIX: the program declares it */
 
 /* See jnt.h. */
 const char *jnt_include_dir(void)
@@ -32,11 +45,11 @@ const char *jnt_include_dir(void)
 
 /* What a JIT-compiled model owns: the compiled code and the model data. */
 typedef struct jit_owner {
-    void *code; /* the tcc state or the dlopen handle */
+    TCCState *code;
     double *data;
 } jit_owner;
 
-static void release_code(void *code);
+static void release_code(TCCState *s);
 
 static void free_owner(void *o)
 {
@@ -50,7 +63,7 @@ static void free_owner(void *o)
  * the data and leaves `code` to the caller. A model the runtime refuses
  * was compiled against other headers than this runtime's (or is broken):
  * say so on diag. */
-static int wrap(const void *abi, void *code, double *data, jnt_model **out, FILE *diag)
+static int wrap(const void *abi, TCCState *code, double *data, jnt_model **out, FILE *diag)
 {
     jit_owner *w = malloc(sizeof *w);
     int rc = !abi ? JNT_ERR_JIT : !w ? JNT_ERR_NOMEM : JNT_OK;
@@ -75,74 +88,6 @@ static int wrap(const void *abi, void *code, double *data, jnt_model **out, FILE
     return rc;
 }
 
-#ifdef JNT_JIT_PROCESS
-#include <dlfcn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-static void release_code(void *h)
-{
-    dlclose(h);
-}
-
-/* Compile C text with the tcc executable into a shared object and load it. */
-int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
-{
-    *out = NULL;
-    char src[] = "/tmp/jnt-jit-XXXXXX.c";
-    int fd = mkstemps(src, 2);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f || fputs(csrc, f) < 0 || fclose(f) != 0) {
-        fprintf(diag, "jnt: error: cannot write a temporary file\n");
-        free(data);
-        return JNT_ERR_IO;
-    }
-    char so[sizeof src + 1];
-    snprintf(so, sizeof so, "%.*s.so", (int)(sizeof src - 3), src);
-    char inc[4096];
-    snprintf(inc, sizeof inc, "-I%s", jnt_include_dir());
-    /* tcc (fast to compile), else the system's cc when tcc is not installed */
-    int st = 0, rc = JNT_ERR_JIT, ok = 0, missing = 0;
-    for (int k = 0; k < 2 && !ok; k++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            if (k == 0)
-                execlp("tcc", "tcc", "-shared", "-nostdlib", inc, "-o", so, src, (char *)NULL);
-            else
-                execlp("cc", "cc", "-std=c11", "-O1", "-fPIC", "-shared", "-nostdlib", "-w", inc,
-                       "-o", so, src, (char *)NULL);
-            _exit(127);
-        }
-        ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-        int absent = pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127;
-        missing += absent;
-        if (!ok && !absent)
-            break; /* the compiler ran and failed: a jnt bug, not a missing program */
-    }
-    if (missing == 2) {
-        fprintf(diag, "jnt: error: libjnt.so compiles models with the 'tcc' program (Debian "
-                      "package tcc) or else 'cc', and neither is on PATH\n");
-        free(data);
-        remove(src);
-        return JNT_ERR_JIT;
-    }
-    if (ok) {
-        void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-        rc = wrap(h ? dlsym(h, "jnt_generated_model") : NULL, h, data, out, diag);
-        if (rc != JNT_OK && h)
-            dlclose(h);
-    } else {
-        fprintf(diag, "jnt: internal error: generated C does not compile with tcc\n");
-        free(data);
-    }
-    remove(src);
-    remove(so);
-    return rc;
-}
-
-#else
-#include <libtcc.h>
-
 typedef struct jit_err {
     FILE *out;
     int n;
@@ -155,15 +100,23 @@ static void on_error(void *opaque, const char *msg)
         fprintf(e->out, "jnt: internal error: generated C does not compile: %s\n", msg);
 }
 
-/* libtcc keeps process-wide state (its Debian build serialises
+/* libtcc 0.9.27 keeps process-wide state (its Debian build serialises
  * tcc_compile_string only): every libtcc call of this file holds jit_lock,
- * so models may be compiled and freed on several threads at once
- * (docs/embedding.md). */
+ * so models may be compiled and freed on several threads at once, one C
+ * compilation at a time; runs take no lock (docs/embedding.md, Threads). */
 static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void release_code(void *s)
+static void jit_enter(void)
 {
     pthread_mutex_lock(&jit_lock);
+    jit_tcc_stdout = stdout;
+    jit_tcc_stderr = stderr;
+    jit_tcc_environ = environ;
+}
+
+static void release_code(TCCState *s)
+{
+    jit_enter();
     tcc_delete(s);
     pthread_mutex_unlock(&jit_lock);
 }
@@ -184,7 +137,7 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
         {"fmax", (const void *)fmax},
     };
     *out = NULL;
-    pthread_mutex_lock(&jit_lock);
+    jit_enter();
     TCCState *s = tcc_new();
     if (!s) {
         pthread_mutex_unlock(&jit_lock);
@@ -214,4 +167,3 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
     free(data);
     return rc;
 }
-#endif

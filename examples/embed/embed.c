@@ -8,8 +8,11 @@
  * With the friction test bench of Rill and Schuderer 2023 and a slow step (tE = 0.1 s), the
  * block sticks and settles at u = F_E / sigma0 (Rill and Schuderer 2023, Sect. 5): halving
  * the force halves the displacement.
+ *
+ * C and C++ alike: cc -std=c11 or g++ -std=c++11 (tests/trust/capi.sh builds it with both).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "jnt/jnt.h"
 
@@ -28,7 +31,9 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < 2; k++) {
         jnt_data *d = jnt_data_new(m);
-        jnt_run_opts opts = {.csv_path = ""}; /* no CSV: read the result directly */
+        jnt_run_opts opts;
+        memset(&opts, 0, sizeof opts); /* zero-initialised, in C and in C++ */
+        opts.csv_path = "";            /* no CSV: read the result directly */
         int rc = jnt_set_param(m, d, "ratio", ratios[k]);
         if (rc == JNT_OK)
             rc = jnt_set_param_text(m, d, "tE = 100 ms");

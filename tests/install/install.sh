@@ -98,16 +98,29 @@ print(jnt.version(), len(r), r["u"][-1])' "$ROOT/examples/frdyn2_bench.jnt" 2>&1
     rm -rf python/build python/jnt.egg-info
 fi
 
-# libjnt.so without the tcc program: cc instead; without either: named
+# the installed libjnt.so compiles in memory: no tcc or cc on PATH needed
+# (before: it ran the tcc program, else cc, and failed with neither)
 if [ -x "$W/embed" ]; then
-    mkdir -p "$P/nobin"
-    for t in cc as ld; do ln -sf "$(command -v $t)" "$P/nobin/$t"; done
-    out=$(cd "$W" && PATH="$P/nobin" ./embed "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
-    u2=$(printf '%s\n' "$out" | sed -n '1s/.*= \([^ ]*\) m$/\1/p')
-    [ -n "$u2" ] && [ "$u2" = "$u1" ] && pass "libjnt.so without tcc on PATH compiles with cc: u = $u2 m" \
-        || fail "libjnt.so without tcc: $out"
     out=$(cd "$W" && PATH="$P/empty" ./embed "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
-    case $out in *"the 'tcc' program (Debian package tcc) or else 'cc', and neither is on PATH"*)
-        pass "without tcc and cc: $out" ;;
-        *) fail "without tcc and cc: $out" ;; esac
+    u2=$(printf '%s\n' "$out" | sed -n '1s/.*= \([^ ]*\) m$/\1/p')
+    [ -n "$u2" ] && [ "$u2" = "$u1" ] && pass "the installed libjnt.so with PATH emptied: u = $u2 m" \
+        || fail "the installed libjnt.so with PATH emptied: $out"
+fi
+
+# libjnt.a through pkg-config --static (docs/embedding.md): -ltcc and the
+# runtime's libraries; the program needs no libjnt.so and JITs in memory
+if (cd "$W" && PKG_CONFIG_PATH="$U/lib/pkgconfig" && export PKG_CONFIG_PATH &&
+        cc -std=c11 embed.c $(pkg-config --cflags jnt) -Wl,-Bstatic -ljnt -Wl,-Bdynamic \
+        -Wl,--as-needed $(pkg-config --static --libs jnt) -o embed_static) > "$P/cc.log" 2>&1; then
+    out=$(cd "$W" && PATH="$P/empty" ./embed_static "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
+    u3=$(printf '%s\n' "$out" | sed -n '1s/.*= \([^ ]*\) m$/\1/p')
+    if readelf -d "$W/embed_static" | grep -q 'NEEDED.*libjnt'; then
+        fail "the static embed needs $(readelf -d "$W/embed_static" | sed -n 's/.*NEEDED.*\[\(libjnt[^]]*\)\]/\1/p')"
+    elif [ -n "$u3" ] && [ "$u3" = "$u1" ]; then
+        pass "embed.c on libjnt.a with pkg-config --static (no libjnt.so needed): u = $u3 m"
+    else
+        fail "the static embed: $out"
+    fi
+else
+    fail "building embed with pkg-config --static: $(tail -3 "$P/cc.log")"
 fi

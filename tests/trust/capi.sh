@@ -41,3 +41,16 @@ expect 0 "jnt.h compiles with g++ -std=c++11 -Wall -Wextra -pedantic -Werror" \
 cp "$T/h.cc" "$T/h.c"
 expect 0 "jnt.h compiles with gcc -std=c99 -Wall -Wextra -pedantic -Werror" \
     gcc -std=c99 -Wall -Wextra -pedantic -Werror -Iruntime/include -fsyntax-only "$T/h.c"
+
+# Issue 29, item 5: a C++ host. examples/embed/embed.c as C++ (g++ -std=c++11
+# -pedantic: before, its designated initializer of jnt_run_opts needed C++20
+# and -Wextra refused the members it left out), on libjnt.so, run
+if g++ -std=c++11 -Wall -Wextra -pedantic -Werror ${JNT_CFLAGS:-} -x c++ examples/embed/embed.c \
+        -Iruntime/include -x none -L"$B" -ljnt -Wl,-rpath,"$ROOT/$B" -o "$T/embed_cc" 2> "$T/err"; then
+    pass "g++ -std=c++11 -Wall -Wextra -pedantic -Werror builds examples/embed/embed.c"
+    expect 0 "the C++ embed runs" "$T/embed_cc" examples/frdyn2_bench.jnt
+    grep -q '^ratio = 0.475: u(0.185 s) = 5.591073e-07 m' "$T/out" &&
+        pass "the C++ embed prints the page's results" || fail "the C++ embed's output: $(cat "$T/out")"
+else
+    fail "g++ cannot build examples/embed/embed.c: $(head -3 "$T/err")"
+fi
