@@ -35,6 +35,8 @@
 #      on 1 and 2 threads and on 2 MPI ranks (bench/sweep.sh).
 #  15. seed 001 E1's spatial mechanism: case 1 and case 2, steps and CPU with
 #      and without step control (bench/mechanism.sh).
+#  17. compile latency of libjnt.so against libjnt.a (the jnt executable's
+#      library), both JIT in memory with libtcc (bench/jit_so.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -102,7 +104,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -576,3 +578,4 @@ if want 12; then . bench/car_pendulum.sh; fi
 if want 13; then . bench/rotor.sh; fi
 if want 14; then . bench/sweep.sh; fi
 if want 15; then . bench/mechanism.sh; fi
+if want 17; then . bench/jit_so.sh; fi
