@@ -35,6 +35,8 @@
 #      on 1 and 2 threads and on 2 MPI ranks (bench/sweep.sh).
 #  15. seed 001 E1's spatial mechanism: case 1 and case 2, steps and CPU with
 #      and without step control (bench/mechanism.sh).
+#  16. Python threads: section 14's 30 runs from one jnt.compile(), serial
+#      against a ThreadPoolExecutor of 2 threads (bench/python_threads.sh).
 #  17. compile latency of libjnt.so against libjnt.a (the jnt executable's
 #      library), both JIT in memory with libtcc (bench/jit_so.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
@@ -578,4 +580,5 @@ if want 12; then . bench/car_pendulum.sh; fi
 if want 13; then . bench/rotor.sh; fi
 if want 14; then . bench/sweep.sh; fi
 if want 15; then . bench/mechanism.sh; fi
+if want 16; then . bench/python_threads.sh; fi
 if want 17; then . bench/jit_so.sh; fi
