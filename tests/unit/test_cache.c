@@ -1,0 +1,332 @@
+/*
+ * test_cache.c: the compile cache (compiler/cache.c, issue 29 item 4), in a scratch
+ * folder of its own (XDG_CACHE_HOME set to a new temporary folder, removed at the end):
+ *   - car_pendulum compiled twice: the first stores an entry, the second is a hit (the
+ *     cache's counters say which), the C text and model data of jnt_translate_file are
+ *     the same bytes, and both models run 0.5 s to the same rows bit for bit, with the
+ *     same warning printed;
+ *   - an entry truncated, one with a byte flipped, one of another version (its key says
+ *     "version 0.0.0" and its checksum is made right again): each refused, removed and
+ *     rebuilt, the rebuilt entry then a hit;
+ *   - a changed import (a copy of forced_3dof.jnt and stribeck_3dof.jnt): a miss, the
+ *     new text's C; JNT_CACHE=0 stores nothing; JNT_CACHE_MB=3 evicts the oldest entry;
+ *     jnt_cache_clear empties the folder.
+ */
+#define _GNU_SOURCE /* mkdtemp, memmem */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "check.h"
+#include "jnt/jnt.h"
+
+static char dir[256];      /* the scratch XDG_CACHE_HOME */
+static char entries[300];  /* its jnt folder */
+
+/* The counters since the last call: hits, refused, stored. */
+static void counts(long *h, long *r, long *s)
+{
+    static long h0, r0, s0;
+    long h1, r1, s1;
+    cache_counts(&h1, &r1, &s1);
+    *h = h1 - h0, *r = r1 - r0, *s = s1 - s0;
+    h0 = h1, r0 = r1, s0 = s1;
+}
+
+/* How many entries the folder holds; the path of the newest in `path`. */
+static int entry_count(char *path, size_t n)
+{
+    DIR *d = opendir(entries);
+    if (!d)
+        return 0;
+    int k = 0;
+    struct dirent *de;
+    struct timespec newest = {0};
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l < 5 || strcmp(de->d_name + l - 5, ".jntc"))
+            continue;
+        char p[600];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", entries, de->d_name);
+        if (stat(p, &st) == 0 &&
+            (k == 0 || st.st_mtim.tv_sec > newest.tv_sec ||
+             (st.st_mtim.tv_sec == newest.tv_sec && st.st_mtim.tv_nsec >= newest.tv_nsec))) {
+            newest = st.st_mtim;
+            if (path)
+                snprintf(path, n, "%s", p);
+        }
+        k++;
+    }
+    closedir(d);
+    return k;
+}
+
+/* A file's bytes (malloc'd) and length. */
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *b = malloc((size_t)len + 1);
+    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+static int spit(const char *path, const char *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(b, 1, n, f);
+    return fclose(f) == 0 && w == n ? 0 : -1;
+}
+
+/* One translation: C text, data, and what went to the diagnostics stream. */
+typedef struct tr {
+    int rc;
+    char *csrc;
+    double *data;
+    long ndata;
+    char *diag;
+    size_t ndiag;
+} tr;
+
+static tr translate(const char *path)
+{
+    tr t = {0};
+    FILE *f = open_memstream(&t.diag, &t.ndiag);
+    jnt_compile_opts o = {.diag = f};
+    t.rc = jnt_translate_file(path, &o, &t.csrc, &t.data, &t.ndata);
+    fclose(f);
+    return t;
+}
+
+static void tr_free(tr *t)
+{
+    free(t->csrc);
+    free(t->data);
+    free(t->diag);
+}
+
+static int same(const tr *a, const tr *b)
+{
+    return a->rc == JNT_OK && b->rc == JNT_OK && !strcmp(a->csrc, b->csrc) &&
+           a->ndata == b->ndata &&
+           (a->ndata == 0 || !memcmp(a->data, b->data, (size_t)a->ndata * sizeof(double))) &&
+           a->ndiag == b->ndiag && !memcmp(a->diag, b->diag, a->ndiag);
+}
+
+/* Compile path and run it to t_end; the rows (malloc'd) and their count. */
+static double *run_rows(const char *path, double t_end, long *nrows, int *nout)
+{
+    jnt_model *m = NULL;
+    FILE *null = fopen("/dev/null", "w");
+    jnt_compile_opts o = {.diag = null};
+    int rc = jnt_compile_file(path, &o, &m);
+    fclose(null);
+    if (rc != JNT_OK)
+        return NULL;
+    *nout = jnt_output_count(m);
+    *nrows = 0;
+    long cap = 100000;
+    double *rows = malloc((size_t)cap * (size_t)*nout * sizeof *rows);
+    jnt_data *d = jnt_data_new(m);
+    jnt_run_opts r = {.csv_path = "", .t_end = t_end, .rows = rows, .rows_cap = cap,
+                      .rows_n = nrows};
+    rc = d ? jnt_run(m, d, &r) : JNT_ERR_NOMEM;
+    jnt_data_free(d);
+    jnt_model_free(m);
+    if (rc != JNT_OK || *nrows > cap) {
+        free(rows);
+        return NULL;
+    }
+    return rows;
+}
+
+/* Corrupt the newest entry with fn, then translate again: refused, rebuilt, same. */
+static void corrupt_case(const char *what, void (*fn)(char *b, size_t *n), const tr *ref)
+{
+    char path[600];
+    size_t n;
+    long h, r, s;
+    entry_count(path, sizeof path);
+    char *b = slurp(path, &n);
+    if (!b) {
+        CHECK(0, "%s: the entry can be read", what);
+        return;
+    }
+    fn(b, &n);
+    spit(path, b, n);
+    free(b);
+    tr t = translate("examples/car_pendulum.jnt");
+    counts(&h, &r, &s);
+    CHECK(h == 0 && r == 1 && s == 1, "%s: refused and rebuilt (hits %ld, refused %ld, "
+          "stored %ld)", what, h, r, s);
+    CHECK(t.rc == JNT_OK && t.ndata == ref->ndata && t.ndiag == ref->ndiag &&
+          !memcmp(t.diag, ref->diag, t.ndiag), "%s: translated anew, with the warning", what);
+    tr u = translate("examples/car_pendulum.jnt");
+    counts(&h, &r, &s);
+    CHECK(h == 1 && same(&t, &u), "%s: the rebuilt entry is a hit, its C and data (%ld)", what,
+          h);
+    tr_free(&t);
+    tr_free(&u);
+}
+
+static void cut_half(char *b, size_t *n)
+{
+    (void)b;
+    *n /= 2;
+}
+
+static void flip_byte(char *b, size_t *n)
+{
+    b[*n / 2] ^= 0x10;
+}
+
+/* Another version: the key's version line rewritten, the checksum made right. */
+static void other_version(char *b, size_t *n)
+{
+    char *v = memmem(b, *n, "\nversion ", 9);
+    if (!v)
+        return;
+    for (char *p = v + 9; *p != '\n'; p++)
+        if (*p >= '0' && *p <= '9')
+            *p = '0';
+    uint64_t sum = jnt_hash64(JNT_HASH64_START, b, *n - 8);
+    memcpy(b + *n - 8, &sum, 8);
+}
+
+int main(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/jnt-test-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        CHECK(0, "a scratch folder in %s", dir);
+        return 1;
+    }
+    snprintf(entries, sizeof entries, "%s/jnt", dir);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    unsetenv("JNT_CACHE");
+    unsetenv("JNT_CACHE_MB");
+    long h, r, s;
+    counts(&h, &r, &s);
+
+    /* the first compile stores, the second hits: same C, data, warning */
+    tr a = translate("examples/car_pendulum.jnt");
+    counts(&h, &r, &s);
+    CHECK(a.rc == JNT_OK && h == 0 && s == 1 && entry_count(NULL, 0) == 1,
+          "car_pendulum's first translation stores one entry (rc %d, stored %ld)", a.rc, s);
+    CHECK(a.ndiag > 0 && strstr(a.diag, "warning: jtv gives 18 vectors"),
+          "its warning is printed");
+    tr b = translate("examples/car_pendulum.jnt");
+    counts(&h, &r, &s);
+    CHECK(h == 1 && s == 0, "the second is a hit (hits %ld, stored %ld)", h, s);
+    CHECK(same(&a, &b), "the hit gives the same C (%zu bytes), model data (%ld doubles, "
+          "bit for bit) and warning", strlen(a.csrc), a.ndata);
+    tr_free(&b);
+
+    /* compiled and run: the rows of the miss that stores and of the hit, bit for bit.
+     * (Not against a second translation in this process: that one differs in the last
+     * bits, the eigensolver's start vector coming from a sequence the process keeps;
+     * across processes translations agree.) */
+    long n1 = 0, n2 = 0;
+    int w1 = 0, w2 = 0;
+    setenv("JNT_CACHE", "0", 1);
+    double *r0 = run_rows("examples/car_pendulum.jnt", 0.5, &n1, &w1);
+    counts(&h, &r, &s);
+    CHECK(r0 && h == 0 && s == 0, "JNT_CACHE=0: no lookup, nothing stored (%ld, %ld)", h, s);
+    free(r0);
+    unsetenv("JNT_CACHE");
+    CHECK(jnt_cache_clear() == 1 && entry_count(NULL, 0) == 0, "jnt_cache_clear empties it");
+    double *r1 = run_rows("examples/car_pendulum.jnt", 0.5, &n1, &w1);
+    counts(&h, &r, &s);
+    CHECK(h == 0 && s == 1, "jnt_compile_file: a miss stores (%ld, %ld)", h, s);
+    double *r2 = run_rows("examples/car_pendulum.jnt", 0.5, &n2, &w2);
+    counts(&h, &r, &s);
+    CHECK(h == 1 && s == 0, "jnt_compile_file: then a hit (%ld, %ld)", h, s);
+    CHECK(r1 && r2 && n1 == n2 && w1 == w2 && n1 > 10 &&
+          !memcmp(r1, r2, (size_t)n1 * (size_t)w1 * sizeof *r1),
+          "0.5 s of car_pendulum: %ld rows of %d outputs, the miss's and the hit's bit for bit",
+          n1, w1);
+    free(r1);
+    free(r2);
+    tr_free(&a);
+    a = translate("examples/car_pendulum.jnt"); /* the entry's translation, for what follows */
+    counts(&h, &r, &s);
+    CHECK(h == 1, "jnt_translate_file hits the entry jnt_compile_file stored (%ld)", h);
+
+    /* corrupt entries: refused, rebuilt */
+    corrupt_case("an entry cut to half its size", cut_half, &a);
+    corrupt_case("an entry with a byte flipped", flip_byte, &a);
+    corrupt_case("an entry of another version (its checksum right)", other_version, &a);
+    tr_free(&a);
+
+    /* a changed import: a miss, the new C */
+    char m1[300], m2[300];
+    snprintf(m1, sizeof m1, "%s/forced_3dof.jnt", dir);
+    snprintf(m2, sizeof m2, "%s/stribeck_3dof.jnt", dir);
+    size_t n;
+    char *t1 = slurp("examples/forced_3dof.jnt", &n);
+    CHECK(t1 && spit(m1, t1, n) == 0, "a copy of forced_3dof.jnt");
+    free(t1);
+    char *t2 = slurp("examples/stribeck_3dof.jnt", &n);
+    CHECK(t2 && spit(m2, t2, n) == 0, "a copy of stribeck_3dof.jnt");
+    tr c = translate(m1), d = translate(m1);
+    counts(&h, &r, &s);
+    CHECK(c.rc == JNT_OK && same(&c, &d) && h == 1 && s == 1,
+          "the copy: stored, then a hit (%ld, %ld)", h, s);
+    char *changed = t2 ? strstr(t2, "k2 = 100 N/m") : NULL;
+    if (changed) /* the spring k2: 100 N/m becomes 200 N/m */
+        changed[5] = '2';
+    CHECK(changed && spit(m2, t2, n) == 0, "the import's k2 changed to 200 N/m");
+    tr e = translate(m1);
+    counts(&h, &r, &s);
+    CHECK(e.rc == JNT_OK && h == 0 && r == 1 && s == 1 && strcmp(e.csrc, c.csrc) != 0,
+          "after the import changed: refused, translated anew, other C (refused %ld, stored "
+          "%ld)", r, s);
+    free(t2);
+    tr_free(&c);
+    tr_free(&d);
+    tr_free(&e);
+
+    /* the size bound: with car_pendulum's entry (2 MB, the least recently used) and the
+     * copy's, lap_joint's (0.3 MB) in 1 MB evicts car_pendulum's only */
+    char cp[600];
+    tr g = translate("examples/car_pendulum.jnt");
+    tr_free(&g);
+    entry_count(cp, sizeof cp); /* touched last: the newest */
+    g = translate(m1);
+    tr_free(&g);
+    int before = entry_count(NULL, 0);
+    setenv("JNT_CACHE_MB", "1", 1);
+    tr f = translate("examples/lap_joint.jnt");
+    counts(&h, &r, &s);
+    CHECK(f.rc == JNT_OK && s == 1 && before == 2 && entry_count(NULL, 0) == 2 &&
+          access(cp, F_OK) != 0, "JNT_CACHE_MB=1: lap_joint stored, car_pendulum's entry "
+          "evicted, the copy's kept (%d entries, then %d)", before, entry_count(NULL, 0));
+    tr_free(&f);
+    unsetenv("JNT_CACHE_MB");
+
+    int k = entry_count(NULL, 0);
+    CHECK(jnt_cache_clear() == k && entry_count(NULL, 0) == 0,
+          "jnt_cache_clear removes the %d entries", k);
+    unlink(m1);
+    unlink(m2);
+    rmdir(entries);
+    rmdir(dir);
+    return check_failures > 100 ? 100 : check_failures;
+}
