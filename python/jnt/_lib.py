@@ -18,7 +18,7 @@ class Stats(ctypes.Structure):
         "steps", "rejected", "rhs_evals", "jac_evals", "lu_decomps", "newton_iters",
         "out_rows", "chain_iters", "chain_halvings")] + [
         ("cons_max", ctypes.c_double), ("cpu_seconds", ctypes.c_double),
-        ("vcons_max", ctypes.c_double)]
+        ("vcons_max", ctypes.c_double), ("projected", ctypes.c_long)]
 
 
 class RunOpts(ctypes.Structure):
@@ -111,6 +111,8 @@ def load():
         "jnt_get_settings": (I, [P, P, ctypes.POINTER(Settings)]),
         "jnt_get_full_state": (I, [P, P, c_double_p]),
         "jnt_set_full_state": (I, [P, P, D, c_double_p]),
+        "jnt_set_state": (I, [P, P, I, D]),
+        "jnt_assemble": (I, [P, P]),
         "jnt_time": (D, [P]),
         "jnt_data_stats": (ctypes.POINTER(Stats), [P]),
         "jnt_data_error": (S, [P]),

@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 import threading
+import warnings
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -502,6 +503,19 @@ def read_csv(path: PathLike) -> Result:
     return Result(cols, data.reshape(-1, len(cols)), {}, units)
 
 
+JNT_PROJECTED = 2  # jnt_assemble moved a value set (jnt.h)
+
+
+class StateProjectedWarning(UserWarning):
+    """A state set between steps of a multibody model was moved onto the
+    joints (jnt_assemble): .moved maps each such state's name to (the value
+    before, the value set, the value now)."""
+
+    def __init__(self, message, moved):
+        super().__init__(message)
+        self.moved = moved
+
+
 class Simulation:
     """A model's state advanced step by step (the C API's jnt_step and
     jnt_advance): sim.step(), sim.advance(t), sim.t, sim.state (continuous
@@ -518,6 +532,7 @@ class Simulation:
         self._busy = threading.Lock()
         self._rows = []
         self._nrows = 0
+        self._set_since = {}  # state index: (before, set) since the last step
         self._final_stats = {}
         self._limit = _opt.DEFAULT_MAX_OUTPUT
         self._opts = (None, 0.0, 0.0, 0.0)  # integrator, h, rtol, atol, checked
@@ -589,6 +604,7 @@ class Simulation:
     def _go(self, d, fn, args, t_to):
         L = lib()
         m = self.model
+        self._set_since = {}  # the step starts from them (jnt_advance assembles)
         o = _lib.RunOpts()
         o.integrator, o.h, o.rtol, o.atol = self._opts
         o.csv_path = b""
@@ -678,10 +694,69 @@ class Simulation:
             raise ValueError("state needs %d values (%s)"
                              % (len(self.model.states), ", ".join(self.model.states)))
         L = lib()
+        old = self._get_state(d)
         rc = L.jnt_set_full_state(self.model._h, d, L.jnt_time(d),
                                   v.ctypes.data_as(_lib.c_double_p))
         if rc != 0:
             raise _failure(rc, L.jnt_data_error(d).decode())
+        for i in np.flatnonzero(v != old):
+            self._set_since.setdefault(int(i), (float(old[i]), float(v[i])))
+            self._set_since[int(i)] = (self._set_since[int(i)][0], float(v[i]))
+        self._assemble(d)
+
+    def _assemble(self, d, stacklevel=4):
+        """jnt_assemble: a multibody state onto its joints, the values set
+        since the last step pinned where they fit; warns
+        (StateProjectedWarning) naming those that moved; returns them
+        {name: (before, set, now)}."""
+        L = lib()
+        rc = L.jnt_assemble(self.model._h, d)
+        if rc < 0:
+            raise _failure(rc, L.jnt_data_error(d).decode())
+        now = self._get_state(d)
+        names = self.model.states
+        moved = {names[i]: (b, v, float(now[i])) for i, (b, v) in self._set_since.items()
+                 if not abs(now[i] - v) <= 1e-9 * (1 + abs(v))}
+        if moved:
+            what = "; ".join("'%s' was %.6g, set to %.6g, is %.6g" % (n, b, v, w)
+                             for n, (b, v, w) in list(moved.items())[:4])
+            what += "" if len(moved) <= 4 else " and %d more" % (len(moved) - 4)
+            for i in [i for i in self._set_since if names[i] in moved]:
+                del self._set_since[i]  # said once: the value now stands
+            warnings.warn(StateProjectedWarning(
+                "t = %.9g s: the joints do not allow the values set: %s (values set that "
+                "contradict the joints or one another are not kept: the state is projected "
+                "onto the joints from them; docs/multibody.md, 'States set between steps')"
+                % (L.jnt_time(d), what), moved), stacklevel=stacklevel)
+        return moved
+
+    def set_states(self, values: Mapping[str, float]) -> Dict[str, Any]:
+        """Set several states ({name: value}), then assemble a multibody
+        state once with all of them pinned (as consistent()): values that
+        fit only together are kept. Returns the values moved, as
+        consistent()."""
+        idx = {self._index(n): float(v) for n, v in values.items()}
+        with self._use() as d:
+            L = lib()
+            old = self._get_state(d)
+            for i, v in idx.items():
+                rc = L.jnt_set_state(self.model._h, d, i, v)
+                if rc != 0:
+                    raise _failure(rc, L.jnt_data_error(d).decode())
+                b = self._set_since.get(i, (float(old[i]), v))[0]
+                self._set_since[i] = (b, v)
+            return self._assemble(d, stacklevel=3)
+
+    def consistent(self) -> Dict[str, Any]:
+        """Assemble a multibody state onto its joints now (jnt_assemble):
+        the positions and velocities set since the last step pinned where
+        the joints allow them, else projected, with a StateProjectedWarning
+        naming the values moved; returns them {name: (before, set, now)}
+        ({} when all were kept, and for a model without joints). Steps do
+        it themselves; call it after setting several values, or after
+        sim.set() changed a length, to read the assembled state at once."""
+        with self._use() as d:
+            return self._assemble(d, stacklevel=3)
 
     @property
     def state(self) -> np.ndarray:

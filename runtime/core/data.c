@@ -56,6 +56,7 @@ void jnt_data_free(jnt_data *d)
         return;
     free(d->p);
     free(d->set);
+    free(d->yset);
     free(d->y);
     free(d->d);
     free(d->out);

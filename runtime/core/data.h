@@ -27,6 +27,12 @@ struct jnt_data {
     int row_at_t;                  /* the last run wrote its row at t (a resumed run
                                       does not write it again) */
     jnt_stats stats;               /* counters of the last run */
+    int *yset;                     /* ny (allocated by the first jnt_set_state): where the
+                                      user set y[i] since the last step, the order it was set
+                                      in (1, 2, ...; 0: not set); a multibody model's next
+                                      assembly pins them (integ_dae_set.c) */
+    int skip_pins;                 /* 1 while jnt_advance runs from a state it assembled:
+                                      the model's own pins are not applied again */
     double max_output;             /* jnt_set_max_output: bytes, 0 = 1 GiB, < 0 = none */
     const volatile int *stop;      /* jnt_set_stop_flag: non-zero stops the run at the next
                                       accepted step (JNT_STOPPED); NULL: none */

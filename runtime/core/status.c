@@ -10,6 +10,7 @@ typedef struct status_info {
 } status_info;
 
 static const status_info status_table[] = {
+    {JNT_PROJECTED, "JNT_PROJECTED", "a value set was moved onto the joints"},
     {JNT_STOPPED, "JNT_STOPPED", "stopped by the row callback"},
     {JNT_OK, "JNT_OK", "success"},
     {JNT_ERR_MODEL, "JNT_ERR_MODEL", "the model has errors"},

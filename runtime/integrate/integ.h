@@ -290,6 +290,12 @@ int integ_dae_refactor(integ_run *r, integ_dae *w, const integ_dae_coef *c, doub
  * 0 or an error status (JNT_ERR_MODEL for an unassembled or redundant
  * model). */
 int integ_dae_consistent(integ_run *r, integ_dae *w);
+/* Assemble d's state at d->t now, the values set since the last step
+ * (d->yset) pinned where the joints allow it, else projected
+ * (integ_dae_set.c): writes d->y, counts the set values moved in *moved and
+ * d->stats.projected and names them in d->err. JNT_OK or an error status
+ * (the message in d; d->y unchanged). */
+int integ_dae_reassemble(const jnt_model *m, jnt_data *d, int *moved);
 /* The largest |C_k| of an rhs f (ny) of the run's model. */
 double integ_dae_cmax(const integ_dae *w, const double *f);
 /* out (nc) = C_q u, C_q from the Jacobian's values jv. */

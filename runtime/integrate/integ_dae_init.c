@@ -477,6 +477,14 @@ static double scales(integ_run *r, const integ_dae *w, const double *y, double *
     return len;
 }
 
+/* Is r a run resumed after the model's start time (jnt_advance, jnt_step)? */
+static int resumed(const integ_run *r)
+{
+    jnt_settings own;
+    memset(&own, 0, sizeof own);
+    return r->abi->settings && r->abi->settings(r->p, &own) >= 0 && r->t > own.t0;
+}
+
 /* (a): q onto C(q, t0) = 0 (and the extra position rows): assemble.c. */
 static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
 {
@@ -513,13 +521,10 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
         }
     /* resumed after the model's start time (jnt_advance, jnt_step): an
      * assembled state is kept without the rank checks, which the start made */
-    jnt_settings own;
-    memset(&own, 0, sizeof own);
-    int resumed = r->abi->settings && r->abi->settings(r->p, &own) >= 0 && r->t > own.t0;
     double size, len = scales(r, w, y, s, &size);
     assemble_problem p = {.n = nq, .m = nc + x.npos, .q_names = r->abi->y_names,
                           .c_names = names, .scale = s, .tol = tol > 0 ? tol : 1e-12 * len,
-                          .length = size, .no_rank_check = resumed, .eval = asm_eval,
+                          .length = size, .no_rank_check = resumed(r), .eval = asm_eval,
                           .ctx = &x};
     char msg[768];
     assemble_info info;
@@ -632,7 +637,9 @@ static int consistent(integ_run *r, integ_dae *w);
 int integ_dae_consistent(integ_run *r, integ_dae *w)
 {
     const jnt_abi_model *a = r->abi;
-    if (w->extra || a->npins <= 0 || !a->pins)
+    /* the model's pins hold at its start only: not on a run resumed later
+     * (jnt_advance), nor from a state jnt_advance assembled itself */
+    if (w->extra || a->npins <= 0 || !a->pins || resumed(r) || r->data->skip_pins)
         return consistent(r, w);
     unsigned char *vel = malloc((size_t)a->npins);
     if (!vel)

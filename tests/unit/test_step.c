@@ -4,7 +4,8 @@
  * whole run (rk4: to rounding; dopri5: to its tolerance), rows in a
  * caller's buffer equal the CSV, a state set between steps acts as an
  * initial condition (the closed form of a free oscillator), a callback stops
- * a run, misuse is refused with a message.
+ * a run, misuse is refused with a message; a multibody state set between
+ * steps is assembled again with the values set pinned (multibody_state).
  */
 #include <string.h>
 
@@ -73,6 +74,111 @@ static void model_inputs(void)
     jnt_data_free(d);
     jnt_model_set_inputs(m, NULL);
     CHECK(jnt_model_inputs(m) == NULL, "jnt_model_set_inputs replaces (and frees) the list");
+    jnt_model_free(m);
+}
+
+/* Multibody states set between steps (jnt_assemble; docs/multibody.md, "States set between
+ * steps") on examples/fourbar.jnt, a one-degree-of-freedom loop: a velocity set is kept as a
+ * rate pin, the joints' velocity rows hold, a second one that contradicts it wins (set last)
+ * and the first is projected, counted and named; jnt_step does the same and goes on; the
+ * model's own pins apply at the start only (fourbar_origin stepped = its run). */
+static double st(const jnt_model *m, const jnt_data *d, const char *name)
+{
+    return jnt_state(m, d, jnt_state_index(m, name));
+}
+
+/* |velocity of the crank's ground marker A| (pinA holds it still): A = (x, y) - L1/2 (cos th,
+ * sin th), L1 = 0.1 m */
+static double pin_a_speed(const jnt_model *m, const jnt_data *d)
+{
+    double th = st(m, d, "crank.angle"), w = st(m, d, "crank.angle.v");
+    return hypot(st(m, d, "crank.x.v") + 0.05 * sin(th) * w,
+                 st(m, d, "crank.y.v") - 0.05 * cos(th) * w);
+}
+
+static void multibody_state(void)
+{
+    jnt_model *m = NULL, *mo = NULL;
+    if (jnt_compile_file("examples/fourbar.jnt", &(jnt_compile_opts){.diag = stderr}, &m) !=
+            JNT_OK ||
+        jnt_compile_file("examples/fourbar_origin.jnt", &(jnt_compile_opts){.diag = stderr},
+                         &mo) != JNT_OK) {
+        CHECK(0, "examples/fourbar.jnt and fourbar_origin.jnt compile");
+        jnt_model_free(m);
+        return;
+    }
+    jnt_data *d = jnt_data_new(m);
+    int iw = jnt_state_index(m, "crank.angle.v"), ir = jnt_state_index(m, "rocker.angle.v");
+    int rc = jnt_step(m, d, NULL);
+    if (rc == JNT_OK)
+        rc = jnt_set_state(m, d, iw, 5.0);
+    CHECK(rc == JNT_OK && st(m, d, "crank.angle.v") == 5.0, "a velocity set reads back as set");
+    rc = jnt_assemble(m, d);
+    CHECK(rc == JNT_OK && fabs(st(m, d, "crank.angle.v") - 5.0) < 1e-12 && pin_a_speed(m, d) <
+              1e-12, "jnt_assemble keeps crank.angle.v = 5 rad/s (%.17g) and moves the others: "
+          "pinA's marker at %.2g m/s (before: projected, silently)",
+          st(m, d, "crank.angle.v"), pin_a_speed(m, d));
+    rc = jnt_step(m, d, NULL);
+    CHECK(rc == JNT_OK && st(m, d, "crank.angle.v") > 4.0 && jnt_data_stats(d)->projected == 0,
+          "the step goes on from 5 rad/s: %.4g rad/s at t = %g s (before: -0.73)",
+          st(m, d, "crank.angle.v"), jnt_time(d));
+    /* two velocities of one degree of freedom: the one set last is kept */
+    rc = jnt_set_state(m, d, iw, 5.0);
+    if (rc == JNT_OK)
+        rc = jnt_set_state(m, d, ir, 5.0);
+    if (rc == JNT_OK)
+        rc = jnt_assemble(m, d);
+    CHECK(rc == JNT_PROJECTED && fabs(st(m, d, "rocker.angle.v") - 5.0) < 1e-12 &&
+              fabs(st(m, d, "crank.angle.v") - 5.0) > 1 && pin_a_speed(m, d) < 1e-12 &&
+              jnt_data_stats(d)->projected == 1 &&
+              strstr(jnt_data_error(d), "'crank.angle.v' set to 5 is"),
+          "contradicting values: %s, the last set kept, the other moved and named: %s",
+          jnt_status_name(rc), jnt_data_error(d));
+    /* jnt_step itself: the same assembly, counted, and on */
+    long before = jnt_data_stats(d)->projected;
+    rc = jnt_set_state(m, d, iw, 5.0);
+    if (rc == JNT_OK)
+        rc = jnt_set_state(m, d, ir, 5.0);
+    if (rc == JNT_OK)
+        rc = jnt_step(m, d, NULL);
+    CHECK(rc == JNT_OK && jnt_data_stats(d)->projected == before + 1,
+          "jnt_step assembles the values set, counts the one moved (%ld) and steps on",
+          jnt_data_stats(d)->projected - before);
+    jnt_data_free(d);
+
+    /* the model's pins (init pinA.angle = th1) hold at the start only: stepped = run (before:
+     * every step began again at 60 deg, 2.7e-3 rad off at 30 ms) */
+    enum { N = 31 };
+    static double whole[N * 12], parts[N * 12];
+    long nw = 0, np = 0;
+    d = jnt_data_new(mo);
+    jnt_run_opts o = {.csv_path = "", .t_end = 0.3, .rows = whole, .rows_cap = N, .rows_n = &nw};
+    rc = jnt_run(mo, d, &o);
+    jnt_data *e = jnt_data_new(mo);
+    jnt_run_opts so = {.rows = parts, .rows_cap = N, .rows_n = &np};
+    for (int k = 0; k < 30 && rc == JNT_OK; k++)
+        rc = jnt_step(mo, e, &so);
+    int nc = jnt_output_count(mo);
+    CHECK(rc == JNT_OK && nw == N && np == N && nc == 12 && max_diff(parts, whole, N * 12) < 1e-6,
+          "fourbar_origin in 30 jnt_step calls = its run to %.2g (the restarts' HHT history)",
+          max_diff(parts, whole, N * 12));
+    /* a value set before the first step beats the model's pin */
+    jnt_data *f = jnt_data_new(mo);
+    rc = jnt_init_state(mo, f);
+    if (rc == JNT_OK)
+        rc = jnt_set_state(mo, f, jnt_state_index(mo, "crank.angle"), 1.2);
+    if (rc == JNT_OK)
+        rc = jnt_assemble(mo, f);
+    double a0 = st(mo, f, "crank.angle");
+    if (rc == JNT_OK)
+        rc = jnt_step(mo, f, NULL);
+    CHECK(rc == JNT_OK && fabs(a0 - 1.2) < 1e-12 && fabs(st(mo, f, "crank.angle") - 1.2) < 0.01,
+          "crank.angle = 1.2 set at t0 over init pinA.angle = 60 deg: %.17g, then %.6g at 10 ms",
+          a0, st(mo, f, "crank.angle"));
+    jnt_data_free(f);
+    jnt_data_free(e);
+    jnt_data_free(d);
+    jnt_model_free(mo);
     jnt_model_free(m);
 }
 
@@ -184,10 +290,14 @@ int main(void)
     CHECK(rc == JNT_ERR_USAGE && strstr(jnt_data_error(f), "nothing to resume"),
           "resume without a state: %s", jnt_data_error(f));
     CHECK(jnt_set_state(m, f, jnt_state_count(m), 1) == JNT_ERR_USAGE, "state out of range");
+    double x_before = jnt_state(m, e, ix);
+    CHECK(jnt_assemble(m, e) == JNT_OK && jnt_state(m, e, ix) == x_before,
+          "jnt_assemble on a model without joints: JNT_OK, nothing moved");
     jnt_data_free(f);
     jnt_data_free(e);
     jnt_data_free(d);
     jnt_model_free(m);
     model_inputs();
+    multibody_state();
     return check_failures > 100 ? 100 : check_failures;
 }

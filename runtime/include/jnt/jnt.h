@@ -401,14 +401,16 @@ int jnt_set_full_state(const jnt_model *m, jnt_data *d, double t, const double *
  * velocities set since the last step are pinned (a set velocity is a rate
  * pin) and the other coordinates move by the least weighted change onto
  * C(q, t) = 0 and C_q v + C_t = 0; the multipliers follow. When the set
- * values contradict the joints or one another, their pins are dropped
- * (velocities first) and the state is projected: the least change from the
- * values set. Before the first step the model's own pins apply too and give
- * way first. The marks stay until the next step, so values set one by one
- * with a jnt_assemble after each are all kept where they fit together.
+ * values contradict the joints or one another, the pins are taken one at a
+ * time (positions, then velocities, the value set last first), each kept
+ * when the state assembles with it and those kept before; the other values
+ * move with the projection (the least change from the values set). Before
+ * the first step the model's own pins apply too and give way first. The
+ * marks stay until the next step, so values set one by one with a
+ * jnt_assemble after each are all kept where they fit together.
  * Returns JNT_OK when every value set was kept (to 1e-9 (1 + |value|)),
  * JNT_PROJECTED (> 0) when one moved: stats.projected counts them and
- * jnt_data_error(d) names them ("'crank.angle.v' set to 5 is 0.317..."),
+ * jnt_data_error(d) names them ("'crank.angle.v' set to 5 is 10.97"),
  * or an error (JNT_ERR_MODEL: no pose closes the joints; the state stays as
  * set). jnt_advance and jnt_step do the same at their start and go on
  * (JNT_OK) after counting what moved in stats.projected. A model without
