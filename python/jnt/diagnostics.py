@@ -61,7 +61,7 @@ class Diagnostic:
     @property
     def location(self) -> str:
         """"file:line:col", or "" without a place."""
-        return "" if self.file is None else "%s:%d:%d" % (self.file, self.line, self.column)
+        return "" if self.file is None else "%s:%s:%s" % (self.file, self.line, self.column)
 
     def _own_lines(self) -> List[str]:
         head = "%s: %s: %s" % (self.location or "jnt", self.severity, self.message)
@@ -102,7 +102,8 @@ def parse(text: str) -> List[Diagnostic]:
                               "excerpt": [], "extra": []})
             continue
         cur = items[-1]
-        h = _HINT.match(raw)
+        # a hint follows the caret (a source line that reads "hint: ..." is a source line)
+        h = _HINT.match(raw) if len(cur["excerpt"]) == 2 or cur["file"] is None else None
         if h:
             cur["extra"].append(raw)
             cur["hint"] = h.group(1)

@@ -487,7 +487,7 @@ def _collect(model, d, call, args, o, limit):
     return res
 
 
-def read_csv(path: PathLike) -> Result:
+def read_csv(path: Union[str, "os.PathLike[str]"]) -> Result:
     """A jnt output or analysis CSV as a Result: the header line of names,
     the units of a '# units:' line after it (docs/cli.md, "Output files"),
     comment lines skipped."""
@@ -530,10 +530,10 @@ class Simulation:
         self.model = model
         self._d = None
         self._busy = threading.Lock()
-        self._rows = []
+        self._rows: List[np.ndarray] = []
         self._nrows = 0
         self._set_since = {}  # state index: (before, set) since the last step
-        self._final_stats = {}
+        self._final_stats: Dict[str, Any] = {}
         self._limit = _opt.DEFAULT_MAX_OUTPUT
         self._opts = (None, 0.0, 0.0, 0.0)  # integrator, h, rtol, atol, checked
         model._acquire()
@@ -671,9 +671,9 @@ class Simulation:
 
     def advance(self, t: Time) -> np.ndarray:
         """Advance to time t (s, or text with a unit); returns the rows written."""
-        t = _opt.time_value(lib(), "t", t)
+        to = _opt.time_value(lib(), "t", t)
         with self._use() as d:
-            return self._go(d, lib().jnt_advance, (ctypes.c_double(t),), t)
+            return self._go(d, lib().jnt_advance, (ctypes.c_double(to),), to)
 
     @property
     def t(self) -> float:

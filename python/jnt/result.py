@@ -122,9 +122,9 @@ class Result:
         head = [""] + ["%s<br><small>%s</small>" % (html.escape(c),
                                                     html.escape(self.units.get(c, "")))
                        for c in self.columns]
-        shown = list(range(n)) if n <= 2 * HTML_ROWS else \
-            list(range(HTML_ROWS)) + [None] + list(range(n - HTML_ROWS, n))
-        rows = []
+        shown: List[Optional[int]] = list(range(n)) if n <= 2 * HTML_ROWS else \
+            [*range(HTML_ROWS), None, *range(n - HTML_ROWS, n)]
+        rows: List[List[str]] = []
         for i in shown:
             if i is None:
                 rows.append(["&hellip;"] + ["&hellip;"] * len(self.columns))

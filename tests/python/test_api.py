@@ -265,3 +265,21 @@ def test_type_hints_and_docstrings():
                 if p.name != "self" and p.annotation is inspect.Parameter.empty:
                     missing.append("%s(%s) (no type)" % (qual, p.name))
     assert not missing, missing
+
+
+def test_diagnostics_hint_lines_and_warnings():
+    # the forms the compiler may print beside the goldens': a 'hint:' line
+    # under the caret, a warning, an error without a place, a further line
+    text = ("m.jnt:2:5: warning: 'x' is never used\n  let x = 1\n      ^\n"
+            "m.jnt:4:1: error: unknown law 'lugr'\n  law = lugr()\n  ^\n"
+            "  hint: the laws of import friction are listed in docs/laws.md\n"
+            "jnt: error: too many errors, stopping\n")
+    w, e, cap = jnt.diagnostics.parse(text)
+    assert (w.severity, w.line, w.column, w.hint) == ("warning", 2, 5, None)
+    assert (e.severity, e.line, e.message) == \
+        ("error", 4, "unknown law 'lugr'")
+    assert e.hint == "the laws of import friction are listed in docs/laws.md"
+    assert (cap.file, cap.message) == (None, "too many errors, stopping")
+    assert "\n".join(str(d) for d in (w, e, cap)) == text.rstrip("\n")
+    err = jnt.CompileError(-3, text.rstrip("\n"))
+    assert [d.severity for d in err.errors] == ["error", "error"]
