@@ -39,6 +39,8 @@
 #      against a ThreadPoolExecutor of 2 threads (bench/python_threads.sh).
 #  17. compile latency of libjnt.so against libjnt.a (the jnt executable's
 #      library), both JIT in memory with libtcc (bench/jit_so.sh).
+#  18. the compile cache: a miss against a hit on car_pendulum and lap_joint,
+#      jnt_compile_file and jnt emit in new processes (bench/cache.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -53,6 +55,9 @@
 # two cores.
 set -u
 B=${B:-build}
+# whole compiles everywhere and nothing in ~/.cache: section 18 turns the
+# compile cache on in a scratch folder of its own (docs/cli.md, "Compile cache")
+export JNT_CACHE=0
 # benchmark models written under $B name the examples' data files by absolute
 # path: allow that directory (docs/cli.md, "Model files stay in their place")
 export JNT_ALLOW_PATH="$PWD/examples"
@@ -106,7 +111,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -582,3 +587,4 @@ if want 14; then . bench/sweep.sh; fi
 if want 15; then . bench/mechanism.sh; fi
 if want 16; then . bench/python_threads.sh; fi
 if want 17; then . bench/jit_so.sh; fi
+if want 18; then . bench/cache.sh; fi
