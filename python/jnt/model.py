@@ -64,6 +64,20 @@ class Error(Exception):
         self.message = message
         super().__init__(message)
 
+    def __reduce__(self) -> Any:
+        # pickled with its fields (status, name, message, diagnostics,
+        # result), so that an error raised in a ProcessPoolExecutor's
+        # worker reaches the caller whole
+        return (_restore_error, (type(self), self.message, dict(self.__dict__)))
+
+
+def _restore_error(cls: type, message: str, fields: Dict[str, Any]) -> Error:
+    """An Error unpickled: its fields set as they were, without libjnt."""
+    e = cls.__new__(cls)
+    Exception.__init__(e, message)
+    e.__dict__.update(fields)
+    return e
+
 
 class CompileError(Error):
     """The model has errors. str(e) and .message: the compiler's text, as

@@ -283,3 +283,20 @@ def test_diagnostics_hint_lines_and_warnings():
     assert "\n".join(str(d) for d in (w, e, cap)) == text.rstrip("\n")
     err = jnt.CompileError(-3, text.rstrip("\n"))
     assert [d.severity for d in err.errors] == ["error", "error"]
+
+
+def test_errors_pickle(monkeypatch):
+    # an error raised in a ProcessPoolExecutor's worker comes back pickled:
+    # CompileError.__init__'s arguments made unpickling fail (TypeError)
+    import pickle
+    e = compile_golden("sema_many_errors", monkeypatch)
+    e2 = pickle.loads(pickle.dumps(e))
+    assert type(e2) is jnt.CompileError and str(e2) == str(e)
+    assert e2.diagnostics == e.diagnostics and (e2.status, e2.name) == (e.status, e.name)
+    m = jnt.compile(os.path.join(ROOT, "tests", "cli", "diverge.jnt"))
+    with pytest.raises(jnt.RunError) as r:
+        m.run()
+    r2 = pickle.loads(pickle.dumps(r.value))
+    assert r2.name == "JNT_ERR_NONFINITE" and np.array_equal(r2.result.data, r.value.result.data)
+    u = pickle.loads(pickle.dumps(jnt.UsageError(-2, "x")))
+    assert isinstance(u, ValueError) and u.message == "x"
