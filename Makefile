@@ -5,6 +5,8 @@
 #   make install     install jnt, libjnt (.so with soname, .a), headers, jnt.pc,
 #                    the stdlib, the man page and the Python package under
 #                    PREFIX (default /usr/local; DESTDIR for staging)
+#   make python-package  B/python: the Python package with libjnt.so, the
+#                    headers and the stdlib inside, for pip install B/python
 #   make demo        install what is missing, build, run the main example
 #   make test        install what is missing, build, run the whole test suite
 #   make mpi         build/jnt-mpi: `jnt sweep` across Open MPI ranks (needs mpicc)
@@ -41,7 +43,8 @@ LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
-             python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config strace
+             python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config strace \
+             python3-venv python3-wheel python3-pip
 DEB_BENCH := octave time libmujoco-dev
 
 COMPILER_SRC := $(wildcard compiler/*.c)
@@ -54,7 +57,8 @@ EXAMPLE_TEST := $(wildcard tests/examples/test_*.c)
 UNIT_BIN     := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC)) \
                 $(patsubst tests/examples/%.c,$(B)/tests/%,$(EXAMPLE_TEST))
 
-.PHONY: all build deps deps-build deps-bench demo test check-asan check-tsan bench docs clean mpi install fuzz
+.PHONY: all build deps deps-build deps-bench demo test check-asan check-tsan bench docs clean mpi install fuzz \
+        python-package
 .SUFFIXES:
 
 # The version (jnt.h's JNT_VERSION): libjnt.so.MAJOR is the soname.
@@ -302,15 +306,25 @@ docs: deps
 # its links, libjnt.a, PREFIX/include/jnt/*.h, PREFIX/lib/pkgconfig/jnt.pc,
 # PREFIX/share/jnt/stdlib (found by the installed jnt relative to itself:
 # compiler/paths.c), PREFIX/share/man/man1/jnt.1 (from docs/cli.md) and the
-# Python package in PREFIX/lib/python3/dist-packages/jnt.
+# Python package in the site-packages folder under PREFIX that $(PYTHON)
+# searches (PREFIX/bin/python3 when PREFIX is a virtual environment): for
+# /usr/local, /usr, ~/.local or a venv it imports as is; for another prefix
+# the last line printed is the PYTHONPATH to export (docs/python.md).
 $(B)/jnt.1: docs/cli.md docs/man.awk runtime/include/jnt/jnt.h
 	awk -v version=$(VERSION) -f docs/man.awk docs/cli.md > $@
+
+PYTHON ?= python3
+# prints path:DIR when the interpreter searches DIR, a site folder under the
+# prefix argv[1], else add:DIR (the prefix's posix_prefix purelib folder)
+PY_SITE := import site, sys, sysconfig; p = sys.argv[1].rstrip("/"); \
+  d = [s for s in site.getsitepackages() + [site.getusersitepackages()] if s.startswith(p + "/lib/")]; \
+  print("path:" + d[0] if d else "add:" + sysconfig.get_path("purelib", "posix_prefix", {"base": p, "platbase": p}))
 
 install: all
 	@$(MAKE) --no-print-directory $(B)/jnt.1
 	@D=$(DESTDIR)$(PREFIX); set -e; \
 	install -d $$D/bin $$D/lib/pkgconfig $$D/include/jnt $$D/share/jnt/stdlib \
-	  $$D/share/man/man1 $$D/lib/python3/dist-packages/jnt; \
+	  $$D/share/man/man1; \
 	install -m 755 $(B)/jnt $$D/bin/jnt; \
 	install -m 755 $(B)/libjnt.so $$D/lib/libjnt.so.$(VERSION); \
 	ln -sf libjnt.so.$(VERSION) $$D/lib/libjnt.so.$(SOMAJOR); \
@@ -321,8 +335,32 @@ install: all
 	  -e 's|@LIBS@|$(RUN_LIBS) -ldl -lpthread|' jnt.pc.in > $$D/lib/pkgconfig/jnt.pc; \
 	install -m 644 stdlib/*.jnt $$D/share/jnt/stdlib/; \
 	install -m 644 $(B)/jnt.1 $$D/share/man/man1/jnt.1; \
-	install -m 644 python/jnt/*.py $$D/lib/python3/dist-packages/jnt/; \
-	echo "installed jnt $(VERSION) under $$D"
+	echo "installed jnt $(VERSION) under $$D"; \
+	py=$(PYTHON); [ -x "$(PREFIX)/bin/python3" ] && py="$(PREFIX)/bin/python3"; \
+	if ! site=$$($$py -c '$(PY_SITE)' "$(PREFIX)" 2>/dev/null); then \
+	  echo "no $$py: the Python package (python/jnt) is not installed"; exit 0; fi; \
+	install -d "$(DESTDIR)$${site#*:}/jnt"; \
+	install -m 644 python/jnt/*.py "$(DESTDIR)$${site#*:}/jnt/"; \
+	echo 'LIBDIR = "$(PREFIX)/lib"  # written by make install' > "$(DESTDIR)$${site#*:}/jnt/_prefix.py"; \
+	case $$site in \
+	  path:*) echo "installed the Python package in $${site#*:} ($$py imports it)" ;; \
+	  *) echo "installed the Python package in $${site#*:}, which $$py does not search; add it:"; \
+	     echo "export PYTHONPATH=$${site#*:}" ;; esac
+
+# ---- the Python package ------------------------------------------------------
+# B/python: python/'s package with libjnt.so, the headers and the stdlib laid
+# out inside it as under a prefix (lib/, include/jnt/, share/jnt/stdlib/:
+# libjnt.so finds the last two beside its lib/, compiler/paths.c), ready for
+# pip install --no-build-isolation --no-index B/python (docs/python.md)
+python-package: build
+	@rm -rf $(B)/python
+	@mkdir -p $(B)/python/jnt/lib $(B)/python/jnt/include/jnt $(B)/python/jnt/share/jnt/stdlib
+	@cp python/pyproject.toml python/setup.py $(B)/python/
+	@cp python/jnt/*.py $(B)/python/jnt/
+	@cp $(B)/libjnt.so $(B)/python/jnt/lib/
+	@cp runtime/include/jnt/*.h $(B)/python/jnt/include/jnt/
+	@cp stdlib/*.jnt $(B)/python/jnt/share/jnt/stdlib/
+	@echo "the Python package is in $(B)/python: pip install --no-build-isolation --no-index $(B)/python"
 
 clean:
 	rm -rf build

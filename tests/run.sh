@@ -143,6 +143,15 @@ if [ -z "$JNT_SKIP_INSTALL" ]; then
     section "install"
 fi
 
+# the Python package: make python-package, pip install offline into a fresh
+# venv, a model run there with no JNT_* variable; pip install ./python, a wheel
+if [ -z "$JNT_SKIP_INSTALL" ] && [ -z "$JNT_SKIP_PYTHON" ]; then
+    B=$B sh tests/install/venv.sh > "$B/tests/venv.txt" 2>&1
+    grep -E '^(PASS|FAIL)' "$B/tests/venv.txt" >> "$log"
+    grep -A5 '^FAIL' "$B/tests/venv.txt"
+    section "python package (venv)"
+fi
+
 # the embedding example: two runs sharing one model; in stick the final
 # displacement is F_E / sigma0 (seed 002 Sect. 5), so it halves with the force
 if [ -x "$B/embed" ]; then

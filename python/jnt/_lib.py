@@ -52,22 +52,36 @@ class CompileOpts(ctypes.Structure):
 
 
 def _candidates():
-    """Where libjnt.so may be: $JNT_LIB, beside an installed package
-    (PREFIX/lib), the source tree's build directory, the linker's path."""
+    """Where libjnt.so may be: $JNT_LIB; the package's own lib/ (pip
+    install: setup.py bundles it with include/ and share/jnt/stdlib, which
+    libjnt.so finds beside its lib/ folder); PREFIX/lib when make install
+    put the package in PREFIX/lib/pythonX.Y/site-packages (or dist-packages),
+    also as recorded in jnt/_prefix.py; the source tree's build/; the
+    linker's path."""
     env = os.environ.get("JNT_LIB")
     if env:
         yield env
     here = os.path.dirname(os.path.abspath(__file__))
-    for rel in ("../../../libjnt.so", "../../build/libjnt.so"):
+    for rel in ("lib/libjnt.so", "../../../libjnt.so"):
         yield os.path.normpath(os.path.join(here, rel))
+    try:  # PREFIX/lib as make install wrote it (jnt/_prefix.py)
+        from . import _prefix
+        yield os.path.join(_prefix.LIBDIR, "libjnt.so")
+    except ImportError:
+        pass
+    yield os.path.normpath(os.path.join(here, "../../build/libjnt.so"))
     found = ctypes.util.find_library("jnt")
     if found:
         yield found
 
 
+loaded_from = None  # the libjnt.so load() found
+
+
 def load():
     """Load libjnt and declare its functions; raises OSError naming the
     places tried when it is nowhere."""
+    global loaded_from
     tried = []
     lib = None
     for path in _candidates():
@@ -76,8 +90,10 @@ def load():
             continue
         try:
             lib = ctypes.CDLL(path)
+            loaded_from = path
             break
-        except OSError:
+        except OSError as e:  # found but not loadable: say why
+            tried[-1] = "%s (%s)" % (path, e)
             continue
     if lib is None:
         raise OSError("libjnt.so not found (tried: %s); build it with 'make' or set JNT_LIB"

@@ -3,7 +3,9 @@
 # source tree would: jnt --version, the soname and links, the installed
 # stdlib (a law added to the installed copy only must be found), the embed
 # example built with pkg-config and run, the installed Python package
-# without JNT_LIB, and pip install ./python without network.
+# where the prefix's python3 imports it (a venv, ~/.local) or with the one
+# PYTHONPATH line make install prints (any other prefix), no JNT_* variable.
+# (pip and a fresh venv: tests/install/venv.sh.)
 # Run from the repository root with B set to the build directory.
 B=${B:-build}
 ROOT=$(pwd)
@@ -12,8 +14,9 @@ fail() { echo "FAIL: install: $*"; }
 P=$(mktemp -d "${TMPDIR:-/tmp}/jnt-prefix.XXXXXX")
 trap 'rm -rf "$P"' EXIT
 
-if make --no-print-directory B="$B" PREFIX="$P/usr" install > "$P/make.log" 2>&1; then
-    pass "make install PREFIX=... ($(tail -1 "$P/make.log"))"
+py=/usr/bin/python3 # Debian's, with numpy (PATH's python3 may be another)
+if make --no-print-directory B="$B" PREFIX="$P/usr" PYTHON=$py install > "$P/make.log" 2>&1; then
+    pass "make install PREFIX=... ($(grep '^installed jnt' "$P/make.log"))"
 else
     fail "make install failed: $(tail -3 "$P/make.log")"
     exit 0
@@ -23,7 +26,7 @@ V=$(sed -n 's/^#define JNT_VERSION "\(.*\)"/\1/p' runtime/include/jnt/jnt.h)
 missing=""
 for f in bin/jnt lib/libjnt.so.$V lib/libjnt.so.0 lib/libjnt.so lib/libjnt.a include/jnt/jnt.h \
          include/jnt/abi.h include/jnt/setup.h lib/pkgconfig/jnt.pc share/jnt/stdlib/friction.jnt \
-         share/man/man1/jnt.1 lib/python3/dist-packages/jnt/__init__.py; do
+         share/man/man1/jnt.1; do
     [ -e "$U/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass "every file in place" || fail "missing:$missing"
@@ -80,22 +83,42 @@ else
     fail "building embed with pkg-config: $(tail -3 "$P/cc.log")"
 fi
 
-# the installed Python package finds the installed library by itself
-py=/usr/bin/python3
-if [ -z "$JNT_SKIP_PYTHON" ]; then
-    r=$(cd "$W" && env -u JNT_LIB PYTHONPATH="$U/lib/python3/dist-packages" $py -c '
+# the installed Python package finds the installed library by itself. A
+# prefix no interpreter searches: make install's last line is the one to add
+run_py='
 import jnt, sys
 m = jnt.compile(sys.argv[1])
 r = m.run(tE="100 ms")
-print(jnt.version(), len(r), r["u"][-1])' "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
-    case $r in "$V "*) pass "installed Python package: $r" ;; *) fail "installed Python package: $r" ;; esac
-    if $py -m pip install --no-index --no-deps --target "$P/pip" ./python > "$P/pip.log" 2>&1 &&
-            [ -f "$P/pip/jnt/model.py" ]; then
-        pass "pip install ./python without network"
+print(jnt.version(), len(r), r["u"][-1])'
+clean() { env -i PATH=/usr/bin:/bin HOME="$P/home" LANG=C.UTF-8 "$@"; }
+if [ -z "$JNT_SKIP_PYTHON" ]; then
+    line=$(tail -1 "$P/make.log")
+    case $line in
+    "export PYTHONPATH=$U/lib/python3"*/site-packages)
+        r=$(cd "$W" && clean sh -c "$line && exec $py -c '$run_py' '$ROOT/examples/frdyn2_bench.jnt'" 2>&1)
+        case $r in "$V "*) pass "a custom prefix: make install prints '$line'; with it: $r" ;;
+            *) fail "the installed Python package with '$line': $r" ;; esac ;;
+    *) fail "make install PREFIX=$U: the last line is '$line', not the PYTHONPATH to add" ;;
+    esac
+    # a virtual environment as the prefix: its python3 imports the package
+    if $py -m venv --system-site-packages "$P/venv" > "$P/venv.log" 2>&1 &&
+            make --no-print-directory B="$B" PREFIX="$P/venv" install > "$P/make2.log" 2>&1; then
+        r=$(cd "$W" && clean "$P/venv/bin/python3" -c "$run_py" "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
+        case $r in "$V "*) pass "make install PREFIX=a venv: its python3 imports jnt, no variable: $r" ;;
+            *) fail "make install PREFIX=a venv, then its python3: $r ($(tail -1 "$P/make2.log"))" ;; esac
     else
-        fail "pip install ./python: $(tail -3 "$P/pip.log")"
+        fail "make install PREFIX=a venv: $(tail -3 "$P/venv.log" "$P/make2.log")"
     fi
-    rm -rf python/build python/jnt.egg-info
+    # ~/.local (the user's site folder, as HOME says): Debian's python3 imports it
+    mkdir -p "$P/home"
+    if HOME="$P/home" make --no-print-directory B="$B" PREFIX="$P/home/.local" PYTHON=$py install \
+            > "$P/make3.log" 2>&1; then
+        r=$(cd "$W" && clean $py -c "$run_py" "$ROOT/examples/frdyn2_bench.jnt" 2>&1)
+        case $r in "$V "*) pass "make install PREFIX=~/.local: $py imports jnt, no variable: $r" ;;
+            *) fail "make install PREFIX=~/.local, then $py: $r ($(tail -1 "$P/make3.log"))" ;; esac
+    else
+        fail "make install PREFIX=~/.local: $(tail -3 "$P/make3.log")"
+    fi
 fi
 
 # the installed libjnt.so compiles in memory: no tcc or cc on PATH needed
