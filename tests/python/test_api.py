@@ -300,3 +300,37 @@ def test_errors_pickle(monkeypatch):
     assert r2.name == "JNT_ERR_NONFINITE" and np.array_equal(r2.result.data, r.value.result.data)
     u = pickle.loads(pickle.dumps(jnt.UsageError(-2, "x")))
     assert isinstance(u, ValueError) and u.message == "x"
+
+
+def test_ctypes_mirrors_match_the_headers(tmp_path):
+    # every structure _lib.py mirrors has the size and field offsets of its
+    # C definition (jnt.h, abi.h, setup.h), measured by a C program built
+    # here: _lib.Settings lacked assemble_tol, and the library wrote past it
+    import shutil
+    from jnt import _lib
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    pairs = [(_lib.Stats, "jnt_stats"), (_lib.RunOpts, "jnt_run_opts"),
+             (_lib.Settings, "jnt_settings"), (_lib.CompileOpts, "jnt_compile_opts")]
+    lines = ['#include <stddef.h>', '#include <stdio.h>', '#include "jnt/jnt.h"',
+             '#include "jnt/abi.h"', '#include "jnt/setup.h"', "int main(void) {",
+             '    printf("jnt_dim %zu\\n", sizeof(jnt_dim));']
+    for cls, c in pairs:
+        lines.append('    printf("%s %%zu\\n", sizeof(%s));' % (c, c))
+        for name, _ in cls._fields_:
+            lines.append('    printf("%s.%s %%zu\\n", offsetof(%s, %s));' % (c, name, c, name))
+    lines += ["    return 0;", "}"]
+    src = tmp_path / "sizes.c"
+    src.write_text("\n".join(lines) + "\n")
+    exe = tmp_path / "sizes"
+    subprocess.run([cc, "-std=c11", "-I", os.path.join(ROOT, "runtime", "include"), str(src),
+                    "-o", str(exe)], check=True, capture_output=True)
+    c_sizes = dict(ln.split() for ln in
+                   subprocess.run([str(exe)], capture_output=True, text=True).stdout.splitlines())
+    py = {"jnt_dim": ctypes.sizeof(_lib.Dim)}
+    for cls, c in pairs:
+        py[c] = ctypes.sizeof(cls)
+        for name, _ in cls._fields_:
+            py["%s.%s" % (c, name)] = getattr(cls, name).offset
+    assert {k: int(v) for k, v in c_sizes.items()} == py
