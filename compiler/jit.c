@@ -106,7 +106,8 @@ static void on_error(void *opaque, const char *msg)
  * compilation at a time; runs take no lock (docs/embedding.md, Threads). */
 static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void jit_enter(void)
+/* Take jit_lock; point libtcc's stdout, stderr and environ (libjnt.so) at glibc's. */
+static void lock_tcc(void)
 {
     pthread_mutex_lock(&jit_lock);
     jit_tcc_stdout = stdout;
@@ -116,7 +117,7 @@ static void jit_enter(void)
 
 static void release_code(TCCState *s)
 {
-    jit_enter();
+    lock_tcc();
     tcc_delete(s);
     pthread_mutex_unlock(&jit_lock);
 }
@@ -137,7 +138,7 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
         {"fmax", (const void *)fmax},
     };
     *out = NULL;
-    jit_enter();
+    lock_tcc();
     TCCState *s = tcc_new();
     if (!s) {
         pthread_mutex_unlock(&jit_lock);
