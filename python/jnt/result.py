@@ -101,11 +101,10 @@ class Result:
     def _summary(self) -> str:
         parts = ["%d rows &times; %d columns" % (len(self), len(self.columns))]
         if len(self) and self.columns:
-            t = self.t
-            unit = self.units.get("t" if "t" in self.columns else self.columns[0], "")
-            parts.append("%s from %s to %s%s" % (html.escape("t" if "t" in self.columns
-                                                             else self.columns[0]),
-                                                 number(t[0]), number(t[-1]),
+            tname = "t" if "t" in self.columns else self.columns[0]  # as self.t
+            unit = self.units.get(tname, "")
+            parts.append("%s from %s to %s%s" % (html.escape(tname), number(self.t[0]),
+                                                 number(self.t[-1]),
                                                  " " + html.escape(unit) if unit else ""))
         st = self.stats
         if "steps" in st:
