@@ -13,7 +13,8 @@ libjnt.so finds include/ and share/jnt/stdlib beside its own lib/ folder
 (compiler/paths.c), so the installed package needs no JNT_* variable. The
 files come from the package folder when make staged them there (make
 python-package: $B/python), else from the source tree: the build directory
-$JNT_BUILD_DIR, default build/ (make builds it first)."""
+$JNT_BUILD_DIR (relative to the source tree, as make's B=), default
+build/ (make builds it first)."""
 import glob
 import os
 import re
@@ -27,14 +28,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+def build_dir():
+    """The build directory: $JNT_BUILD_DIR (relative to the source tree, as
+    make's B=), default build/."""
+    return os.path.join(ROOT, os.environ.get("JNT_BUILD_DIR") or "build")
+
+
 def payload():
     """(source, destination inside the package) of each file to bundle, or
     [] when the package folder already holds them (a staged tree); raises
     SystemExit naming the build directory when libjnt.so is not built."""
     if os.path.exists(os.path.join(HERE, "jnt", "lib", "libjnt.so")):
         return []
-    build = os.environ.get("JNT_BUILD_DIR") or os.path.join(ROOT, "build")
-    lib = os.path.join(build, "libjnt.so")
+    lib = os.path.join(build_dir(), "libjnt.so")
     if not os.path.isfile(lib):
         raise SystemExit("jnt: error: %s not found: run 'make' in %s first (or set JNT_BUILD_DIR "
                          "to the build directory)" % (lib, ROOT))
@@ -78,4 +84,14 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(version=version(), cmdclass={"build_py": BuildPy}, distclass=BinaryDistribution)
+def build_options():
+    """In the source tree, setuptools' scratch folders go under the build
+    directory (B/pybuild), not into python/: the tree stays as it was."""
+    if os.path.exists(os.path.join(HERE, "jnt", "lib", "libjnt.so")):
+        return {}
+    base = os.path.join(build_dir(), "pybuild")
+    return {"build": {"build_base": base}, "egg_info": {"egg_base": base}}
+
+
+setup(version=version(), cmdclass={"build_py": BuildPy}, distclass=BinaryDistribution,
+      options=build_options())

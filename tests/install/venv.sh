@@ -102,9 +102,9 @@ case $r in
 esac
 
 # pip install ./python from the source tree: setup.py bundles the build
-# directory's libjnt.so ($JNT_BUILD_DIR, default build/), headers, stdlib
-rm -rf python/build python/jnt.egg-info
-if JNT_BUILD_DIR="$ROOT/$B" $py -m pip install $pip_offline --no-deps --target "$T/tgt" ./python \
+# directory's libjnt.so ($JNT_BUILD_DIR, default build/), headers, stdlib;
+# setuptools' scratch folders go to $JNT_BUILD_DIR/pybuild, not into python/
+if JNT_BUILD_DIR="$B" $py -m pip install $pip_offline --no-deps --target "$T/tgt" ./python \
         > "$T/pip2.log" 2>&1 && [ -f "$T/tgt/jnt/lib/libjnt.so" ] &&
         [ -f "$T/tgt/jnt/share/jnt/stdlib/friction.jnt" ]; then
     r=$(cd "$T/work" && clean PYTHONPATH="$T/tgt" $py -c '
@@ -115,10 +115,11 @@ print(len(jnt.compile("frdyn2_bench.jnt").run(tE="100 ms")))' 2>&1)
 else
     fail "pip install ./python: $(tail -3 "$T/pip2.log")"
 fi
-rm -rf python/build python/jnt.egg-info
+left=$(ls -d python/build python/*.egg-info 2>/dev/null)
+[ -z "$left" ] && pass "pip install ./python leaves python/ as it was" ||
+    { fail "pip install ./python left $left in the source tree"; rm -rf $left; }
 # without a built library: refused at install time, naming it
 out=$(JNT_BUILD_DIR="$T/nowhere" $py -m pip install $pip_offline --no-deps --target "$T/tgt2" ./python 2>&1)
-rm -rf python/build python/jnt.egg-info
 case $out in *"jnt: error: $T/nowhere/libjnt.so not found: run 'make'"*)
     pass "pip install ./python without a built libjnt.so is refused, naming it" ;;
     *) fail "pip install ./python without libjnt.so: $(printf '%s\n' "$out" | tail -3)" ;; esac
