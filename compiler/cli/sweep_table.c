@@ -79,16 +79,10 @@ char *sweep_header(const sweep_ctx *c)
     return h;
 }
 
-/* FNV-1a, 64 bits: one byte more. */
-static uint64_t fnv_byte(uint64_t h, unsigned char b)
-{
-    return (h ^ b) * 0x100000001b3ULL;
-}
-
 /* See sweep.h. */
 int sweep_model_hash(const jnt_model *m, uint64_t *h, char *err, size_t errn)
 {
-    uint64_t x = 0xcbf29ce484222325ULL;
+    uint64_t x = JNT_HASH64_START; /* FNV-1a, the compile cache's hash (jnt.h) */
     const char *const *in = jnt_model_inputs(m);
     for (; in && *in; in++) {
         char why[256];
@@ -102,8 +96,7 @@ int sweep_model_hash(const jnt_model *m, uint64_t *h, char *err, size_t errn)
         size_t k;
         unsigned long long len = 0;
         while ((k = fread(b, 1, sizeof b, f)) > 0) {
-            for (size_t i = 0; i < k; i++)
-                x = fnv_byte(x, b[i]);
+            x = jnt_hash64(x, b, k);
             len += k;
         }
         int bad = ferror(f);
@@ -112,8 +105,10 @@ int sweep_model_hash(const jnt_model *m, uint64_t *h, char *err, size_t errn)
             snprintf(err, errn, "cannot read '%s' for the table's record of the model", *in);
             return 1;
         }
-        for (int i = 0; i < 8; i++) /* the file's end */
-            x = fnv_byte(x, (unsigned char)(len >> (8 * i)));
+        unsigned char end[8]; /* the file's end: its length, little-endian */
+        for (int i = 0; i < 8; i++)
+            end[i] = (unsigned char)(len >> (8 * i));
+        x = jnt_hash64(x, end, sizeof end);
     }
     *h = x;
     return 0;
