@@ -187,6 +187,15 @@ int integ_dae_reassemble(const jnt_model *m, jnt_data *d, int *moved)
         s.model = 0;
         rc = attempt(&s);
     }
+    /* a state already on the joints (one saved and set back whole): no pin
+     * needed, the projection keeps every value set */
+    if (rc == 1 && nset > 0) {
+        s.n = 0;
+        rc = attempt(&s);
+        for (int k = 0; rc == 0 && k < nset; k++)
+            rc = kept(r.y[order[k]], y0[order[k]]) ? 0 : 1;
+        s.n = nset;
+    }
     /* else one at a time, each kept when it fits with those kept */
     if (rc == 1) {
         int ok = 0;

@@ -134,6 +134,21 @@ static void multibody_state(void)
               strstr(jnt_data_error(d), "'crank.angle.v' set to 5 is"),
           "contradicting values: %s, the last set kept, the other moved and named: %s",
           jnt_status_name(rc), jnt_data_error(d));
+    /* a state saved and set back whole: on the joints already, nothing moves */
+    double saved[64], back[64];
+    int ns = jnt_state_count(m);
+    rc = ns <= 64 ? jnt_get_full_state(m, d, saved) : JNT_ERR_USAGE;
+    if (rc == JNT_OK)
+        rc = jnt_step(m, d, NULL);
+    if (rc == JNT_OK)
+        rc = jnt_set_full_state(m, d, jnt_time(d), saved);
+    if (rc == JNT_OK)
+        rc = jnt_assemble(m, d);
+    if (rc == JNT_OK)
+        rc = jnt_get_full_state(m, d, back);
+    CHECK(rc == JNT_OK && max_diff(saved, back, 18) < 1e-12,
+          "a saved state set back whole: JNT_OK, positions and velocities as saved (%.2g)",
+          max_diff(saved, back, 18));
     /* jnt_step itself: the same assembly, counted, and on */
     long before = jnt_data_stats(d)->projected;
     rc = jnt_set_state(m, d, iw, 5.0);
