@@ -28,9 +28,10 @@
  * the translation read (the model's inputs: real paths) with its size and hash; a
  * lookup re-reads each (setup_open_input: a regular file, bounded) and trusts the entry
  * only when all match. A file that changed makes a miss and the new result replaces the
- * entry. (An import or data file reached through a symbolic link that now points to
- * another file with the same name and contents is not a change; one with other
- * contents is.)
+ * entry. What is not seen: a symbolic link on the way to an import or data file that now
+ * points to another file (the entry checks the files it read, by real path); a changed
+ * libjnt is a new build, but a changed BLAS/LAPACK library is not (the entry keeps the
+ * numbers the old one gave).
  *
  * The entry (native byte order; the header's 0x01020304 refuses another):
  *   "JNTCACHE" u32 format u32 0x01020304
