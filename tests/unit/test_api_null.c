@@ -231,6 +231,8 @@ static void data_calls(void)
     SAFE(jnt_set_state(NULL, d, 0, 1) == JNT_ERR_USAGE &&
              jnt_set_state(m, NULL, 0, 1) == JNT_ERR_USAGE,
          "jnt_set_state (NULL m or d): JNT_ERR_USAGE");
+    SAFE(jnt_assemble(NULL, d) == JNT_ERR_USAGE && jnt_assemble(m, NULL) == JNT_ERR_USAGE,
+         "jnt_assemble (NULL m or d): JNT_ERR_USAGE");
     SAFE(jnt_set_full_state(NULL, d, 0, v) == JNT_ERR_USAGE &&
              jnt_set_full_state(m, NULL, 0, v) == JNT_ERR_USAGE &&
              usage_msg(jnt_set_full_state(m, d, 0, NULL), d, "buf"),
