@@ -15,9 +15,10 @@ Model and a Result show as tables. See docs/python.md.
 """
 from .diagnostics import Diagnostic
 from .model import (BusyError, CompileError, Error, Model, Param, RunError, Simulation,
-                    UsageError, compile, compile_string, read_csv, version)
+                    StateProjectedWarning, UsageError, compile, compile_string, read_csv,
+                    version)
 from .result import Result
 
 __all__ = ["BusyError", "CompileError", "Diagnostic", "Error", "Model", "Param", "Result",
-           "RunError", "Simulation", "UsageError", "compile", "compile_string", "read_csv",
-           "version"]
+           "RunError", "Simulation", "StateProjectedWarning", "UsageError", "compile",
+           "compile_string", "read_csv", "version"]

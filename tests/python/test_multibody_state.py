@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import jnt
-from jnt.model import StateProjectedWarning
+from jnt import StateProjectedWarning
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FOURBAR = os.path.join(ROOT, "examples", "fourbar.jnt")
