@@ -145,7 +145,7 @@ def load():
     return lib
 
 
-_libc = []
+_libc: list = []
 
 
 def libc():

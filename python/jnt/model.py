@@ -18,7 +18,7 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Mapping
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Type, Union
 
 import numpy as np
 
@@ -71,7 +71,7 @@ class Error(Exception):
         return (_restore_error, (type(self), self.message, dict(self.__dict__)))
 
 
-def _restore_error(cls: type, message: str, fields: Dict[str, Any]) -> Error:
+def _restore_error(cls: Type[Error], message: str, fields: Dict[str, Any]) -> Error:
     """An Error unpickled: its fields set as they were, without libjnt."""
     e = cls.__new__(cls)
     Exception.__init__(e, message)
@@ -546,7 +546,7 @@ class Simulation:
         self._busy = threading.Lock()
         self._rows: List[np.ndarray] = []
         self._nrows = 0
-        self._set_since = {}  # state index: (before, set) since the last step
+        self._set_since: Dict[int, Any] = {}  # state index: (before, set) since the last step
         self._final_stats: Dict[str, Any] = {}
         self._limit = _opt.DEFAULT_MAX_OUTPUT
         self._opts = (None, 0.0, 0.0, 0.0)  # integrator, h, rtol, atol, checked

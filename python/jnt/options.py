@@ -5,10 +5,13 @@ accepts means the same. Text goes through the C library's own parsers
 (units_parse_quantity for --h, --rtol, --atol; strtod for --max-output), so
 "0.1 ms" or "2G" read exactly as on the command line.
 """
+from __future__ import annotations
+
 import ctypes
 import math
 import numbers
 import os
+from typing import Any, Optional, Tuple
 
 from . import _lib
 
@@ -18,7 +21,7 @@ _SECOND = (0, 0, 6, 0, 0)  # jnt_dim of s: exponents of kg, m, s, A, K in sixths
 _NONE = (0, 0, 0, 0, 0)
 
 
-def nul_free(what, s):
+def nul_free(what: str, s: str) -> str:
     """s (str) unchanged; ValueError when it holds a NUL, which C would
     take as its end (Python's own message for open("a\\0b"))."""
     if "\x00" in s:
@@ -26,14 +29,14 @@ def nul_free(what, s):
     return s
 
 
-def text(what, s):
+def text(what: str, s: Any) -> bytes:
     """s (str) encoded for C, without NULs; TypeError for another type."""
     if not isinstance(s, str):
         raise TypeError("%s must be text (str), not %s" % (what, type(s).__name__))
     return nul_free(what, s).encode()
 
 
-def path(what, p):
+def path(what: str, p: Any) -> bytes:
     """A file name (str, bytes, os.PathLike) encoded for C, without NULs."""
     try:
         b = os.fsencode(p)
@@ -45,11 +48,11 @@ def path(what, p):
     return b
 
 
-def _is_number(v):
+def _is_number(v: Any) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, bool)
 
 
-def _quantity(L, what, s):
+def _quantity(L: Any, what: str, s: str) -> Tuple[float, Tuple[int, ...]]:
     """(value, dim) of "<number>[ ]<unit>" by the C library's parser."""
     v, dim, why = ctypes.c_double(), _lib.Dim(), ctypes.c_char_p()
     if L.units_parse_quantity(text(what, s), ctypes.byref(v), ctypes.byref(dim),
@@ -58,7 +61,7 @@ def _quantity(L, what, s):
     return v.value, tuple(dim)
 
 
-def positive(L, name, v, time):
+def positive(L: Any, name: str, v: Any, time: bool) -> float:
     """The value of option `name` (h when time, else rtol or atol), as the
     CLI's --h, --rtol, --atol: a number > 0, or text; for h a bare number is
     in seconds and a unit must be a time. None: not given (0.0, the model's
@@ -85,7 +88,7 @@ def positive(L, name, v, time):
     return val
 
 
-def time_value(L, name, v):
+def time_value(L: Any, name: str, v: Any) -> float:
     """A finite time for option `name` (t_end, advance's t): a number in
     seconds or text with a unit."""
     opt = "option '%s'" % name
@@ -104,7 +107,7 @@ def time_value(L, name, v):
     return val
 
 
-def integrator(v):
+def integrator(v: Any) -> Optional[bytes]:
     """The integrator's name for C, or None for the model's own."""
     if v is None:
         return None
@@ -116,7 +119,7 @@ def integrator(v):
     return b
 
 
-def max_output(v):
+def max_output(v: Any) -> float:
     """The output limit in bytes (inf: none) from option max_output: None
     (the default, 1 GiB), a number of bytes > 0, or the text of the CLI's
     --max-output SIZE: bytes with an optional K, M, G, T (powers of 1024),
@@ -130,12 +133,13 @@ def max_output(v):
         buf = ctypes.create_string_buffer(v.encode())
         end = ctypes.c_void_p()
         val = _lib.libc().strtod(buf, ctypes.byref(end))
-        rest = buf.raw[end.value - ctypes.addressof(buf):].rstrip(b"\x00")
+        used = end.value - ctypes.addressof(buf) if end.value else 0  # strtod sets end
+        rest = buf.raw[used:].rstrip(b"\x00")
         if len(rest) == 1 and rest in b"KMGT":
             val *= 1024.0 ** (b"KMGT".index(rest) + 1)
         elif rest:
             val = -1.0
-        if not val > 0 or end.value == ctypes.addressof(buf):
+        if not val > 0 or used == 0:
             raise ValueError("%s needs a size (bytes, e.g. 2G, 500M or 'none'), got %r"
                              % (opt, v))
         return val
@@ -148,7 +152,7 @@ def max_output(v):
     return float(v)
 
 
-def param_value(name, v):
+def param_value(name: str, v: Any) -> Tuple[Optional[str], Optional[float]]:
     """(text, None) or (None, number) for parameter `name`: a number in SI
     units, or text with a unit ("0.3 ms"), as jnt run's -D name=value."""
     what = "parameter %r" % name
@@ -160,7 +164,7 @@ def param_value(name, v):
     return None, float(v)
 
 
-def param_name(name):
+def param_name(name: Any) -> str:
     """A parameter's name, checked: text without NUL or '='."""
     if not isinstance(name, str):
         raise TypeError("a parameter's name must be text (str), not %s" % type(name).__name__)

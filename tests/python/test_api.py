@@ -247,8 +247,10 @@ def test_type_hints_and_docstrings():
     # every public function and method of the package says what it takes
     # and gives (annotations) and what it does (a docstring)
     missing = []
-    for name in jnt.__all__:
-        obj = getattr(jnt, name)
+    mods = [(m.__name__ + "." + n, f) for m in (jnt.options, jnt.diagnostics, jnt.result)
+            for n, f in vars(m).items()
+            if not n.startswith("_") and inspect.isfunction(f) and f.__module__ == m.__name__]
+    for name, obj in [(n, getattr(jnt, n)) for n in jnt.__all__] + mods:
         if inspect.isfunction(obj):
             items = [(name, obj)]
         else:
