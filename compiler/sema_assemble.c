@@ -344,12 +344,19 @@ int sema_dof_accel(sema *S, int di, jnt_loc loc, sval *out)
     return 0;
 }
 
-/* See sema_int.h: the state equations, updates, outputs, point forces and
- * chain inputs (the other expressions read parameters and time only). */
+/* See sema_int.h: the state equations, updates, outputs, point forces,
+ * chain inputs and the constraints' rates (the other expressions read
+ * parameters and time only). */
 void sema_subst_all(sema *S, ex_kind kind, const ex_id *repl)
 {
     ir_model *m = S->m;
     ex_pool *P = S->pool;
+    /* C_t, gamma, C_q v + C_t (sema_mb_finish): made before sema_sub_gather
+     * numbers the gathered points block by block; left out, they read other
+     * points' u and uv (E1's guide and ball: |C_q v + C_t| 1.7 m/s where
+     * central differences of C give 2e-3) */
+    for (int k = 0; m->crate && k < 3 * m->nc; k++)
+        m->crate[k] = ex_subst(P, m->crate[k], kind, repl);
     for (int c = 0; c < m->nchains; c++)
         for (int i = 0; i < 3 + m->chains[c].n; i++)
             m->chains[c].in[i] = ex_subst(P, m->chains[c].in[i], kind, repl);

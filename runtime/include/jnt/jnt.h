@@ -82,7 +82,10 @@ typedef struct jnt_stats {
     double cons_max;    /* multibody: largest |C(q, t)| after an accepted step (m, rad) */
     double cpu_seconds; /* CPU time spent integrating */
     double vcons_max;   /* multibody: largest |C_q v + C_t| after an accepted step (m/s,
-                           rad/s); 0 in the index-3 formulation (JNT_DAE_INDEX=3) */
+                           1/s): imposed by hht and generalized_alpha (Newton's
+                           tolerance), not by midpoint (its drift, O(h^2)); 0, not
+                           measured, under radau5 and in the index-3 formulation
+                           (JNT_DAE_INDEX=3) */
     long projected;     /* multibody: values set between steps (jnt_set_state) that the
                            assembly could not keep and moved (jnt_assemble, jnt_advance) */
 } jnt_stats;
