@@ -383,10 +383,15 @@ int jnt_format_double(char *buf, double v);
  * integrator starts afresh at each call, so a run cut into pieces equals
  * the whole run exactly for fixed-step methods and to the tolerances for
  * adaptive ones. A data object without a state is first set to its initial
- * state. Returns as jnt_run. */
+ * state. On a multibody model the positions and velocities set since the
+ * last step are first assembled onto the joints as jnt_assemble does: kept
+ * where the joints allow, else projected, each value moved counted in
+ * stats.projected; the call still returns JNT_OK for them (jnt_assemble
+ * before it says JNT_PROJECTED and names them). Returns as jnt_run. */
 int jnt_advance(const jnt_model *m, jnt_data *d, double t, const jnt_run_opts *opts);
-/* jnt_advance to the next point t0 + k every of the model's output grid;
- * JNT_ERR_USAGE for a model that writes every step (every = 0). */
+/* jnt_advance to the next point t0 + k every of the model's output grid
+ * (the values set assembled first, as there); JNT_ERR_USAGE for a model
+ * that writes every step (every = 0). */
 int jnt_step(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts);
 /* Set state `index` (0 <= index < jnt_state_count(m): the continuous
  * states, then the discrete ones, as jnt_state_name names them). On a
