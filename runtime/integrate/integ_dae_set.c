@@ -8,7 +8,9 @@
  * rate pin), rows of the same kind as the model's own pins (assemble.h), so
  * that the other coordinates move by the least weighted change and the set
  * values stay where the joints allow it. When they do not (the set values
- * contradict the joints or one another), the pins are taken one at a time,
+ * contradict the joints or one another) and the plain projection does not
+ * keep them either (it does a state saved and set back whole), the pins
+ * are taken one at a time,
  * positions before velocities, the value set last first, each kept when the
  * state assembles with it and the pins kept before; the others are dropped
  * and their values move with the projection (the least change from the
