@@ -14,11 +14,11 @@ A thin layer over libjnt's C API (ctypes, numpy); options are checked as
 Model and a Result show as tables. See docs/python.md.
 """
 from .diagnostics import Diagnostic
-from .model import (BusyError, CompileError, Error, Model, Param, RunError, Simulation,
-                    StateProjectedWarning, UsageError, compile, compile_string, read_csv,
-                    version)
+from .model import (BusyError, CompileError, CompileWarning, Error, Model, Param, RunError,
+                    Simulation, StateProjectedWarning, UsageError, compile, compile_string,
+                    read_csv, version)
 from .result import Result
 
-__all__ = ["BusyError", "CompileError", "Diagnostic", "Error", "Model", "Param", "Result",
-           "RunError", "Simulation", "StateProjectedWarning", "UsageError", "compile",
+__all__ = ["BusyError", "CompileError", "CompileWarning", "Diagnostic", "Error", "Model", "Param",
+           "Result", "RunError", "Simulation", "StateProjectedWarning", "UsageError", "compile",
            "compile_string", "read_csv", "version"]

@@ -157,6 +157,28 @@ def _diag_call(fn):
         libc.fclose(f)
 
 
+class CompileWarning(UserWarning):
+    """A warning of the compiler on a model that compiled: .diagnostic (a
+    Diagnostic: file, line, column, message, hint); str() its text."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+    def __reduce__(self) -> Any:
+        return (CompileWarning, (self.diagnostic,))
+
+
+def _with_warnings(model: "Model", text: str) -> "Model":
+    """model with .warnings, the diagnostics printed while it compiled
+    (the compiler's warnings), each also issued as a CompileWarning (shown
+    as `jnt check` would print it; the warnings module's filters apply)."""
+    model.warnings = _parse_diagnostics(text)
+    for d in model.warnings:
+        warnings.warn(CompileWarning(d), stacklevel=3)
+    return model
+
+
 def compile(path: PathLike) -> "Model":
     """Compile a .jnt file into a Model; raises CompileError with the
     diagnostics (file:line:col: error: ...; e.diagnostics lists them) when
@@ -167,7 +189,7 @@ def compile(path: PathLike) -> "Model":
     rc, text = _diag_call(lambda o: L.jnt_compile_file(p, o, ctypes.byref(handle)))
     if rc != 0:
         raise CompileError(rc, text.strip() or L.jnt_status_message(rc).decode())
-    return Model(handle, path)
+    return _with_warnings(Model(handle, path), text)
 
 
 def compile_string(text: str, name: str = "model.jnt") -> "Model":
@@ -181,7 +203,7 @@ def compile_string(text: str, name: str = "model.jnt") -> "Model":
     rc, diag = _diag_call(lambda o: L.jnt_compile_string(n, t, o, ctypes.byref(handle)))
     if rc != 0:
         raise CompileError(rc, diag.strip() or L.jnt_status_message(rc).decode())
-    return Model(handle, name)
+    return _with_warnings(Model(handle, name), diag)
 
 
 class Model:
@@ -198,6 +220,7 @@ class Model:
         self._users = 0  # runs and simulations using _h now
         self._closed = False
         self.source = source
+        self.warnings: List[Diagnostic] = []  # the compiler's (compile() sets them)
         self.name: str = L.jnt_model_name(handle).decode()
         self.outputs: List[str] = [L.jnt_output_name(handle, i).decode()
                         for i in range(L.jnt_output_count(handle))]
@@ -283,7 +306,9 @@ class Model:
         more = len(self.states) - len(st)
         states = "<p>states: %s%s</p>" % (
             e(", ".join(st)) or "none", " &hellip; and %d more" % more if more else "")
-        return '<div class="jnt-model">%s%s%s%s</div>' % (head, params, outs, states)
+        warned = "".join("<p>%s %s</p>" % (e(d.location), e("%s: %s" % (d.severity, d.message)))
+                         for d in self.warnings)
+        return '<div class="jnt-model">%s%s%s%s%s</div>' % (head, warned, params, outs, states)
 
     def _data(self, params):
         """A new data object with params set (numbers in SI units, or text

@@ -336,3 +336,17 @@ def test_ctypes_mirrors_match_the_headers(tmp_path):
         for name, _ in cls._fields_:
             py["%s.%s" % (c, name)] = getattr(cls, name).offset
     assert {k: int(v) for k, v in c_sizes.items()} == py
+
+
+def test_compile_warnings():
+    # a model that compiles with a warning (lap_joint's jtv(count = 20) gives
+    # 17 vectors): Model.warnings and a CompileWarning, not dropped
+    with pytest.warns(jnt.CompileWarning) as rec:
+        m = jnt.compile(os.path.join(ROOT, "examples", "lap_joint.jnt"))
+    (d,) = m.warnings
+    assert (d.severity, d.line, d.column) == ("warning", 64, 53)
+    assert d.file.endswith("examples/lap_joint.jnt")
+    assert d.message.startswith("jtv gives 17 vectors, not 20")
+    assert [r.message.diagnostic for r in rec if r.category is jnt.CompileWarning] == [d]
+    assert str(rec[0].message) == str(d) and "warning: jtv gives 17" in m._repr_html_()
+    assert jnt.compile(BENCH).warnings == []
