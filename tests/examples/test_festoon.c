@@ -27,22 +27,26 @@
 
 static const char frdyn2[] = "frdyn2(mu_s = mu_s, v_s = v_s, mu_d = mu_d, v_d = v_d, "
                              "sigma0 = sigma0, sigma1 = sigma1)";
-static const char coulomb_switch[] = "coulomb_switch(mu_s = mu_s, mu_k = mu_d, v_s = 1e-6 m/s)";
+/* the switching law: its window v_s of the test and of the docs' 1 mm/s */
+static const char *const coulomb_switch[3] = {
+    NULL, "coulomb_switch(mu_s = mu_s, mu_k = mu_d, v_s = 1e-6 m/s)",
+    "coulomb_switch(mu_s = mu_s, mu_k = mu_d, v_s = 1 mm/s)"};
 
-/* The example, or with every FrDyn2 law replaced by the switching law. */
+/* The example (sw = 0), or with every FrDyn2 law replaced by the switching
+ * law coulomb_switch[sw]. */
 static jnt_model *compile(int sw)
 {
     char *text = read_text("examples/festoon.jnt");
     if (!text)
         return NULL;
     if (sw) {
-        char *src = malloc(strlen(text) + 2 * sizeof coulomb_switch);
+        char *src = malloc(strlen(text) + 2 * strlen(coulomb_switch[sw]) + 1);
         if (!src)
             abort();
         char *o = src;
         const char *in = text, *at;
         while ((at = strstr(in, frdyn2))) {
-            o += sprintf(o, "%.*s%s", (int)(at - in), in, coulomb_switch);
+            o += sprintf(o, "%.*s%s", (int)(at - in), in, coulomb_switch[sw]);
             in = at + strlen(frdyn2);
         }
         strcpy(o, in);
@@ -53,7 +57,8 @@ static jnt_model *compile(int sw)
     if (jnt_compile_string(sw ? "festoon_switch" : "festoon", text, NULL, &m) != JNT_OK)
         m = NULL;
     free(text);
-    CHECK(m != NULL, "compile examples/festoon.jnt%s", sw ? " with coulomb_switch" : "");
+    CHECK(m != NULL, "compile examples/festoon.jnt%s%s", sw ? " with " : "",
+          sw ? coulomb_switch[sw] : "");
     return m;
 }
 
@@ -103,6 +108,40 @@ static void check_run(const csv_table *t, const char *law, double want_from)
           "%s: trolley 2 sticks (|v_T2| < 0.1 mm/s, |F_R2| < mu_s F_N2) from t = %.3f s (docs: "
           "%.2f s; the paper: 7.2 s) for %.2f s, to the end (the paper: to 7.8 s)", law, from,
           want_from, best);
+}
+
+/* The inputs the example's header derives from the text's numbers (and
+ * docs/multibody.md quotes): u0 / 6 against 1 m sin 15 deg; the c / m_C
+ * that the sag z0 needs with L0 = 1 m (a segment of length L = hypot(u0/6,
+ * z) carries m_C g L / (2 z) = c (L - L0)), over z0's last digit; the sag
+ * that c / m_C = 5000 1/s^2 gives; (m_T + m_C) = F_N1 / g. */
+static double w_of_sag(double z)
+{
+    double L = hypot(1.5529 / 6, z);
+    return 9.81 / 2 * L / z / (L - 1);
+}
+
+static void inputs(void)
+{
+    double a = 1.5529 / 6, b = sin(acos(-1.0) / 12);
+    CHECK(fabs(a - 0.2588167) <= 5e-8 && fabs(b - 0.2588190) <= 5e-8,
+          "u0 / 6 = %.7f m, 1 m sin 15 deg = %.7f m (docs 0.2588167, 0.2588190)", a, b);
+    double w = w_of_sag(0.96698), wlo = w_of_sag(0.966985), whi = w_of_sag(0.966975);
+    CHECK(fabs(w - 4989) <= 0.5 && fabs(wlo - 4966) <= 0.5 && fabs(whi - 5013) <= 0.5,
+          "the sag 0.96698 m needs c / m_C = %.1f 1/s^2, %.1f-%.1f within its last digit "
+          "(docs 4989, 4966-5013)", w, wlo, whi);
+    /* w_of_sag falls with z: bisect for w = 5000 */
+    double lo = 0.9669, hi = 0.9671;
+    for (int i = 0; i < 60; i++) {
+        double mid = (lo + hi) / 2;
+        if (w_of_sag(mid) > 5000)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    CHECK(fabs(lo - 0.966978) <= 5e-7, "c / m_C = 5000 1/s^2 hangs the cable masses %.7f m "
+          "below the rail (docs 0.966978 m)", lo);
+    CHECK(fabs(21.2 / 9.81 - 2.161) <= 5e-4, "F_N1 / g = %.4f kg (docs 2.161 kg)", 21.2 / 9.81);
 }
 
 /* Summary result `name` of m: its index, or -1. */
@@ -280,10 +319,34 @@ static void sensitivity(const jnt_model *m)
           "6.48 s, not stuck in 6.44-6.6 s; docs: none)", match, n);
 }
 
+/* The switching law's creep once both trolleys are at rest: the largest
+ * |v_T1|, |v_T2| in 9-10 s (docs: below 1e-6 m/s with the window v_s =
+ * 1 um/s, 0.77 and 0.86 mm/s with 1 mm/s, which freezes the velocity at its
+ * value on entering the window). */
+static void creep(const csv_table *t, int sw)
+{
+    static const double want[3][2] = {{0, 0}, {0, 0}, {0.77e-3, 0.86e-3}};
+    const double *v1 = csv_col(t, "v_T1"), *v2 = csv_col(t, "v_T2");
+    double m1 = 0, m2 = 0;
+    for (int i = 0; i < t->nrow; i++)
+        if (t->col[0][i] >= 9) {
+            m1 = fmax(m1, fabs(v1[i]));
+            m2 = fmax(m2, fabs(v2[i]));
+        }
+    if (sw == 1)
+        CHECK(m1 < 1e-6 && m2 < 1e-6, "%s: the trolleys creep at %.3g and %.3g m/s in 9-10 s "
+              "(docs: below 1e-6 m/s)", coulomb_switch[sw], m1, m2);
+    else
+        CHECK(fabs(m1 - want[sw][0]) <= 0.005e-3 && fabs(m2 - want[sw][1]) <= 0.005e-3,
+              "%s: the trolleys creep at %.3g and %.3g m/s in 9-10 s (docs %.2g and %.2g m/s, "
+              "5e-6)", coulomb_switch[sw], m1, m2, want[sw][0], want[sw][1]);
+}
+
 int main(void)
 {
     csv_table t[2];
     int ok[2] = {0, 0};
+    inputs();
     for (int k = 0; k < 2; k++) {
         jnt_model *m = compile(k);
         memset(&t[k], 0, sizeof t[k]);
@@ -300,7 +363,8 @@ int main(void)
             if (k == 0) {
                 reversal(m, &t[k]);
                 sensitivity(m);
-            }
+            } else
+                creep(&t[k], 1);
         }
         jnt_model_free(m);
     }
@@ -330,5 +394,14 @@ int main(void)
     }
     csv_free(&t[0]);
     csv_free(&t[1]);
+    jnt_model *m = compile(2);
+    if (m) {
+        if (run_csv(m, test_out("festoon_2.csv"), (jnt_run_opts){0}, NULL, &t[0]) == JNT_OK)
+            creep(&t[0], 2);
+        else
+            CHECK(0, "the festoon runs 10 s with %s", coulomb_switch[2]);
+        csv_free(&t[0]);
+        jnt_model_free(m);
+    }
     return check_done();
 }
