@@ -6,7 +6,7 @@ B=${B:-build}
 log=$B/tests/results.txt
 mkdir -p "$B/tests"
 # compiles cache under $B, never in ~/.cache (docs/cli.md, "Compile cache")
-export XDG_CACHE_HOME="$(cd "$B/tests" && pwd)/xdg-cache"
+XDG_CACHE_HOME=$(cd "$B/tests" && pwd)/xdg-cache && export XDG_CACHE_HOME
 JNT_TEST_OUT=$B/tests
 export JNT_TEST_OUT
 : > "$log"
