@@ -16,7 +16,9 @@
 # tasks of numpy (8 inverses of a 200 x 200 matrix; numpy releases the GIL
 # too, OpenBLAS on one thread): when the machine gives this process less than
 # two cores, the control's ratio drops with jnt's, and jnt / control is what
-# the package adds or loses.
+# the package adds or loses. Each task's own thread CPU time (the mean, in the
+# loop and on the pool) shows whether the threads slow each other down, which
+# the machine's load does not change.
 # shellcheck disable=SC2154
 if ! command -v agg >/dev/null 2>&1; then
     BENCH_SECTIONS=16 exec sh bench/run.sh
@@ -26,6 +28,7 @@ mkdir -p "$PT_DIR"
 for f in jnt_serial jnt_pool ctl_serial ctl_pool; do
     : > "$PT_DIR/$f.wall"
     : > "$PT_DIR/$f.cpu"
+    : > "$PT_DIR/$f.task"
 done
 PYTHONPATH=python JNT_LIB=$B/libjnt.so "$PY" - "$N" "$PT_DIR" > "$PT_DIR/log.txt" 2>&1 <<'PYEOF'
 import sys
@@ -42,13 +45,21 @@ cases = [(w, n) for w in range(10, 101, 10) for n in (1, 5, 10)]
 a = np.random.default_rng(1).random((200, 200)) + 200 * np.eye(200)
 
 
+cpu = []  # each task's own CPU time (its thread's), appended by the task
+
+
 def one(case):
-    return m.run(omega_n2=case[0], N=case[1])
+    c = time.thread_time()
+    r = m.run(omega_n2=case[0], N=case[1])
+    cpu.append(time.thread_time() - c)
+    return r
 
 
 def ctl(_):
+    c = time.thread_time()
     for _ in range(8):
         b = np.linalg.inv(a)
+    cpu.append(time.thread_time() - c)
     return b
 
 
@@ -60,13 +71,15 @@ def same(x, y):
 
 
 def timed(name, f):
+    del cpu[:]
     w, c = time.perf_counter(), time.process_time()
     res = f()
     w, c = time.perf_counter() - w, time.process_time() - c
-    for ext, v in (("wall", w), ("cpu", c / w)):
+    for ext, v in (("wall", w), ("cpu", c / w), ("task", 1e3 * sum(cpu) / len(cpu))):
         with open("%s/%s.%s" % (out, name, ext), "a") as fh:
             fh.write("%.4f\n" % v)
-    print("%s: %.4f s, CPU/wall %.2f" % (name, w, c / w))
+    print("%s: %.4f s, CPU/wall %.2f, CPU per task %.2f ms" % (name, w, c / w,
+                                                                1e3 * sum(cpu) / len(cpu)))
     return res
 
 
@@ -91,7 +104,7 @@ pt_runs=$(sed -n 's/^runs: //p' "$PT_DIR/log.txt")
 pt_row() {
     w=$(agg < "$PT_DIR/$1.wall")
     echo "| $2 | $w | $(awk -v t="$w" -v n="$pt_runs" 'BEGIN { if (t > 0) printf "%.3g", n / t; else printf "n/a" }') |" \
-         "$(agg < "$PT_DIR/$1.cpu") | $3 | $4 |"
+         "$(agg < "$PT_DIR/$1.cpu") | $(agg < "$PT_DIR/$1.task") | $3 | $4 |"
 }
 {
 echo
@@ -107,16 +120,21 @@ else
     echo "Section 14's $pt_runs runs (examples/beam_mass_friction.jnt) from one \`jnt.compile()\`,"
     echo "\`m.run(omega_n2=..., N=...)\`, and a control of $pt_runs numpy tasks (8 inverses of"
     echo "200 x 200) the same two ways: wall clock, the $STAT_NAME of $N rounds taking turns;"
-    echo "CPU/wall is the process's CPU time over the wall time (near 2 for 2 threads on 2 free cores)."
+    echo "CPU/wall is the process's CPU time over the wall time (near 2 for 2 threads on 2 free cores);"
+    echo "CPU a task is each run's (or numpy task's) own thread CPU time, the mean: the same on the"
+    echo "pool as in the loop when the threads do not slow each other down, whatever the machine's load."
     echo
-    echo "| how | wall (s) | runs/s | CPU/wall | ratio | same rows as serial |"
-    echo "|---|---:|---:|---:|---|---|"
+    echo "| how | wall (s) | runs/s | CPU/wall | CPU a task (ms) | ratio | same rows as serial |"
+    echo "|---|---:|---:|---:|---:|---|---|"
     pt_row jnt_serial "\`m.run\` in a loop" 1 -
     pt_row jnt_pool "\`ThreadPoolExecutor(2).map(m.run, ...)\`" \
         "throughput $sp (target >= 1.7), efficiency $(ratio "$sp" 2)" "$pt_same"
     pt_row ctl_serial "control: numpy in a loop" 1 -
     pt_row ctl_pool "control: numpy on the pool" "throughput $sc" -
     echo
+    echo "A run's own CPU on the pool over in the loop: $(ratio "$(agg < "$PT_DIR/jnt_pool.task")" \
+        "$(agg < "$PT_DIR/jnt_serial.task")") (the control's: $(ratio "$(agg < "$PT_DIR/ctl_pool.task")" \
+        "$(agg < "$PT_DIR/ctl_serial.task")"))."
     echo "jnt's ratio over the control's: $(ratio "$sp" "$sc") (1: the package scales as numpy's"
     echo "GIL-free code does on this machine; a control near 1 means the machine gave this process"
     echo "one core's worth, and no ratio above it can be measured here)."
