@@ -45,7 +45,6 @@ MODULES="setup/fe_ setup/red_ couple/slide integrate/integ_ compiler/sema compil
 T=${TMPDIR:-/tmp}/jnt-layout.$$
 trap 'rm -f "$T".*' EXIT
 for o in "$OBJ"/runtime/*/*.o "$OBJ"/compiler/*.o "$OBJ"/compiler/cli/*.o; do
-    case $o in */jit_process.o) continue ;; esac
     n=${o#"$OBJ"/}; n=${n#runtime/}; n=${n%.o}
     nm -g --defined-only "$o" | awk -v n="$n" 'NF == 3 && $2 ~ /[TDBRC]/ { print "D", $3, n }'
     nm -u "$o" | awk -v n="$n" '{ print "U", $2, n }'
