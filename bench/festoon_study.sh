@@ -8,7 +8,7 @@
 #   B=build sh bench/festoon_study.sh [--c] [OUT]
 # writes OUT/festoon_<input>.csv (the sweeps' tables; OUT defaults to
 # $B/festoon_study) and prints the table of the docs (markdown) on stdout.
-# 53 runs of about 0.06 s each. tests/examples/test_festoon.c runs the same
+# 71 runs of about 0.06 s each. tests/examples/test_festoon.c runs the same
 # cases (its `study` list) and asserts the numbers the docs quote.
 set -eu
 B=${B:-build}
@@ -40,6 +40,8 @@ sweep sigma0 --list sigma0=1e6,1e8                # N/m, sigma1 = 2 sqrt(1 N / g
 sweep h --list h=0.5e-3,0.25e-3                   # s, the step (numerics, not an input)
 # the two inputs that move the reversal, together
 sweep grid --list m_C=0.8,0.9,1,1.1,1.2 --list T_r=0.5,0.75,1,1.25,1.5
+# m_C finer through T1's change from sliding forwards to sliding back
+sweep fine --list m_C=0.91,0.92,0.93,0.94,0.95,0.96,0.97,0.98,0.99,1.01,1.02,1.03,1.04,1.05,1.06,1.07,1.08,1.09
 
 # The table: the inputs varied (SI units) and the outcome. T1's motion at
 # 6.45 s and at 6.48 s: + forwards, - back, 0 stuck (|v| < 0.1 mm/s); the
@@ -49,7 +51,7 @@ if [ "$MODE" = md ]; then
     printf '| inputs | T1 at 6.45 s, 6.48 s | T1 stuck in 6.44-6.6 s | F_R1 at 6.45 s, 6.48 s (N) | F_N1 in 6.45-6.48 s (N) | T2 sticks |\n'
     printf '|---|---|---|---|---|---|\n'
 fi
-for f in base m_C m_TC d_c T_r ramp v_s v_d sigma0 h grid; do
+for f in base m_C m_TC d_c T_r ramp v_s v_d sigma0 h grid fine; do
     awk -F, -v mode="$MODE" -v f="$f" '
     function dir(v) { return v > 1e-4 ? "+" : v < -1e-4 ? "-" : "0" }
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; for (i = 1; i <= NF; i++) h[i] = $i; next }
