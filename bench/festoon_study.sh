@@ -26,7 +26,7 @@ mkdir -p "$OUT"
 sweep() {
     name=$1
     shift
-    nice -n 10 "$J" sweep "$MODEL" "$@" -j 1 -o "$OUT/festoon_$name.csv" 2>/dev/null
+    nice -n 10 "$J" sweep "$MODEL" "$@" -j 1 -o "$OUT/festoon_$name.csv"
 }
 sweep base --list h=1e-3                          # the example
 sweep m_C --list m_C=0.5,1.5                     # kg, m_T = m_TC - m_C, c = w_c m_C (and the grid)
