@@ -19,7 +19,8 @@ else
     fail "$doc: no build-tree recipe under '### Without installing'"; cat "$T/recipe.sh"
 fi
 # the recipe, against this build: build/ -> $B/, the program in $T
-sed -e "s#-Lbuild#-L$B#; s#/build\"#/$B\"#; s#-o embed#-o $T/embed#; s#^\./embed#$T/embed#" \
+# (a sanitizer build's library needs its runtime: make check-asan sets JNT_CFLAGS)
+sed -e "s#-Lbuild#-L$B#; s#/build\"#/$B\"#; s#-o embed#-o $T/embed $JNT_CFLAGS#; s#^\./embed#$T/embed#" \
     "$T/recipe.sh" > "$T/run.sh"
 [ -L "$B/libjnt.so.0" ] && [ "$(readlink "$B/libjnt.so.0")" = libjnt.so ] &&
     pass "$B/libjnt.so.0 -> libjnt.so" || fail "$B/libjnt.so.0 is not a link to libjnt.so"
