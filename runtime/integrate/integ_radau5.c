@@ -80,6 +80,7 @@ typedef struct r5 {
     double *Z, *F, *G;             /* stages, their rhs, the residuals (3n each) */
     double *ys, *scal, *err, *tmp; /* n each */
     double *cont;                  /* the collocation polynomial (3n), last step */
+    double *cr;                    /* multibody: the constraint rates (3 nc) */
     double h, hold, hacc, erracc, faccon, theta;
     double fact_h;                 /* h of the factorisation; 0: none */
     int have_j, first, startn;
@@ -146,7 +147,7 @@ static void r5_stop(integ_run *r)
         return;
     sparse_lu_free(&w->e1);
     sparse_lu_free(&w->e2);
-    free(w->J), free(w->mv), free(w->ms), free(w->Z);
+    free(w->J), free(w->mv), free(w->ms), free(w->Z), free(w->cr);
     free(w);
     r->mem = NULL;
 }
@@ -272,7 +273,8 @@ static int r5_start(integ_run *r)
     w->mv = malloc((size_t)(w->dae ? r->data->m->mnnz : 0) * sizeof *w->mv + 1);
     w->ms = malloc((size_t)(w->dae ? r->data->m->mnnz : 0) * sizeof *w->ms + 1);
     w->Z = malloc((size_t)(16 * n) * sizeof *w->Z + 1);
-    if (!w->J || !w->mv || !w->ms || !w->Z ||
+    w->cr = malloc((size_t)(3 * w->nc) * sizeof *w->cr + 1);
+    if (!w->J || !w->mv || !w->ms || !w->Z || !w->cr ||
         sparse_lu_init(&w->e1, n, NULL, NULL, SPARSE_DENSE) != 0 ||
         sparse_lu_init(&w->e2, 2 * n, NULL, NULL, SPARSE_DENSE) != 0)
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting radau5");
@@ -461,6 +463,15 @@ static int r5_accept(integ_run *r, r5 *w, double h)
         for (int k = 0; k < w->nc; k++)
             c = fmax(c, fabs(r->f_new[2 * w->nq + w->nz + k]));
         r->st->cons_max = c;
+        /* the statistic: C_q v + C_t at the step end (not imposed; the
+         * method meets it to its order) */
+        if ((rc = eval_cons_rates(r->data->m, r->data, r->t_new, r->y_new, w->cr)) != 0)
+            return integ_fail(r, JNT_ERR_KERNEL, r->t_new, "the constraint-rates kernel "
+                              "failed (status %d)", rc);
+        double g = r->st->vcons_max;
+        for (int k = 0; k < w->nc; k++)
+            g = fmax(g, fabs(w->cr[2 * w->nc + k]));
+        r->st->vcons_max = g;
     }
     return 0;
 }

@@ -110,6 +110,7 @@ static void test_oscillator(void)
 }
 
 /* ---- the pendulum as a DAE: its period, |C| at every step ---- */
+#define VCONS_LIM 1e4 /* measured: 118, 337, 1040 times rtol 1e-6, 1e-8, 1e-10 */
 static void test_pendulum(void)
 {
     system_t s = pendulum(0);
@@ -130,6 +131,10 @@ static void test_pendulum(void)
         CHECK_REL(Tn, T, lim[k], "pendulum period (exact: elliptic integral)");
         CHECK(st.cons_max < 1e-2 * tol[k], "pendulum: |C| after every step %.3g < rtol / 100",
               st.cons_max);
+        /* C_q v + C_t is not imposed; the statistic measures it (0, not
+         * measured, before issue 30) */
+        CHECK(st.vcons_max > 0 && st.vcons_max < VCONS_LIM * tol[k], "pendulum: |C_q v + C_t| "
+              "after every step %.3g, measured and below %g rtol", st.vcons_max, VCONS_LIM);
     }
     sys_free(&s);
 }

@@ -83,9 +83,9 @@ typedef struct jnt_stats {
     double cpu_seconds; /* CPU time spent integrating */
     double vcons_max;   /* multibody: largest |C_q v + C_t| after an accepted step (m/s,
                            1/s): imposed by hht and generalized_alpha (Newton's
-                           tolerance), not by midpoint (its drift, O(h^2)); 0, not
-                           measured, under radau5 and in the index-3 formulation
-                           (JNT_DAE_INDEX=3) */
+                           tolerance), not by midpoint (its drift, O(h^2)) nor radau5
+                           (met to the method's order); 0, not measured, in the
+                           index-3 formulation (JNT_DAE_INDEX=3) */
     long projected;     /* multibody: values set between steps (jnt_set_state) that the
                            assembly could not keep and moved (jnt_assemble, jnt_advance) */
 } jnt_stats;
@@ -248,7 +248,7 @@ int jnt_cache_clear(void);
 
 /* FNV-1a, 64 bits, of n bytes continuing the hash h (JNT_HASH64_START to
  * begin): the compile cache's keys and checksums, and jnt sweep's record of
- * the model. Not a cryptographic hash. */
+ * the model (NULL bytes: h unchanged). Not a cryptographic hash. */
 #define JNT_HASH64_START 0xcbf29ce484222325ULL
 uint64_t jnt_hash64(uint64_t h, const void *bytes, size_t n);
 
