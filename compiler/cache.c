@@ -75,6 +75,8 @@ static atomic_long n_hit, n_refused, n_stored;
 uint64_t jnt_hash64(uint64_t h, const void *bytes, size_t n)
 {
     const unsigned char *b = bytes;
+    if (!b)
+        return h;
     for (size_t i = 0; i < n; i++)
         h = (h ^ b[i]) * 0x100000001b3ULL;
     return h;

@@ -227,6 +227,10 @@ int main(void)
     unsetenv("JNT_CACHE_MB");
     long h, r, s;
     counts(&h, &r, &s);
+    /* FNV-1a's published values (the empty string, "a") and a NULL */
+    CHECK(jnt_hash64(JNT_HASH64_START, "", 0) == 0xcbf29ce484222325ULL &&
+          jnt_hash64(JNT_HASH64_START, "a", 1) == 0xaf63dc4c8601ec8cULL &&
+          jnt_hash64(7, NULL, 5) == 7, "jnt_hash64 is FNV-1a (64 bits); NULL bytes change nothing");
 
     /* the first compile stores, the second hits: same C, data, warning */
     tr a = translate("examples/car_pendulum.jnt");

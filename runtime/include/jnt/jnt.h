@@ -248,7 +248,7 @@ int jnt_cache_clear(void);
 
 /* FNV-1a, 64 bits, of n bytes continuing the hash h (JNT_HASH64_START to
  * begin): the compile cache's keys and checksums, and jnt sweep's record of
- * the model. Not a cryptographic hash. */
+ * the model (NULL bytes: h unchanged). Not a cryptographic hash. */
 #define JNT_HASH64_START 0xcbf29ce484222325ULL
 uint64_t jnt_hash64(uint64_t h, const void *bytes, size_t n);
 
