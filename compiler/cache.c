@@ -47,7 +47,10 @@
  * one output routine (jnt_outfile_open: an exclusive temporary file beside it, renamed
  * over it whole only after every write succeeded), so a concurrent reader sees the old
  * entry, the new one, or none, never half of one.
- * Only a successful translation is stored.
+ * Only a successful translation is stored, and only when no file it read was modified
+ * after the compile began (less 20 ms for the file times' tick): such a file may have
+ * changed between the translation's read and the store's hash, and the entry would pair
+ * the new hash with the old result. (A file dated in the future is never cached.)
  */
 #define _GNU_SOURCE /* fopencookie, dladdr */
 #include <dirent.h>
@@ -167,13 +170,20 @@ static long long cache_bound(void)
     return mb << 20;
 }
 
-/* The hash and size of a file's bytes (setup_open_input's checks); -1 when unreadable. */
-static int hash_file(const char *path, long long max, uint64_t *h, uint64_t *size)
+/* The hash and size of a file's bytes (setup_open_input's checks), and when mtime is given
+ * its modification time; -1 when unreadable. */
+static int hash_file(const char *path, long long max, uint64_t *h, uint64_t *size,
+                     struct timespec *mtime)
 {
     char why[128];
     FILE *f = setup_open_input(path, max, why, sizeof why);
     if (!f)
         return -1;
+    struct stat st;
+    if (mtime && fstat(fileno(f), &st) == 0)
+        *mtime = st.st_mtim;
+    else if (mtime)
+        *mtime = (struct timespec){INT32_MAX, 0}; /* unknown: as if written just now */
     uint64_t x = JNT_HASH64_START, len = 0;
     unsigned char b[65536];
     size_t k;
@@ -221,7 +231,7 @@ int cache_key_make(const char *path, const char *name, const char *text, int max
     uint64_t h, size;
     const char *shown = path ? path : name;
     if (path) {
-        if (hash_file(path, SETUP_MAX_SOURCE, &h, &size) != 0) {
+        if (hash_file(path, SETUP_MAX_SOURCE, &h, &size, NULL) != 0) {
             free(b.p);
             return -1;
         }
@@ -356,7 +366,7 @@ static int parse_entry(const char *bytes, size_t n, const cache_key *k, cache_en
         e->inputs[i] = take_bytes(&r, NULL);
         if (!e->inputs[i] || take_u64(&r, &size) || take_u64(&r, &h))
             return -1;
-        if (hash_file(e->inputs[i], SETUP_MAX_DATA, &hs, &ss) != 0 || ss != size || hs != h)
+        if (hash_file(e->inputs[i], SETUP_MAX_DATA, &hs, &ss, NULL) != 0 || ss != size || hs != h)
             return -1; /* a file changed since */
     }
     e->diag = take_bytes(&r, &e->ndiag);
@@ -463,8 +473,13 @@ static void evict(const char *dir, long long bound)
 }
 
 /* See cache.h. */
-int cache_store(const cache_key *k, const cache_entry *e)
+int cache_store(const cache_key *k, const cache_entry *e, struct timespec started)
 {
+    /* a file written since the compile started (less the file times' tick, 20 ms to be
+     * safe) may have been read before or after the change: the entry would not know */
+    started.tv_nsec -= 20000000;
+    if (started.tv_nsec < 0)
+        started.tv_sec--, started.tv_nsec += 1000000000;
     buf b = {0};
     uint32_t hdr[2] = {FORMAT, ORDER};
     put(&b, "JNTCACHE", 8);
@@ -477,7 +492,9 @@ int cache_store(const cache_key *k, const cache_entry *e)
     put_u64(&b, n);
     for (char **p = e->inputs; p && *p; p++) {
         uint64_t h, size;
-        if (hash_file(*p, SETUP_MAX_DATA, &h, &size) != 0)
+        struct timespec t;
+        if (hash_file(*p, SETUP_MAX_DATA, &h, &size, &t) != 0 || t.tv_sec > started.tv_sec ||
+            (t.tv_sec == started.tv_sec && t.tv_nsec >= started.tv_nsec))
             b.bad = 1;
         put_u64(&b, strlen(*p));
         put_str(&b, *p);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 /* The lookup key of one compile: its text (what must match exactly) and the entry's
  * file. */
@@ -49,8 +50,10 @@ int cache_lookup(const cache_key *k, cache_entry *e);
 void cache_entry_free(cache_entry *e);
 
 /* Write e as k's entry (an exclusive temporary file renamed whole over it), then evict
- * the least recently used entries past the size bound (JNT_CACHE_MB). 0 or -1. */
-int cache_store(const cache_key *k, const cache_entry *e);
+ * the least recently used entries past the size bound (JNT_CACHE_MB). `started`: the
+ * CLOCK_REALTIME before cache_key_make; nothing is stored when one of the files read was
+ * modified since (it may have changed while the translation read it). 0 or -1. */
+int cache_store(const cache_key *k, const cache_entry *e, struct timespec started);
 
 /* A stream that writes through to `out` and keeps a copy of what passed (the
  * diagnostics of a compile, for its entry). NULL when it cannot be made. */

@@ -124,6 +124,8 @@ static int translate(void *arg)
 static int translate_cached(comp_job *j)
 {
     cache_key k;
+    struct timespec started;
+    clock_gettime(CLOCK_REALTIME, &started);
     if (!j->cached || !j->want_c ||
         cache_key_make(j->path, j->name, j->text, j->dc.max_errors, &k) != 0)
         return alloc_recover(translate, j, j->dc.out);
@@ -147,7 +149,8 @@ static int translate_cached(comp_job *j)
     if (rc == JNT_OK && diag)
         cache_store(&k, &(cache_entry){.csrc = j->csrc, .len = j->len, .data = j->data,
                                         .ndata = j->ndata, .inputs = j->m.inputs,
-                                        .diag = diag, .ndiag = ndiag});
+                                        .diag = diag, .ndiag = ndiag},
+                    started);
     free(diag);
     cache_key_free(&k);
     return rc;

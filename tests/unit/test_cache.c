@@ -10,7 +10,8 @@
  *     "version 0.0.0" and its checksum is made right again): each refused, removed and
  *     rebuilt, the rebuilt entry then a hit;
  *   - a changed import (a copy of forced_3dof.jnt and stribeck_3dof.jnt): a miss, the
- *     new text's C; JNT_CACHE=0 stores nothing; JNT_CACHE_MB=3 evicts the oldest entry;
+ *     new text's C, not stored while the file's time is after the compile began (it may
+ *     have changed while the compile read it), stored once it is before; JNT_CACHE=0 stores nothing; JNT_CACHE_MB=3 evicts the oldest entry;
  *     jnt_cache_clear empties the folder.
  */
 #define _GNU_SOURCE /* mkdtemp, memmem */
@@ -96,6 +97,14 @@ static int spit(const char *path, const char *b, size_t n)
         return -1;
     size_t w = fwrite(b, 1, n, f);
     return fclose(f) == 0 && w == n ? 0 : -1;
+}
+
+/* Set a file's times `by` seconds from now (a file written since a compile started makes
+ * the compile store nothing). */
+static void age(const char *path, int by)
+{
+    struct timespec t[2] = {{time(NULL) + by, 0}, {time(NULL) + by, 0}};
+    utimensat(AT_FDCWD, path, t, 0);
 }
 
 /* One translation: C text, data, and what went to the diagnostics stream. */
@@ -299,6 +308,8 @@ int main(void)
     free(t1);
     char *t2 = slurp("examples/stribeck_3dof.jnt", &n);
     CHECK(t2 && spit(m2, t2, n) == 0, "a copy of stribeck_3dof.jnt");
+    age(m1, -60);
+    age(m2, -60);
     tr c = translate(m1), d = translate(m1);
     counts(&h, &r, &s);
     CHECK(c.rc == JNT_OK && same(&c, &d) && h == 1 && s == 1,
@@ -307,11 +318,18 @@ int main(void)
     if (changed) /* the spring k2: 100 N/m becomes 200 N/m */
         changed[5] = '2';
     CHECK(changed && spit(m2, t2, n) == 0, "the import's k2 changed to 200 N/m");
+    age(m2, 60); /* as if written while the compile ran */
     tr e = translate(m1);
     counts(&h, &r, &s);
-    CHECK(e.rc == JNT_OK && h == 0 && r == 1 && s == 1 && strcmp(e.csrc, c.csrc) != 0,
-          "after the import changed: refused, translated anew, other C (refused %ld, stored "
-          "%ld)", r, s);
+    CHECK(e.rc == JNT_OK && h == 0 && r == 1 && s == 0 && strcmp(e.csrc, c.csrc) != 0,
+          "after the import changed: refused, translated anew, other C, and not stored: the "
+          "file's time is after the compile began (refused %ld, stored %ld)", r, s);
+    tr_free(&e);
+    age(m2, -60);
+    e = translate(m1);
+    counts(&h, &r, &s);
+    CHECK(e.rc == JNT_OK && h == 0 && s == 1 && strcmp(e.csrc, c.csrc) != 0,
+          "the file's time a minute back: stored (stored %ld)", s);
     free(t2);
     tr_free(&c);
     tr_free(&d);
@@ -325,9 +343,7 @@ int main(void)
     entry_count(cp, sizeof cp); /* touched last: the newest */
     g = translate(m1);
     tr_free(&g);
-    /* a use a minute ago (a hit takes less than the file times' tick, 4 ms) */
-    struct timespec ago[2] = {{time(NULL) - 60, 0}, {time(NULL) - 60, 0}};
-    utimensat(AT_FDCWD, cp, ago, 0);
+    age(cp, -60); /* used a minute ago (a hit takes less than the file times' tick, 4 ms) */
     int before = entry_count(NULL, 0);
     setenv("JNT_CACHE_MB", "1", 1);
     tr f = translate("examples/lap_joint.jnt");
