@@ -447,8 +447,8 @@ static void evict(const char *dir, long long bound)
         struct stat st;
         if (!is_entry(de->d_name))
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path ||
+            lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
         if (n == cap) {
             ent *w = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
@@ -457,8 +457,10 @@ static void evict(const char *dir, long long bound)
             v = w;
         }
         v[n] = (ent){.t = st.st_mtim, .size = (long long)st.st_size};
-        snprintf(v[n++].name, sizeof v->name, "%s", de->d_name);
+        if (snprintf(v[n].name, sizeof v->name, "%s", de->d_name) >= (int)sizeof v->name)
+            continue; /* not an entry's name (is_entry's are shorter) */
         total += (long long)st.st_size;
+        n++;
     }
     closedir(d);
     if (total > bound) {
@@ -545,8 +547,8 @@ int jnt_cache_clear(void)
     struct dirent *de;
     while ((de = readdir(d)))
         if (is_entry(de->d_name)) {
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            n += unlink(path) == 0;
+            if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+                n += unlink(path) == 0;
         }
     closedir(d);
     return n;

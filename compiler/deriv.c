@@ -77,6 +77,17 @@ static void push_q(grads *g, int q, ex_id val)
 }
 
 /* The quantity of the combination in g->tmp (nonempty) and its scale. */
+/* Whether a[0..n) and b[0..n) hold the same columns and coefficients, field
+ * by field (a memcmp also compared the padding after col, which a compound
+ * literal leaves undefined: valgrind's uninitialised read). */
+static int same_entries(const lin_entry *a, const lin_entry *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].col != b[i].col || memcmp(&a[i].c, &b[i].c, sizeof a[i].c) != 0)
+            return 0;
+    return 1;
+}
+
 static int intern_quantity(grads *g, double *scale)
 {
     double c0 = g->tmp[0].c;
@@ -92,8 +103,7 @@ static int intern_quantity(grads *g, double *scale)
     int key = (int)(h & 0x3fffffff);
     *scale = c0;
     for (int q = ex_map_get(&g->qhash, key); q >= 0; q = g->qnext[q])
-        if ((size_t)g->qlen[q] == g->ntmp &&
-            !memcmp(g->lin + g->qstart[q], g->tmp, g->ntmp * sizeof *g->tmp))
+        if ((size_t)g->qlen[q] == g->ntmp && same_entries(g->lin + g->qstart[q], g->tmp, g->ntmp))
             return q;
     if (g->nq == g->capq) {
         g->capq = g->capq ? 2 * g->capq : 256;
