@@ -195,6 +195,18 @@ static int body_row(const assemble_problem *p, int k)
     return 0;
 }
 
+/* Whether row k is marked and the first marked row of its group (its joint):
+ * a group is named once. */
+static int first_of_group(const assemble_problem *p, const unsigned char *mark, int k)
+{
+    if (!mark[k])
+        return 0;
+    for (int j = 0; j < k; j++)
+        if (mark[j] && same_group(p->c_names[j], p->c_names[k]))
+            return 0;
+    return 1;
+}
+
 /* "'a', 'b' and 'c'": the groups of the rows k with mark[k], in row order,
  * at most 8 (then "and N more"); the joints only when there are some (not
  * the bodies' own rows). Returns how many groups. */
@@ -208,22 +220,10 @@ static int put_groups(const assemble_problem *p, unsigned char *mark, char *msg,
         if (mark[k] && body_row(p, k))
             mark[k] = 0;
     int ng = 0, total = 0;
+    for (int k = 0; k < p->m; k++)
+        total += first_of_group(p, mark, k);
     for (int k = 0; k < p->m; k++) {
-        if (!mark[k])
-            continue;
-        int seen = 0;
-        for (int j = 0; j < k && !seen; j++)
-            seen = mark[j] && same_group(p->c_names[j], p->c_names[k]);
-        if (!seen)
-            total++;
-    }
-    for (int k = 0; k < p->m; k++) {
-        if (!mark[k])
-            continue;
-        int seen = 0;
-        for (int j = 0; j < k && !seen; j++)
-            seen = mark[j] && same_group(p->c_names[j], p->c_names[k]);
-        if (seen)
+        if (!first_of_group(p, mark, k))
             continue;
         if (ng == 8) {
             put(msg, len, at, " and %d more", total - ng);
@@ -481,12 +481,7 @@ int assemble_positions(const assemble_problem *p, double *q, assemble_info *info
         for (int k = 0; k < m; k++) {
             if (fabs(w.c[k]) > fabs(w.c[kmax]))
                 kmax = k;
-            if (!mark[k])
-                continue;
-            int seen = 0;
-            for (int j = 0; j < k && !seen; j++)
-                seen = mark[j] && same_group(p->c_names[j], p->c_names[k]);
-            if (seen)
+            if (!first_of_group(p, mark, k))
                 continue;
             double s = 0.0;
             for (int j = k; j < m; j++)
