@@ -8,6 +8,8 @@
 #                                                        and the control at 0.3 um)
 #   B=build/he2 RC_FINE=3 sh bench/rotor_convergence.sh (adds 3.125 us and two
 #       runs at 50 us with Q0 moved by +-1e-9 relative: the sensitivity)
+#   B=build/he2 RC_FINE=4 sh bench/rotor_convergence.sh (adds 1.5625 us, 60 s of
+#       CPU, and 6.25 us with Q0 moved by 1e-6)
 # Runs, each to 2 s, at most 2 at once (RC_JOBS):
 #   f100, f50, f25  fixed steps h = 0.1 ms, 50 us, 25 us: the example with its
 #                   contact_steps and friction_steps lines dropped;
@@ -16,7 +18,8 @@
 #   c1              the same control three times tighter (eps_p = 1 um,
 #                   dtau_min = 0.033), h <= 0.1 ms;
 #   c03             ten times tighter (eps_p = 0.3 um, dtau_min = 0.01);
-#   qp, qm          fixed 50 us with Q0 = 0.825 (1 +- 1e-9) N m.
+#   qp, qm          fixed 50 us with Q0 = 0.825 (1 +- 1e-9) N m;
+#   q6              fixed 6.25 us with Q0 = 0.825 (1 + 1e-6) N m.
 # Measured per run (the docs' E2 table): the spin w = R.speed at 0.7 s
 # (before the hard impacts) and at t = 2 s, its mean over 1.5-2 s, the first
 # time the contact force passes 1 kN (the whip's onset), and the mid-span
@@ -28,6 +31,11 @@
 # (Euler-Bernoulli, python3, no numpy) against the report's zone, the value
 # of one input (disk mass, shaft mass, length, EI) that would put the lower
 # end at 44.069 rad/s, and the shear stiffness GA_s that puts both there.
+# RC_ENSEMBLE=1 (alone: B=build/he2 RC_ENSEMBLE=1 sh bench/rotor_convergence.sh)
+# runs instead 8 fixed-step runs at each of h = 50, 25, 12.5, 6.25 us (RC_EH) with Q0 =
+# 0.825 (1 + k 1e-9) N m, k = -4..4 without 0, and prints per h the mean and
+# sample deviation over the 8 of the spin at 2 s, the mean spin over 1.5-2 s
+# and the whirl at 2 s: the convergence of the whip's statistics.
 # Output: a markdown table on stdout; CSVs and stats in $OUT (default
 # /tmp/rotor_convergence).
 B=${B:-build}
@@ -111,10 +119,36 @@ sed -e 's/eps_p = 3 um/eps_p = 0.3 um/' -e 's/dtau_min = 0.1,/dtau_min = 0.01,/'
     "$OUT/ctrl.jnt" > "$OUT/ctrl_tight10.jnt"
 sed 's/^param Q0  = 0.825 N\*m/param Q0 = 0.825000001 N*m/' "$OUT/fixed.jnt" > "$OUT/fixed_qp.jnt"
 sed 's/^param Q0  = 0.825 N\*m/param Q0 = 0.824999999 N*m/' "$OUT/fixed.jnt" > "$OUT/fixed_qm.jnt"
+sed 's/^param Q0  = 0.825 N\*m/param Q0 = 0.825000825 N*m/' "$OUT/fixed.jnt" > "$OUT/fixed_q6.jnt"
+if [ "${RC_ENSEMBLE:-0}" = 1 ]; then
+    echo "| h | runs | spin at 2 s (rad/s) | mean spin 1.5-2 s | whirl at 2 s (mm) |"
+    echo "|---|---:|---:|---:|---:|"
+    for hh in ${RC_EH:-50us 25us 12.5us 6.25us}; do
+        n=0
+        for k in -4 -3 -2 -1 1 2 3 4; do
+            q=$(awk -v k="$k" 'BEGIN { printf "%.12f", 0.825 * (1 + k * 1e-9) }')
+            sed "s/^param Q0  = 0.825 N\*m/param Q0 = $q N*m/" "$OUT/fixed.jnt" > "$OUT/e_$hh$k.jnt"
+            "$B/jnt" run "$OUT/e_$hh$k.jnt" -D h="$hh" -o "$OUT/e_$hh$k.csv" > /dev/null 2>&1 &
+            n=$((n + 1))
+            if [ $n -ge "$RC_JOBS" ]; then wait; n=0; fi
+        done
+        wait
+        for k in -4 -3 -2 -1 1 2 3 4; do
+            awk -F, '/^#/ || $1 == "t" { next }
+                { t = $1; w = $2; r = 1e3 * sqrt($3 * $3 + $4 * $4); if (t >= 1.5 - 1e-9) { sw += w; nw++ } }
+                END { print w, sw / nw, r }' "$OUT/e_$hh$k.csv"
+        done | awk -v h="$hh" '{ for (i = 1; i <= 3; i++) { s[i] += $i; q[i] += $i * $i } n++ }
+            END { printf "| %s | %d", h, n
+                  for (i = 1; i <= 3; i++) { m = s[i] / n; d = sqrt((q[i] - n * m * m) / (n - 1)); printf " | %.2f +- %.2f", m, d }
+                  printf " |\n" }'
+    done
+    exit 0
+fi
 runs="f100:fixed:0.1ms f50:fixed:50us c3:ctrl:0.1ms c1:ctrl_tight:0.1ms"
 [ "${RC_FINE:-0}" -ge 1 ] && runs="$runs f25:fixed:25us"
 [ "${RC_FINE:-0}" -ge 2 ] && runs="$runs f12:fixed:12.5us f6:fixed:6.25us c03:ctrl_tight10:0.1ms"
 [ "${RC_FINE:-0}" -ge 3 ] && runs="$runs f3:fixed:3.125us qp:fixed_qp:50us qm:fixed_qm:50us"
+[ "${RC_FINE:-0}" -ge 4 ] && runs="$runs f1:fixed:1.5625us q6:fixed_q6:6.25us"
 rc_one() { # name model h
     "$B/jnt" run "$OUT/$2.jnt" -D h="$3" -o "$OUT/$1.csv" --stats > "$OUT/$1.log" 2>&1
     tail -n 1 "$OUT/$1.log" > "$OUT/$1.stats"
@@ -135,7 +169,8 @@ for r in $runs; do
     lab=$(case $k in f*) echo "fixed h = $hh";; c3) echo "step control eps_p = 3 um, dtau_min = 0.1";;
           c1) echo "step control eps_p = 1 um, dtau_min = 0.033";;
           c03) echo "step control eps_p = 0.3 um, dtau_min = 0.01";;
-          qp) echo "fixed h = $hh, Q0 (1 + 1e-9)";; qm) echo "fixed h = $hh, Q0 (1 - 1e-9)";; esac)
+          qp) echo "fixed h = $hh, Q0 (1 + 1e-9)";; qm) echo "fixed h = $hh, Q0 (1 - 1e-9)";;
+          q6) echo "fixed h = $hh, Q0 (1 + 1e-6)";; esac)
     st=$(cat "$OUT/$k.stats")
     s=$(printf '%s\n' "$st" | sed -n 's/^steps \([0-9]*\).*/\1/p')
     rj=$(printf '%s\n' "$st" | sed -n 's/.*rejected \([0-9]*\).*/\1/p')
