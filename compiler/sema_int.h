@@ -566,7 +566,7 @@ int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out
 int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 /* The acceleration of body coordinate di (outputs; pass 4). */
 ex_id sema_mb_accel(sema *S, int di);
-/* Assembly pins (pass 4, `init`; docs/multibody.md "Pins and joint
+/* Assembly pins (sema_pins.c; pass 4, `init`; docs/multibody.md "Pins and joint
  * coordinates"). sema_init_fixed: an initial value written fixed(value):
  * *value becomes its argument; 1 when so written, 0 when not, -1 when
  * malformed (reported). sema_mb_init_joint: `init J.angle = v` (J.s, their
