@@ -79,6 +79,11 @@ void integ_arena_size(const integ_type *t, const jnt_abi_model *abi, size_t *nw,
  * (may be NULL). progress: 0 none, 1 always, 2 when the run lasts > 0.5 s.
  * Leaves the last accepted state in d->y, d->t. Used by jnt_run. */
 struct csv_writer;
+/* A run's context on d at time t with settings s: the model, the data's
+ * parameters, discrete states and statistics, no step-size state (step_d
+ * -1); the vectors and the arena are the caller's to set. */
+void integ_run_init(integ_run *r, const jnt_model *m, jnt_data *d, const jnt_settings *s,
+                    double t);
 int integ_drive(const jnt_model *m, jnt_data *d, const jnt_settings *s,
                 struct csv_writer *csv, int progress);
 

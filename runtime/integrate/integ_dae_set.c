@@ -142,14 +142,7 @@ int integ_dae_reassemble(const jnt_model *m, jnt_data *d, int *moved)
     if ((rc = params_defaults(m, d)) != JNT_OK)
         return rc;
     integ_run r;
-    memset(&r, 0, sizeof r);
-    r.abi = a;
-    r.data = d;
-    r.p = d->p;
-    r.d = d->d;
-    r.st = &d->stats;
-    r.t = d->t;
-    r.step_d = -1;
+    integ_run_init(&r, m, d, NULL, d->t);
     if (a->settings(d->p, &r.s) < 0)
         return data_error(d, JNT_ERR_KERNEL, "the settings kernel failed");
     int start = !(d->t > r.s.t0), npin = start && a->pins ? a->npins : 0;

@@ -326,6 +326,22 @@ static int emit_step(integ_run *r, csv_writer *csv, long *k_next, double *yi)
 }
 
 /* See integ.h. */
+void integ_run_init(integ_run *r, const jnt_model *m, jnt_data *d, const jnt_settings *s,
+                    double t)
+{
+    memset(r, 0, sizeof *r);
+    r->abi = m->abi;
+    r->data = d;
+    r->p = d->p;
+    r->d = d->d;
+    if (s)
+        r->s = *s;
+    r->st = &d->stats;
+    r->t = t;
+    r->step_d = -1;
+}
+
+/* See integ.h. */
 int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_writer *csv,
                 int progress_mode)
 {
@@ -333,13 +349,7 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
     const integ_type *ty = dt->integ;
     int ny = a->ny, nd = a->nd;
     integ_run r;
-    memset(&r, 0, sizeof r);
-    r.abi = a;
-    r.data = dt;
-    r.p = dt->p;
-    r.d = dt->d;
-    r.s = *s;
-    r.st = &dt->stats;
+    integ_run_init(&r, m, dt, s, s->t0);
     /* carve the arena: driver vectors first, then the method's */
     double *w = dt->work;
     r.y = w, w += ny;
@@ -354,8 +364,6 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
     w += chain_work_size(a);
     r.w = w;
     r.iw = dt->iwork;
-    r.t = s->t0;
-    r.step_d = -1;
     for (int i = 0; i < nd; i++)
         if (strcmp(a->d_names[i], JNT_STEP_STATE) == 0)
             r.step_d = i;
