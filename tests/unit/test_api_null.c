@@ -287,6 +287,25 @@ static void sim_main(void)
     SAFE(jnt_sim_main(m, "sim", -1, NULL) == 2, "jnt_sim_main(argc -1): exit 2");
 }
 
+/* The output routine (jnt_outfile_*): NULL path or out, commit of NULL: JNT_ERR_USAGE with a
+ * message; stream, temp of NULL: NULL; discard of NULL: nothing. */
+static void outfile_calls(void)
+{
+    jnt_outfile *f = (jnt_outfile *)1;
+    char err[256];
+    SAFE(jnt_outfile_open(NULL, NULL, &f, err, sizeof err) == JNT_ERR_USAGE && !f &&
+             strstr(err, "path"), "jnt_outfile_open(NULL path): JNT_ERR_USAGE, *f NULL, a message");
+    SAFE(jnt_outfile_open("x.csv", NULL, NULL, err, sizeof err) == JNT_ERR_USAGE &&
+             strstr(err, "out"), "jnt_outfile_open(NULL out): JNT_ERR_USAGE");
+    SAFE(jnt_outfile_open(NULL, NULL, &f, NULL, 0) == JNT_ERR_USAGE,
+         "jnt_outfile_open with no error buffer: JNT_ERR_USAGE");
+    SAFE(jnt_outfile_commit(NULL, err, sizeof err) == JNT_ERR_USAGE && strstr(err, "NULL"),
+         "jnt_outfile_commit(NULL): JNT_ERR_USAGE");
+    SAFE(!jnt_outfile_stream(NULL) && !jnt_outfile_temp(NULL),
+         "jnt_outfile_stream, _temp(NULL): NULL");
+    SAFE((jnt_outfile_discard(NULL), 1), "jnt_outfile_discard(NULL): nothing");
+}
+
 int main(void)
 {
     diag = tmpfile();
@@ -304,6 +323,7 @@ int main(void)
     data_calls();
     rows_opts();
     sim_main();
+    outfile_calls();
     jnt_data_free(d);
     jnt_data_free(d2);
     jnt_model_free(m);
