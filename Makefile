@@ -45,7 +45,7 @@ DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundial
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
              python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config strace \
              python3-venv python3-wheel python3-pip
-DEB_BENCH := octave time libmujoco-dev
+DEB_BENCH := octave time libmujoco-dev linux-perf
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 RUNTIME_SRC  := $(wildcard runtime/*/*.c)
@@ -294,8 +294,34 @@ demo: deps
 	@echo "             $(B)/demo/frdyn2_bench.png (forces and displacement, seed 002 Figs. 6c, 8c)"
 
 bench: deps-bench
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory build peers
 	@B=$(B) LDLIBS="$(LDLIBS)" sh bench/run.sh
+
+# the C peers of bench section 19 (bench/peers.sh), from Debian's libsundials-dev
+# and libmujoco-dev (DEB_BENCH)
+PEER_CC  := $(CC) -std=c11 -Wall -Wextra -Werror -O2 -D_POSIX_C_SOURCE=200809L
+PEER_BIN := $(B)/bench/peer_andrews_ida $(B)/bench/peer_frdyn2_cvode $(B)/bench/peer_nlink_mujoco \
+            $(B)/bench/cpuit
+.PHONY: peers
+peers: $(PEER_BIN)
+
+$(B)/bench/peer_andrews_ida: bench/peer_andrews_ida.c
+	@mkdir -p $(@D)
+	$(PEER_CC) -o $@ $< -lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixdense \
+	  -lsundials_sunlinsoldense -lm
+
+$(B)/bench/peer_frdyn2_cvode: bench/peer_frdyn2_cvode.c
+	@mkdir -p $(@D)
+	$(PEER_CC) -o $@ $< -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense \
+	  -lsundials_sunlinsoldense -lm
+
+$(B)/bench/peer_nlink_mujoco: bench/peer_nlink_mujoco.c
+	@mkdir -p $(@D)
+	$(PEER_CC) -o $@ $< -lmujoco -lm
+
+$(B)/bench/cpuit: bench/cpuit.c
+	@mkdir -p $(@D)
+	$(PEER_CC) -o $@ $<
 
 docs: deps
 	@$(MAKE) --no-print-directory build

@@ -41,6 +41,10 @@
 #      library), both JIT in memory with libtcc (bench/jit_so.sh).
 #  18. the compile cache: a miss against a hit on car_pendulum and lap_joint,
 #      jnt_compile_file and jnt emit in new processes (bench/cache.sh).
+#  19. peers: FrDyn2 against C + CVODE, Andrews' squeezer against IDA in C at
+#      matched error, the planar N-link pendulum against MuJoCo at comparable
+#      energy error, the chain scaling slope (bench/peers.sh; the peers are
+#      built by `make peers`).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -111,7 +115,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -588,3 +592,4 @@ if want 15; then . bench/mechanism.sh; fi
 if want 16; then . bench/python_threads.sh; fi
 if want 17; then . bench/jit_so.sh; fi
 if want 18; then . bench/cache.sh; fi
+if want 19; then . bench/peers.sh; fi
