@@ -57,6 +57,7 @@ void jnt_data_free(jnt_data *d)
     free(d->p);
     free(d->set);
     free(d->yset);
+    free(d->cons_off);
     free(d->y);
     free(d->d);
     free(d->out);

@@ -33,6 +33,11 @@ struct jnt_data {
                                       assembly pins them (integ_dae_set.c) */
     int skip_pins;                 /* 1 while jnt_advance runs from a state it assembled:
                                       the model's own pins are not applied again */
+    unsigned char *cons_off;       /* multibody: nc flags, 1 for a redundant constraint row
+                                      the start's assembly dropped (integ_dae_init.c); the
+                                      integrators see it as 0 = 0, its multiplier 0; NULL or
+                                      ncons_off = 0: none */
+    int ncons_off;                 /* how many rows cons_off drops */
     double max_output;             /* jnt_set_max_output: bytes, 0 = 1 GiB, < 0 = none */
     const volatile int *stop;      /* jnt_set_stop_flag: non-zero stops the run at the next
                                       accepted step (JNT_STOPPED); NULL: none */

@@ -452,7 +452,30 @@ int assemble_positions(const assemble_problem *p, double *q, assemble_info *info
     info->rank = w.r;
     if (rc == ASSEMBLE_OK && w.r < m) {
         int nd = mark_dependent(&w, mark, x);
-        if (structural(p, &w, q, tol)) {
+        int redundant = structural(p, &w, q, tol);
+        /* droppable when the joints' rows alone lose all the rank (a pin that
+           repeats a joint is meant, and holds at t0 only: refused) */
+        ws wj;
+        int have_wj = redundant && p->drop && p->droppable > 0 &&
+                      ws_alloc(&wj, n, p->droppable) == 0;
+        int joints_only = have_wj && factor(&wj, w.J, p->scale) == 0 &&
+                          p->droppable - rank_at(&wj, POSE_TOL) == nd;
+        if (joints_only) {
+            /* dropped: the joints' rows after their rank's pivots (Adams', Chrono's way) */
+            int rj = p->droppable - nd;
+            memset(p->drop, 0, (size_t)m);
+            for (int i = rj; i < p->droppable; i++)
+                p->drop[wj.piv[i] - 1] = 1;
+            info->dropped = nd;
+            put(msg, len, &at, "joints ");
+            put_groups(p, mark, msg, len, &at);
+            put(msg, len, &at, " constrain the same motion more than once: %d of their equations "
+                "%s dropped (", nd, nd == 1 ? "is" : "are");
+            for (int i = rj, k = 0; i < p->droppable; i++, k++)
+                put(msg, len, &at, "%s'%s'", k ? ", " : "", p->c_names[wj.piv[i] - 1]);
+            put(msg, len, &at, "), their reactions undetermined and reported as 0 "
+                "(docs/multibody.md, \"Redundant constraints\")");
+        } else if (redundant) {
             rc = ASSEMBLE_REDUNDANT;
             put(msg, len, &at, "joints ");
             int ng = put_groups(p, mark, msg, len, &at);
@@ -473,6 +496,8 @@ int assemble_positions(const assemble_problem *p, double *q, assemble_info *info
                 "toggle or dead-centre position, links in line); start the bodies away from it",
                 nd);
         }
+        if (have_wj)
+            ws_free(&wj);
     } else if (rc == ASSEMBLE_NOCLOSE) {
         for (int k = 0; k < m; k++)
             mark[k] = fabs(w.c[k]) > tol;

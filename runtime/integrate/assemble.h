@@ -11,7 +11,8 @@
  * it by r_g dtheta), solved by QR with column pivoting of (C_q S)^T (LAPACK dgeqp3):
  * the pivots that fall below 1e-9 of the first mark equations that are
  * combinations of the others. Rows that stay dependent on the manifold are
- * redundant constraints (refused, named); a rank lost only at the pose
+ * redundant constraints (dropped when the caller asks, else refused; named);
+ * a rank lost only at the pose
  * found is a singular configuration (a toggle: refused, named); a residual
  * that stops decreasing is a mechanism that cannot close (refused, naming
  * the joints whose rows remain and by how much).
@@ -50,6 +51,11 @@ typedef struct assemble_problem {
     int no_rank_check;          /* 1: a q already within tol is accepted as it is, its
                                    rank not checked (a run resumed mid-way, which may
                                    pass a singular pose) */
+    unsigned char *drop;        /* NULL: redundant constraints are refused; else m flags
+                                   set to 1 for the rows dropped as redundant (rows of
+                                   the first `droppable` only; a redundancy in the others,
+                                   the pins, is still refused) */
+    int droppable;
     double length;              /* the size of the largest body: a body moved further
                                    warns; the step along the manifold that tells redundant
                                    from singular is 1 % of it */
@@ -66,12 +72,15 @@ typedef struct assemble_info {
     double moved;     /* the largest distance a body's position moved (scaled norm of its
                          translational coordinates) */
     int rank;         /* rank of C_q at the end */
+    int dropped;      /* rows dropped as redundant (p->drop), the message saying which */
 } assemble_info;
 
 enum { ASSEMBLE_OK = 0, ASSEMBLE_NOCLOSE = 1, ASSEMBLE_SINGULAR = 2, ASSEMBLE_REDUNDANT = 3,
        ASSEMBLE_NOMEM = 4, ASSEMBLE_EVAL = 5 };
 
-/* Assemble q (n, in place) onto C(q) = 0 as above. Returns ASSEMBLE_OK or
+/* Assemble q (n, in place) onto C(q) = 0 as above. Returns ASSEMBLE_OK (with
+ * info->dropped rows marked in p->drop and msg saying which, when redundant
+ * rows were dropped) or
  * another ASSEMBLE_* status with the reason in msg (len bytes, lower-case,
  * naming joints and residuals); ASSEMBLE_EVAL when p->eval failed (its
  * status in info->rank). A body moved further than p->length warns on

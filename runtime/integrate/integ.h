@@ -100,6 +100,10 @@ int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, d
 /* The Jacobian's values at (t, y) in the kernel's pattern (models for which
  * eval_jac_is_y holds) into jv. Returns as integ_jac_dense. */
 int integ_jac_sparse(integ_run *r, double t, const double *y, double *jv);
+/* The constraint rates (abi.h's cons_rates: C_t, gamma, C_q v + C_t; 3 nc)
+ * at (t, y) into cr, the rows the assembly dropped as 0 (data.h's
+ * cons_off). The kernel's status. */
+int integ_cons_rates(integ_run *r, double t, const double *y, double *cr);
 /* Format the failure message "t = T s: ..." into the data and return status. */
 int integ_fail(integ_run *r, int status, double t, const char *fmt, ...)
 #ifdef __GNUC__

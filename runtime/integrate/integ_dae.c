@@ -234,7 +234,7 @@ static void dae_state(const integ_run *r, integ_dae *w, double h)
  * fatal status. */
 static int dae_vcons(integ_run *r, integ_dae *w, double t, double *gmax)
 {
-    int rc = eval_cons_rates(r->data->m, r->data, t, w->yt, w->cr);
+    int rc = integ_cons_rates(r, t, w->yt, w->cr);
     if (rc != 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the constraint-rates kernel failed "
                           "(status %d)", rc);

@@ -236,6 +236,7 @@ int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int st
 {
     const jnt_model *m = r->data->m;
     int nq = w->nq, nx = w->nx, N = w->N, c0 = cons_row0(w);
+    const unsigned char *off = r->data->ncons_off ? r->data->cons_off : NULL;
     for (int col = 0; col < N; col++) {
         for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++) {
             w->pos[w->rowind[e]] = e;
@@ -262,6 +263,11 @@ int integ_dae_factor(integ_run *r, integ_dae *w, const integ_dae_coef *c, int st
             for (int k = w->cq_ptr[col - nx]; c->ku != 0.0 && k < w->cq_ptr[col - nx + 1]; k++)
                 fill_jcol(w, m, w->cq_col[k], c->ku * w->jn[w->cq_e[k]], c->kq);
         }
+        /* a redundant row the assembly dropped: its C_q row is 0 (integ_jac_sparse),
+           its equations lambda_k = 0 and mu_k = 0 */
+        int k = col < nq + w->nz ? -1 : col < nx ? col - nq - w->nz : col - nx;
+        if (k >= 0 && off && off[k])
+            w->val[w->pos[col]] = 1.0;
         for (int e = w->colptr[col]; e < w->colptr[col + 1]; e++)
             w->pos[w->rowind[e]] = -1;
     }
@@ -498,6 +504,13 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
     int rc = integ_dae_mass(r, w, r->t, y);
     if (rc != 0)
         return rc;
+    /* a fresh start finds the redundant rows again; a resumed run keeps them */
+    jnt_data *dd = r->data;
+    if (!resumed(r))
+        dd->ncons_off = 0;
+    if (!dd->cons_off && !(dd->cons_off = calloc((size_t)nc + 1, 1)))
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory assembling the joints");
+    unsigned char *drop = calloc((size_t)nc + ne + 1, 1);
     double *s = malloc(((size_t)nq + 1) * sizeof *s);
     const char **names = malloc(((size_t)nc + ne + 1) * sizeof *names);
     /* the trial states: a copy of y (q is assembled in y itself) */
@@ -508,8 +521,8 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
     x.pos = malloc(((size_t)ne + 1) * sizeof *x.pos);
     x.res = malloc(((size_t)ne + 1) * sizeof *x.res);
     x.grad = malloc(((size_t)ne * nq + 1) * sizeof *x.grad);
-    if (!s || !names || !x.y || !x.pos || !x.res || !x.grad) {
-        free(s), free(names), free(x.y), free(x.pos), free(x.res), free(x.grad);
+    if (!drop || !s || !names || !x.y || !x.pos || !x.res || !x.grad) {
+        free(drop), free(s), free(names), free(x.y), free(x.pos), free(x.res), free(x.grad);
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory assembling the joints");
     }
     for (int k = 0; k < nc; k++)
@@ -525,12 +538,21 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
     assemble_problem p = {.n = nq, .m = nc + x.npos, .q_names = r->abi->y_names,
                           .c_names = names, .scale = s, .tol = tol > 0 ? tol : 1e-12 * len,
                           .length = size, .no_rank_check = resumed(r), .eval = asm_eval,
-                          .ctx = &x};
-    char msg[768];
+                          .ctx = &x, .drop = drop, .droppable = nc};
+    char msg[1024];
     assemble_info info;
     int st = assemble_positions(&p, y, &info, msg, sizeof msg);
     free(s), free(names), free(x.y), free(x.pos), free(x.res), free(x.grad);
     w->asm_info = info;
+    if (st == ASSEMBLE_OK && info.dropped > 0) {
+        /* the redundant rows: 0 = 0 from here on (integ_rhs, integ_jac_*), said once a run */
+        jnt_data *d = r->data;
+        memcpy(d->cons_off, drop, (size_t)nc);
+        d->ncons_off = info.dropped;
+        if (!p.no_rank_check)
+            fprintf(stderr, "jnt: warning: %s\n", msg);
+    }
+    free(drop);
     if (st == ASSEMBLE_EVAL && info.rank < 0)
         return info.rank; /* the message is set */
     if (st == ASSEMBLE_EVAL)
@@ -559,7 +581,7 @@ static int saddle(integ_run *r, integ_dae *w, const double *y, const char *what)
 /* C_t and gamma at y into w->cr. */
 static int rates_at(integ_run *r, integ_dae *w, const double *y)
 {
-    int rc = eval_cons_rates(r->data->m, r->data, r->t, y, w->cr);
+    int rc = integ_cons_rates(r, r->t, y, w->cr);
     if (rc != 0)
         return integ_fail(r, JNT_ERR_KERNEL, r->t, "the constraint-rates kernel failed "
                           "(status %d)", rc);

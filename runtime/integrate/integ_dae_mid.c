@@ -344,7 +344,7 @@ static int mid_step(integ_run *r)
     r->t_new = t1;
     /* the statistics: |C| and the velocities' distance from C_q v + C_t = 0
      * (not imposed: O(h^2)) at the step end */
-    if ((rc = eval_cons_rates(r->data->m, r->data, t1, r->y_new, w->cr)) != 0)
+    if ((rc = integ_cons_rates(r, t1, r->y_new, w->cr)) != 0)
         return integ_fail(r, JNT_ERR_KERNEL, t1, "the constraint-rates kernel failed "
                           "(status %d)", rc);
     double g = 0.0;

@@ -118,6 +118,12 @@ int integ_fail_cause(integ_run *r, int fallback, double t, const char *what)
     }
 }
 
+/* The first state row of the constraints (the rows of lambda). */
+static int cons_first(const jnt_abi_model *a)
+{
+    return a->ny - a->nc;
+}
+
 /* See integ.h. */
 int integ_rhs(integ_run *r, double t, const double *y, double *ydot)
 {
@@ -139,6 +145,11 @@ int integ_rhs(integ_run *r, double t, const double *y, double *ydot)
             return 1;
         }
     }
+    /* the redundant rows the assembly dropped: 0 = 0 */
+    const unsigned char *off = r->data->cons_off;
+    for (int k = 0, c0 = cons_first(r->abi); r->data->ncons_off && k < r->abi->nc; k++)
+        if (off[k])
+            ydot[c0 + k] = 0.0;
     return 0;
 }
 
@@ -187,7 +198,12 @@ int integ_jac_dense(integ_run *r, double t, const double *y, const double *fy, d
     }
     int bad = -1;
     double badv = 0;
-    return jac_status(r, t, eval_jac(r->data->m, r->data, t, y, J, &bad, &badv), bad, badv);
+    int rc = jac_status(r, t, eval_jac(r->data->m, r->data, t, y, J, &bad, &badv), bad, badv);
+    const unsigned char *off = r->data->cons_off;
+    for (int k = 0, c0 = cons_first(a); rc == 0 && r->data->ncons_off && k < a->nc; k++)
+        for (int j = 0; off[k] && j < n; j++)
+            J[(size_t)j * n + c0 + k] = 0.0;
+    return rc;
 }
 
 /* See integ.h. */
@@ -196,8 +212,27 @@ int integ_jac_sparse(integ_run *r, double t, const double *y, double *jv)
     r->st->jac_evals++;
     int bad = -1;
     double badv = 0;
-    return jac_status(r, t, eval_jac_values(r->data->m, r->data, t, y, jv, &bad, &badv), bad,
-                      badv);
+    int rc = jac_status(r, t, eval_jac_values(r->data->m, r->data, t, y, jv, &bad, &badv), bad,
+                        badv);
+    const jnt_model *m = r->data->m;
+    const unsigned char *off = r->data->cons_off;
+    int c0 = cons_first(r->abi);
+    for (int j = 0; rc == 0 && r->data->ncons_off && j < r->abi->ny; j++)
+        for (int e = m->jcolptr[j]; e < m->jcolptr[j + 1]; e++)
+            if (m->jrowind[e] >= c0 && off[m->jrowind[e] - c0])
+                jv[e] = 0.0;
+    return rc;
+}
+
+/* See integ.h. */
+int integ_cons_rates(integ_run *r, double t, const double *y, double *cr)
+{
+    int rc = eval_cons_rates(r->data->m, r->data, t, y, cr);
+    int nc = r->abi->nc;
+    for (int k = 0; rc == 0 && r->data->ncons_off && k < nc; k++)
+        if (r->data->cons_off[k])
+            cr[k] = cr[nc + k] = cr[2 * nc + k] = 0.0;
+    return rc;
 }
 
 /* See integ.h. */

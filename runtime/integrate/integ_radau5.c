@@ -221,6 +221,13 @@ static int r5_factor(integ_run *r, r5 *w, double h)
     r5_addb(r, w, w->lam[8] / h, E2, n2, n, n);
     r5_subj(w, E2, n2, 0);
     r5_subj(w, E2, n2, n);
+    /* a redundant row the assembly dropped (its rows of J are 0): lambda_k = 0 */
+    for (int k = 0, c0 = n - w->nc; w->dae && r->data->ncons_off && k < w->nc; k++)
+        if (r->data->cons_off[k]) {
+            int i = c0 + k;
+            E1[(size_t)i * n + i] = 1.0;
+            E2[(size_t)i * n2 + i] = E2[(size_t)(n + i) * n2 + n + i] = 1.0;
+        }
     r->st->lu_decomps++;
     int info = sparse_lu_factor(&w->e1, NULL);
     if (info == 0)
@@ -465,7 +472,7 @@ static int r5_accept(integ_run *r, r5 *w, double h)
         r->st->cons_max = c;
         /* the statistic: C_q v + C_t at the step end (not imposed; the
          * method meets it to its order) */
-        if ((rc = eval_cons_rates(r->data->m, r->data, r->t_new, r->y_new, w->cr)) != 0)
+        if ((rc = integ_cons_rates(r, r->t_new, r->y_new, w->cr)) != 0)
             return integ_fail(r, JNT_ERR_KERNEL, r->t_new, "the constraint-rates kernel "
                               "failed (status %d)", rc);
         double g = r->st->vcons_max;
