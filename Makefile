@@ -260,7 +260,7 @@ fuzz:
 	 cp tests/fuzz-regressions/sweepspec/* build/fuzz/corpus_sweepspec/ 2>/dev/null; \
 	 cp tests/fuzz-regressions/table/* build/fuzz/corpus_table/ 2>/dev/null; true
 	clang -Iruntime/include -Icompiler/cli -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
-	  fuzz/fuzz_plotcsv.c compiler/cli/plot.c compiler/cli/spectrogram.c build/fuzz/libjnt.a \
+	  fuzz/fuzz_plotcsv.c compiler/cli/plot.c compiler/cli/plot_data.c compiler/cli/spectrogram.c build/fuzz/libjnt.a \
 	  $(LDLIBS) -o build/fuzz/fuzz_plotcsv
 	@mkdir -p build/fuzz/corpus_plotcsv; \
 	 find examples -name '*.csv' -size -64k -exec cp {} build/fuzz/corpus_plotcsv/ \; ; \

@@ -108,13 +108,13 @@ FILE *plot_open_csv(const char *path)
     return f;
 }
 
-/* The units of the "# units: s,m,..." line (docs/cli.md, "Output files") in
- * line, split in place into c->units; "" where a column has none. */
-static void read_units(char *line, plot_csv *c)
+/* The units p of a "# units: s,m,..." line (docs/cli.md, "Output files") or
+ * of a sweep table's "units: " field, split in place into c->units; "" where
+ * a column has none. */
+static void read_units(char *p, plot_csv *c)
 {
-    char *p = line + strlen("# units:");
     p += strspn(p, " ");
-    p[strcspn(p, "\r\n")] = '\0';
+    p[strcspn(p, "\r\n;")] = '\0';
     for (int i = 0; i < c->nc && p; i++) {
         char *comma = strchr(p, ',');
         if (comma)
@@ -122,6 +122,31 @@ static void read_units(char *line, plot_csv *c)
         c->units[i] = p;
         p = comma ? comma + 1 : NULL;
     }
+}
+
+/* A sweep table's comment line (docs/sweeps.md): its "swept: a,b" field,
+ * when the header's columns after run are those parameters, as c->nswept,
+ * and its "units: " field into c->units. */
+static void read_sweep_meta(char *line, plot_csv *c)
+{
+    char *sw = strstr(line, "; swept: "), *un = strstr(line, "; units: ");
+    if (sw) {
+        sw += strlen("; swept: ");
+        int n = 0;
+        for (char *p = sw; n + 1 < c->nc;) {
+            size_t k = strcspn(p, ",;\r\n");
+            if (strlen(c->names[n + 1]) != k || strncmp(p, c->names[n + 1], k))
+                break;
+            n++;
+            if (p[k] != ',') {
+                c->nswept = p[k] == ';' || p[k] == '\n' || p[k] == '\0' ? n : 0;
+                break;
+            }
+            p += k + 1;
+        }
+    }
+    if (un)
+        read_units(un + strlen("; units: "), c);
 }
 
 /* See plot.h. */
@@ -162,11 +187,15 @@ int plot_read_csv(const char *path, plot_csv *c)
         /* the units line, then a row: else gnuplot fails, and leaves no picture */
         int rows = 0;
         if (getline(&line, &cap, f) > 0) {
-            if (!strncmp(line, "# units:", strlen("# units:"))) {
+            if (!strncmp(line, "# units:", strlen("# units:")) ||
+                !strncmp(line, "# jnt sweep: ", strlen("# jnt sweep: "))) {
                 c->uline = line;
                 line = NULL;
                 cap = 0;
-                read_units(c->uline, c);
+                if (c->uline[2] == 'u')
+                    read_units(c->uline + strlen("# units:"), c);
+                else
+                    read_sweep_meta(c->uline, c);
             } else if (line[0] != '#') {
                 rows = line[0] != '\n' && line[0] != '\r';
             }
@@ -198,6 +227,63 @@ static const char *label(char **names, char **units, int i)
     char *l = lab[k++ % 4];
     snprintf(l, sizeof lab[0], "%s [%s]", names[i], units[i]);
     return l;
+}
+
+/* An axis of column i: its label (label() with " - OFFSET" after the name
+ * when the column's range is tiny against its values, plot_offset) and
+ * what gnuplot plots ("$k" or "($k - OFFSET)"). */
+typedef struct plot_axis {
+    char lab[400];
+    char use[64];  /* in a using spec: "5" or "($5 - OFFSET)" */
+    char expr[64]; /* in an expression: "$5" or "($5 - OFFSET)" */
+} plot_axis;
+
+static void axis_of(plot_axis *ax, char **names, char **units, const plot_scan *sc, int i)
+{
+    char off[40];
+    if (!plot_offset(sc->lo[i], sc->hi[i], off, sizeof off)) {
+        snprintf(ax->lab, sizeof ax->lab, "%s", label(names, units, i));
+        snprintf(ax->use, sizeof ax->use, "%d", i + 1);
+        snprintf(ax->expr, sizeof ax->expr, "$%d", i + 1);
+        return;
+    }
+    if (units[i] && units[i][0])
+        snprintf(ax->lab, sizeof ax->lab, "%s - %s [%s]", names[i], off, units[i]);
+    else
+        snprintf(ax->lab, sizeof ax->lab, "%s - %s", names[i], off);
+    snprintf(ax->use, sizeof ax->use, "($%d - %s)", i + 1, off);
+    snprintf(ax->expr, sizeof ax->expr, "%s", ax->use);
+}
+
+/* The key of group g of sc: "tE = 0.001 s, A = 2". */
+static void group_title(char *buf, size_t n, char **names, char **units, const plot_scan *sc,
+                        int g)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < sc->ngcol && k < n; j++) {
+        int c = sc->gcol[j];
+        char v[40];
+        jnt_format_double(v, sc->gval[(size_t)g * sc->ngcol + j]);
+        int w = snprintf(buf + k, n - k, "%s%s = %s%s%s", j ? ", " : "", names[c], v,
+                         units[c] && units[c][0] ? " " : "", units[c] ? units[c] : "");
+        k += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The y of group g in a using spec: "($3 == 0.001 && $4 == 2 ? Y : NaN)"
+ * (NaN is missing data, set datafile missing NaN: the group's line is not
+ * broken by the other groups' rows). The values are the CSV's shortest
+ * decimals, which read back to the same doubles. */
+static void put_group_y(FILE *g, const plot_scan *sc, int grp, const char *y)
+{
+    fputs("((", g);
+    for (int j = 0; j < sc->ngcol; j++) {
+        char v[40];
+        jnt_format_double(v, sc->gval[(size_t)grp * sc->ngcol + j]);
+        fprintf(g, "%s$%d == %s", j ? " && " : "", sc->gcol[j] + 1, v);
+    }
+    fprintf(g, ") ? %s : NaN)", y);
 }
 
 /* Index of column name among names, or -1 after a message naming them. */
@@ -524,16 +610,37 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
     }
     if (ny == 0)
         return plot_usage("nothing to plot: '%s' has only its x column", csv);
+    /* a sweep table's curves: one line per value of its other parameters */
+    plot_scan sc = {.ngcol = 0};
+    for (int i = 1; table && zi < 0 && i <= c->nswept; i++) {
+        int used = i == xi;
+        for (int k = 0; k < ny; k++)
+            used |= i == yi[k];
+        if (!used)
+            sc.gcol[sc.ngcol++] = i;
+    }
+    if (plot_scan_rows(csv, c, &sc) != 0)
+        return 1;
+    if (sc.ngroup < 0) {
+        fprintf(stderr, "jnt plot: error: '%s' sweeps %d other parameters (", csv, sc.ngcol);
+        for (int j = 0; j < sc.ngcol; j++)
+            fprintf(stderr, "%s%s", j ? ", " : "", names[sc.gcol[j]]);
+        fprintf(stderr, ") over more than %d values: one line each would not be read; plot a "
+                        "heat map (-y %s -z %s) or sweep them over fewer values\n",
+                PLOT_MAXGROUPS, names[sc.gcol[0]], names[yi[0]]);
+        plot_scan_free(&sc);
+        return 2;
+    }
+    int ngroup = sc.ngroup > 1 ? sc.ngroup : 0;
     /* the picture's name and terminal */
     char *out = picture_name(csv, o, ".png");
-    if (!out) {
-        fputs("jnt plot: error: out of memory\n", stderr);
-        return 1;
-    }
-    int svg = picture_svg(out);
-    if (svg < 0) {
+    int svg = out ? picture_svg(out) : -1;
+    if (!out || svg < 0) {
+        if (!out)
+            fputs("jnt plot: error: out of memory\n", stderr);
         free(out);
-        return 2;
+        plot_scan_free(&sc);
+        return out ? 2 : 1;
     }
     char *real = realpath(csv, NULL);
     jnt_outfile *pic = open_output(out, real);
@@ -546,6 +653,7 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
             fputs("jnt plot: error: out of memory\n", stderr);
         jnt_outfile_discard(pic);
         free(out);
+        plot_scan_free(&sc);
         return 1;
     }
     int panels = o->overlay || zi >= 0 ? 1 : ny;
@@ -557,8 +665,10 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
     /* the data start after the header (and its comment lines) */
     char skip[32];
     snprintf(skip, sizeof skip, "skip %d", c->hline);
+    plot_axis ax, ay, az;
+    axis_of(&ax, names, units, &sc, xi);
     fputs("set xlabel ", g);
-    plot_put_str(g, o->xlabel ? o->xlabel : label(names, units, xi));
+    plot_put_str(g, o->xlabel ? o->xlabel : ax.lab);
     fputc('\n', g);
     if (o->log)
         fprintf(g, "set logscale %s\n", o->log);
@@ -567,13 +677,15 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
         /* a sweep's grid: one cell per run (failed runs, nan, stay blank) */
         fputs("set palette rgbformulae 33,13,10\nset title ", g);
         plot_put_str(g, title);
+        axis_of(&ay, names, units, &sc, yi[0]);
+        axis_of(&az, names, units, &sc, zi);
         fputs("\nset ylabel ", g);
-        plot_put_str(g, label(names, units, yi[0]));
+        plot_put_str(g, o->ylabel ? o->ylabel : ay.lab);
         fputs("\nset cblabel ", g);
-        plot_put_str(g, label(names, units, zi));
+        plot_put_str(g, az.lab);
         fputs("\nset format cb '%g'\nset autoscale fix\nplot ", g);
         put_path(g, csv);
-        fprintf(g, " %s using %d:%d:%d with image notitle\n", skip, xi + 1, yi[0] + 1, zi + 1);
+        fprintf(g, " %s using %s:%s:%s with image notitle\n", skip, ax.use, ay.use, az.use);
     } else {
         const char *style = table ? "linespoints pt 7 ps 0.6" : "lines lw 1.5";
         if (o->style)
@@ -588,25 +700,42 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
         fputc('\n', g);
         if (panels > 1)
             fputs("set tmargin 1\nset bmargin 3\n", g);
+        if (ngroup)
+            fputs("set datafile missing NaN\n", g);
         for (int p = 0; p < panels; p++) {
+            int from = panels > 1 ? p : 0, to = panels > 1 ? p + 1 : ny;
             if (panels > 1 || ny == 1 || o->ylabel) {
+                axis_of(&ay, names, units, &sc, yi[from]);
                 fputs("set ylabel ", g);
-                plot_put_str(g, o->ylabel && panels == 1 ? o->ylabel
-                                                         : label(names, units, yi[p]));
+                plot_put_str(g, o->ylabel && panels == 1 ? o->ylabel : ay.lab);
                 fputc('\n', g);
             }
             fputs("plot ", g);
-            int from = panels > 1 ? p : 0, to = panels > 1 ? p + 1 : ny;
             for (int k = from; k < to; k++) {
-                if (k > from)
-                    fputs(", ", g);
-                put_path(g, csv);
-                fprintf(g, " %s using %d:%d with %s ", skip, xi + 1, yi[k] + 1, style);
-                if (to - from > 1) { /* a key only where curves share a panel */
-                    fputs("title ", g);
-                    plot_put_str(g, label(names, units, yi[k]));
-                } else {
-                    fputs("notitle", g);
+                axis_of(&ay, names, units, &sc, yi[k]);
+                for (int grp = 0; grp < (ngroup ? ngroup : 1); grp++) {
+                    if (k > from || grp > 0)
+                        fputs(", ", g);
+                    put_path(g, csv);
+                    fprintf(g, " %s using %s:", skip, ax.use);
+                    if (ngroup)
+                        put_group_y(g, &sc, grp, ay.expr);
+                    else
+                        fputs(ay.use, g);
+                    fprintf(g, " with %s ", style);
+                    if (ngroup) { /* a key of the other parameters' values */
+                        char t[512], kt[1024];
+                        group_title(t, sizeof t, names, units, &sc, grp);
+                        if (to - from > 1)
+                            snprintf(kt, sizeof kt, "%s, %s", names[yi[k]], t);
+                        fputs("title ", g);
+                        plot_put_str(g, to - from > 1 ? kt : t);
+                    } else if (to - from > 1) { /* a key only where curves share a panel */
+                        fputs("title ", g);
+                        plot_put_str(g, ay.lab);
+                    } else {
+                        fputs("notitle", g);
+                    }
                 }
             }
             fputc('\n', g);
@@ -615,6 +744,7 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
             fputs("unset multiplot\n", g);
     }
     fclose(g);
+    plot_scan_free(&sc);
     int rc = plot_script(script);
     free(script);
     if (rc == 0)

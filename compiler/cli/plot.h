@@ -32,7 +32,20 @@ typedef struct plot_csv {
                                   uline; NULL when the file has no "# units:" line */
     int nc;                    /* columns */
     int hline;                 /* the header's line number (1-based, after '#' comments) */
+    int nswept;                /* a sweep table's parameters: names[1 .. nswept] (its
+                                  "# jnt sweep: ...; swept: a,b" line); 0: not known */
 } plot_csv;
+
+#define PLOT_MAXGROUPS 16 /* lines of a sweep table's curves, one per other parameters' values */
+
+/* What plot_scan_rows reads of a CSV's rows (plot_data.c). */
+typedef struct plot_scan {
+    double lo[PLOT_MAXCOL], hi[PLOT_MAXCOL]; /* each column's finite range (lo > hi: none) */
+    int gcol[PLOT_MAXCOL], ngcol; /* set by the caller: the columns whose distinct values
+                                     make the groups (0: none) */
+    double *gval;  /* ngroup x ngcol values, in the order they first appear */
+    int ngroup;    /* the groups; -1 when more than PLOT_MAXGROUPS */
+} plot_scan;
 
 /* Plot the CSV at path as o asks. 0, 1 (bad file, gnuplot failed; message
  * printed) or 2 (usage error). */
@@ -50,6 +63,15 @@ FILE *plot_open_csv(const char *path);
  * (no header, a NumPy file, no rows; *c then holds nothing to free). */
 int plot_read_csv(const char *path, plot_csv *c);
 void plot_csv_free(plot_csv *c);
+/* Read the rows of the CSV c was read from (path): every column's range and,
+ * when s->ngcol > 0, the distinct combinations of the columns s->gcol. 0 (free
+ * s with plot_scan_free), or -1 after a message. */
+int plot_scan_rows(const char *path, const plot_csv *c, plot_scan *s);
+void plot_scan_free(plot_scan *s);
+/* The offset of an axis over [lo, hi] when the range is below 1e-4 of the
+ * values (matplotlib's offset text): 1 and its decimal text in buf (the
+ * middle rounded at the decade above the range), else 0 and "". */
+int plot_offset(double lo, double hi, char *buf, size_t n);
 /* Write s to g as one gnuplot string constant: in double quotes, printable
  * ASCII as itself, every other byte and '"', '\\', '`', '@' as an octal
  * escape \ooo (also a digit after an escape), so that no text leaves its

@@ -382,6 +382,8 @@ static int setup(int argc, char **argv, sweep_opts *o, sweep_plan *pl, jnt_model
             pl->names[i] = (char *)names[i];
         rc = pl->names ? make_plan(pl, dims, ndim, cont) : 2;
     }
+    if (rc == 0 && !(o->meta = sweep_meta_units(o->meta, m, pl)))
+        rc = 1;
     for (int i = 0; i < ndim; i++)
         free(dims[i].v);
     jnt_data_free(d0);

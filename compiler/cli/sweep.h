@@ -160,6 +160,12 @@ int sweep_model_hash(const jnt_model *m, uint64_t *h, char *err, size_t errn);
 /* The table's comment line (malloc): "# jnt sweep: model fnv1a64:H; fixed: a=1 b=2[; continue:
  * x]\n", NULL when out of memory. */
 char *sweep_meta(uint64_t hash, const char *fixed, const char *cont);
+/* meta with the swept parameters' names and every column's unit appended
+ * ("...; swept: a,b; units: ,m,s,...,,,s\n": run, the parameters, the
+ * results, status, error, cpu_s; "" where a column has none; jnt plot's axis
+ * labels): meta realloc'd, NULL (meta freed) when out of memory. --resume
+ * compares the model, fixed and continue fields only. */
+char *sweep_meta_units(char *meta, const jnt_model *m, const sweep_plan *pl);
 /* Open the table and lock it (another sweep on it is refused): a new one
  * with its header, or with --resume an existing one whose rows mark runs
  * done (a last line written in part is cut off). -o - gets a scratch file.

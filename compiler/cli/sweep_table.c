@@ -126,6 +126,63 @@ char *sweep_meta(uint64_t hash, const char *fixed, const char *cont)
     return s;
 }
 
+/* The unit of result i of a sweep over m (a summary's, else an output
+ * column's) into buf: an output's unit for final, max, min, mean and rms,
+ * times s for integral, s for last (the time of the last row it holds). */
+static void result_unit(const jnt_abi_model *a, int i, char *buf, size_t n)
+{
+    if (a->nsummaries == 0) {
+        units_entry(a->out_dims, i, buf, n);
+        return;
+    }
+    const jnt_abi_summary *s = &a->summaries[i];
+    jnt_dim d = units_none, sec = units_none;
+    sec.e[2] = JNT_DIM_DEN;
+    if (a->out_dims)
+        memcpy(d.e, a->out_dims + (size_t)s->col * JNT_NDIM, sizeof d.e);
+    if (s->op == JNT_SUMMARY_LAST)
+        d = sec;
+    else if (s->op == JNT_SUMMARY_INTEGRAL)
+        d = units_mul(d, sec);
+    buf[0] = '\0';
+    if (!units_is_none(d))
+        units_format(d, buf, n);
+}
+
+/* See sweep.h. */
+char *sweep_meta_units(char *meta, const jnt_model *m, const sweep_plan *pl)
+{
+    const jnt_abi_model *a = jnt_model_abi(m);
+    int nres = a->nsummaries > 0 ? a->nsummaries : a->nout;
+    size_t len = strlen(meta), cap = len + 32 + 100 * ((size_t)pl->npar + (size_t)nres + 4);
+    for (int i = 0; i < pl->npar; i++)
+        cap += strlen(pl->names[i]) + 1;
+    char *s = realloc(meta, cap), u[96];
+    if (!s) {
+        free(meta);
+        return NULL;
+    }
+    if (len > 0 && s[len - 1] == '\n')
+        len--;
+    len += (size_t)snprintf(s + len, cap - len, "; swept: ");
+    for (int i = 0; i < pl->npar; i++)
+        len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? "," : "", pl->names[i]);
+    len += (size_t)snprintf(s + len, cap - len, "; units: ");
+    for (int i = 0; i < pl->npar; i++) {
+        int k = jnt_param_index(m, pl->names[i]);
+        u[0] = '\0';
+        if (k >= 0)
+            jnt_param_unit(m, k, u, sizeof u);
+        len += (size_t)snprintf(s + len, cap - len, ",%s", u);
+    }
+    for (int i = 0; i < nres; i++) {
+        result_unit(a, i, u, sizeof u);
+        len += (size_t)snprintf(s + len, cap - len, ",%s", u);
+    }
+    snprintf(s + len, cap - len, ",,,s\n");
+    return s;
+}
+
 /* The field of a comment line that starts with key (its parts are separated
  * by "; "): its text after key and its length in *n; "" when absent. */
 static const char *meta_field(const char *line, size_t len, const char *key, size_t *n)

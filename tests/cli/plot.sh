@@ -180,3 +180,45 @@ printf 't,x\n# units: s,m\n' > header_only.csv
 [ $rc = 1 ] && [ ! -e header_only.png ] && grep -q "has no rows, only its header" ho.err &&
     pass "a CSV without rows: exit 1, said so, no picture left" ||
     fail "a CSV without rows: exit $rc, $(cat ho.err), picture: $(ls header_only.png 2>&1)"
+
+# issue 32: plots that do not mislead. The heavy top's energy varies by about 1e-10 J on
+# 20.94 J: the axis shows E - OFFSET (matplotlib's offset text), not every tick "20.9372"
+"$J" run "$ROOT/examples/heavy_top.jnt" -o top.csv > /dev/null 2>&1
+JNT_PLOT_SCRIPT=1 "$J" plot top.csv -y E -o top.svg 2> script.txt
+ticks=$(sed -n 's/.*>[ ]*\(-\{0,1\}[0-9][0-9.e+-]*\)<.*/\1/p' top.svg | sort -u | tr '\n' ' ')
+if grep -q '^set ylabel "E - 20\.937185096 \[' script.txt &&
+        grep -q 'using 1:(\$5 - 20\.937185096) with' script.txt &&
+        ! grep -q '>[ ]*20\.937' top.svg && [ "$(echo $ticks | tr ' ' '\n' | grep -c 'e-1[01]$')" -ge 3 ]; then
+    pass "a tiny range: the heavy top's energy axis reads E - $(sed -n 's/^set ylabel "E - \([0-9.]*\).*/\1/p' script.txt), ticks $ticks"
+else
+    fail "offset axis: $(grep -E 'ylabel|^plot' script.txt), ticks $ticks"
+fi
+# an axis of ordinary range keeps its values (z of the top: 0.0936 to 0.0956 m)
+JNT_PLOT_SCRIPT=1 "$J" plot top.csv -y z -o z.svg 2> script.txt
+grep -q '^set ylabel "z \[m\]"' script.txt && grep -q 'using 1:4 with' script.txt &&
+    pass "an ordinary range has no offset (z [m])" || fail "no offset expected: $(grep -E 'ylabel|^plot' script.txt)"
+# a two-parameter sweep as lines: one line per value of the other parameter, with a key
+JNT_PLOT_SCRIPT=1 "$J" plot table.csv -x ratio -y u -o lines.svg 2> script.txt
+keys=$(grep -o 'title "tE = [0-9.e-]* s"' script.txt | tr '\n' ';')
+# each line of the SVG: the points of its path's last segment (the first is the key's sample)
+npts=$(awk '/<g id="gnuplot_plot_[0-9]+"/ { g = 1; next } g && /<path/ {
+           n = split($0, seg, "M"); k = gsub(/ L/, "&", seg[n]); printf "%d ", k + 1; g = 0 }' lines.svg)
+if [ "$(grep -c 'using 2:((\$3 == ' script.txt)" = 1 ] && [ "$(echo "$keys" | tr ';' '\n' | grep -c tE)" = 3 ] &&
+        grep -q 'set datafile missing NaN' script.txt && [ "$npts" = "3 3 3 " ]; then
+    pass "a two-parameter sweep as lines: 3 lines of 3 points, one per tE ($keys)"
+else
+    fail "sweep lines: keys '$keys', points per line '$npts'; $(grep '^plot' script.txt | cut -c1-300)"
+fi
+# too many lines: refused with a hint (exit 2)
+"$J" sweep "$ROOT/examples/frdyn2_bench.jnt" --grid ratio=0.8:1:0.1 --grid tE=1ms:2.6ms:0.1ms \
+    -o many.csv -j 1 2> /dev/null
+"$J" plot many.csv -x ratio -y u -o many.png 2> err.txt; rc=$?
+[ $rc = 2 ] && [ ! -e many.png ] && grep -q "more than 16 values.*heat map (-y tE -z u)" err.txt &&
+    pass "17 values of the other parameter: refused with a hint (exit 2)" ||
+    fail "too many lines: exit $rc, $(cat err.txt)"
+# units from the sweep table's comment line: the heat map's axes and colour bar
+JNT_PLOT_SCRIPT=1 "$J" plot table.csv -x ratio -y tE -z u -o heat2.png 2> script.txt
+grep -q '^set ylabel "tE \[s\]"' script.txt && grep -q '^set cblabel "u \[m\]"' script.txt &&
+    grep -q '^set xlabel "ratio"' script.txt && sed -n 2p table.csv | grep -q '; swept: ratio,tE; units: ,,s,s,m,m/s,N,N,,,s$' &&
+    pass "a sweep table's units (its comment line) on the heat map: tE [s], u [m]" ||
+    fail "heat-map units: $(grep label script.txt); $(sed -n 2p table.csv)"

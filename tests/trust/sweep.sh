@@ -36,8 +36,8 @@ expect 0 "the same sweep again, after the first ended, runs" "$J" sweep m.jnt $S
 
 # ---- (4) --resume after a change -----------------------------------------------
 expect 0 "a sweep of 6 runs" "$J" sweep m.jnt --grid mass=1:6:1 -D t_end=3ms -o t.csv
-sed -n 2p t.csv | grep -q '^# jnt sweep: model fnv1a64:[0-9a-f]\{16\}; fixed: t_end=0.003$' &&
-    pass "the table records the model's hash and the fixed -D" || fail "the table's record: $(sed -n 2p t.csv)"
+sed -n 2p t.csv | grep -q '^# jnt sweep: model fnv1a64:[0-9a-f]\{16\}; fixed: t_end=0.003; swept: mass; units: ,kg,s,m,,,s$' &&
+    pass "the table records the model's hash, the fixed -D, the swept parameters and the units" || fail "the table's record: $(sed -n 2p t.csv)"
 head -5 t.csv > cut.csv
 cp cut.csv cut0.csv
 sed 's/stiffness = 1 N\/m/stiffness = 2 N\/m/' m.jnt > m2.jnt
