@@ -326,6 +326,10 @@ $(B)/bench/cpuit: bench/cpuit.c
 docs: deps
 	@$(MAKE) --no-print-directory build
 	@B=$(B) sh docs/plots.sh
+	@if [ -s $(B)/tests/measures.list ]; then \
+	  /usr/bin/python3 tests/docs/numbers.py write $(B)/tests/measures.list docs/*.md examples/*.jnt; \
+	  echo "docs: the marked figures rewritten from $(B)/tests/measures.list (docs/testing.md)"; \
+	else echo "docs: run make test first to rewrite the marked figures from its measurements"; fi
 
 # ---- install -------------------------------------------------------------
 # PREFIX/bin/jnt, PREFIX/lib/libjnt.so.VERSION (soname libjnt.so.MAJOR) with

@@ -10,6 +10,9 @@ XDG_CACHE_HOME=$(cd "$B/tests" && pwd)/xdg-cache && export XDG_CACHE_HOME
 JNT_TEST_OUT=$B/tests
 export JNT_TEST_OUT
 : > "$log"
+# the figures the docs quote, measured by the tests (tests/docs/numbers.py)
+measures=$B/tests/measures.list
+: > "$measures"
 # what the suite must leave as it found it (tests/machine.sh)
 B=$B sh tests/machine.sh start
 # progress: one line per section on stderr (the counts so far, the time)
@@ -24,6 +27,7 @@ section() {
 # files have their own names) run on the second core beside the others
 report() { # NAME RC OUT: its PASS/FAIL lines to the log, its failures shown
     printf '%s\n' "$3" | grep -E '^(PASS|FAIL)' >> "$log"
+    printf '%s\n' "$3" | grep '^MEASURE:' >> "$measures"
     printf '%s\n' "$3" | grep -E '^FAIL' | sed "s|^|$1: |"
     if [ "$2" -ne 0 ] && ! printf '%s\n' "$3" | grep -q '^FAIL'; then
         echo "FAIL: $1 exited with status $2" | tee -a "$log"
@@ -78,6 +82,10 @@ section "layout"
 B=$B sh tests/cli/cli.sh > "$B/tests/cli.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/cli.txt"
+# issue 31: the jnt executable loads the numerical libraries a model calls, no more
+B=$B sh tests/cli/startup.sh > "$B/tests/startup.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/startup.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/startup.txt"
 section "command line"
 
 # issue 17's defects: inputs, limits, outputs under signals and full disks
@@ -185,6 +193,15 @@ if [ -x "$B/embed" ]; then
     fi
 fi
 section "embed"
+
+# numbers in the docs: each figure marked <!--m:KEY--> in docs/ and the
+# examples' headers against what the tests above measured (docs/testing.md)
+cat "$B"/tests/*.txt 2>/dev/null | grep '^MEASURE:' >> "$measures"
+/usr/bin/python3 tests/docs/numbers.py check "$measures" docs/*.md examples/*.jnt \
+    > "$B/tests/numbers.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/numbers.txt" >> "$log"
+grep '^FAIL' "$B/tests/numbers.txt"
+section "numbers in the docs"
 
 # the machine as the suite found it: /dev/null, the repository, $HOME, /etc
 B=$B sh tests/machine.sh end > "$B/tests/machine.txt" 2>&1

@@ -108,6 +108,9 @@ static void hand_placed(void)
         CHECK(moved < 1e-12, "hand-placed four-bar: the assembly moves its coordinates by %.3g "
               "(m or rad; 1e-12)", moved);
         double e0 = csv_col(&t, "E")[0], de = drift(&t, "E"), rc_ = col_max(&t, "r_C");
+        MEASURE("fourbar.hand.energy_drift", de);
+        MEASURE("fourbar.hand.energy", e0);
+        MEASURE("fourbar.hand.pinC", rc_);
         CHECK(de <= 1e-4 * e0, "hand-placed four-bar, hht alpha 0, h 0.5 ms, 2 s: energy "
               "within %.3g J of %.6g J (1e-4 relative)", de, e0);
         CHECK(rc_ <= 1e-12, "hand-placed four-bar: pinC's markers at most %.3g m apart over the "
@@ -206,6 +209,8 @@ static void offset(void)
         double gap = rc == JNT_OK ? loop_gap(&tb, 0) : NAN, worst = 0;
         for (int i = 0; rc == JNT_OK && i < tb.nrow; i++)
             worst = fmax(worst, loop_gap(&tb, i));
+        MEASURE("fourbar.offset.gap0", gap);
+        MEASURE("fourbar.offset.worst", worst);
         CHECK(rc == JNT_OK && gap <= 1e-12 * 0.25 && worst <= 1e-10,
               "every body 5 cm off (and the coupler 0.1 rad): assembled to %.3g m at t = 0 "
               "(1e-12 of 0.25 m), %.3g m at worst over the 2 s run", gap, worst);
@@ -228,6 +233,7 @@ static void tolerance(void)
         csv_table t;
         int rc = run_csv(m, test_out("fourbar_loose.csv"), (jnt_run_opts){0}, NULL, &t);
         double gap = rc == JNT_OK ? loop_gap(&t, 0) : NAN;
+        MEASURE("fourbar.loose.gap", gap);
         CHECK(rc == JNT_OK && gap > 1e-12 && gap <= 1e-3, "assemble_tol = 1 mm: the assembly "
               "stops at a gap of %.3g m (above 1e-12, at most 1 mm)", gap);
         csv_free(&t);
@@ -312,6 +318,14 @@ static void spatial(void)
            lose what they lose on the R-U-S-R model (measured 7.2e-5 relative for
            generalized_alpha, 9.2e-5 for hht, 1.1e-8 and 1.2e-8 for radau5 at rtol
            1e-9, whose step control sees the dropped multipliers too) */
+        static const char *const key[4] = {"midpoint", "generalized_alpha", "hht", "radau5"};
+        char k1[64], k2[64];
+        snprintf(k1, sizeof k1, "fourbar.4r.energy_drift.%s", key[i]);
+        snprintf(k2, sizeof k2, "fourbar.rusr.energy_drift.%s", key[i]);
+        MEASURE(k1, de);
+        MEASURE(k2, de_rusr);
+        if (i == 0)
+            MEASURE("fourbar.spatial.energy", e0);
         CHECK(i == 0 ? de <= 1e-10 * e0
                      : i == 3 ? de <= 2e-8 * e0
                               : fabs(de - de_rusr) <= 1e-3 * de_rusr + 1e-12 * e0,

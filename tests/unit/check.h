@@ -41,6 +41,12 @@ static int check_failures;
               name, g_, w_, r_);                                                \
     } while (0)
 
+/* MEASURE(key, value): a figure the docs quote, printed as "MEASURE: key
+ * value"; tests/run.sh collects these lines and tests/docs/numbers.py checks
+ * each figure marked <!--m:key--> in docs/ and examples/ against them
+ * (docs/testing.md, "Numbers in the docs"). */
+#define MEASURE(key, value) printf("MEASURE: %s %.17g\n", (key), (double)(value))
+
 /* Path of a scratch file in $JNT_TEST_OUT (tests/run.sh sets it to the
  * build's tests directory), else build/tests. Eight buffers rotate. */
 __attribute__((unused)) static const char *test_out(const char *name)
