@@ -157,9 +157,22 @@ $(B)/libjnt.so.$(SOMAJOR): $(B)/libjnt.so
 
 # the command line: main.c and `jnt sweep` (compiler/cli/sweep*.c; sweep_mpi.c only in jnt-mpi)
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out compiler/cli/sweep_mpi.c,$(wildcard compiler/cli/*.c)))
+# The jnt executables load OpenBLAS, LAPACKE, CHOLMOD, KLU and ARPACK when a
+# model first calls them (compiler/cli/lazy.c): linked without them, a small
+# model starts without loading 19 more shared objects (docs/performance.md).
+LAZY_LIBS := -lklu -lcholmod -larpack -llapacke -lopenblas
+CLI_LIBS  := $(filter-out $(LAZY_LIBS),$(LDLIBS))
+soname     = $(shell objdump -p "$$($(CC) -print-file-name=lib$(1).so)" | awk '/SONAME/ {print $$2}')
+
+$(B)/obj/compiler/cli/lazy.o: compiler/cli/lazy.c
+	@mkdir -p $(@D)
+	$(CC) $(CLI_INC) $(DEFS) -DLAZY_SONAME_OPENBLAS='"$(call soname,openblas)"' \
+	  -DLAZY_SONAME_LAPACKE='"$(call soname,lapacke)"' -DLAZY_SONAME_CHOLMOD='"$(call soname,cholmod)"' \
+	  -DLAZY_SONAME_KLU='"$(call soname,klu)"' -DLAZY_SONAME_ARPACK='"$(call soname,arpack)"' \
+	  $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/jnt: $(CLI_OBJ) $(B)/libjnt.a
-	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+	$(CC) $(SAN) -o $@ $^ $(CLI_LIBS)
 
 # jnt-mpi: jnt with `jnt sweep` across Open MPI ranks (docs/sweeps.md). Built by
 # `make mpi` and `make test`; plain `make` needs no MPI. Only sweep.c (with
@@ -173,7 +186,7 @@ $(B)/obj/mpi/cli/%.o: compiler/cli/%.c
 	$(MPICC) $(CLI_INC) $(DEFS) -DJNT_MPI $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/jnt-mpi: $(MPI_OBJ) $(B)/libjnt.a
-	$(MPICC) $(SAN) -o $@ $^ $(LDLIBS)
+	$(MPICC) $(SAN) -o $@ $^ $(CLI_LIBS)
 
 mpi: deps
 	@$(MAKE) --no-print-directory $(B)/jnt-mpi
@@ -187,6 +200,10 @@ $(B)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/csvread.h $(B)/libjnt
 
 # libjnt's allocations pass through the test's own malloc (tests/unit/test_alloc_run.c)
 $(B)/tests/test_alloc_run: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
+# linked as the jnt executable is: lazy.c in place of the numerical libraries
+$(B)/tests/test_lazy: $(B)/obj/compiler/cli/lazy.o
+$(B)/tests/test_lazy: LDLIBS := $(B)/obj/compiler/cli/lazy.o $(CLI_LIBS)
 
 $(B)/tests/%: tests/examples/%.c tests/unit/check.h tests/unit/csvread.h $(B)/libjnt.a
 	@mkdir -p $(@D)

@@ -46,6 +46,9 @@ T=${TMPDIR:-/tmp}/jnt-layout.$$
 trap 'rm -f "$T".*' EXIT
 for o in "$OBJ"/runtime/*/*.o "$OBJ"/compiler/*.o "$OBJ"/compiler/cli/*.o; do
     n=${o#"$OBJ"/}; n=${n#runtime/}; n=${n%.o}
+    # compiler/cli/lazy.c defines the numerical libraries' functions for the jnt
+    # executables (loading them on first use): a call to it is a call to them
+    [ "$n" = compiler/cli/lazy ] && continue
     nm -g --defined-only "$o" | awk -v n="$n" 'NF == 3 && $2 ~ /[TDBRC]/ { print "D", $3, n }'
     nm -u "$o" | awk -v n="$n" '{ print "U", $2, n }'
 done > "$T.sym"
