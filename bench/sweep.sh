@@ -60,11 +60,11 @@ sw_sweeps() {
 }
 # E4's 825-run map
 EM_MODEL=examples/energy_map.jnt
-EM_ARGS="--grid N=0:100:10 --grid r=0.6:8:0.1"
+EM_ARGS="-D h_step=1ms --grid N=0:100:10 --grid r=0.6:8:0.1"   # the paper's step
 em_loop() {
     for n in 0 10 20 30 40 50 60 70 80 90 100; do
         for r in $(awk 'BEGIN { for (k = 6; k <= 80; k++) printf "%.1f ", k / 10 }'); do
-            "$B/jnt" run "$EM_MODEL" -D N="$n" -D r="$r" -o '' || return 1
+            "$B/jnt" run "$EM_MODEL" -D h_step=1ms -D N="$n" -D r="$r" -o '' || return 1
         done
     done
 }

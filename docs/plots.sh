@@ -100,6 +100,15 @@ done
 "$J" plot "$W/energy_map.csv" -x r -y N -z D_34 -o docs/img/energy_map.png --size 640,420 \
     --title 'Bauchau et al. 2006 E4: energy dissipated by dampers 3 and 4 (J), 825 runs' \
     --xlabel 'tuning ratio r = omega3 / omega1' --ylabel 'normal force N (N)'
+# its slice at N = 100 N (Fig. 3.8), each cell 8 times with v1(0) moved by
+# k 2e-13 relative (k = 0..7): one line per run, the spread is the error bar
+# (docs/sweeps.md, bench/energy_map_spread.sh)
+V=$(awk 'BEGIN { for (k = 0; k < 8; k++) printf "%s%.17g", k ? "," : "", 2 * (1 + k * 2e-13) }')
+"$J" sweep "$ROOT/examples/energy_map.jnt" -D N=100 --grid r=0.6:8:0.1 --list v10="$V" \
+    -o "$W/energy_map_slice.csv" 2> /dev/null
+"$J" plot "$W/energy_map_slice.csv" -x r -y D_34 -o docs/img/energy_map_slice.png --size 640,420 \
+    --title 'Bauchau et al. 2006 E4, N = 100 N: 8 runs a cell, h = 0.1 ms' \
+    --xlabel 'tuning ratio r = omega3 / omega1' --ylabel 'energy dissipated by dampers 3 and 4 (J)'
 
 # the examples: each one's output, every column against t (jnt run --plot)
 for ex in frdyn2_bench lugre_stickslip multimass pendulum double_pendulum slider_crank \
