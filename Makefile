@@ -35,7 +35,7 @@ CLI_INC       := -Iruntime/include
 TEST_INC      := -Iruntime/include -Iruntime -Icompiler -I$(B)/gen
 CPPFLAGS      := $(TEST_INC) $(DEFS)
 # The runtime's libraries: also the link line of `jnt build` (compiler/cli/main.c).
-RUN_LIBS := -lsundials_cvode -lsundials_nvecserial -lsundials_sunmatrixdense -lklu -lcholmod \
+RUN_LIBS := -lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixdense -lklu -lcholmod \
             -larpack -llapacke -lopenblas -lm
 LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 

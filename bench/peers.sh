@@ -14,11 +14,12 @@
 #      output file; the peer's clock() from CVodeCreate to the last step, no
 #      file) and the whole process writing its CSV (user + sys, bench/cpuit.c).
 #   b. Andrews' squeezer against bench/peer_andrews_ida.c (IDA, GGL index-2
-#      form, dense LU with IDA's difference Jacobian) at the matched errors
-#      1e-5 and 1e-7 rad (the largest |angle - reference| at 0.03 s): each
-#      side's loosest rtol = atol on a quarter-decade grid meeting the target;
-#      jnt's radau5 JIT (jnt run) and gcc (jnt build) both timed (--stats CPU:
-#      jnt_run only), the peer's clock() around IDA.
+#      form in the test set's 7 angles, dense LU with IDA's difference
+#      Jacobian) at the matched errors 1e-5 and 1e-7 rad (the largest |angle -
+#      reference| at 0.03 s): each side's loosest rtol = atol on a
+#      quarter-decade grid meeting the target; jnt's radau5 and ida, JIT (jnt
+#      run) and gcc (jnt build) both timed (--stats CPU: jnt_run only), the
+#      peer's clock() around IDA, in the same rounds.
 #   c. the planar N-link pendulum (N = 10, 50: rods of 1/N kg and 1/N m from
 #      rest horizontal, 1 s) against bench/peer_nlink_mujoco.c (MuJoCo 2.2.2,
 #      RK4): jnt's generalized_alpha(h = 1 ms, rho_inf = 1), JIT and gcc; its
@@ -64,6 +65,9 @@ while [ $k -lt "$N" ]; do
         st=$("$B/jnt" run examples/frdyn2_bench.jnt -D "tE=$te" -o "" --stats 2>&1 | tail -n 1)
         log "peers frdyn2 tE=$te jit: $st"
         pe_cpu "$st" >> "$PE_DIR/fr_$te.jit.cpu"
+        st=$("$PE_DIR/frdyn2_sim" -D "tE=$te" -o "" --stats 2>&1 | tail -n 1)
+        log "peers frdyn2 tE=$te gcc: $st"
+        pe_cpu "$st" >> "$PE_DIR/fr_$te.gcc.cpu"
         if [ -x "$PE_CV" ]; then
             st=$("$PE_CV" "$te" "" 2>&1)
             log "peers frdyn2 tE=$te cvode: $st"
@@ -80,6 +84,7 @@ done
 
 # ---- b. Andrews' squeezer against IDA ------------------------------------------------
 PE_TARGETS="1e-5 1e-7"
+PE_AN_INTEG="radau5 ida"
 PE_REF="15.81077119629904 -15.75637105984298 0.04082224013073101 -0.5347301163226948 0.5244099658805304 0.5347301163226948 1.048080741042263"
 PE_TOLS="5 5.25 5.5 5.75 6 6.25 6.5 6.75 7 7.25 7.5 7.75 8 8.25 8.5 8.75 9 9.25 9.5 9.75 10 10.25 10.5 10.75 11 11.25 11.5 11.75 12"
 awk '/^output / { skip = 1 } skip && /^}/ { skip = 0; next } !skip' examples/andrews_squeezer.jnt \
@@ -104,18 +109,19 @@ pe_an_err() {
               m = 0; for (i = 1; i <= 7; i++) { d = v[col[nm[i]]] - r[i]; if (d < 0) d = -d; if (d > m) m = d }
               printf "%.3g\n", m }' "$1"
 }
-# pe_an_jnt PROG TOL: one radau5 run of PROG (jnt run MODEL or the simulator); prints "steps cpu err"
+# pe_an_jnt PROG INTEG TOL: one run of PROG (jit: jnt run MODEL; gcc: the simulator) with
+# INTEG (radau5 or ida); prints "steps cpu err"
 pe_an_jnt() {
-    prog=$1 tol=$2
+    prog=$1 integ=$2 tol=$3
     rm -f "$PE_DIR/an.csv"
     if [ "$prog" = jit ]; then
-        st=$("$B/jnt" run "$PE_DIR/andrews.jnt" -o "$PE_DIR/an.csv" --stats --integrator radau5 \
+        st=$("$B/jnt" run "$PE_DIR/andrews.jnt" -o "$PE_DIR/an.csv" --stats --integrator "$integ" \
              --rtol "$tol" --atol "$tol" 2>&1 | tail -n 1)
     else
-        st=$("$PE_DIR/andrews_sim" -o "$PE_DIR/an.csv" --stats --integrator radau5 \
+        st=$("$PE_DIR/andrews_sim" -o "$PE_DIR/an.csv" --stats --integrator "$integ" \
              --rtol "$tol" --atol "$tol" 2>&1 | tail -n 1)
     fi
-    log "peers andrews $prog radau5 tol=$tol: $st"
+    log "peers andrews $prog $integ tol=$tol: $st"
     case $st in steps*) ;; *) echo "fail fail fail"; return ;; esac
     echo "$(printf '%s\n' "$st" | sed -n 's/^steps \([0-9]*\),.*/\1/p') $(pe_cpu "$st") $(pe_an_err "$PE_DIR/an.csv")"
 }
@@ -124,34 +130,36 @@ pe_le() { case $1 in fail|''|n/a) return 1 ;; esac; awk -v a="$1" -v b="$2" 'BEG
 say "bench: peers: Andrews' squeezer against IDA (searching the tolerances)"
 : > "$PE_DIR/an_rows"
 for tg in $PE_TARGETS; do
-    jt="" jr="" it="" ir=""
+    it="" ir=""
     for x in $PE_TOLS; do
+        [ -x "$PE_IDA" ] || break
         tol=$(awk -v x="$x" 'BEGIN { printf "%.3g", 10 ^ -x }')
-        if [ -z "$jt" ]; then
-            r=$(pe_an_jnt jit "$tol")
-            pe_le "$(echo "$r" | cut -d' ' -f3)" "$tg" && jt=$tol jr=$r
-        fi
-        if [ -z "$it" ] && [ -x "$PE_IDA" ]; then
-            r=$("$PE_IDA" "$tol" 2>> "$OUT/stderr.txt")
-            log "peers andrews ida tol=$tol: $r"
-            pe_le "$(pe_stat err "$r")" "$tg" && it=$tol ir=$r
-        fi
-        [ -n "$jt" ] && { [ -n "$it" ] || [ ! -x "$PE_IDA" ]; } && break
+        r=$("$PE_IDA" "$tol" 2>> "$OUT/stderr.txt")
+        log "peers andrews C ida tol=$tol: $r"
+        pe_le "$(pe_stat err "$r")" "$tg" && { it=$tol ir=$r; break; }
     done
-    echo "$tg|${jt:-n/a}|$(echo "$jr" | cut -d' ' -f1)|$(echo "$jr" | cut -d' ' -f3)|${it:-n/a}|$(pe_stat steps "$ir")|$(pe_stat err "$ir")|$(pe_stat jac "$ir")" \
-        >> "$PE_DIR/an_rows"
+    for ig in $PE_AN_INTEG; do
+        jt="" jr=""
+        for x in $PE_TOLS; do
+            tol=$(awk -v x="$x" 'BEGIN { printf "%.3g", 10 ^ -x }')
+            r=$(pe_an_jnt jit "$ig" "$tol")
+            pe_le "$(echo "$r" | cut -d' ' -f3)" "$tg" && { jt=$tol jr=$r; break; }
+        done
+        echo "$tg|$ig|${jt:-n/a}|$(echo "$jr" | cut -d' ' -f1)|$(echo "$jr" | cut -d' ' -f3)|${it:-n/a}|$(pe_stat steps "$ir")|$(pe_stat err "$ir")" \
+            >> "$PE_DIR/an_rows"
+    done
 done
 say "bench: peers: Andrews' squeezer: timing ($STAT_NAME of $N rounds)"
 k=0
 while [ $k -lt "$N" ]; do
-    while IFS='|' read -r tg jt js je it is ie ij; do
+    while IFS='|' read -r tg ig jt js je it is ie; do
         if [ "$jt" != n/a ]; then
-            pe_an_jnt jit "$jt" | cut -d' ' -f2 >> "$PE_DIR/an_$tg.jit.cpu"
-            pe_an_jnt gcc "$jt" | cut -d' ' -f2 >> "$PE_DIR/an_$tg.gcc.cpu"
+            pe_an_jnt jit "$ig" "$jt" | cut -d' ' -f2 >> "$PE_DIR/an_$tg.$ig.jit.cpu"
+            pe_an_jnt gcc "$ig" "$jt" | cut -d' ' -f2 >> "$PE_DIR/an_$tg.$ig.gcc.cpu"
         fi
         if [ "$it" != n/a ]; then
             r=$("$PE_IDA" "$it" 2>> "$OUT/stderr.txt")
-            pe_stat cpu "$r" >> "$PE_DIR/an_$tg.ida.cpu"
+            pe_stat cpu "$r" >> "$PE_DIR/an_$tg.$ig.ida.cpu"
         fi
     done < "$PE_DIR/an_rows"
     k=$((k + 1))
@@ -253,25 +261,27 @@ echo "## 19. Peers: jnt against hand-written C + SUNDIALS and MuJoCo"
 echo
 echo "### FrDyn2 against C + CVODE"
 echo
-echo "| tE (s) | solver, jnt JIT (ms) | solver, C + CVODE (ms) | jnt : C | process, jnt run (ms) | process, jnt build (ms) | process, C (ms) | jnt run : C | jnt build : C |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| tE (s) | solver, jnt run (ms) | solver, jnt build (ms) | solver, C + CVODE (ms) | jnt run : C | jnt build : C | process, jnt run (ms) | process, jnt build (ms) | process, C (ms) | jnt run : C | jnt build : C |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for te in $PE_TES; do
     b="$PE_DIR/fr_$te"
-    echo "| $te | $(ms "$(pe_agg "$b.jit.cpu")") | $(ms "$(pe_agg "$b.cv.cpu")") | $(pe_ratio "$b.jit.cpu" "$b.cv.cpu") |" \
+    echo "| $te | $(ms "$(pe_agg "$b.jit.cpu")") | $(ms "$(pe_agg "$b.gcc.cpu")") | $(ms "$(pe_agg "$b.cv.cpu")") |" \
+         "$(pe_ratio "$b.jit.cpu" "$b.cv.cpu") | $(pe_ratio "$b.gcc.cpu" "$b.cv.cpu") |" \
          "$(ms "$(pe_agg "$b.jitp.cpu")") | $(ms "$(pe_agg "$b.gccp.cpu")") | $(ms "$(pe_agg "$b.cvp.cpu")") |" \
          "$(pe_ratio "$b.jitp.cpu" "$b.cvp.cpu") | $(pe_ratio "$b.gccp.cpu" "$b.cvp.cpu") |"
 done
 echo
-echo "Solver: jnt run --stats CPU (jnt_run) and the peer's clock() from CVodeCreate to the end, no output file;" \
-     "process: user + sys of the whole process writing the 10 us grid's CSV (jnt run: compile and JIT included)."
+echo "Solver: --stats CPU (jnt_run; in jnt run it includes loading OpenBLAS at the first LU, compiler/cli/lazy.c)" \
+     "and the peer's clock() from CVodeCreate to the end, no output file; process: user + sys of the whole" \
+     "process writing the 10 us grid's CSV (jnt run: compile and JIT included)."
 echo
 echo "### Andrews' squeezer against IDA at matched error"
 echo
-echo "| target (rad) | jnt radau5 tol | steps | error | IDA tol | IDA steps | IDA error | JIT (ms) | gcc (ms) | IDA (ms) | JIT : IDA | gcc : IDA |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-while IFS='|' read -r tg jt js je it is ie ij; do
-    b="$PE_DIR/an_$tg"
-    echo "| $tg | $jt | $js | $je | $it | $is | $ie | $(ms "$(pe_agg "$b.jit.cpu")") | $(ms "$(pe_agg "$b.gcc.cpu")") |" \
+echo "| target (rad) | jnt integrator | tol | steps | error | C + IDA tol | steps | error | JIT (ms) | gcc (ms) | C + IDA (ms) | JIT : C | gcc : C |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+while IFS='|' read -r tg ig jt js je it is ie; do
+    b="$PE_DIR/an_$tg.$ig"
+    echo "| $tg | $ig | $jt | $js | $je | $it | $is | $ie | $(ms "$(pe_agg "$b.jit.cpu")") | $(ms "$(pe_agg "$b.gcc.cpu")") |" \
          "$(ms "$(pe_agg "$b.ida.cpu")") | $(pe_ratio "$b.jit.cpu" "$b.ida.cpu") | $(pe_ratio "$b.gcc.cpu" "$b.ida.cpu") |"
 done < "$PE_DIR/an_rows"
 echo

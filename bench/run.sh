@@ -78,7 +78,7 @@ esac
 OUT=$B/bench
 PY=/usr/bin/python3
 OCT="octave-cli --no-gui -q --no-history"
-LDLIBS=${LDLIBS:--ltcc -lklu -lcholmod -larpack -lsundials_cvode -lsundials_nvecserial \
+LDLIBS=${LDLIBS:--ltcc -lklu -lcholmod -larpack -lsundials_cvode -lsundials_ida -lsundials_nvecserial \
 -lsundials_sunmatrixdense -llapacke -lopenblas -lm -ldl -lpthread}
 OPENBLAS_NUM_THREADS=1
 OMP_NUM_THREADS=1

@@ -132,6 +132,8 @@ static const integ_spec integ_specs[] = {
     {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     /* 3-stage Radau IIA, order 5, adaptive: ordinary and multibody models */
     {"radau5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+    /* SUNDIALS IDA, variable-order BDF: multibody models (integ_ida.c) */
+    {"ida", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     {"central", {"h"}, {NAN}},
     /* index-3 DAEs (multibody): a fixed step h, or adaptive from h when rtol > 0 */
     {"hht", {"h", "alpha", "rtol", "atol"}, {NAN, -0.05, 0, 0}},
@@ -174,7 +176,7 @@ static void eval_integrator(sema *S, const ast *e)
             diag_error(S->dc, e->loc, "unknown integrator '%s'; did you mean '%s'?", name, best);
         else
             diag_error(S->dc, e->loc, "expected an integrator: rk4(h), dopri5(rtol, atol), "
-                                      "bdf(rtol, atol), radau5(rtol, atol), radau(h), "
+                                      "bdf(rtol, atol), radau5(rtol, atol), ida(rtol, atol), radau(h), "
                                       "trapezoidal(h), midpoint(h), "
                                       "central(h), hht(h, alpha) or generalized_alpha(h, rho_inf)");
         return;

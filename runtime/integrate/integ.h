@@ -204,6 +204,9 @@ extern const integ_type integ_dae_midpoint;
 /* Radau IIA of order 5 with adaptive steps (integ_radau5.c), on ordinary
  * and multibody models alike. */
 extern const integ_type integ_radau5;
+/* SUNDIALS IDA (variable-order BDF) on the stabilised index-2 form of
+ * multibody models (integ_ida.c). */
+extern const integ_type integ_ida;
 /* Lambda = T^-1 A^-1 T (row-major) of radau5's tableau and transformation:
  * the real eigenvalue in [0], the complex pair's 2 x 2 block in [4, 5, 7,
  * 8], zeros elsewhere (a check of the constants). */

@@ -20,7 +20,7 @@
 
 static const integ_type *const integ_table[] = {
     &integ_rk4, &integ_dopri5, &integ_bdf, &integ_radau, &integ_trap, &integ_midpoint,
-    &integ_hht, &integ_galpha, &integ_radau5,
+    &integ_hht, &integ_galpha, &integ_radau5, &integ_ida,
 };
 
 /* See integ.h. */

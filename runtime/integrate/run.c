@@ -192,12 +192,13 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     /* "midpoint" on a multibody model: its DAE form (integ_dae_mid.c) */
     if (dae && named == &integ_midpoint)
         named = &integ_dae_midpoint;
-    int dae_method = named == &integ_hht || named == &integ_galpha || named == &integ_dae_midpoint;
+    int dae_method = named == &integ_hht || named == &integ_galpha || named == &integ_dae_midpoint ||
+                     named == &integ_ida;
     /* radau5 runs both kinds */
     if (named && named != &integ_radau5 && dae != dae_method)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
                           dae ? "a multibody model runs with the integrators 'hht', 'midpoint', "
-                                "'generalized_alpha' or 'radau5' only (not '%s')"
+                                "'generalized_alpha', 'radau5' or 'ida' only (not '%s')"
                               : "integrator '%s' needs a multibody model (bodies and joints)",
                           iname);
     d->integ = central ? integ_find("rk4") : named;
@@ -208,7 +209,7 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     if (!d->integ)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
                           "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, radau5, "
-                          "trapezoidal, midpoint; hht, generalized_alpha, radau5, midpoint "
+                          "trapezoidal, midpoint; hht, generalized_alpha, radau5, ida, midpoint "
                           "for multibody models)",
                           iname ? iname : "");
     size_t nw, ni;

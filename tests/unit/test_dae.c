@@ -188,7 +188,7 @@ static void test_initial(void)
     rc = run(&s, &a, "hht", &st, err, sizeof err, "h", 0.0, (const char *)NULL);
     CHECK(rc == JNT_ERR_PARAM && strstr(err, "h > 0"), "fixed step without h: %s", err);
     rc = run(&s, &a, "radau", &st, err, sizeof err, (const char *)NULL);
-    CHECK(rc == JNT_ERR_USAGE && strstr(err, "'generalized_alpha' or 'radau5'"),
+    CHECK(rc == JNT_ERR_USAGE && strstr(err, "'generalized_alpha', 'radau5' or 'ida'"),
           "a multibody model on radau: %s", err);
     /* the same pin twice: its repeated rows dropped (docs/multibody.md, "Redundant
        constraints"), the motion that of the pendulum with one pin */

@@ -530,8 +530,8 @@ static void failures(void)
               "midpoint takes a fixed step: h = 0 is refused: %s", err);
         rc = run(m, "radau.csv", "radau", 0, NULL, &st, err, sizeof err, &t);
         csv_free(&t);
-        CHECK(rc == JNT_ERR_USAGE && strstr(err, "'hht', 'midpoint', 'generalized_alpha' or "
-                                                 "'radau5' only"),
+        CHECK(rc == JNT_ERR_USAGE && strstr(err, "'hht', 'midpoint', 'generalized_alpha', "
+                                                 "'radau5' or 'ida' only"),
               "the message for an ODE integrator on a multibody model lists midpoint: %s", err);
         jnt_model_free(m);
     }
