@@ -44,7 +44,7 @@ DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundial
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
              python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config strace \
-             python3-venv python3-wheel python3-pip
+             python3-venv python3-wheel python3-pip python3-vtk9 xvfb ffmpeg
 DEB_BENCH := octave time libmujoco-dev linux-perf
 
 COMPILER_SRC := $(wildcard compiler/*.c)
@@ -124,6 +124,13 @@ $(B)/obj/compiler/%.o: compiler/%.c | $(GEN_SRC)
 $(B)/obj/compiler/cli/%.o: compiler/cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CLI_INC) $(DEFS) -DJNT_LINK_LIBS='"$(RUN_LIBS)"' $(CFLAGS) -MMD -MP -c $< -o $@
+
+# jnt animate's renderer (compiler/cli/animate.py) as a C string literal
+$(B)/gen/animate_py.h: compiler/cli/animate.py
+	@mkdir -p $(@D)
+	sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< > $@
+$(B)/obj/compiler/cli/animate.o: $(B)/gen/animate_py.h
+$(B)/obj/compiler/cli/animate.o: CLI_INC += -I$(B)/gen
 
 # Lemon's and re2c's output is not ours: compile it without -Werror noise.
 $(B)/obj/gen/%.o: $(B)/gen/%.c

@@ -123,3 +123,5 @@ done
 "$J" plot "$W/ex_beam_on_beam.csv" --spectrogram a_T -o docs/img/example_beam_on_beam_spec.png \
     --title 'examples/beam_on_beam.jnt: a_T, Hann 2048 samples (20.5 ms)' 2> /dev/null
 echo "plots: docs/img/*.png"
+# films of the motion (jnt animate)
+B=$B sh docs/animate.sh

@@ -6,6 +6,7 @@
  *   jnt emit MODEL.jnt [-o model.c]
  *   jnt build MODEL.jnt -o sim
  *   jnt plot FILE.csv [-x COL] [-y COL,...] [-o OUT.png]   (plot.c)
+ *   jnt animate MODEL.jnt [-o OUT.mp4|OUT.gif]              (animate.c)
  *
  * Exit status: 0 success, 1 model or run error, 2 usage error.
  *
@@ -24,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "animate.h"
 #include "jnt/jnt.h"
 #include "plot.h"
 #include "sweep.h"
@@ -52,6 +54,8 @@ static const char usage_text[] =
     "                   ./sim takes the same options as 'jnt run'\n"
     "  plot FILE.csv [-x COL] [-y COL,...] [-z COL] [-o OUT.png|OUT.svg]\n"
     "                   plot an output or a sweep table with gnuplot (see 'jnt plot --help')\n"
+    "  animate MODEL.jnt [-o OUT.mp4|OUT.gif] [--view xy|xz|yz|iso]\n"
+    "                   a film of the motion from the run's VTK frames (see 'jnt animate --help')\n"
     "  --allow-path DIR let the model's data files, imports and output be under DIR\n"
     "                   (run, check, emit, build; by default they must stay in the\n"
     "                   model's directory, the output in the working directory)\n"
@@ -404,6 +408,8 @@ int main(int argc, char **argv)
         return sweep_main(argc - 2, argv + 2);
     if (!strcmp(cmd, "plot"))
         return plot_main(argc - 2, argv + 2);
+    if (!strcmp(cmd, "animate"))
+        return animate_main(argc - 2, argv + 2);
     int known = !strcmp(cmd, "run") || !strcmp(cmd, "check") || !strcmp(cmd, "emit") ||
                 !strcmp(cmd, "build");
     if (!known)
