@@ -44,7 +44,7 @@ DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundial
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
              python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config strace \
-             python3-venv python3-wheel python3-pip python3-vtk9 xvfb ffmpeg
+             python3-venv python3-wheel python3-pip python3-vtk9 xvfb ffmpeg paraview
 DEB_BENCH := octave time libmujoco-dev linux-perf
 
 COMPILER_SRC := $(wildcard compiler/*.c)
@@ -350,6 +350,7 @@ $(B)/bench/cpuit: bench/cpuit.c
 docs: deps
 	@$(MAKE) --no-print-directory build
 	@B=$(B) sh docs/plots.sh
+	@B=$(B) sh docs/seeing.sh
 	@if [ -s $(B)/tests/measures.list ]; then \
 	  /usr/bin/python3 tests/docs/numbers.py write $(B)/tests/measures.list docs/*.md examples/*.jnt; \
 	  echo "docs: the marked figures rewritten from $(B)/tests/measures.list (docs/testing.md)"; \

@@ -18,6 +18,7 @@
 #include "compile.h"
 #include "deriv.h"
 #include "gen.h"
+#include "jnt/scene.h"
 #include "parse.h"
 #include "sema.h"
 
@@ -266,6 +267,28 @@ int jnt_translate_file(const char *path, const jnt_compile_opts *opts, char **cs
     if (rc == JNT_OK && opts && opts->inputs) {
         *opts->inputs = j.m.inputs;
         j.m.inputs = NULL;
+    }
+    job_free(&j);
+    return rc;
+}
+
+/* See jnt/scene.h: the job's semantic analysis only, with the scene built at its end. */
+int jnt_scene_file(const char *path, const jnt_compile_opts *opts, jnt_scene **out)
+{
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return usage_null(opts, __func__, path ? "out" : "path");
+    comp_job j;
+    job_init(&j, opts);
+    j.path = path;
+    j.m.want_scene = 1;
+    int rc = alloc_recover(translate, &j, j.dc.out);
+    if (rc == JNT_OK && !j.m.scene)
+        rc = JNT_ERR_MODEL;
+    if (rc == JNT_OK) {
+        *out = j.m.scene;
+        j.m.scene = NULL;
     }
     job_free(&j);
     return rc;

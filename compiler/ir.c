@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "jnt/scene.h"
 #include "alloc.h"
 
 /* Append a variable; returns its index. */
@@ -35,6 +36,7 @@ void ir_free(ir_model *m)
     for (char **p = m->inputs; p && *p; p++)
         free(*p);
     free(m->inputs);
+    jnt_scene_free(m->scene);
     free(m->crate);
     vars_free(&m->y);
     vars_free(&m->d);

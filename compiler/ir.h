@@ -101,6 +101,10 @@ typedef struct ir_jac {
 typedef struct ir_model {
     char *name;            /* model name (owned) */
     char *source;          /* the .jnt path (owned) */
+    /* the scene of the model's pictures (jnt/scene.h): built by sema_lower
+     * when want_scene is set (jnt_scene_file), owned until taken */
+    int want_scene;
+    struct jnt_scene *scene;
     char **inputs;         /* real paths of every file read: sources, imports, data
                               files; NULL-terminated (owned; jnt_model keeps them) */
     ex_pool *pool;         /* every expression (owned) */

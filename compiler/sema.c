@@ -44,7 +44,8 @@ static char *model_name(const ast *model, const char *path)
 /* See sema.h: check and lower a parsed model. */
 int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_model *out)
 {
-    *out = (ir_model){0};
+    int want_scene = out->want_scene; /* the caller's one request (ir.h) */
+    *out = (ir_model){.want_scene = want_scene};
     out->pool = ex_pool_new();
     out->source = xstrdup(dc->srcs[file].path);
     out->name = model_name(model, dc->srcs[file].path);
@@ -172,6 +173,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     if (out->t_end < 0)
         out->t_end = ex_const(out->pool, 0);
 
+    if (out->want_scene && !diag_errors(dc))
+        out->scene = sema_scene(&S);
     /* release sema's own memory */
     for (int i = 0; i < S.nsym; i++) {
         free(S.syms[i].inst);

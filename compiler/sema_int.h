@@ -471,6 +471,10 @@ void sema_flex_bind(sema *S);
 void sema_flex_check_elems(sema *S);
 /* The flexible body whose elastic coordinates are substructure si, or -1. */
 int sema_flex_of_sub(const sema *S, int si);
+
+/* scene.c: the model's bodies, markers, joints, meshes and contacts for its
+ * pictures (jnt/scene.h), at the end of sema_lower (caller frees it). */
+struct jnt_scene *sema_scene(sema *S);
 /* The dof of component comp of node `node` of substructure si (made once). */
 int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc);
 

@@ -129,6 +129,13 @@ grep -E '^(PASS|FAIL)' "$B/tests/editors.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/editors.txt"
 section "jnt plot, tutorial, editors"
 
+# jnt run --vtk: ParaView's files of every multibody and substructure
+# example, read back by python3-vtk9, and a frame rendered by pvpython
+B=$B sh tests/vtk/vtk.sh > "$B/tests/vtk.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/vtk.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/vtk.txt"
+section "VTK output"
+
 # jnt sweep: tables, threads, MPI, failures, resume, continuation, samples
 B=$B sh tests/cli/sweep.sh > "$B/tests/sweep.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/sweep.txt" >> "$log"

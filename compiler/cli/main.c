@@ -27,6 +27,7 @@
 
 #include "animate.h"
 #include "jnt/jnt.h"
+#include "jnt/scene.h"
 #include "plot.h"
 #include "sweep.h"
 
@@ -87,6 +88,8 @@ static const char run_help[] =
     "  -o FILE          write the output to FILE ('-' for stdout; .npy, .mat by extension)\n"
     "  --stats          print steps, rejected steps, evaluations and CPU time on stderr\n"
     "  --steps FILE     write the accepted steps (t, h) as CSV to FILE\n"
+    "  --vtk DIR        also write every output row as VTK frames for ParaView:\n"
+    "                   DIR/MODEL.pvd (docs/seeing.md)\n"
     "  --progress       print a progress line on stderr (automatic on a terminal)\n"
     "  --integrator NAME  rk4, dopri5, bdf, radau, radau5, trapezoidal or midpoint (hht,\n"
     "                   generalized_alpha, radau5, midpoint for multibody models)\n"
@@ -378,8 +381,14 @@ static int cmd_run(const char *model, int argc, char **argv)
         jnt_outfile_discard(f);
         free(p);
     }
+    /* --vtk DIR: the model's description for the frames (jnt/scene.h) */
+    jnt_scene *scene = NULL;
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (!strcmp(args[i], "--vtk") && jnt_scene_file(model, NULL, &scene) != JNT_OK)
+            rc = 1;
     if (rc == 0)
-        rc = jnt_sim_main(m, prog, n, args);
+        rc = jnt_sim_main_scene(m, scene, prog, n, args);
+    jnt_scene_free(scene);
     if (rc == 0 && plot) {
         plot_opts po = {.out = pic};
         rc = plot_file(file, &po);

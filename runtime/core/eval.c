@@ -60,7 +60,7 @@ void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni)
     *nw = 2 * nu + ny + nu + (size_t)a->jac_nnz + nu * (size_t)r_max(a) + bw;
     if (dae_dense(a))
         *nw += ny * ny + nq * nq + 6 * (size_t)a->nblocks;
-    *nw += nu ? ny + 1 : 0; /* eval_gather's last y and its flag */
+    *nw += ny + 1; /* eval_gather's last y and its flag (eval_last_y) */
     *ni = bi;
 }
 
@@ -120,8 +120,12 @@ static void rows_mul(const model_block *mb, int ng, int r, const double *v, doub
 const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
 {
     const jnt_abi_model *a = m->abi;
-    if (a->nu == 0)
+    if (a->nu == 0) { /* nothing to gather: y kept for eval_last_y only */
+        double *ylast = ew_ylast(m, d);
+        memcpy(ylast, y, (size_t)a->ny * sizeof *y);
+        ylast[a->ny] = 1.0;
         return NULL;
+    }
     /* the same y again (the Newton loop's rhs, constraint rates and
      * output at one state): u is still its gather */
     double *u = d->ew, *ylast = ew_ylast(m, d);
@@ -138,6 +142,19 @@ const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
     memcpy(ylast, y, ny * sizeof *y);
     ylast[ny] = 1.0;
     return u;
+}
+
+/* See eval.h. */
+const double *eval_last_y(const jnt_model *m, jnt_data *d)
+{
+    const double *ylast = ew_ylast(m, d);
+    return ylast[m->abi->ny] == 1.0 ? ylast : NULL;
+}
+
+/* See eval.h. */
+const double *eval_point_forces(const jnt_model *m, jnt_data *d)
+{
+    return m->abi->nu ? ew_out(m->abi, d) + m->abi->ny : NULL;
 }
 
 /* See eval.h. */

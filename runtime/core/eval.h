@@ -27,6 +27,13 @@ void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni);
  * d's scratch), or NULL when the model has none. Valid until the next call. */
 const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y);
 
+/* The y of the last eval_gather (the output kernel's state while an output
+ * row is written: the VTK writer's frame), or NULL before any. */
+const double *eval_last_y(const jnt_model *m, jnt_data *d);
+/* The forces on the gathered points (nu) of the last eval_forces, or NULL
+ * when the model has none. */
+const double *eval_point_forces(const jnt_model *m, jnt_data *d);
+
 /* The rhs kernel at (t, y) with the point forces scattered into each
  * block's generalized-force rows (ydot[q0 + r ..] = g + R^T F, the blocks
  * not completed). Returns the kernel's status. */

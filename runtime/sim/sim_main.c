@@ -15,6 +15,7 @@
 
 #include "core/data.h"
 #include "core/model.h"
+#include "jnt/scene.h"
 #include "jnt/setup.h"
 
 /* The signal that asks the run to stop (SIGINT, SIGTERM), or 0, and how
@@ -116,6 +117,13 @@ static const char *sim_optarg(int argc, char **argv, int *i)
 /* See jnt.h. */
 int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
 {
+    return jnt_sim_main_scene(m, NULL, prog, argc, argv);
+}
+
+/* See jnt/scene.h. */
+int jnt_sim_main_scene(const jnt_model *m, const jnt_scene *scene, const char *prog, int argc,
+                       char **argv)
+{
     if (!prog)
         prog = "jnt-sim";
     if (!m) {
@@ -140,7 +148,7 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         return 1;
     }
     const jnt_abi_model *a0 = m->abi;
-    const char *out = NULL;
+    const char *out = NULL, *vtk_dir = NULL;
     int stats = 0, progress = 0, rc = 0;
     jnt_run_opts o;
     memset(&o, 0, sizeof o);
@@ -169,6 +177,13 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
                 rc = sim_usage_error(prog, "option '--max-output' needs a size (e.g. 2G, 500M "
                                      "or none)", NULL);
             jnt_set_max_output(d, mo);
+        } else if (strcmp(a, "--vtk") == 0) {
+            vtk_dir = i + 1 < argc ? argv[++i] : NULL;
+            if (!vtk_dir)
+                rc = sim_usage_error(prog, "option '--vtk' needs a folder", NULL);
+            else if (!scene)
+                rc = sim_usage_error(prog, "'--vtk' needs the model's description, which only "
+                                           "'jnt run' has (not a built simulator)", NULL);
         } else if (strcmp(a, "--integrator") == 0) {
             o.integrator = i + 1 < argc ? argv[++i] : NULL;
             if (!o.integrator)
@@ -213,6 +228,26 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
         return rc;
     }
     o.csv_path = out;
+    /* --vtk DIR: a frame at every output row (runtime/io/vtk.c) */
+    jnt_vtk *vtk = NULL;
+    if (vtk_dir) {
+        char verr[512] = "";
+        if (jnt_vtk_open(scene, m, d, vtk_dir, a0->name ? a0->name : "model", &vtk, verr,
+                         sizeof verr) != JNT_OK) {
+            fprintf(stderr, "%s: error: %s\n", prog, verr[0] ? verr : "cannot write VTK");
+            jnt_data_free(d);
+            return 1;
+        }
+        o.on_row = jnt_vtk_on_row;
+        o.row_ctx = vtk;
+        /* the mode shapes of the model's `analysis NAME : modes(...)` */
+        if (jnt_vtk_modes(scene, vtk_dir, verr, sizeof verr) != JNT_OK) {
+            fprintf(stderr, "%s: error: VTK mode shapes: %s\n", prog, verr);
+            jnt_vtk_close(vtk, NULL, 0);
+            jnt_data_free(d);
+            return 1;
+        }
+    }
     o.progress = progress ? 1 : (isatty(STDERR_FILENO) ? 2 : 0);
     /* the simulation (if the model has one), then its analyses; SIGINT and
      * SIGTERM stop it at the next row, SIGXFSZ is ignored (a file over
@@ -234,6 +269,18 @@ int jnt_sim_main(const jnt_model *m, const char *prog, int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGXFSZ, &old_xfsz, NULL);
+    if (vtk) { /* the collection of the frames written, also after a failure */
+        char verr[512] = "";
+        if (st == JNT_STOPPED && !sim_signal) {
+            fprintf(stderr, "%s: error: VTK output: %s\n", prog, jnt_vtk_error(vtk));
+            st = JNT_ERR_IO;
+        }
+        if (jnt_vtk_close(vtk, verr, sizeof verr) != JNT_OK) {
+            fprintf(stderr, "%s: error: VTK output: %s\n", prog, verr);
+            if (st == JNT_OK)
+                st = JNT_ERR_IO;
+        }
+    }
     if (st == JNT_STOPPED && sim_signal) {
         const char *f = out ? out : a0->output_file;
         fprintf(stderr, "%s: interrupted by %s at t = %.9g s%s%s%s\n", prog,

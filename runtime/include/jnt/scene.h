@@ -1,0 +1,152 @@
+/*
+ * jnt/scene.h: what a model looks like, for pictures (public). The compiler
+ * describes a model's bodies, markers, joints, finite-element meshes and
+ * contacts (jnt_scene_file); the runtime writes them at every output row as
+ * VTK XML files for ParaView (jnt_vtk_*, runtime/io/vtk.c; docs/seeing.md
+ * has the layout). Every length is in m, every index into the run's state
+ * y (jnt_state_name) unless said otherwise; everything a scene holds is
+ * owned by it (jnt_scene_free).
+ */
+#ifndef JNT_SCENE_H
+#define JNT_SCENE_H
+
+#include <stddef.h>
+
+#include "jnt/jnt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kinds of bodies: planar rigid (state x, y, angle from q), spatial rigid
+ * (x, y, z, then the directors d1, d2, d3: 12 states from q), and their
+ * flexible forms (the frame as for the rigid one, the mesh in jnt_scene_mesh). */
+enum { JNT_BODY_RIGID2D, JNT_BODY_RIGID3D, JNT_BODY_FLEX2D, JNT_BODY_FLEX3D };
+/* A body's shape (the `shape` attribute): none (its markers and joints show it). */
+enum { JNT_SHAPE_NONE, JNT_SHAPE_BOX, JNT_SHAPE_CYLINDER, JNT_SHAPE_SPHERE };
+
+typedef struct jnt_scene_body {
+    char *name;
+    int kind;     /* JNT_BODY_* */
+    int q;        /* y index of its first frame coordinate */
+    int shape;    /* JNT_SHAPE_* */
+    double size[3]; /* box: lx, ly, lz; cylinder: radius, length (along the body's x); sphere:
+                       radius (m) */
+} jnt_scene_body;
+
+/* A point fixed in a body (body >= 0, x in its frame) or in the ground
+ * (body = -1, x in the world). */
+typedef struct jnt_scene_marker {
+    char *name;
+    int body;
+    double x[3];
+} jnt_scene_marker;
+
+typedef struct jnt_scene_joint {
+    char *name;
+    const char *kind; /* "revolute", "prismatic", "fixed", ... (static) */
+    int a, b;         /* markers */
+    int l0, nl;       /* its multipliers, y[l0 .. l0 + nl) */
+    int npos;         /* how many of the first rows are r_a - r_b (x, y[, z]): the force on
+                         a's body is -lambda there */
+    double axis[3];   /* prismatic, revolute (spatial), cylindrical: the axis in b's frame */
+} jnt_scene_joint;
+
+/* A finite-element mesh in its reduced coordinates q = y[q0 .. q0 + r)
+ * (velocities y[qv0 ..]): node i is at x[3 i ..] + phi rows 3 i .. 3 i + 2
+ * times q, in the frame of body `body` (its frame coordinates), or in the
+ * world when body = -1. */
+typedef struct jnt_scene_mesh {
+    char *name;
+    int body;       /* a flexible body, or -1 */
+    int q0, qv0, r;
+    int nnode;
+    double *x;      /* 3 nnode reference coordinates */
+    double *phi;    /* 3 nnode x r, column-major: the basis at ux, uy, uz of each node */
+    int ncell;
+    int nen;        /* nodes per cell: 4 (quadrilaterals), 2 (lines) or 1 (points) */
+    int *conn;      /* ncell x nen node indices */
+    double *mr, *kr; /* its reduced mass and stiffness matrices (r x r, column-major) */
+} jnt_scene_mesh;
+
+/* A model's `analysis NAME : modes(of = SUB, count = N)`: the normal modes
+ * of mesh `mesh`'s reduced model, Kr z = w^2 Mr z, drawn as mode shapes. */
+typedef struct jnt_scene_modes {
+    char *name;
+    int mesh, count;
+} jnt_scene_modes;
+
+/* A contact (normal) or friction element between two points of meshes
+ * (mesh >= 0: its node) or of bodies' markers, acting along comp
+ * (0 x, 1 y, 2 z, in the mesh's frame); ga, gb: the gathered point of each
+ * side (jnt_abi_block), -1 for the ground. friction >= 0: the friction
+ * element between the same nodes. */
+typedef struct jnt_scene_contact {
+    char *name;
+    int mesh_a, node_a, mesh_b, node_b;
+    int comp;
+    int ga, gb;
+    int friction;   /* index into frictions (jnt_scene.fric), or -1 */
+} jnt_scene_contact;
+
+typedef struct jnt_scene_friction {
+    char *name;
+    int comp;
+    int ga, gb;
+} jnt_scene_friction;
+
+typedef struct jnt_scene {
+    char *model;
+    int nbody, nmarker, njoint, nmesh, ncontact, nfric, nmodes;
+    jnt_scene_body *body;
+    jnt_scene_marker *marker;
+    jnt_scene_joint *joint;
+    jnt_scene_mesh *mesh;
+    jnt_scene_contact *contact;
+    jnt_scene_friction *fric;
+    jnt_scene_modes *modes;
+} jnt_scene;
+
+/* Describe the model in `path` (its semantic analysis, no code): JNT_OK and
+ * *out (the caller frees it with jnt_scene_free), or JNT_ERR_MODEL (errors
+ * printed as jnt_compile_file prints them), JNT_ERR_IO, JNT_ERR_NOMEM,
+ * JNT_ERR_USAGE (NULL argument). Markers' positions in their bodies are those
+ * of the parameters' defaults. */
+int jnt_scene_file(const char *path, const jnt_compile_opts *opts, jnt_scene **out);
+void jnt_scene_free(jnt_scene *s);
+
+/* The VTK writer (runtime/io/vtk.c). jnt_vtk_open: a writer of s's frames
+ * for a run of (m, d) into folder dir (created if absent), the files named
+ * after stem: dir/stem.pvd, dir/stem_NNNNNN.vtm and their blocks. It keeps
+ * s, m, d (borrowed). JNT_OK, or JNT_ERR_IO / JNT_ERR_NOMEM / JNT_ERR_USAGE
+ * with the message in err. jnt_vtk_on_row: a jnt_run_opts.on_row (ctx the
+ * writer): one frame at the row's time from the state being written.
+ * jnt_vtk_close: writes the .pvd (JNT_OK or JNT_ERR_IO, message) and frees
+ * the writer; NULL: nothing. jnt_vtk_error: the message of a failed frame. */
+typedef struct jnt_vtk jnt_vtk;
+int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char *dir,
+                 const char *stem, jnt_vtk **out, char *err, size_t errn);
+int jnt_vtk_on_row(void *ctx, const double *row, int n);
+int jnt_vtk_close(jnt_vtk *w, char *err, size_t errn);
+const char *jnt_vtk_error(const jnt_vtk *w);
+/* One frame at (t, y) now (jnt_vtk_on_row's work): JNT_OK or JNT_ERR_IO. */
+int jnt_vtk_frame(jnt_vtk *w, double t, const double *y);
+
+/* Mode shapes: for each `analysis NAME : modes(...)` of the scene, its
+ * first `count` normal modes of the reduced substructure, Kr z = w^2 Mr z,
+ * as dir/NAME_mode_K.vtu (K from 1): the mesh displaced by Phi z scaled
+ * so that its largest node moves a tenth of the mesh's size, that
+ * displacement as the point vectors `displacement`, the eigenvalue
+ * (0, w) of the undamped mode and its frequency (Hz) in field data.
+ * JNT_OK, or JNT_ERR_IO / JNT_ERR_NOMEM / JNT_ERR_SOLVER with the message. */
+int jnt_vtk_modes(const jnt_scene *s, const char *dir, char *err, size_t errn);
+
+/* jnt_sim_main with the model's scene: its option --vtk DIR writes the
+ * run's frames (jnt_vtk_*); jnt_sim_main is this with none (--vtk refused). */
+int jnt_sim_main_scene(const jnt_model *m, const jnt_scene *scene, const char *prog, int argc,
+                       char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

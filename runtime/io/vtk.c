@@ -1,0 +1,930 @@
+/*
+ * vtk.c: a run as VTK XML files for ParaView (jnt/scene.h, docs/seeing.md).
+ * The layout, which `jnt animate` reads too:
+ *
+ *   DIR/STEM.pvd                       the time collection (written at close)
+ *   DIR/STEM_NNNNNN.vtm                frame N, a vtkMultiBlockDataSet whose
+ *                                      blocks are named
+ *   DIR/STEM_NNNNNN/bodies.vtp         "bodies": the bodies' frames (points)
+ *                                      with their axes, and lines to their markers
+ *   DIR/STEM_NNNNNN/mesh_NAME.vtu      "mesh_NAME": a substructure's mesh, deformed
+ *   DIR/STEM_NNNNNN/contacts.vtp       "contacts": contact elements with forces
+ *   DIR/STEM_NNNNNN/joints.vtp         "joints": the joints with their reactions
+ *
+ * A block is written only when the model has something for it. Every
+ * file goes through the one output routine (jnt_outfile_*), in VTK's XML
+ * format with its arrays appended raw (little-endian Float64 and Int64,
+ * UInt64 headers). A mesh's nodes are expanded from the reduced
+ * coordinates here, u = Phi q and u' = Phi q' in one dgemm per mesh and
+ * frame; generated code never sees a mesh.
+ */
+#define _DEFAULT_SOURCE /* mkdir */
+#include <cblas.h>
+#include <lapacke.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/data.h"
+#include "core/eval.h"
+#include "core/model.h"
+#include "jnt/scene.h"
+
+/* An array appended after the XML. */
+typedef struct vtk_arr {
+    const void *p;
+    uint64_t bytes;
+} vtk_arr;
+
+#define VTK_MAX_ARR 1024 /* a basis file has one array per column */
+
+/* One file being written: its stream and the arrays to append. */
+typedef struct vtk_file {
+    FILE *f;
+    vtk_arr a[VTK_MAX_ARR];
+    int n;
+    uint64_t off;
+} vtk_file;
+
+struct jnt_vtk {
+    const jnt_scene *s;
+    const jnt_model *m;
+    jnt_data *d;
+    char *dir, *stem;
+    long nframe;
+    double *times;   /* frame times (cap) */
+    long cap;
+    char err[512];
+    /* scratch, sized at open: points, vectors, fields */
+    double *pts, *v1, *v2, *v3, *f1, *f2, *f3, *f4;
+    int64_t *conn, *offs, *ctype;
+    double *qq;      /* r x 2: q and q' of a mesh */
+    double *uu;      /* 3 nnode x 2: their expansion */
+    double *ydot;
+    /* the scene's states by name in the model (jnt_state_index): a body's
+     * first coordinate and velocity, a mesh's q1 and qd1, a joint's first
+     * multiplier and their count; -1 where the model has none */
+    int *bq, *bv, *mq, *mv, *jl, *jn;
+};
+
+/* The frame's rotation A (3 x 3, column-major: the columns are the body's
+ * axes) and its rate, from y at body b's coordinates. */
+static void frame_of(const jnt_vtk *w, int bi, const double *y, int vel, double r[3],
+                     double A[9], double rv[3], double Av[9])
+{
+    const jnt_scene_body *b = &w->s->body[bi];
+    int q = w->bq[bi];
+    const double *yq = q >= 0 ? y + q : NULL;
+    const double *yv = vel && q >= 0 && w->bv[bi] >= 0 ? y + w->bv[bi] : NULL;
+    memset(A, 0, 9 * sizeof *A);
+    memset(Av, 0, 9 * sizeof *Av);
+    memset(r, 0, 3 * sizeof *r);
+    memset(rv, 0, 3 * sizeof *rv);
+    if (!yq) { /* not in the model's states: at the origin */
+        A[0] = A[4] = A[8] = 1;
+        return;
+    }
+    if (b->kind == JNT_BODY_RIGID3D || b->kind == JNT_BODY_FLEX3D) {
+        for (int k = 0; k < 3; k++) {
+            r[k] = yq[k];
+            rv[k] = yv ? yv[k] : 0;
+        }
+        for (int k = 0; k < 9; k++) {
+            A[k] = yq[3 + k];
+            Av[k] = yv ? yv[3 + k] : 0;
+        }
+        return;
+    }
+    double th = yq[2], om = yv ? yv[2] : 0, c = cos(th), s = sin(th);
+    r[0] = yq[0], r[1] = yq[1];
+    rv[0] = yv ? yv[0] : 0, rv[1] = yv ? yv[1] : 0;
+    A[0] = c, A[1] = s, A[3] = -s, A[4] = c, A[8] = 1;
+    Av[0] = -s * om, Av[1] = c * om, Av[3] = -c * om, Av[4] = -s * om;
+}
+
+/* out = r + A x (any of r NULL: 0). */
+static void place(const double *r, const double A[9], const double x[3], double out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = (r ? r[i] : 0) + A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
+}
+
+static void arr(vtk_file *vf, const char *type, const char *name, int ncomp, const void *p,
+                uint64_t bytes)
+{
+    fprintf(vf->f, "<DataArray type=\"%s\"%s%s%s NumberOfComponents=\"%d\" format=\"appended\" "
+                   "offset=\"%llu\"/>\n",
+            type, name ? " Name=\"" : "", name ? name : "", name ? "\"" : "", ncomp,
+            (unsigned long long)vf->off);
+    if (vf->n < VTK_MAX_ARR)
+        vf->a[vf->n++] = (vtk_arr){p, bytes};
+    vf->off += 8 + bytes;
+}
+
+/* A field-data array of n tuples (VTK wants their count). */
+static void field(vtk_file *vf, const char *name, int ncomp, const double *p, int n)
+{
+    fprintf(vf->f, "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" "
+                   "NumberOfTuples=\"%d\" format=\"appended\" offset=\"%llu\"/>\n",
+            name, ncomp, n, (unsigned long long)vf->off);
+    if (vf->n < VTK_MAX_ARR)
+        vf->a[vf->n++] = (vtk_arr){p, 8 * (uint64_t)ncomp * n};
+    vf->off += 8 + 8 * (uint64_t)ncomp * n;
+}
+
+static void head(vtk_file *vf, const char *type)
+{
+    fprintf(vf->f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"%s\" version=\"1.0\" "
+                   "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<%s>\n",
+            type, type);
+    vf->n = 0, vf->off = 0;
+}
+
+/* Close the data set, append the arrays. */
+static void tail(vtk_file *vf, const char *type)
+{
+    fprintf(vf->f, "</Piece>\n</%s>\n<AppendedData encoding=\"raw\">\n_", type);
+    for (int i = 0; i < vf->n; i++) {
+        fwrite(&vf->a[i].bytes, 8, 1, vf->f);
+        fwrite(vf->a[i].p, 1, (size_t)vf->a[i].bytes, vf->f);
+    }
+    fprintf(vf->f, "\n</AppendedData>\n</VTKFile>\n");
+}
+
+/* Open path through the output routine; NULL with w->err set. */
+static jnt_outfile *open_out(jnt_vtk *w, const char *path)
+{
+    jnt_outfile *o = NULL;
+    if (jnt_outfile_open(path, jnt_model_inputs(w->m), &o, w->err, sizeof w->err) != JNT_OK)
+        return NULL;
+    return o;
+}
+
+static int commit(jnt_vtk *w, jnt_outfile *o)
+{
+    return jnt_outfile_commit(o, w->err, sizeof w->err) == JNT_OK ? JNT_OK : JNT_ERR_IO;
+}
+
+/* PolyData of n points with vertices at the first nv and nl lines (pairs in
+ * conn from 2 nv on). Point arrays are added by the caller between
+ * poly_open and poly_close. */
+static void poly_open(jnt_vtk *w, vtk_file *vf, int n, int nv, int nl)
+{
+    head(vf, "PolyData");
+    fprintf(vf->f, "<Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"%d\" "
+                   "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n<Points>\n", n, nv, nl);
+    arr(vf, "Float64", "Points", 3, w->pts, 24 * (uint64_t)n);
+    fprintf(vf->f, "</Points>\n<Verts>\n");
+    for (int i = 0; i < nv; i++)
+        w->conn[i] = i, w->offs[i] = i + 1;
+    arr(vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nv);
+    arr(vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nv);
+    fprintf(vf->f, "</Verts>\n<Lines>\n");
+    for (int i = 0; i < nl; i++)
+        w->offs[nv + i] = 2 * (i + 1);
+    arr(vf, "Int64", "connectivity", 1, w->conn + nv, 16 * (uint64_t)nl);
+    arr(vf, "Int64", "offsets", 1, w->offs + nv, 8 * (uint64_t)nl);
+    fprintf(vf->f, "</Lines>\n<PointData>\n");
+}
+
+static void poly_close(vtk_file *vf)
+{
+    fprintf(vf->f, "</PointData>\n");
+    tail(vf, "PolyData");
+}
+
+/* bodies.vtp: one point per body (its frame's origin) with its axes and
+ * velocity, then its markers, joined to it by lines. */
+static int write_bodies(jnt_vtk *w, const char *path, const double *y)
+{
+    const jnt_scene *s = w->s;
+    int n = s->nbody, nl = 0;
+    for (int k = 0; k < s->nmarker; k++)
+        if (s->marker[k].body >= 0)
+            nl++;
+    int np = n + nl;
+    double r[3], A[9], rv[3], Av[9];
+    for (int b = 0; b < n; b++) {
+        frame_of(w, b, y, 1, r, A, rv, Av);
+        for (int c = 0; c < 3; c++) {
+            w->pts[3 * b + c] = r[c];
+            w->v1[3 * b + c] = A[c];
+            w->v2[3 * b + c] = A[3 + c];
+            w->v3[3 * b + c] = A[6 + c];
+            w->f4[3 * b + c] = rv[c];
+        }
+        w->f1[b] = b;
+        w->f2[b] = s->body[b].shape;
+        for (int c = 0; c < 3; c++)
+            w->f3[3 * b + c] = s->body[b].size[c];
+    }
+    int p = n;
+    for (int k = 0; k < s->nmarker; k++) {
+        const jnt_scene_marker *mk = &s->marker[k];
+        if (mk->body < 0)
+            continue;
+        frame_of(w, mk->body, y, 1, r, A, rv, Av);
+        place(r, A, mk->x, w->pts + 3 * p);
+        for (int c = 0; c < 3; c++) {
+            w->v1[3 * p + c] = w->v2[3 * p + c] = w->v3[3 * p + c] = 0;
+            w->f3[3 * p + c] = 0;
+            /* v = r' + A' x */
+            w->f4[3 * p + c] = rv[c] + Av[c] * mk->x[0] + Av[3 + c] * mk->x[1] + Av[6 + c] * mk->x[2];
+        }
+        w->f1[p] = mk->body;
+        w->f2[p] = -1;
+        w->conn[n + 2 * (p - n)] = mk->body;
+        w->conn[n + 2 * (p - n) + 1] = p;
+        p++;
+    }
+    jnt_outfile *o = open_out(w, path);
+    if (!o)
+        return JNT_ERR_IO;
+    vtk_file vf = {.f = jnt_outfile_stream(o)};
+    poly_open(w, &vf, np, n, nl);
+    arr(&vf, "Float64", "axis_x", 3, w->v1, 24 * (uint64_t)np);
+    arr(&vf, "Float64", "axis_y", 3, w->v2, 24 * (uint64_t)np);
+    arr(&vf, "Float64", "axis_z", 3, w->v3, 24 * (uint64_t)np);
+    arr(&vf, "Float64", "velocity", 3, w->f4, 24 * (uint64_t)np);
+    arr(&vf, "Float64", "body", 1, w->f1, 8 * (uint64_t)np);
+    arr(&vf, "Float64", "shape", 1, w->f2, 8 * (uint64_t)np);
+    arr(&vf, "Float64", "size", 3, w->f3, 24 * (uint64_t)np);
+    poly_close(&vf);
+    return commit(w, o);
+}
+
+/* Mesh ms's deformed nodes into w->pts, displacement (world axes) into v1,
+ * velocity into v2: one dgemm of Phi by [q q'], then the frame. */
+static void mesh_state(jnt_vtk *w, int mi, const double *y)
+{
+    const jnt_scene_mesh *ms = &w->s->mesh[mi];
+    int n = ms->nnode, r = ms->r;
+    size_t ld = 3 * (size_t)n;
+    memcpy(w->qq, y + w->mq[mi], (size_t)r * sizeof *w->qq);
+    memcpy(w->qq + r, y + w->mv[mi], (size_t)r * sizeof *w->qq);
+    if (r > 0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)ld, 2, r, 1.0, ms->phi,
+                    (int)ld, w->qq, r, 0.0, w->uu, (int)ld);
+    else
+        memset(w->uu, 0, 2 * ld * sizeof *w->uu);
+    double r0[3] = {0, 0, 0}, A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, rv[3] = {0, 0, 0}, Av[9] = {0};
+    if (ms->body >= 0)
+        frame_of(w, ms->body, y, 1, r0, A, rv, Av);
+    for (int i = 0; i < n; i++) {
+        const double *u = w->uu + 3 * i, *ud = w->uu + ld + 3 * i;
+        double x[3] = {ms->x[3 * i] + u[0], ms->x[3 * i + 1] + u[1], ms->x[3 * i + 2] + u[2]};
+        place(r0, A, x, w->pts + 3 * i);
+        place(NULL, A, u, w->v1 + 3 * i);
+        /* v = r' + A' (X + u) + A u' */
+        double a[3], b[3];
+        place(rv, Av, x, a);
+        place(NULL, A, ud, b);
+        for (int c = 0; c < 3; c++)
+            w->v2[3 * i + c] = a[c] + b[c];
+    }
+}
+
+/* mesh_NAME.vtu: the mesh in its deformed position. */
+static int write_mesh(jnt_vtk *w, int mi, const char *path, const double *y)
+{
+    const jnt_scene_mesh *ms = &w->s->mesh[mi];
+    mesh_state(w, mi, y);
+    int nc = ms->ncell, nen = ms->nen;
+    int type = nen == 4 ? 9 : nen == 2 ? 3 : 1; /* VTK_QUAD, VTK_LINE, VTK_VERTEX */
+    for (long k = 0; k < (long)nc * nen; k++)
+        w->conn[k] = ms->conn[k];
+    for (int c = 0; c < nc; c++)
+        w->offs[c] = (int64_t)(c + 1) * nen, w->ctype[c] = type;
+    jnt_outfile *o = open_out(w, path);
+    if (!o)
+        return JNT_ERR_IO;
+    vtk_file vf = {.f = jnt_outfile_stream(o)};
+    head(&vf, "UnstructuredGrid");
+    fprintf(vf.f, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n<Points>\n", ms->nnode, nc);
+    arr(&vf, "Float64", "Points", 3, w->pts, 24 * (uint64_t)ms->nnode);
+    fprintf(vf.f, "</Points>\n<Cells>\n");
+    arr(&vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nc * nen);
+    arr(&vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nc);
+    /* types as Int64 would not read: VTK wants UInt8 */
+    unsigned char *ty = (unsigned char *)w->ctype;
+    for (int c = 0; c < nc; c++)
+        ty[c] = (unsigned char)type;
+    arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
+    fprintf(vf.f, "</Cells>\n<PointData Vectors=\"displacement\">\n");
+    arr(&vf, "Float64", "displacement", 3, w->v1, 24 * (uint64_t)ms->nnode);
+    arr(&vf, "Float64", "velocity", 3, w->v2, 24 * (uint64_t)ms->nnode);
+    fprintf(vf.f, "</PointData>\n");
+    tail(&vf, "UnstructuredGrid");
+    return commit(w, o);
+}
+
+/* A mesh node's deformed position (after mesh_state of its mesh into pts
+ * is not kept: recomputed from the basis row, r multiply-adds). */
+static void node_pos(const jnt_vtk *w, int mi, int node, const double *y, double out[3])
+{
+    const jnt_scene_mesh *ms = &w->s->mesh[mi];
+    size_t ld = 3 * (size_t)ms->nnode;
+    double x[3];
+    for (int c = 0; c < 3; c++) {
+        double u = 0;
+        for (int q = 0; q < ms->r; q++)
+            u += ms->phi[(size_t)q * ld + 3 * (size_t)node + c] * y[w->mq[mi] + q];
+        x[c] = ms->x[3 * node + c] + u;
+    }
+    double r0[3] = {0, 0, 0}, A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, rv[3], Av[9];
+    if (ms->body >= 0)
+        frame_of(w, ms->body, y, 0, r0, A, rv, Av);
+    place(r0, A, x, out);
+}
+
+/* contacts.vtp: each contact element at the middle of its two nodes, with
+ * the force on its second point (normal along its direction, plus its
+ * friction element's), the gap u_b - u_a, the slip rate and the state
+ * (0 open: no normal force; 1 stick: |slip rate| < 1 um/s; 2 slip). */
+static int write_contacts(jnt_vtk *w, const char *path, double t, const double *y)
+{
+    const jnt_scene *s = w->s;
+    const jnt_model *m = w->m;
+    int nu = m->abi->nu, n = s->ncontact;
+    const double *u = eval_gather(m, w->d, y);
+    if (eval_forces(m, w->d, t, y, w->ydot) != 0) {
+        snprintf(w->err, sizeof w->err, "the model's kernel failed at t = %g s (VTK contacts)", t);
+        return JNT_ERR_KERNEL;
+    }
+    const double *F = eval_point_forces(m, w->d);
+    for (int k = 0; k < n; k++) {
+        const jnt_scene_contact *c = &s->contact[k];
+        double pa[3] = {0, 0, 0}, pb[3] = {0, 0, 0};
+        int have_a = c->mesh_a >= 0, have_b = c->mesh_b >= 0;
+        if (have_a)
+            node_pos(w, c->mesh_a, c->node_a, y, pa);
+        if (have_b)
+            node_pos(w, c->mesh_b, c->node_b, y, pb);
+        for (int i = 0; i < 3; i++)
+            w->pts[3 * k + i] = have_a && have_b ? 0.5 * (pa[i] + pb[i]) : have_a ? pa[i] : pb[i];
+        double fn = c->gb >= 0 ? F[c->gb] : -F[c->ga];
+        double gap = (c->gb >= 0 ? u[c->gb] : 0) - (c->ga >= 0 ? u[c->ga] : 0);
+        double ft = 0, slip = 0;
+        int tc = -1;
+        if (c->friction >= 0) {
+            const jnt_scene_friction *f = &s->fric[c->friction];
+            ft = f->gb >= 0 ? F[f->gb] : -F[f->ga];
+            slip = (f->gb >= 0 ? u[nu + f->gb] : 0) - (f->ga >= 0 ? u[nu + f->ga] : 0);
+            tc = f->comp;
+        }
+        /* the force vector in the mesh's axes, then turned with its frame */
+        double fl[3] = {0, 0, 0}, A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3], rv[3], Av[9];
+        if (c->comp >= 0 && c->comp < 3)
+            fl[c->comp] += fn;
+        if (tc >= 0 && tc < 3)
+            fl[tc] += ft;
+        int mi = have_b ? c->mesh_b : c->mesh_a;
+        if (s->mesh[mi].body >= 0)
+            frame_of(w, s->mesh[mi].body, y, 0, r0, A, rv, Av);
+        place(NULL, A, fl, w->v1 + 3 * k);
+        w->f1[k] = fn;
+        w->f2[k] = ft;
+        w->f3[k] = gap;
+        w->f4[k] = slip;
+        w->v2[k] = fn <= 0 ? 0 : fabs(slip) < 1e-6 ? 1 : 2;
+    }
+    jnt_outfile *o = open_out(w, path);
+    if (!o)
+        return JNT_ERR_IO;
+    vtk_file vf = {.f = jnt_outfile_stream(o)};
+    poly_open(w, &vf, n, n, 0);
+    arr(&vf, "Float64", "force", 3, w->v1, 24 * (uint64_t)n);
+    arr(&vf, "Float64", "normal_force", 1, w->f1, 8 * (uint64_t)n);
+    arr(&vf, "Float64", "friction_force", 1, w->f2, 8 * (uint64_t)n);
+    arr(&vf, "Float64", "gap", 1, w->f3, 8 * (uint64_t)n);
+    arr(&vf, "Float64", "slip_rate", 1, w->f4, 8 * (uint64_t)n);
+    arr(&vf, "Float64", "state", 1, w->v2, 8 * (uint64_t)n);
+    poly_close(&vf);
+    return commit(w, o);
+}
+
+/* joints.vtp: each joint at its first marker, its axis (world), the force
+ * on the first marker's body from its position rows (-lambda) and its
+ * multipliers (up to 6). */
+static int write_joints(jnt_vtk *w, const char *path, const double *y)
+{
+    const jnt_scene *s = w->s;
+    int n = s->njoint;
+    double r[3], A[9], rv[3], Av[9];
+    for (int k = 0; k < n; k++) {
+        const jnt_scene_joint *j = &s->joint[k];
+        const jnt_scene_marker *a = &s->marker[j->a], *b = &s->marker[j->b];
+        if (a->body >= 0) {
+            frame_of(w, a->body, y, 0, r, A, rv, Av);
+            place(r, A, a->x, w->pts + 3 * k);
+        } else {
+            memcpy(w->pts + 3 * k, a->x, sizeof a->x);
+        }
+        double E[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        if (b->body >= 0)
+            frame_of(w, b->body, y, 0, r, A, rv, Av);
+        place(NULL, b->body >= 0 ? A : E, j->axis, w->v1 + 3 * k);
+        for (int c = 0; c < 3; c++)
+            w->v2[3 * k + c] = c < j->npos && c < w->jn[k] ? -y[w->jl[k] + c] : 0;
+        for (int c = 0; c < 6; c++)
+            w->f3[6 * k + c] = c < w->jn[k] ? y[w->jl[k] + c] : 0;
+    }
+    jnt_outfile *o = open_out(w, path);
+    if (!o)
+        return JNT_ERR_IO;
+    vtk_file vf = {.f = jnt_outfile_stream(o)};
+    poly_open(w, &vf, n, n, 0);
+    arr(&vf, "Float64", "axis", 3, w->v1, 24 * (uint64_t)n);
+    arr(&vf, "Float64", "reaction", 3, w->v2, 24 * (uint64_t)n);
+    arr(&vf, "Float64", "lambda", 6, w->f3, 48 * (uint64_t)n);
+    poly_close(&vf);
+    return commit(w, o);
+}
+
+/* See jnt/scene.h. */
+int jnt_vtk_frame(jnt_vtk *w, double t, const double *y)
+{
+    if (!w || !y)
+        return JNT_ERR_USAGE;
+    const jnt_scene *s = w->s;
+    size_t ln = strlen(w->dir) + 2 * strlen(w->stem) + 64;
+    for (int i = 0; i < s->nmesh; i++)
+        if (ln < strlen(w->dir) + 2 * strlen(w->stem) + strlen(s->mesh[i].name) + 64)
+            ln = strlen(w->dir) + 2 * strlen(w->stem) + strlen(s->mesh[i].name) + 64;
+    char *path = malloc(ln), *sub = malloc(ln);
+    if (!path || !sub) {
+        free(path);
+        free(sub);
+        return JNT_ERR_NOMEM;
+    }
+    long fr = w->nframe;
+    snprintf(sub, ln, "%s/%s_%06ld", w->dir, w->stem, fr);
+    int rc = JNT_OK;
+    if (mkdir(sub, 0777) != 0 && errno != EEXIST) {
+        snprintf(w->err, sizeof w->err, "cannot create the folder '%s': %s", sub, strerror(errno));
+        rc = JNT_ERR_IO;
+    }
+    /* the blocks, then the .vtm naming them */
+    const char *blk[4] = {NULL, NULL, NULL, NULL};
+    if (rc == JNT_OK && s->nbody > 0) {
+        snprintf(path, ln, "%s/bodies.vtp", sub);
+        rc = write_bodies(w, path, y);
+        blk[0] = "bodies";
+    }
+    for (int i = 0; rc == JNT_OK && i < s->nmesh; i++) {
+        snprintf(path, ln, "%s/mesh_%s.vtu", sub, s->mesh[i].name);
+        rc = write_mesh(w, i, path, y);
+    }
+    if (rc == JNT_OK && s->ncontact > 0) {
+        snprintf(path, ln, "%s/contacts.vtp", sub);
+        rc = write_contacts(w, path, t, y);
+        blk[1] = "contacts";
+    }
+    if (rc == JNT_OK && s->njoint > 0) {
+        snprintf(path, ln, "%s/joints.vtp", sub);
+        rc = write_joints(w, path, y);
+        blk[2] = "joints";
+    }
+    jnt_outfile *o = NULL;
+    if (rc == JNT_OK) {
+        snprintf(path, ln, "%s/%s_%06ld.vtm", w->dir, w->stem, fr);
+        o = open_out(w, path);
+        rc = o ? JNT_OK : JNT_ERR_IO;
+    }
+    if (rc == JNT_OK) {
+        FILE *f = jnt_outfile_stream(o);
+        const char *rel = strrchr(sub, '/') + 1;
+        fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"vtkMultiBlockDataSet\" "
+                   "version=\"1.0\" byte_order=\"LittleEndian\">\n<vtkMultiBlockDataSet>\n");
+        int idx = 0;
+        if (blk[0])
+            fprintf(f, "<DataSet index=\"%d\" name=\"bodies\" file=\"%s/bodies.vtp\"/>\n", idx++,
+                    rel);
+        for (int i = 0; i < s->nmesh; i++)
+            fprintf(f, "<DataSet index=\"%d\" name=\"mesh_%s\" file=\"%s/mesh_%s.vtu\"/>\n", idx++,
+                    s->mesh[i].name, rel, s->mesh[i].name);
+        if (blk[1])
+            fprintf(f, "<DataSet index=\"%d\" name=\"contacts\" file=\"%s/contacts.vtp\"/>\n",
+                    idx++, rel);
+        if (blk[2])
+            fprintf(f, "<DataSet index=\"%d\" name=\"joints\" file=\"%s/joints.vtp\"/>\n", idx++,
+                    rel);
+        fprintf(f, "</vtkMultiBlockDataSet>\n<FieldData>\n<DataArray type=\"Float64\" "
+                   "Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n"
+                   "</FieldData>\n</VTKFile>\n", t);
+        rc = commit(w, o);
+    }
+    free(path);
+    free(sub);
+    if (rc != JNT_OK)
+        return rc;
+    if (w->nframe == w->cap) { /* the estimate at open was short */
+        double *tt = realloc(w->times, (size_t)(2 * w->cap) * sizeof *tt);
+        if (!tt)
+            return JNT_ERR_NOMEM;
+        w->times = tt, w->cap *= 2;
+    }
+    w->times[w->nframe++] = t;
+    return JNT_OK;
+}
+
+/* DIR/STEM_basis_NAME.vtu: mesh mi undeformed, each column k of its basis
+ * as the point vectors phi_K (in the mesh's axes), for checking a frame
+ * against the reduced coordinates of the CSV. */
+static int write_basis(jnt_vtk *w, int mi)
+{
+    const jnt_scene_mesh *ms = &w->s->mesh[mi];
+    if (ms->r + 8 > VTK_MAX_ARR)
+        return JNT_OK; /* too many columns to be of use */
+    int nc = ms->ncell, nen = ms->nen;
+    for (long k = 0; k < (long)nc * nen; k++)
+        w->conn[k] = ms->conn[k];
+    unsigned char *ty = (unsigned char *)w->ctype;
+    for (int c = 0; c < nc; c++)
+        w->offs[c] = (int64_t)(c + 1) * nen, ty[c] = nen == 4 ? 9 : nen == 2 ? 3 : 1;
+    size_t ln = strlen(w->dir) + strlen(w->stem) + strlen(ms->name) + 32;
+    char *path = malloc(ln), nm[32];
+    if (!path)
+        return JNT_ERR_NOMEM;
+    snprintf(path, ln, "%s/%s_basis_%s.vtu", w->dir, w->stem, ms->name);
+    jnt_outfile *o = open_out(w, path);
+    free(path);
+    if (!o)
+        return JNT_ERR_IO;
+    vtk_file vf = {.f = jnt_outfile_stream(o)};
+    size_t ld = 3 * (size_t)ms->nnode;
+    head(&vf, "UnstructuredGrid");
+    fprintf(vf.f, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n<Points>\n", ms->nnode, nc);
+    arr(&vf, "Float64", "Points", 3, ms->x, 8 * (uint64_t)ld);
+    fprintf(vf.f, "</Points>\n<Cells>\n");
+    arr(&vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nc * nen);
+    arr(&vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nc);
+    arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
+    fprintf(vf.f, "</Cells>\n<PointData>\n");
+    for (int k = 0; k < ms->r; k++) {
+        snprintf(nm, sizeof nm, "phi_%d", k + 1);
+        arr(&vf, "Float64", nm, 3, ms->phi + (size_t)k * ld, 8 * (uint64_t)ld);
+    }
+    fprintf(vf.f, "</PointData>\n");
+    tail(&vf, "UnstructuredGrid");
+    return commit(w, o);
+}
+
+/* See jnt/scene.h. */
+int jnt_vtk_on_row(void *ctx, const double *row, int n)
+{
+    jnt_vtk *w = ctx;
+    const double *y = eval_last_y(w->m, w->d);
+    if (!y || n < 1) {
+        snprintf(w->err, sizeof w->err, "no state for the VTK frame at row %ld", w->nframe);
+        return 1;
+    }
+    return jnt_vtk_frame(w, row[0], y) != JNT_OK;
+}
+
+/* See jnt/scene.h. */
+const char *jnt_vtk_error(const jnt_vtk *w)
+{
+    return w ? w->err : "";
+}
+
+/* The index of state "A.B" (B may be NULL: "A"), or -1. */
+static int state_of(const jnt_model *m, const char *a, const char *b)
+{
+    char nm[512];
+    snprintf(nm, sizeof nm, "%s%s%s", a, b ? "." : "", b ? b : "");
+    return jnt_state_index(m, nm);
+}
+
+/* The scene's states in the model, by name (w->bq ...). JNT_OK, or
+ * JNT_ERR_NOMEM / JNT_ERR_MODEL (a mesh without its coordinates) with
+ * the message in w->err. */
+static int resolve(jnt_vtk *w)
+{
+    const jnt_scene *s = w->s;
+    const jnt_model *m = w->m;
+    w->bq = malloc(((size_t)s->nbody + 1) * sizeof *w->bq);
+    w->bv = malloc(((size_t)s->nbody + 1) * sizeof *w->bv);
+    w->mq = malloc(((size_t)s->nmesh + 1) * sizeof *w->mq);
+    w->mv = malloc(((size_t)s->nmesh + 1) * sizeof *w->mv);
+    w->jl = malloc(((size_t)s->njoint + 1) * sizeof *w->jl);
+    w->jn = malloc(((size_t)s->njoint + 1) * sizeof *w->jn);
+    if (!w->bq || !w->bv || !w->mq || !w->mv || !w->jl || !w->jn)
+        return JNT_ERR_NOMEM;
+    for (int b = 0; b < s->nbody; b++) {
+        w->bq[b] = state_of(m, s->body[b].name, "x");
+        w->bv[b] = state_of(m, s->body[b].name, "x.v");
+    }
+    for (int i = 0; i < s->nmesh; i++) {
+        w->mq[i] = state_of(m, s->mesh[i].name, "q1");
+        w->mv[i] = state_of(m, s->mesh[i].name, "qd1");
+        if (s->mesh[i].r > 0 && (w->mq[i] < 0 || w->mv[i] < 0)) {
+            snprintf(w->err, sizeof w->err, "the model has no state '%s.q1' for its mesh",
+                     s->mesh[i].name);
+            return JNT_ERR_MODEL;
+        }
+        if (s->mesh[i].r == 0)
+            w->mq[i] = w->mv[i] = 0;
+    }
+    int ny = m->abi->ny; /* the continuous states (jnt_state_name's first ny) */
+    for (int k = 0; k < s->njoint; k++) {
+        size_t l = strlen(s->joint[k].name);
+        w->jl[k] = -1, w->jn[k] = 0;
+        for (int i = 0; i < ny; i++) {
+            const char *nm = m->abi->y_names[i];
+            int is = nm && !strncmp(nm, s->joint[k].name, l) && !strncmp(nm + l, ".lambda", 7);
+            if (is && w->jl[k] < 0)
+                w->jl[k] = i;
+            if (is)
+                w->jn[k]++;
+            else if (w->jl[k] >= 0)
+                break;
+        }
+    }
+    return JNT_OK;
+}
+
+static void vtk_free(jnt_vtk *w)
+{
+    free(w->dir);
+    free(w->stem);
+    free(w->times);
+    free(w->pts);
+    free(w->v1);
+    free(w->v2);
+    free(w->v3);
+    free(w->f1);
+    free(w->f2);
+    free(w->f3);
+    free(w->f4);
+    free(w->conn);
+    free(w->offs);
+    free(w->ctype);
+    free(w->qq);
+    free(w->uu);
+    free(w->ydot);
+    free(w->bq), free(w->bv), free(w->mq), free(w->mv), free(w->jl), free(w->jn);
+    free(w);
+}
+
+/* See jnt/scene.h. */
+int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char *dir,
+                 const char *stem, jnt_vtk **out, char *err, size_t errn)
+{
+    if (out)
+        *out = NULL;
+    if (!s || !m || !d || !dir || !stem || !out) {
+        if (err && errn)
+            snprintf(err, errn, "jnt_vtk_open: an argument is NULL");
+        return JNT_ERR_USAGE;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        if (err && errn)
+            snprintf(err, errn, "cannot create the folder '%s': %s", dir, strerror(errno));
+        return JNT_ERR_IO;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (err && errn)
+            snprintf(err, errn, "'%s' is not a folder", dir);
+        return JNT_ERR_IO;
+    }
+    jnt_vtk *w = calloc(1, sizeof *w);
+    if (!w)
+        return JNT_ERR_NOMEM;
+    w->s = s, w->m = m, w->d = d;
+    w->dir = strdup(dir);
+    w->stem = strdup(stem);
+    /* scratch for the largest block: points, cells, vectors */
+    size_t np = (size_t)s->nbody + (size_t)s->nmarker + (size_t)s->ncontact + (size_t)s->njoint + 1;
+    size_t nc = np, r = 1;
+    for (int i = 0; i < s->nmesh; i++) {
+        if ((size_t)s->mesh[i].nnode > np)
+            np = (size_t)s->mesh[i].nnode;
+        if ((size_t)s->mesh[i].ncell * (size_t)s->mesh[i].nen > nc)
+            nc = (size_t)s->mesh[i].ncell * (size_t)s->mesh[i].nen;
+        if ((size_t)s->mesh[i].r > r)
+            r = (size_t)s->mesh[i].r;
+    }
+    nc += 2 * np;
+    w->pts = malloc(3 * np * sizeof *w->pts);
+    w->v1 = malloc(3 * np * sizeof *w->v1);
+    w->v2 = malloc(3 * np * sizeof *w->v2);
+    w->v3 = malloc(3 * np * sizeof *w->v3);
+    w->f1 = malloc(np * sizeof *w->f1);
+    w->f2 = malloc(np * sizeof *w->f2);
+    w->f3 = malloc(6 * np * sizeof *w->f3);
+    w->f4 = malloc(3 * np * sizeof *w->f4);
+    w->conn = malloc(nc * sizeof *w->conn);
+    w->offs = malloc(nc * sizeof *w->offs);
+    w->ctype = malloc(nc * sizeof *w->ctype);
+    w->qq = malloc(2 * r * sizeof *w->qq);
+    w->uu = malloc(6 * np * sizeof *w->uu);
+    w->ydot = malloc(((size_t)m->abi->ny + 1) * sizeof *w->ydot);
+    if (resolve(w) != JNT_OK) {
+        if (err && errn)
+            snprintf(err, errn, "%s", w->err);
+        vtk_free(w);
+        return JNT_ERR_MODEL;
+    }
+    long est = 1024; /* frames; doubled when a run has more */
+    w->cap = est;
+    w->times = malloc((size_t)est * sizeof *w->times);
+    if (!w->dir || !w->stem || !w->pts || !w->v1 || !w->v2 || !w->v3 || !w->f1 || !w->f2 ||
+        !w->f3 || !w->f4 || !w->conn || !w->offs || !w->ctype || !w->qq || !w->uu || !w->ydot ||
+        !w->times) {
+        vtk_free(w);
+        return JNT_ERR_NOMEM;
+    }
+    for (int i = 0; i < s->nmesh; i++)
+        if (write_basis(w, i) != JNT_OK) {
+            if (err && errn)
+                snprintf(err, errn, "%s", w->err);
+            vtk_free(w);
+            return JNT_ERR_IO;
+        }
+    *out = w;
+    return JNT_OK;
+}
+
+/* See jnt/scene.h. */
+int jnt_vtk_close(jnt_vtk *w, char *err, size_t errn)
+{
+    if (!w)
+        return JNT_OK;
+    size_t ln = strlen(w->dir) + strlen(w->stem) + 16;
+    char *path = malloc(ln);
+    int rc = path ? JNT_OK : JNT_ERR_NOMEM;
+    jnt_outfile *o = NULL;
+    if (rc == JNT_OK) {
+        snprintf(path, ln, "%s/%s.pvd", w->dir, w->stem);
+        o = open_out(w, path);
+        rc = o ? JNT_OK : JNT_ERR_IO;
+    }
+    if (rc == JNT_OK) {
+        FILE *f = jnt_outfile_stream(o);
+        fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
+                   "byte_order=\"LittleEndian\">\n<Collection>\n");
+        for (long k = 0; k < w->nframe; k++)
+            fprintf(f, "<DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s_%06ld.vtm\"/>\n",
+                    w->times[k], w->stem, k);
+        fprintf(f, "</Collection>\n</VTKFile>\n");
+        rc = commit(w, o);
+    }
+    if (rc != JNT_OK && err && errn)
+        snprintf(err, errn, "%s", w->err);
+    free(path);
+    vtk_free(w);
+    return rc;
+}
+
+/* dir/NAME_mode_K.vtu for the n modes z (r x n, column-major) of mesh ms
+ * with circular frequencies w. */
+static int write_modes(const jnt_scene_mesh *ms, const char *name, int n, const double *z,
+                       const double *w, const char *dir, char *err, size_t errn)
+{
+    int nn = ms->nnode, r = ms->r, nc = ms->ncell, nen = ms->nen;
+    size_t ld = 3 * (size_t)nn;
+    double *u = malloc((ld + 1) * sizeof *u), *p = malloc((ld + 1) * sizeof *p);
+    int64_t *conn = malloc(((size_t)nc * nen + 1) * sizeof *conn);
+    int64_t *offs = malloc(((size_t)nc + 1) * sizeof *offs);
+    unsigned char *ty = malloc((size_t)nc + 1);
+    size_t ln = strlen(dir) + strlen(name) + 64;
+    char *path = malloc(ln);
+    int rc = u && p && conn && offs && ty && path ? JNT_OK : JNT_ERR_NOMEM;
+    /* the mesh's size: the diagonal of its bounding box */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < nn; i++)
+        for (int c = 0; c < 3; c++)
+            lo[c] = fmin(lo[c], ms->x[3 * i + c]), hi[c] = fmax(hi[c], ms->x[3 * i + c]);
+    double size = 0;
+    for (int c = 0; c < 3 && nn > 0; c++)
+        size += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    size = sqrt(size);
+    if (rc == JNT_OK) {
+        for (long k = 0; k < (long)nc * nen; k++)
+            conn[k] = ms->conn[k];
+        for (int c = 0; c < nc; c++)
+            offs[c] = (int64_t)(c + 1) * nen, ty[c] = nen == 4 ? 9 : nen == 2 ? 3 : 1;
+    }
+    for (int k = 0; rc == JNT_OK && k < n; k++) {
+        /* u = Phi z_k, scaled so its largest node moves a tenth of the size */
+        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)ld, r, 1.0, ms->phi, (int)ld,
+                    z + (size_t)k * r, 1, 0.0, u, 1);
+        double big = 0;
+        for (int i = 0; i < nn; i++)
+            big = fmax(big, sqrt(u[3 * i] * u[3 * i] + u[3 * i + 1] * u[3 * i + 1] +
+                                 u[3 * i + 2] * u[3 * i + 2]));
+        double f = big > 0 ? 0.1 * size / big : 0;
+        for (size_t i = 0; i < ld; i++)
+            u[i] *= f, p[i] = ms->x[i] + u[i];
+        snprintf(path, ln, "%s/%s_mode_%d.vtu", dir, name, k + 1);
+        jnt_outfile *o = NULL;
+        if (jnt_outfile_open(path, NULL, &o, err, errn) != JNT_OK) {
+            rc = JNT_ERR_IO;
+            break;
+        }
+        vtk_file vf = {.f = jnt_outfile_stream(o)};
+        head(&vf, "UnstructuredGrid");
+        double ev[3] = {0, w[k], w[k] / (2 * 3.14159265358979323846)};
+        fprintf(vf.f, "<FieldData>\n");
+        field(&vf, "eigenvalue", 2, ev, 1);
+        field(&vf, "frequency_Hz", 1, ev + 2, 1);
+        fprintf(vf.f, "</FieldData>\n");
+        fprintf(vf.f, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n<Points>\n", nn, nc);
+        arr(&vf, "Float64", "Points", 3, p, 24 * (uint64_t)nn);
+        fprintf(vf.f, "</Points>\n<Cells>\n");
+        arr(&vf, "Int64", "connectivity", 1, conn, 8 * (uint64_t)nc * nen);
+        arr(&vf, "Int64", "offsets", 1, offs, 8 * (uint64_t)nc);
+        arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
+        fprintf(vf.f, "</Cells>\n<PointData Vectors=\"displacement\">\n");
+        arr(&vf, "Float64", "displacement", 3, u, 24 * (uint64_t)nn);
+        fprintf(vf.f, "</PointData>\n");
+        tail(&vf, "UnstructuredGrid");
+        rc = jnt_outfile_commit(o, err, errn) == JNT_OK ? JNT_OK : JNT_ERR_IO;
+    }
+    free(u);
+    free(p);
+    free(conn);
+    free(offs);
+    free(ty);
+    free(path);
+    return rc;
+}
+
+/* See jnt/scene.h. */
+int jnt_vtk_modes(const jnt_scene *s, const char *dir, char *err, size_t errn)
+{
+    if (!s || !dir)
+        return JNT_ERR_USAGE;
+    int rc = JNT_OK;
+    for (int i = 0; rc == JNT_OK && i < s->nmodes; i++) {
+        const jnt_scene_modes *md = &s->modes[i];
+        const jnt_scene_mesh *ms = &s->mesh[md->mesh];
+        int r = ms->r;
+        size_t rr = (size_t)r * r;
+        double *k = malloc((rr + 1) * sizeof *k), *m = malloc((rr + 1) * sizeof *m);
+        double *w = malloc(((size_t)r + 1) * sizeof *w);
+        if (!k || !m || !w) {
+            rc = JNT_ERR_NOMEM;
+        } else {
+            memcpy(k, ms->kr, rr * sizeof *k);
+            memcpy(m, ms->mr, rr * sizeof *m);
+            /* Kr z = w^2 Mr z (LAPACK dsygv: ascending, z^T Mr z = 1) */
+            lapack_int info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'V', 'U', r, k, r, m, r, w);
+            if (info != 0) {
+                snprintf(err, errn, "analysis '%s': the reduced eigenproblem failed (dsygv "
+                                    "info %d)", md->name, (int)info);
+                rc = JNT_ERR_SOLVER;
+            } else {
+                for (int q = 0; q < r; q++)
+                    w[q] = sqrt(fmax(w[q], 0));
+                rc = write_modes(ms, md->name, md->count, k, w, dir, err, errn);
+            }
+        }
+        free(k);
+        free(m);
+        free(w);
+    }
+    return rc;
+}
+
+/* See jnt/scene.h. */
+void jnt_scene_free(jnt_scene *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nbody; i++)
+        free(s->body[i].name);
+    for (int i = 0; i < s->nmarker; i++)
+        free(s->marker[i].name);
+    for (int i = 0; i < s->njoint; i++)
+        free(s->joint[i].name);
+    for (int i = 0; i < s->nmesh; i++) {
+        free(s->mesh[i].name);
+        free(s->mesh[i].x);
+        free(s->mesh[i].phi);
+        free(s->mesh[i].conn);
+        free(s->mesh[i].mr);
+        free(s->mesh[i].kr);
+    }
+    for (int i = 0; i < s->ncontact; i++)
+        free(s->contact[i].name);
+    for (int i = 0; i < s->nfric; i++)
+        free(s->fric[i].name);
+    free(s->body);
+    free(s->marker);
+    free(s->joint);
+    free(s->mesh);
+    free(s->contact);
+    free(s->fric);
+    for (int i = 0; i < s->nmodes; i++)
+        free(s->modes[i].name);
+    free(s->modes);
+    free(s->model);
+    free(s);
+}

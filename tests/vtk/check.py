@@ -1,0 +1,301 @@
+"""tests/vtk/check.py: jnt run --vtk's files read back with VTK's own readers
+(python3-vtk9), checked against the FE meshes, the CSV rows and each other.
+Run by tests/vtk/vtk.sh in its scratch folder: python3 check.py KIND ARGS...
+Prints PASS:/FAIL: lines."""
+import glob
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import scipy.io
+import vtk
+from vtk.util.numpy_support import vtk_to_numpy as v2n
+
+
+def ok(cond, what):
+    print(("PASS: " if cond else "FAIL: ") + what)
+    return cond
+
+
+def frames(d):
+    """The .pvd's (time, .vtm path) list, in order."""
+    pvd = glob.glob(os.path.join(d, "*.pvd"))
+    if len(pvd) != 1:
+        return []
+    root = ET.parse(pvd[0]).getroot()
+    return [(float(e.get("timestep")), os.path.join(d, e.get("file")))
+            for e in root.iter("DataSet")]
+
+
+def blocks(vtm):
+    """{name: data set} of a .vtm through vtkXMLMultiBlockDataReader."""
+    r = vtk.vtkXMLMultiBlockDataReader()
+    r.SetFileName(vtm)
+    r.Update()
+    mb = r.GetOutput()
+    out = {}
+    for i in range(mb.GetNumberOfBlocks()):
+        out[mb.GetMetaData(i).Get(vtk.vtkCompositeDataSet.NAME())] = mb.GetBlock(i)
+    return out
+
+
+def read_vtu(path):
+    r = vtk.vtkXMLUnstructuredGridReader()
+    r.SetFileName(path)
+    r.Update()
+    return r.GetOutput()
+
+
+def pts(ds):
+    return v2n(ds.GetPoints().GetData())
+
+
+def arr(ds, name):
+    return v2n(ds.GetPointData().GetArray(name))
+
+
+def cells(ds):
+    """The cells as a list of node tuples."""
+    out = []
+    for c in range(ds.GetNumberOfCells()):
+        ids = ds.GetCell(c).GetPointIds()
+        out.append(tuple(ids.GetId(k) for k in range(ids.GetNumberOfIds())))
+    return out
+
+
+def csv(path):
+    """Header names and rows (the '#' lines skipped)."""
+    with open(path) as f:
+        names = f.readline().strip().split(",")
+        rows = [list(map(float, l.split(","))) for l in f if l.strip() and l[0] != "#"]
+    return names, np.array(rows)
+
+
+def every(d, csvpath, stem):
+    """Every frame reads, one per CSV row, at the row's time, with its blocks."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    good = ok(len(fr) == len(rows) and len(fr) > 0,
+              "%s: %d frames in the .pvd for %d CSV rows" % (stem, len(fr), len(rows)))
+    if good:
+        good = ok(np.allclose([t for t, _ in fr], rows[:, 0], rtol=0, atol=1e-15),
+                  "%s: the frames' times are the CSV's" % stem)
+    nonempty = True
+    for t, f in fr:
+        b = blocks(f)
+        if not b or any(ds is None or ds.GetNumberOfPoints() == 0 for ds in b.values()):
+            nonempty = False
+    ok(nonempty, "%s: every .vtm reads with its blocks non-empty (%s)" %
+       (stem, " ".join(sorted(blocks(fr[-1][1]))) if fr else "-"))
+    return fr
+
+
+def fe_pairs(mtx_paths, nodes_csv):
+    """Nodes (count) and the node pairs the matrices couple, from the files."""
+    with open(nodes_csv) as f:
+        head = f.readline().strip().split(",")
+        rows = [l.strip().split(",") for l in f if l.strip()]
+    col = {n: i for i, n in enumerate(head)}
+    dof_node = {}
+    for i, r in enumerate(rows):
+        for c in ("ux", "uy", "uz", "rx", "ry", "rz"):
+            if c in col and int(r[col[c]]) >= 0:
+                dof_node[int(r[col[c]])] = i
+    pairs = set()
+    for p in mtx_paths:
+        a = scipy.io.mmread(p).tocoo()
+        for i, j, v in zip(a.row, a.col, a.data):
+            ni, nj = dof_node.get(int(i)), dof_node.get(int(j))
+            if v != 0 and ni is not None and nj is not None and ni != nj:
+                pairs.add((min(ni, nj), max(ni, nj)))
+    return len(rows), pairs
+
+
+def mesh_vs_fe(stem, d, block, mtx, nodes, ncell, pins):
+    """A mesh block: its node count is the node table's, every cell's nodes
+    are coupled pairwise in the FE matrices and every coupled pair lies in a
+    cell (the cells are the elements), but for the pins between the sheets,
+    at x in pins (one coupled pair each, not an element)."""
+    fr = frames(d)
+    ds = blocks(fr[-1][1])[block]
+    n, pairs = fe_pairs(mtx, nodes)
+    ok(ds.GetNumberOfPoints() == n, "%s: %s has the node table's %d nodes (%d)" %
+       (stem, block, n, ds.GetNumberOfPoints()))
+    cl = cells(ds)
+    inner = set()
+    for c in cl:
+        for a in range(len(c)):
+            for b in range(a + 1, len(c)):
+                inner.add((min(c[a], c[b]), max(c[a], c[b])))
+    ok(len(cl) == ncell, "%s: %s has %d cells (want %d)" % (stem, block, len(cl), ncell))
+    ok(inner <= pairs, "%s: every cell's nodes are coupled in the FE matrices" % stem)
+    x = pts(ds)
+    out = sorted(pairs - inner)
+    xs = sorted(round(float(x[i][0]), 9) for i, j in out)
+    ok(len(xs) == len(pins) and np.allclose(xs, sorted(pins), rtol=0, atol=1e-6) and all(abs(x[i][0] - x[j][0]) < 1e-6 for i, j in out),
+       "%s: every coupled pair of nodes lies in a cell but the %d pins (at x = %s m)" %
+       (stem, len(pins), xs))
+
+
+def generated(stem, d, block, nnode, ncell, nen):
+    fr = frames(d)
+    ds = blocks(fr[-1][1])[block]
+    cl = cells(ds)
+    ok(ds.GetNumberOfPoints() == nnode and len(cl) == ncell and all(len(c) == nen for c in cl),
+       "%s: %s has %d nodes and %d cells of %d nodes (%d, %d)" %
+       (stem, block, nnode, ncell, nen, ds.GetNumberOfPoints(), len(cl)))
+    # a quadrilateral's corners in order: its area is the product of its sides
+    if nen == 4:
+        x = pts(ds)
+        good = True
+        for c in cl:
+            p = x[list(c)][:, :2]
+            area = 0.5 * abs(sum(p[k, 0] * p[(k + 1) % 4, 1] - p[(k + 1) % 4, 0] * p[k, 1]
+                                 for k in range(4)))
+            good &= area > 0.9 * np.linalg.norm(p[1] - p[0]) * np.linalg.norm(p[3] - p[0])
+        ok(good, "%s: %s's quadrilaterals go round their corners" % (stem, block))
+
+
+def frame_body(stem, d, csvpath, spatial):
+    """Each body's point and axes at every frame are its CSV coordinates."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {n: i for i, n in enumerate(names)}
+    worst = 0.0
+    nb = 0
+    for k, (t, f) in enumerate(fr):
+        ds = blocks(f)["bodies"]
+        x, ax, ay = pts(ds), arr(ds, "axis_x"), arr(ds, "axis_y")
+        bodies = [n[:-2] for n in names if n.endswith(".x") and n[:-2] + ".angle" in col or
+                  n.endswith(".x") and n[:-2] + ".d1x" in col]
+        nb = len(bodies)
+        for i, b in enumerate(bodies):
+            r = rows[k]
+            want = [r[col[b + ".x"]], r[col[b + ".y"]], r[col[b + ".z"]] if spatial else 0.0]
+            if spatial:
+                wx = [r[col[b + ".d1" + c]] for c in "xyz"]
+                wy = [r[col[b + ".d2" + c]] for c in "xyz"]
+            else:
+                th = r[col[b + ".angle"]]
+                wx, wy = [np.cos(th), np.sin(th), 0], [-np.sin(th), np.cos(th), 0]
+            worst = max(worst, np.abs(x[i] - want).max(), np.abs(ax[i] - wx).max(),
+                        np.abs(ay[i] - wy).max())
+    ok(nb > 0 and worst <= 1e-15,
+       "%s: %d bodies' frames at %d frames are the CSV's (largest difference %.3g)" %
+       (stem, nb, len(fr), worst))
+
+
+def sheet(stem, d, csvpath):
+    """The car pendulum's sheet at its last frame: the reference mesh plus the
+    CSV's reduced coordinates expanded through the basis file by numpy, in
+    the flexible body's frame; the displacement field likewise."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {n: i for i, n in enumerate(names)}
+    basis = read_vtu(os.path.join(d, "car_pendulum_basis_sheet.vtu"))
+    X = pts(basis)
+    r = sum(1 for n in names if n.startswith("sheet.q") and n[7:].isdigit())
+    phi = np.stack([arr(basis, "phi_%d" % (k + 1)) for k in range(r)], axis=2)  # n x 3 x r
+    k = len(fr) - 1
+    row = rows[k]
+    q = np.array([row[col["sheet.q%d" % (j + 1)]] for j in range(r)])
+    u = phi @ q
+    th = row[col["pend.angle"]]
+    A = np.array([[np.cos(th), -np.sin(th), 0], [np.sin(th), np.cos(th), 0], [0, 0, 1]])
+    want = (X + u) @ A.T + np.array([row[col["pend.x"]], row[col["pend.y"]], 0])
+    ds = blocks(fr[k][1])["mesh_sheet"]
+    got = pts(ds)
+    err = np.abs(got - want).max()
+    umax = np.abs(u).max()
+    ok(r > 0 and umax > 0 and err <= 1e-12 * max(1.0, np.abs(want).max()),
+       "%s: the sheet's %d nodes at t = %g s are the CSV's %d reduced coordinates expanded "
+       "(largest |u| %.3g m, difference %.3g m)" % (stem, len(X), fr[k][0], r, umax, err))
+    dis = arr(ds, "displacement")
+    ok(np.abs(dis - u @ A.T).max() <= 1e-12 * max(umax, 1e-30) + 1e-18,
+       "%s: the displacement field is A Phi q" % stem)
+    at0 = np.abs(X[:, 0]) < 1e-12
+    ok(at0.any() and np.abs(phi[at0]).max() == 0,
+       "%s: the basis is zero at the clamped nodes (x = 0)" % stem)
+
+
+def contacts(stem, d, csvpath, n):
+    """The contacts' normal forces at every frame: their root sum of squares is
+    the CSV's fc = sqrt(sum c[i].force^2), their count > 0 the CSV's nc."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {c: i for i, c in enumerate(names)}
+    worst, cnt_ok, peak = 0.0, True, 0.0
+    for k, (t, f) in enumerate(fr):
+        ds = blocks(f)["contacts"]
+        fn = arr(ds, "normal_force")
+        if len(fn) != n:
+            cnt_ok = False
+            continue
+        fc = rows[k, col["fc"]]
+        peak = max(peak, fc)
+        worst = max(worst, abs(np.sqrt(np.sum(fn ** 2)) - fc) / max(fc, 1e-300) if fc > 0 else
+                    np.abs(fn).max())
+        cnt_ok &= int(np.sum(fn > 0)) == int(rows[k, col["nc"]])
+        st = arr(ds, "state")
+        cnt_ok &= bool(np.all((st == 0) == (fn <= 0)))
+    ok(peak > 0 and worst <= 1e-9,
+       "%s: |f_c| of the %d contacts at %d frames is the CSV's fc (peak %.4g N, largest "
+       "relative difference %.3g)" % (stem, n, len(fr), peak, worst))
+    ok(cnt_ok, "%s: the closed contacts are the CSV's nc, state 0 where open" % stem)
+
+
+def modes(stem, d, name, freq_csv, shapes_csv):
+    """The mode files of `analysis NAME : modes(...)`: one per mode, each
+    frequency the analysis's f_reduced_Hz, each displacement field the
+    analysis's reduced shape (NAME_shapes.csv, per DOF) up to its scale,
+    its largest node moved a tenth of the mesh's size."""
+    fn, fr = csv(freq_csv)
+    sn, sh = csv(shapes_csv)
+    n = len(fr)
+    files = sorted(glob.glob(os.path.join(d, name + "_mode_*.vtu")))
+    ok(len(files) == n, "%s: %d mode files for %d modes" % (stem, len(files), n))
+    fcol, worst_f, worst_s, scale_ok = fn.index("f_reduced_Hz"), 0.0, 0.0, True
+    for k in range(1, n + 1):
+        ds = read_vtu(os.path.join(d, "%s_mode_%d.vtu" % (name, k)))
+        f = v2n(ds.GetFieldData().GetArray("frequency_Hz"))[0]
+        ev = v2n(ds.GetFieldData().GetArray("eigenvalue"))[0]
+        worst_f = max(worst_f, abs(f - fr[k - 1, fcol]) / fr[k - 1, fcol],
+                      abs(ev[1] / (2 * np.pi) - fr[k - 1, fcol]) / fr[k - 1, fcol])
+        u = arr(ds, "displacement")
+        x = pts(ds) - u
+        size = np.linalg.norm(x.max(axis=0) - x.min(axis=0))
+        scale_ok &= abs(np.linalg.norm(u, axis=1).max() - 0.1 * size) <= 1e-12 * size
+        # the translational DOFs of the shapes table (node ids from 1, components 0 1 2)
+        want, got = [], []
+        for row in sh:
+            node, comp = int(row[1]), int(row[2])
+            if comp < 3:
+                want.append(row[sn.index("reduced%d" % k)])
+                got.append(u[node - 1, comp])
+        want, got = np.array(want), np.array(got)
+        cosang = abs(want @ got) / (np.linalg.norm(want) * np.linalg.norm(got))
+        worst_s = max(worst_s, 1 - cosang)
+    ok(n > 0 and worst_f <= 1e-9, "%s: the modes' frequencies are the analysis's (largest "
+       "relative difference %.3g)" % (stem, worst_f))
+    ok(worst_s <= 1e-9 and scale_ok, "%s: each mode's displacement is the analysis's reduced "
+       "shape (1 - |cos| at most %.3g), its largest node moved 0.1 of the mesh" % (stem, worst_s))
+
+
+if __name__ == "__main__":
+    kind, args = sys.argv[1], sys.argv[2:]
+    if kind == "every":
+        every(*args)
+    elif kind == "fe":
+        mesh_vs_fe(args[0], args[1], args[2], args[3].split(","), args[4], int(args[5]),
+                   [float(v) for v in args[6].split(",")])
+    elif kind == "gen":
+        generated(args[0], args[1], args[2], int(args[3]), int(args[4]), int(args[5]))
+    elif kind == "bodies":
+        frame_body(args[0], args[1], args[2], args[3] == "3d")
+    elif kind == "sheet":
+        sheet(*args)
+    elif kind == "modes":
+        modes(*args)
+    elif kind == "contacts":
+        contacts(args[0], args[1], args[2], int(args[3]))

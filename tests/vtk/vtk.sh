@@ -1,0 +1,125 @@
+#!/bin/sh
+# jnt run --vtk DIR (docs/seeing.md): every multibody and substructure
+# example writes its frames (cut to a few ms); python3-vtk9's readers read
+# them back (tests/vtk/check.py): the meshes against their FE files or
+# generators, the bodies' frames against the CSV's coordinates, the car
+# pendulum's sheet against its reduced coordinates expanded by numpy, its
+# contact forces against the CSV's; the .pvd's frames are the CSV's rows.
+B=${B:-build}
+ROOT=$(pwd)
+J=$ROOT/$B/jnt
+T=$ROOT/$B/tests/vtk
+py=/usr/bin/python3
+rm -rf "$T"
+mkdir -p "$T"
+cp -r examples/car_pendulum examples/lap_joint examples/iwan_interface examples/mechanism "$T"/
+cd "$T" || exit 1
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+# short MODEL UNTIL [sed script]: the example with `until = UNTIL`
+short() {
+    $py - "$ROOT/examples/$1.jnt" "$2" > "$1.jnt" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'until(\s*)=(\s*)[^\n}]*?(?=\s*(\n|}|gravity|integrator))', 'until = ' + sys.argv[2], s)
+sys.stdout.write(s)
+PY
+}
+# every multibody or substructure example (a few ms; its CSV as it writes it)
+for m in andrews_squeezer:5ms beam_mass_friction:20ms beam_on_beam:0.1ms car_pendulum:3ms \
+         double_pendulum:20ms festoon:20ms fourbar:20ms fourbar_guess:20ms fourbar_kinematic:20ms \
+         fourbar_origin:20ms fourbar_spatial:20ms fourbar_spatial_4r:20ms heavy_top:20ms \
+         iwan_interface:20ms lap_joint:20ms mechanism_ideal:20ms mechanism_clearance:0.5ms \
+         pendulum:20ms rotor_clearance:20ms slider_crank:20ms slider_crank_kinematic:20ms \
+         spatial_slider_crank:20ms tumbling_body:20ms; do
+    ex=${m%%:*}
+    short "$ex" "${m#*:}"
+    if "$J" run "$ex.jnt" --vtk "v_$ex" -o "$ex.csv" > "$ex.log" 2>&1; then
+        $py "$ROOT/tests/vtk/check.py" every "v_$ex" "$ex.csv" "$ex"
+    else
+        fail "$ex: jnt run --vtk failed"; grep error "$ex.log" | head -3
+    fi
+done
+# the meshes against their FE files (imported; the three sheets joined by
+# two pins) and generators
+$py "$ROOT/tests/vtk/check.py" fe car_pendulum v_car_pendulum mesh_sheet \
+    car_pendulum/K.mtx,car_pendulum/M.mtx car_pendulum/nodes.csv 800 0.15,0.3
+$py "$ROOT/tests/vtk/check.py" fe lap_joint v_lap_joint mesh_sheet \
+    lap_joint/K.mtx,lap_joint/M.mtx lap_joint/nodes.csv 100 0.15,0.3
+# beam_on_beam: plate2d nx = 100, ny = 2 and nx = 75, ny = 2 (the upper one turned)
+$py "$ROOT/tests/vtk/check.py" gen beam_on_beam v_beam_on_beam mesh_lower 303 200 4
+$py "$ROOT/tests/vtk/check.py" gen beam_on_beam v_beam_on_beam mesh_upper 228 150 4
+# beam_mass_friction: beam2d of 24 elements, 25 nodes on the axis and 50 surface points
+$py "$ROOT/tests/vtk/check.py" gen beam_mass_friction v_beam_mass_friction mesh_beam 75 24 2
+# rotor_clearance: beam3d of 12 elements
+$py "$ROOT/tests/vtk/check.py" gen rotor_clearance v_rotor_clearance mesh_shaft 13 12 2
+# the bodies' frames against the CSV's coordinates (the models without their
+# output block write t and every state), planar and spatial
+for m in slider_crank:2d spatial_slider_crank:3d fourbar_spatial:3d car_pendulum:2d; do
+    ex=${m%%:*}
+    short "$ex" 3ms
+    sed -i '/^output/,/^}/d' "$ex.jnt"
+    if "$J" run "$ex.jnt" --vtk "s_$ex" -o "s_$ex.csv" > "s_$ex.log" 2>&1; then
+        $py "$ROOT/tests/vtk/check.py" bodies "$ex" "s_$ex" "s_$ex.csv" "${m#*:}"
+    else
+        fail "$ex (states): jnt run --vtk failed"; grep error "s_$ex.log" | head -3
+    fi
+done
+# the car pendulum's sheet against the CSV's reduced coordinates (the run above)
+$py "$ROOT/tests/vtk/check.py" sheet car_pendulum s_car_pendulum s_car_pendulum.csv
+# its contact forces against the CSV's fc and nc: 20 ms, the sheets pressed
+short car_pendulum 20ms
+if "$J" run car_pendulum.jnt --vtk c_car_pendulum -o c_car_pendulum.csv > c.log 2>&1; then
+    $py "$ROOT/tests/vtk/check.py" contacts car_pendulum c_car_pendulum c_car_pendulum.csv 480
+else
+    fail "car_pendulum (contacts): jnt run --vtk failed"; grep error c.log | head -3
+fi
+# mode shapes: cantilever_modes' analysis beam_modes : modes(of = beam, count = 6)
+if "$J" run "$ROOT/examples/cantilever_modes.jnt" --vtk m_cantilever > m.log 2>&1; then
+    $py "$ROOT/tests/vtk/check.py" modes cantilever_modes m_cantilever beam_modes \
+        beam_modes.csv beam_modes_shapes.csv
+else
+    fail "cantilever_modes: jnt run --vtk failed"; grep error m.log | head -3
+fi
+# errors: a folder that cannot be made, a built simulator without a scene
+"$J" run slider_crank.jnt --vtk /nonexistent/dir > e1.log 2>&1
+if [ $? -ne 0 ] && grep -q "cannot create the folder '/nonexistent/dir'" e1.log; then
+    pass "--vtk into a folder that cannot be made: a clear error"
+else
+    fail "--vtk into a folder that cannot be made"; cat e1.log
+fi
+# docs/seeing_render.py under xvfb-run, as make docs runs it (docs/seeing.sh:
+# pvpython when python3-paraview is installed, else python3-vtk9's renderer;
+# the two packages conflict in Debian 12) renders a frame of the
+# slider-crank's .pvd; the PNG is not blank: pixels of the bodies' colour and
+# of the joints' (about 10 s)
+PV=$py
+command -v pvpython > /dev/null && PV=pvpython
+short slider_crank 0.5s
+"$J" run slider_crank.jnt --vtk pv_sc -o pv_sc.csv > pv.log 2>&1
+# (xvfb-run -a can lose a race for a display to another server starting:
+# up to three tries)
+for try in 1 2 3; do
+    xvfb-run -a -s "-screen 0 1024x768x24" $PV "$ROOT/docs/seeing_render.py" \
+        pv_sc/slider_crank.pvd pv_sc.png 0.3 >> pv.log 2>&1 && break
+    sleep 2
+done
+if [ -s pv_sc.png ]; then
+    $py - pv_sc.png "$PV" <<'PY'
+import sys, vtk
+import numpy as np
+from vtk.util.numpy_support import vtk_to_numpy as v2n
+r = vtk.vtkPNGReader(); r.SetFileName(sys.argv[1]); r.Update()
+im = r.GetOutput(); w, h, _ = im.GetDimensions()
+px = v2n(im.GetPointData().GetScalars())[:, :3].astype(int)
+ink = px[np.abs(px - 255).sum(axis=1) > 60]
+blue = np.sum((ink[:, 2] > ink[:, 0] + 40))
+orange = np.sum((ink[:, 0] > ink[:, 2] + 40))
+ok = w * h > 0 and len(ink) > 1000 and blue > 500 and orange > 100
+print(("PASS: " if ok else "FAIL: ") + sys.argv[2] + " rendered the slider-crank at t = 0.3 s: "
+      "%dx%d, %d pixels drawn (%d of the bodies' blue, %d of the joints' orange)"
+      % (w, h, len(ink), blue, orange))
+PY
+else
+    fail "$PV did not render the slider-crank's .pvd"; tail -5 pv.log
+fi
