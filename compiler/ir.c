@@ -108,7 +108,7 @@ void ir_data_layout(ir_model *m)
         long rr = (long)k->r * k->r;
         for (int j = 0; j < 3; j++)
             k->off[j] = n, n += rr;
-        k->off[3] = n, n += (long)k->ng * k->r;
+        k->off[3] = n, n += (long)k->ng * (sp ? 1 : k->r);
         k->off[4] = k->ffrf ? n : 0;
         n += k->ffrf ? ir_ffrf_size(k) : 0;
     }
@@ -126,19 +126,24 @@ void ir_data_fill(const ir_model *m, double *dst)
 {
     for (int b = 0; b < m->nblocks; b++) {
         const ir_block *k = &m->blocks[b];
+        int sp = (k->flags & JNT_BLOCK_FFRF_SPARSE) != 0;
         size_t rr = (size_t)k->r * k->r;
-        memcpy(dst + k->off[0], k->minv, rr * sizeof *dst);
-        memcpy(dst + k->off[1], k->minv_k, rr * sizeof *dst);
-        memcpy(dst + k->off[2], k->minv_c, rr * sizeof *dst);
+        if (!sp) {
+            memcpy(dst + k->off[0], k->minv, rr * sizeof *dst);
+            memcpy(dst + k->off[1], k->minv_k, rr * sizeof *dst);
+            memcpy(dst + k->off[2], k->minv_c, rr * sizeof *dst);
+        }
         if (k->ng)
-            memcpy(dst + k->off[3], k->rows, (size_t)k->ng * k->r * sizeof *dst);
+            memcpy(dst + k->off[3], k->rows, (size_t)k->ng * (sp ? 1 : k->r) * sizeof *dst);
         if (k->ffrf)
             memcpy(dst + k->off[4], k->ffrf, (size_t)ir_ffrf_size(k) * sizeof *dst);
     }
     for (int f = 0; f < m->nifaces; f++) {
         const ir_iface *fc = &m->ifaces[f];
         memcpy(dst + fc->off[0], fc->x, (size_t)(fc->off[1] - fc->off[0]) * sizeof *dst);
-        long end = f + 1 < m->nifaces ? m->ifaces[f + 1].off[0] : m->ndata;
+        long end = f + 1 < m->nifaces ? m->ifaces[f + 1].off[0] : m->ndata - m->nkdata;
         memcpy(dst + fc->off[1], fc->rows, (size_t)(end - fc->off[1]) * sizeof *dst);
     }
+    if (m->nkdata)
+        memcpy(dst + m->ndata - m->nkdata, m->kdata, (size_t)m->nkdata * sizeof *dst);
 }

@@ -68,6 +68,8 @@ typedef struct ir_block {
     int frame;     /* JNT_BLOCK_FFRF: y index of its body frame's x */
     double *ffrf;  /* JNT_BLOCK_FFRF(3): the invariants, JNT_FFRF_SIZE(r) or
                       JNT_FFRF3_SIZE(r) (owned), else NULL */
+    long nffrf;    /* JNT_BLOCK_FFRF_SPARSE: the doubles of ffrf (JNT_FFRF_SP_SIZE);
+                      such a block has no minv* and one row entry per point */
 } ir_block;
 
 /* A quasi-static Iwan chain (jnt_abi_chain): its discrete states from d0

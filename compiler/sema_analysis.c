@@ -187,6 +187,11 @@ static int modes_tables(sema *S, const ast *at, int si, int count, ir_analysis *
     subst *b = &S->subs[si];
     if (!b->phi)
         return -1;
+    if (b->sparse) {
+        diag_error(S->dc, at->loc, "'%s' is unreduced beyond %d DOFs: its modes are not "
+                                   "compared (reduce it)", b->name, JNT_MAX_BLOCK);
+        return -1;
+    }
     int n = b->ndof, r = b->r;
     if (count > r)
         count = r;

@@ -96,6 +96,37 @@ static int flex_sub(sema *S, const body *b)
     return si;
 }
 
+/* An unreduced sb beyond JNT_MAX_BLOCK: the sparse invariants of a
+ * flexible2d body (red_ffrf_sparse; M, K, C included, a fix required so
+ * that the identity basis holds no rigid-body motion). 0, or -1 after an
+ * error. */
+static int sparse_invariants(sema *S, const body *b, subst *sb)
+{
+    if (b->rigid3 || !sb->dof0) {
+        diag_error(S->dc, b->decl->loc, "%s body '%s': substructure '%s' is unreduced and "
+                                        "sparse (%d DOFs: 'reduce = none', or beyond %d); only "
+                                        "a flexible2d body whose substructure has 'fix' may "
+                                        "take it (else reduce it)",
+                   b->decl->str, b->name, sb->name, sb->r, JNT_MAX_BLOCK);
+        return -1;
+    }
+    long size = red_ffrf_sparse_size(sb->fe);
+    if (size < 0) {
+        diag_error(S->dc, b->decl->loc, "flexible2d body '%s': out of memory", b->name);
+        return -1;
+    }
+    double *inv = xcalloc((size_t)size + 1, sizeof *inv);
+    char err[512] = "";
+    if (red_ffrf_sparse(sb->fe, &sb->m0, sb->dof0, inv, err, sizeof err) != 0) {
+        diag_error(S->dc, b->decl->loc, "%s body '%s': %s", b->decl->str, b->name, err);
+        free(inv);
+        return -1;
+    }
+    sb->ffrf = inv;
+    sb->nffrf = size;
+    return 0;
+}
+
 /* The invariants of sb (red_ffrf, red_ffrf3d for a flexible3d), then Kr
  * and Cr: 0, or -1 after an error. */
 static int invariants(sema *S, const body *b, subst *sb)
@@ -108,6 +139,8 @@ static int invariants(sema *S, const body *b, subst *sb)
                    JNT_FLEX3_MAX_R, sb->name);
         return -1;
     }
+    if (sb->sparse) /* unreduced beyond JNT_MAX_BLOCK: sparse invariants */
+        return sparse_invariants(S, b, sb);
     long size = d3 ? JNT_FFRF3_SIZE(r) : JNT_FFRF_SIZE(r);
     red_basis basis = {sb->ndof, r, sb->phi};
     double *inv = xcalloc((size_t)size + 1, sizeof *inv);
@@ -242,6 +275,20 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
     sema_mb_add_marker(S, m);
 }
 
+/* A substructure left sparse (unreduced beyond JNT_MAX_BLOCK) that no
+ * flexible2d body took: the located error of the dense limit. */
+static void sparse_unbound(sema *S)
+{
+    for (int s = 0; s < S->nsub; s++) {
+        const subst *sb = &S->subs[s];
+        if (sb->phi && sb->sparse && sema_flex_of_sub(S, s) < 0)
+            diag_error(S->dc, sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs: 'reduce "
+                                             "= none', or beyond %d): only a flexible2d body may "
+                                             "take it (else give it 'reduce = ...')",
+                       sb->name, sb->r, JNT_MAX_BLOCK);
+    }
+}
+
 /* See sema_int.h. */
 void sema_flex_bind(sema *S)
 {
@@ -267,6 +314,7 @@ void sema_flex_bind(sema *S)
                 flex_marker(S, b, si, q);
         }
     }
+    sparse_unbound(S);
 }
 
 /* See sema_int.h. An element on a point of a flexible body's substructure

@@ -172,6 +172,10 @@ typedef struct subst {
     ex_id *g;             /* generalized forces, r */
     double *ffrf;         /* the elastic coordinates of a flexible2d body: its inertia
                              invariants (JNT_FFRF_SIZE(r), owned; handed to the IR) */
+    int sparse;           /* unreduced, reduce = none or beyond JNT_MAX_BLOCK: phi is the identity, mr, kr,
+                             cr and minv* are NULL, and only a flexible2d body may take it
+                             (its invariants sparse, JNT_FFRF_SP_*, nffrf doubles) */
+    long nffrf;
     fe_sparse m0;         /* with fixes: the mass matrix before them (owned), and the */
     int *dof0;            /* nodes' ux, uy in its numbering (2 per node, owned), or NULL */
 } subst;

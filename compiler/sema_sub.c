@@ -530,7 +530,10 @@ void sema_declare_sub(sema *S, sym *s)
     /* the basis: the reduction, or every DOF (no reduction) */
     red_basis basis = {0};
     int n = b->fe->ndof;
-    if (reduce_e) {
+    /* reduce = none: unreduced and kept sparse at any size (a flexible2d
+     * body's, sema_flex.c), as every substructure beyond JNT_MAX_BLOCK */
+    int none = reduce_e && reduce_e->kind == AST_NAME && !strcmp(reduce_e->name, "none");
+    if (reduce_e && !none) {
         if (sema_sub_basis(S, reduce_e, b->fe, &basis)) {
             red_basis_free(&basis);
             return;
@@ -543,16 +546,27 @@ void sema_declare_sub(sema *S, sym *s)
             red_basis_free(&basis);
             return;
         }
-    } else if (n > JNT_MAX_BLOCK) { /* before the n x n identity */
+    } else if (n > JNT_MAX_SPARSE) { /* before the n x n identity */
         diag_error(S->dc, d->loc, "'%s' has %d DOFs unreduced; at most %d generalized "
                                   "coordinates are supported (give it 'reduce = ...')", b->name,
-                   n, JNT_MAX_BLOCK);
+                   n, JNT_MAX_SPARSE);
         return;
     } else {
+        /* beyond JNT_MAX_BLOCK only a flexible2d body's, kept sparse
+         * (sema_flex.c): the identity is read by rows only (calloc's pages
+         * stay unmapped but for its diagonal) */
+        b->sparse = none || n > JNT_MAX_BLOCK;
         basis.n = basis.r = n;
         basis.phi = xcalloc((size_t)n * n + 1, sizeof(double));
         for (int i = 0; i < n; i++)
             basis.phi[(size_t)i * n + i] = 1;
+    }
+    if (b->sparse && (mean_axes || b->zeta >= 0)) {
+        diag_error(S->dc, d->loc, "'%s' has %d DOFs unreduced: %s needs a reduced basis "
+                                  "(give it 'reduce = ...')", b->name, n,
+                   mean_axes ? "frame = mean_axes" : "damping = modal(...)");
+        red_basis_free(&basis);
+        return;
     }
     if (mean_axes && (b->dof0 || red_mean_axes(b->fe, &basis, err, sizeof err))) {
         diag_error(S->dc, mean_axes->loc, "%s", b->dof0 ? "frame = mean_axes needs a free "
@@ -560,13 +574,13 @@ void sema_declare_sub(sema *S, sym *s)
         red_basis_free(&basis);
         return;
     }
-    if (basis.r < 1 || basis.r > JNT_MAX_BLOCK) {
+    if (basis.r < 1 || basis.r > (b->sparse ? JNT_MAX_SPARSE : JNT_MAX_BLOCK)) {
         diag_error(S->dc, d->loc, "'%s' has %d generalized coordinates; between 1 and %d are "
                                   "supported (reduce it)", b->name, basis.r, JNT_MAX_BLOCK);
         red_basis_free(&basis);
         return;
     }
-    if (reduce(S, d, b, &basis)) {
+    if (!b->sparse && reduce(S, d, b, &basis)) {
         red_basis_free(&basis);
         return;
     }

@@ -91,6 +91,13 @@ int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out
     subst *b = &S->subs[base.id];
     if (!b->phi) /* its errors were reported */
         return -1;
+    if (base.k == V_SUB && b->sparse &&
+        (!strcmp(name, "kinetic") || !strcmp(name, "strain") || !strcmp(name, "energy") ||
+         !strcmp(name, "damping_power"))) {
+        diag_error(S->dc, loc, "'%s.%s': '%s' is unreduced beyond %d DOFs, its energies are "
+                               "not formed (reduce it)", b->name, name, b->name, JNT_MAX_BLOCK);
+        return -1;
+    }
     if (base.k == V_SUB && energy_member(S, b, name, out))
         return 0;
     if (base.k == V_SUB) {
@@ -228,6 +235,8 @@ void sema_sub_assemble(sema *S)
         if (fb >= 0) { /* gravity in in[0], in[1] (, in[2]); the runtime does the rest (abi.h) */
             int d3 = S->bodies[fb].rigid3;
             k->flags = d3 ? JNT_BLOCK_FFRF3 : JNT_BLOCK_FFRF;
+            if (b->sparse)
+                k->flags |= JNT_BLOCK_FFRF_SPARSE, k->nffrf = b->nffrf;
             k->frame = S->dofs[S->bodies[fb].dof0].y;
             k->ffrf = b->ffrf;
             b->ffrf = NULL;
@@ -255,7 +264,8 @@ void sema_sub_gather(sema *S)
         k->g0 = m->f.n;
         for (int i = 0; i < S->ndof; i++)
             k->ng += S->dofs[i].sub == s;
-        k->rows = xcalloc((size_t)k->ng * k->r + 1, sizeof *k->rows);
+        /* an unreduced sparse block: per point the coordinate it is (abi.h) */
+        k->rows = xcalloc((size_t)k->ng * (b->sparse ? 1 : k->r) + 1, sizeof *k->rows);
         for (int i = 0; i < S->ndof; i++) {
             const dof *f = &S->dofs[i];
             if (f->sub != s)
@@ -265,7 +275,10 @@ void sema_sub_gather(sema *S)
             rp[f->g] = ex_var(P, EX_UP, g);
             rv[f->g] = ex_var(P, EX_UV, g);
             for (int c = 0; c < k->r; c++)
-                k->rows[(size_t)c * k->ng + l] = f->coef[c];
+                if (!b->sparse)
+                    k->rows[(size_t)c * k->ng + l] = f->coef[c];
+                else if (f->coef[c] != 0)
+                    k->rows[l] = c;
             ir_add(&m->f, xstrdup(f->name), f->force, -1, (jnt_dim){{6, 6, -12, 0, 0}},
                    b->decl->loc);
         }

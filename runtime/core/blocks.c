@@ -47,6 +47,10 @@ void block_rhs(const jnt_model *m, const double *y, double *ydot)
 void block_jac_work(const jnt_abi_model *a, size_t *nw, size_t *ni)
 {
     size_t rmax = 0;
+    if (a->nq) { /* multibody: flexible bodies (core/flex.c), never block_jac */
+        *nw = *ni = 0;
+        return;
+    }
     for (int b = 0; b < a->nblocks; b++)
         rmax = (size_t)a->blocks[b].r > rmax ? (size_t)a->blocks[b].r : rmax;
     *nw = 2 * rmax * (size_t)a->ny;

@@ -25,12 +25,14 @@
 #include "flex.h"
 #include "model.h"
 
-/* Largest block size of a (the width of the K R scratch). */
+/* Largest block size of a (the width of the K R scratch); an unreduced
+ * flexible2d body's unit rows never take that path. */
 static int r_max(const jnt_abi_model *a)
 {
     int r = 0;
     for (int b = 0; b < a->nblocks; b++)
-        r = a->blocks[b].r > r ? a->blocks[b].r : r;
+        if (!(a->blocks[b].flags & JNT_BLOCK_FFRF_SPARSE))
+            r = a->blocks[b].r > r ? a->blocks[b].r : r;
     return r;
 }
 
@@ -42,10 +44,23 @@ static int vel0(const jnt_abi_model *a, const jnt_abi_block *k)
 }
 
 /* A multibody model with blocks (flexible2d bodies) evaluates its
- * Jacobian and mass matrix densely in y, then takes the pattern's values. */
+ * Jacobian and mass matrix densely in y, then takes the pattern's values;
+ * one with an unreduced body (flex_sparse_model) adds into the pattern's
+ * values directly (dae_sparse). */
 static int dae_dense(const jnt_abi_model *a)
 {
-    return a->nq > 0 && a->nblocks > 0;
+    return a->nq > 0 && a->nblocks > 0 && !flex_sparse_model(a);
+}
+
+static int dae_sparse(const jnt_abi_model *a)
+{
+    return flex_sparse_model(a);
+}
+
+/* The doubles of the dense J and M (dae_dense), else 0. */
+static size_t dense_size(const jnt_abi_model *a)
+{
+    return dae_dense(a) ? (size_t)a->ny * a->ny + (size_t)a->nq * a->nq : 0;
 }
 
 /* See eval.h. Layout of d->ew: u (2 nu), kernel outputs (ny + nu), Jacobian
@@ -58,8 +73,8 @@ void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni)
     block_jac_work(a, &bw, &bi);
     size_t nu = (size_t)a->nu, ny = (size_t)a->ny, nq = (size_t)a->nq;
     *nw = 2 * nu + ny + nu + (size_t)a->jac_nnz + nu * (size_t)r_max(a) + bw;
-    if (dae_dense(a))
-        *nw += ny * ny + nq * nq + 6 * (size_t)a->nblocks;
+    if (nq && a->nblocks) /* dense J, M; block_in's values; flex.c's scratch */
+        *nw += dense_size(a) + 6 * (size_t)a->nblocks + flex_work_size(a);
     *nw += ny + 1; /* eval_gather's last y and its flag (eval_last_y) */
     *ni = bi;
 }
@@ -90,6 +105,12 @@ static double *ew_dense(const jnt_abi_model *a, jnt_data *d)
     size_t bw, bi;
     block_jac_work(a, &bw, &bi);
     return ew_block(a, d) + bw;
+}
+
+/* Multibody models with blocks: flex.c's scratch after block_in's values. */
+static double *ew_flex(const jnt_abi_model *a, jnt_data *d)
+{
+    return ew_dense(a, d) + dense_size(a) + 6 * (size_t)a->nblocks;
 }
 
 /* eval_gather's last y (ny) and, after it, 1.0 when u holds its gather:
@@ -198,7 +219,7 @@ static const double *block_inputs(const jnt_model *m, jnt_data *d, double t, con
     *rc = 0;
     if (!a->block_in)
         return NULL;
-    double *in = ew_dense(a, d) + (size_t)a->ny * a->ny + (size_t)a->nq * a->nq;
+    double *in = ew_dense(a, d) + dense_size(a);
     *rc = a->block_in(t, y, NULL, d->d, d->p, in);
     return in;
 }
@@ -215,7 +236,7 @@ int eval_rhs(const jnt_model *m, jnt_data *d, double t, const double *y, double 
     }
     const double *in = block_inputs(m, d, t, y, &rc);
     if (rc == 0)
-        flex_forces(m, y, in, ydot);
+        flex_forces(m, y, in, ydot, ew_flex(m->abi, d));
     return rc;
 }
 
@@ -236,16 +257,17 @@ static int column_target(const jnt_model *m, int c, int *l, int *base)
     return b;
 }
 
-/* J[rows r0 + R_b row l, column jc] += v R_b[l, :]^T (a force row). */
-static void add_force_row(const model_block *mb, int l, double v, double *Jcol)
+/* A[rows r0 + R_b row l, column jc] += v R_b[l, :]^T (a force row). */
+static void add_force_row(flex_acc *A, const model_block *mb, int l, double v, int r0, int jc)
 {
     for (int k = mb->rowptr[l]; k < mb->rowptr[l + 1]; k++)
-        Jcol[mb->col[k]] += v * mb->val[k];
+        flex_acc_add(A, r0 + mb->col[k], jc, v * mb->val[k]);
 }
 
-/* See eval.h. */
-int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double *J, int *bad,
-             double *badv)
+/* eval_jac into an accumulator (flex.h): dense (the n x n J) or the values
+ * of the model's pattern (dae_sparse); zeroed first. */
+static int jac_acc(const jnt_model *m, jnt_data *d, double t, const double *y, flex_acc *A,
+                   int *bad, double *badv)
 {
     const jnt_abi_model *a = m->abi;
     size_t n = (size_t)a->ny;
@@ -262,17 +284,17 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
                 *badv = jv[k];
                 return EVAL_NONFINITE;
             }
-    memset(J, 0, n * n * sizeof *J);
+    memset(A->a, 0, (A->ld ? n * n : (size_t)m->jnnz) * sizeof *A->a);
     for (int c = 0; c < ny; c++)
         for (int k = a->jac_colptr[c]; k < a->jac_colptr[c + 1]; k++) {
             int i = a->jac_rowind[k];
             if (i < ny) {
-                J[(size_t)c * n + (size_t)i] = jv[k];
+                flex_acc_add(A, i, c, jv[k]);
             } else {
                 /* a point force on a state: R_b^T column */
                 const jnt_abi_block *kb = &a->blocks[m->gblock[i - ny]];
-                add_force_row(&m->blk[m->gblock[i - ny]], i - ny - kb->g0, jv[k],
-                              J + (size_t)c * n + vel0(a, kb));
+                add_force_row(A, &m->blk[m->gblock[i - ny]], i - ny - kb->g0, jv[k],
+                              vel0(a, kb), c);
             }
         }
     double *KR = ew_kr(a, d);
@@ -290,14 +312,14 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
                     double v = jv[k];
                     if (i < ny) { /* a state row: J[i, base + R row l] */
                         for (int j = mc->rowptr[l]; j < mc->rowptr[l + 1]; j++)
-                            J[(size_t)(base + mc->col[j]) * n + (size_t)i] += v * mc->val[j];
+                            flex_acc_add(A, i, base + mc->col[j], v * mc->val[j]);
                         continue;
                     }
                     int rb = m->gblock[i - ny];
                     const jnt_abi_block *kr = &a->blocks[rb];
                     const model_block *mr = &m->blk[rb];
                     int li = i - ny - kr->g0;
-                    if (mr->dense && mc->dense) { /* (K R_c)[i, :] += v R_c[l, :] */
+                    if (A->ld && mr->dense && mc->dense) { /* (K R_c)[i, :] += v R_c[l, :] */
                         if (!any_kr)
                             memset(KR, 0, (size_t)nu * (size_t)kc->r * sizeof *KR);
                         any_kr = 1;
@@ -308,8 +330,7 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
                     }
                     /* R_b^T v R_c through the compressed rows */
                     for (int j = mc->rowptr[l]; j < mc->rowptr[l + 1]; j++)
-                        add_force_row(mr, li, v * mc->val[j],
-                                      J + (size_t)(base + mc->col[j]) * n + vel0(a, kr));
+                        add_force_row(A, mr, li, v * mc->val[j], vel0(a, kr), base + mc->col[j]);
                 }
             }
             if (!any_kr)
@@ -322,19 +343,27 @@ int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double 
                     continue;
                 cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, kr->r, kc->r, kr->ng, 1.0,
                             m->blk[rb].rows, kr->ng, KR + kr->g0, nu, 1.0,
-                            J + (size_t)base * n + vel0(a, kr), (int)n);
+                            A->a + (size_t)base * n + vel0(a, kr), (int)n);
             }
         }
     }
     if (a->nblocks && !a->nq)
-        block_jac(m, J, ew_block(a, d), d->iew);
+        block_jac(m, A->a, ew_block(a, d), d->iew);
     if (a->nblocks && a->nq) {
         const double *in = block_inputs(m, d, t, y, &rc);
         if (rc != 0)
             return rc;
-        flex_jac(m, y, in, J);
+        flex_jac(m, y, in, A, ew_flex(a, d));
     }
     return 0;
+}
+
+/* See eval.h. */
+int eval_jac(const jnt_model *m, jnt_data *d, double t, const double *y, double *J, int *bad,
+             double *badv)
+{
+    flex_acc A = {.a = J, .ld = (size_t)m->abi->ny};
+    return jac_acc(m, d, t, y, &A, bad, badv);
 }
 
 /* See eval.h. */
@@ -348,6 +377,10 @@ int eval_jac_values(const jnt_model *m, jnt_data *d, double t, const double *y, 
                     int *bad, double *badv)
 {
     const jnt_abi_model *a = m->abi;
+    if (dae_sparse(a)) {
+        flex_acc A = {.a = jv, .cp = m->jcolptr, .ri = m->jrowind};
+        return jac_acc(m, d, t, y, &A, bad, badv);
+    }
     if (dae_dense(a)) {
         double *J = ew_dense(a, d);
         int rc = eval_jac(m, d, t, y, J, bad, badv);
@@ -426,6 +459,19 @@ int jnt_eval_jacobian(const jnt_model *m, jnt_data *d, double t, const double *y
 int eval_mass(const jnt_model *m, jnt_data *d, double t, const double *y, double *mv)
 {
     const jnt_abi_model *a = m->abi;
+    if (dae_sparse(a)) { /* the kernel's diagonal and the bodies into the pattern */
+        double *o = ew_out(a, d);
+        int rc = a->mass(t, y, NULL, d->d, d->p, o);
+        if (rc != 0)
+            return rc;
+        flex_acc A = {.a = mv, .cp = m->mcolptr, .ri = m->mrowind};
+        memset(mv, 0, (size_t)m->mnnz * sizeof *mv);
+        for (int j = 0; j < a->nq; j++)
+            for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
+                flex_acc_add(&A, a->mass_rowind[k], j, o[k]);
+        flex_mass(m, y, &A, ew_flex(a, d));
+        return 0;
+    }
     if (!dae_dense(a))
         return a->mass(t, y, NULL, d->d, d->p, mv);
     /* the kernel's diagonal pattern into the dense M, the bodies added (the
@@ -439,7 +485,8 @@ int eval_mass(const jnt_model *m, jnt_data *d, double t, const double *y, double
     for (int j = 0; j < a->nq; j++)
         for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
             M[(size_t)j * nq + (size_t)a->mass_rowind[k]] += o[k];
-    flex_mass(m, y, M);
+    flex_acc A = {.a = M, .ld = nq};
+    flex_mass(m, y, &A, ew_flex(a, d));
     for (int j = 0; j < a->nq; j++)
         for (int k = m->mcolptr[j]; k < m->mcolptr[j + 1]; k++)
             mv[k] = M[(size_t)j * nq + (size_t)m->mrowind[k]];
@@ -452,9 +499,10 @@ int eval_cons_rates(const jnt_model *m, jnt_data *d, double t, const double *y, 
     return m->abi->cons_rates(t, y, eval_gather(m, d, y), d->d, d->p, out);
 }
 
-/* Mark J[i, c] (ny x ny bytes, column-major) for every entry eval_jac can
- * fill from the kernel's pattern (as eval_jac expands it through the rows). */
-static void kernel_pattern(const jnt_model *m, unsigned char *J)
+/* Mark J[i, c] for every entry eval_jac can fill from the kernel's
+ * pattern (as eval_jac expands it through the rows): in the ny x ny bytes
+ * J (column-major), or when J is NULL in the marking accumulator A. */
+static void kernel_pattern(const jnt_model *m, unsigned char *J, flex_acc *A)
 {
     const jnt_abi_model *a = m->abi;
     size_t n = (size_t)a->ny;
@@ -476,7 +524,10 @@ static void kernel_pattern(const jnt_model *m, unsigned char *J)
                 int col = mc ? base + mc->col[mc->rowptr[l] + p] : c;
                 for (int q = 0; q < nra; q++) {
                     int row = mr ? r0 + mr->col[mr->rowptr[li] + q] : i;
-                    J[(size_t)col * n + (size_t)row] = 1;
+                    if (J)
+                        J[(size_t)col * n + (size_t)row] = 1;
+                    else
+                        flex_acc_add(A, row, col, 1.0);
                 }
             }
         }
@@ -504,19 +555,79 @@ static int marks_csc(int n, const unsigned char *B, int **colptr, int **rowind, 
     return 0;
 }
 
+static int cmp_key(const void *x, const void *y)
+{
+    unsigned long long u = *(const unsigned long long *)x, v = *(const unsigned long long *)y;
+    return (u > v) - (u < v);
+}
+
+/* A CSC pattern (n x n) of the keys (col n + row) marked in A, which it
+ * frees: 0, or -1 when out of memory. */
+static int keys_csc(int n, flex_acc *A, int **colptr, int **rowind, int *nnz)
+{
+    qsort(A->keys, A->nkeys, sizeof *A->keys, cmp_key);
+    *colptr = calloc((size_t)n + 1, sizeof **colptr);
+    *rowind = malloc((A->nkeys + 1) * sizeof **rowind);
+    int rc = -1;
+    if (*colptr && *rowind && !A->nomem) {
+        size_t e = 0;
+        for (size_t k = 0; k < A->nkeys; k++) {
+            if (k > 0 && A->keys[k] == A->keys[k - 1])
+                continue;
+            int c = (int)(A->keys[k] / (unsigned long long)n);
+            (*rowind)[e++] = (int)(A->keys[k] % (unsigned long long)n);
+            (*colptr)[c + 1]++;
+        }
+        for (int c = 0; c < n; c++)
+            (*colptr)[c + 1] += (*colptr)[c];
+        *nnz = (int)e;
+        rc = 0;
+    }
+    free(A->keys);
+    *A = (flex_acc){0};
+    return rc;
+}
+
+/* eval_dae_patterns for dae_sparse models: the entries the kernel, its
+ * masses and flex.c write (flex_jac and flex_mass marking at y = 0), as
+ * lists of keys, sorted. 0, or -1 when out of memory. */
+static int sparse_patterns(jnt_model *m)
+{
+    const jnt_abi_model *a = m->abi;
+    size_t ny = (size_t)a->ny;
+    double *y = calloc(ny + flex_work_size(a) + 1, sizeof *y);
+    flex_acc J = {.n = ny}, M = {.n = (unsigned long long)a->nq};
+    if (!y)
+        return -1;
+    kernel_pattern(m, NULL, &J);
+    flex_jac(m, y, NULL, &J, y + ny);
+    for (int j = 0; j < a->nq; j++)
+        for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
+            flex_acc_add(&M, a->mass_rowind[k], j, 1.0);
+    flex_mass(m, y, &M, y + ny);
+    free(y);
+    int rc = keys_csc(a->ny, &J, &m->own_j[0], &m->own_j[1], &m->jnnz);
+    int rm = keys_csc(a->nq, &M, &m->own_m[0], &m->own_m[1], &m->mnnz);
+    m->jcolptr = m->own_j[0], m->jrowind = m->own_j[1];
+    m->mcolptr = m->own_m[0], m->mrowind = m->own_m[1];
+    return rc || rm || flex_positions(m) ? -1 : 0;
+}
+
 /* See eval.h. */
 int eval_dae_patterns(jnt_model *m)
 {
     const jnt_abi_model *a = m->abi;
     m->jcolptr = a->jac_colptr, m->jrowind = a->jac_rowind, m->jnnz = a->jac_nnz;
     m->mcolptr = a->mass_colptr, m->mrowind = a->mass_rowind, m->mnnz = a->mass_nnz;
+    if (dae_sparse(a))
+        return sparse_patterns(m);
     if (!dae_dense(a))
         return 0;
     size_t ny = (size_t)a->ny, nq = (size_t)a->nq;
     unsigned char *J = calloc(ny * ny + 1, 1), *M = calloc(nq * nq + 1, 1);
     int rc = -1;
     if (J && M) {
-        kernel_pattern(m, J);
+        kernel_pattern(m, J, NULL);
         for (int j = 0; j < a->nq; j++)
             for (int k = a->mass_colptr[j]; k < a->mass_colptr[j + 1]; k++)
                 M[(size_t)j * nq + (size_t)a->mass_rowind[k]] = 1;

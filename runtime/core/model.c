@@ -3,6 +3,7 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,13 +58,27 @@ static int abi_valid(const jnt_abi_model *a, const double *data)
         return 0;
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
-        long rr = (long)k->r * k->r;
-        if (k->r < 1 || k->r > JNT_MAX_BLOCK || k->q0 < 0 || k->q0 + 2 * k->r > a->ny ||
-            !in_data(a, k->minv, rr) || !in_data(a, k->minv_k, rr) ||
+        /* an unreduced flexible2d body's sparse block (abi.h): no minv*,
+         * one row entry per point, its invariants' size in their nnz */
+        int sp = (k->flags & JNT_BLOCK_FFRF_SPARSE) != 0;
+        long rr = sp ? 0 : (long)k->r * k->r;
+        if (k->r < 1 || k->r > (sp ? JNT_MAX_SPARSE : JNT_MAX_BLOCK) || k->q0 < 0 ||
+            k->q0 + 2 * k->r > a->ny || !in_data(a, k->minv, rr) || !in_data(a, k->minv_k, rr) ||
             !in_data(a, k->minv_c, rr) || k->g0 < 0 || k->ng < 0 || k->g0 + k->ng > a->nu ||
-            !in_data(a, k->rows, (long)k->ng * k->r) || k->qdd0 < -1 ||
+            !in_data(a, k->rows, (long)k->ng * (sp ? 1 : k->r)) || k->qdd0 < -1 ||
             (k->qdd0 >= 0 && k->qdd0 + k->r > a->nd))
             return 0;
+        if (sp && (!(k->flags & JNT_BLOCK_FFRF) || a->nq == 0 || k->frame < 0 ||
+                   k->frame + 3 > a->nq || k->q0 + k->r > a->nq ||
+                   !in_data(a, k->ffrf, JNT_FFRF_SP_SIZE(k->r, 0)) ||
+                   !(data[k->ffrf + 4] >= 0 && data[k->ffrf + 4] <= (double)k->r * k->r) ||
+                   !in_data(a, k->ffrf, JNT_FFRF_SP_SIZE(k->r, (long)data[k->ffrf + 4]))))
+            return 0;
+        for (int o = 0; sp && o < a->nblocks; o++) /* flex.c's sparse path: 2D bodies only */
+            if (a->blocks[o].flags & JNT_BLOCK_FFRF3)
+                return 0;
+        if (sp)
+            continue;
         if ((k->flags & JNT_BLOCK_FFRF) &&
             (a->nq == 0 || k->frame < 0 || k->frame + 3 > a->nq || k->q0 + k->r > a->nq ||
              !in_data(a, k->ffrf, JNT_FFRF_SIZE(k->r))))
@@ -127,12 +142,62 @@ static void model_release(jnt_model *m)
         free(m->blk[b].rowptr);
         free(m->blk[b].col);
         free(m->blk[b].val);
+        free(m->blk[b].fcp), free(m->blk[b].fri), free(m->blk[b].frot), free(m->blk[b].fpos);
     }
     free(m->blk);
     free(m->gblock);
     free(m->own_j[0]), free(m->own_j[1]), free(m->own_m[0]), free(m->own_m[1]);
     free_list(m->inputs);
     free(m);
+}
+
+/* An unreduced flexible2d body's block (JNT_BLOCK_FFRF_SPARSE): its
+ * points' unit rows from their coordinates, and its invariants' pattern
+ * and rotation as ints (core/flex.c). 0, or -1 (out of memory or indices
+ * out of range). */
+static int prepare_sparse(jnt_model *m, int b)
+{
+    const jnt_abi_block *k = &m->abi->blocks[b];
+    model_block *mb = &m->blk[b];
+    int ng = k->ng, r = k->r;
+    const double *inv = m->data + k->ffrf;
+    long nnz = (long)inv[4];
+    const double *rot = inv + JNT_FFRF_SP_S1 + 4 * (size_t)r, *cp = rot + r, *ri = cp + r + 1;
+    mb->dense = 0;
+    mb->rowptr = malloc(((size_t)ng + 1) * sizeof *mb->rowptr);
+    mb->col = malloc(((size_t)ng + 1) * sizeof *mb->col);
+    mb->val = malloc(((size_t)ng + 1) * sizeof *mb->val);
+    mb->fcp = malloc(((size_t)r + 1) * sizeof *mb->fcp);
+    mb->fri = malloc(((size_t)nnz + 1) * sizeof *mb->fri);
+    mb->frot = malloc(((size_t)r + 1) * sizeof *mb->frot);
+    if (!mb->rowptr || !mb->col || !mb->val || !mb->fcp || !mb->fri || !mb->frot)
+        return -1;
+    for (int i = 0; i < ng; i++) {
+        double c = mb->rows[i];
+        if (!(c >= 0 && c < r))
+            return -1;
+        mb->rowptr[i] = i, mb->col[i] = (int)c, mb->val[i] = 1.0;
+        m->gblock[k->g0 + i] = b;
+    }
+    mb->rowptr[ng] = ng;
+    for (int j = 0; j <= r; j++) {
+        mb->fcp[j] = (int)cp[j];
+        if (cp[j] < 0 || cp[j] > (double)nnz || (j > 0 && cp[j] < cp[j - 1]))
+            return -1;
+    }
+    if (mb->fcp[0] != 0 || mb->fcp[r] != nnz)
+        return -1;
+    for (long e = 0; e < nnz; e++) {
+        mb->fri[e] = (int)ri[e];
+        if (!(ri[e] >= 0 && ri[e] < r))
+            return -1;
+    }
+    for (int j = 0; j < r; j++) {
+        mb->frot[j] = (int)rot[j];
+        if (!(fabs(rot[j]) >= 1 && fabs(rot[j]) <= r))
+            return -1;
+    }
+    return 0;
 }
 
 /* Resolve block b's data and compress its rows. 0, or -1 out of memory. */
@@ -144,6 +209,8 @@ static int prepare_block(jnt_model *m, int b)
     mb->minv_k = m->data + k->minv_k;
     mb->minv_c = m->data + k->minv_c;
     mb->rows = m->data + k->rows;
+    if (k->flags & JNT_BLOCK_FFRF_SPARSE)
+        return prepare_sparse(m, b);
     size_t nnz = 0, ng = (size_t)k->ng, r = (size_t)k->r;
     for (size_t i = 0; i < ng * r; i++)
         nnz += mb->rows[i] != 0.0;

@@ -22,6 +22,14 @@ typedef struct model_block {
     int dense;        /* 1: gather, scatter and couple by BLAS on `rows` */
     int *rowptr, *col; /* ng + 1 and nnz entries (owned) */
     double *val;
+    /* JNT_BLOCK_FFRF_SPARSE: its invariants' CSC pattern (r + 1, nnz) and
+     * rotation (r: +-(partner + 1)) as ints (owned), else NULL */
+    int *fcp, *fri, *frot;
+    /* and where its entries land in the model's patterns (4 nnz + 14 r,
+     * owned; flex_positions): J's (rows v_f) at columns q_f, at columns v_f,
+     * M P's at columns v_f (in flex.c's order), M's; then the frame's rows
+     * and columns, 6 a coordinate in M, 8 in J (flex.c's order) */
+    int *fpos;
 } model_block;
 
 /* How a model advances in time: the kind the run driver (integrate/run.c)

@@ -158,7 +158,25 @@ typedef struct jnt_abi_block {
     long ffrf;
 } jnt_abi_block;
 
-enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4, JNT_BLOCK_FFRF3 = 8 };
+enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4, JNT_BLOCK_FFRF3 = 8,
+       JNT_BLOCK_FFRF_SPARSE = 16 };
+
+/* JNT_BLOCK_FFRF | JNT_BLOCK_FFRF_SPARSE: a flexible2d body left unreduced
+ * (its basis the identity on the substructure's free DOFs, r up to
+ * JNT_MAX_SPARSE): no minv, minv_k, minv_c (offsets 0, size 0); rows holds
+ * ng doubles, the coordinate each gathered point is (a unit row); ffrf the
+ * sparse invariants below (core/flex.c, setup/red_ffrf_sparse.c). */
+#define JNT_MAX_SPARSE 16384
+
+/* The sparse invariants of an unreduced flexible2d body with r elastic
+ * coordinates and nnz entries in the union pattern of its M, K, C: m, s0x,
+ * s0y, J0, nnz, three zeros, then S1 (2 x r), j1 (r), e0 (r), rot (r: the
+ * rotation P of seed 000's E = Phi^T M P Phi on the coordinates, (P q)_j =
+ * sign(rot_j) q_{|rot_j| - 1}), the CSC pattern colptr (r + 1) and rowind
+ * (nnz) as doubles, then the values of M, K and C (nnz each) in it. E is
+ * M P, never stored. */
+#define JNT_FFRF_SP_S1 8
+#define JNT_FFRF_SP_SIZE(r, nnz) (9 + 6 * (long)(r) + 4 * (long)(nnz))
 
 /* The invariants of a flexible2d body with r elastic coordinates, in the
  * model data from jnt_abi_block.ffrf (runtime/setup/red_ffrf.c): m, s0x,

@@ -317,6 +317,17 @@ int red_point_row(const fe_model *fe, const red_basis *b, int node, int comp, do
 int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const int *dof0,
              double *inv, char *err, size_t errn);
 
+/* The invariants of an unreduced flexible2d body (its basis the identity
+ * on fe's free DOFs; setup/red_ffrf_sparse.c), in the sparse layout of
+ * jnt/abi.h (JNT_FFRF_SP_*, red_ffrf_sparse_size(fe) doubles, M, K and C
+ * included). M0 and dof0 as for red_ffrf. Needs every node free in both
+ * ux and uy or fixed in both. 0 or a negative status with a message. */
+int red_ffrf_sparse(const fe_model *fe, const fe_sparse *M0, const int *dof0, double *inv,
+                    char *err, size_t errn);
+
+/* The doubles red_ffrf_sparse writes for fe, or -1 (out of memory). */
+long red_ffrf_sparse_size(const fe_model *fe);
+
 /* The inertia invariants of a spatial flexible body (setup/red_ffrf3d.c:
  * definitions and checks) through Mr, written to inv (JNT_FFRF3_SIZE(b->r)
  * doubles; Kr and Cr are left to the caller). Node coordinates are places
