@@ -30,7 +30,8 @@
 # prints the zone study instead: the shaft's two lowest bending frequencies
 # (Euler-Bernoulli, python3, no numpy) against the report's zone, the value
 # of one input (disk mass, shaft mass, length, EI) that would put the lower
-# end at 44.069 rad/s, and the shear stiffness GA_s that puts both there.
+# end at 44.069 rad/s, the shear stiffness GA_s that puts both there, and the
+# zone with the examples' shear stiffness from the report's section.
 # RC_ENSEMBLE=1 (alone: B=build/he2 RC_ENSEMBLE=1 sh bench/rotor_convergence.sh)
 # runs instead 8 fixed-step runs at each of h = 50, 25, 12.5, 6.25 us (RC_EH) with Q0 =
 # 0.825 (1 + k 1e-9) N m, k = -4..4 without 0, and prints per h the mean and
@@ -105,6 +106,12 @@ g = fit(lambda v: freq(GAs=v), 2.2e6, 2.1e6)
 print("shear GA_s %.3g N (%.3f G A): zone %.3f %.3f (ratio %.5f); thin tube 0.5 G A = %.3g N: %.3f %.3f"
       % (g, g / (G * A), freq(GAs=g), freq(EI=28.7e3, GAs=g), freq(EI=28.7e3, GAs=g) / freq(GAs=g),
          0.5 * G * A, freq(GAs=0.5 * G * A), freq(EI=28.7e3, GAs=0.5 * G * A)))
+# the examples' input (not fitted): nu of the thin tube (GJ / EI = 1 / (1 + nu)), Cowper's
+# kappa = 2 (1 + nu) / (4 + 3 nu), kappa G A = kappa GJ / R_m^2
+nu = (28.2e3 + 28.7e3) / (2 * 22.1e3) - 1; kap = 2 * (1 + nu) / (4 + 3 * nu); gs = kap * 22.1e3 / 0.05**2
+print("from the section: nu %.4f, kappa %.4f, kappa G A %.4g N: zone %.3f %.3f (%+.3f %%, %+.3f %%)"
+      % (nu, kap, gs, freq(GAs=gs), freq(EI=28.7e3, GAs=gs), 100 * (freq(GAs=gs) / lo - 1),
+         100 * (freq(EI=28.7e3, GAs=gs) / hi - 1)))
 PY
 fi
 OUT=${OUT:-/tmp/rotor_convergence}

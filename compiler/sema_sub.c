@@ -136,7 +136,9 @@ static const arg_spec beam2d_args[] = {
     {"nu", &units_none, 0.3, NULL, 0},   {"rho", &DIM_KGM3, NAN, NULL, 0},
     {"elements", &units_none, 20, NULL, 0},
 };
-/* the section's data (fe_section3d); ip, i22, i33 < 0: not given */
+/* the section's data (fe_section3d); ip, i22, i33 < 0: not given; kappa = 0:
+ * no shear deformation, else the shear stiffness kappa G A with G A = EA /
+ * (2 (1 + nu)) (G = E / (2 (1 + nu))) in both bending planes */
 static const arg_spec beam3d_args[] = {
     {"length", &DIM_M, NAN, NULL, 0},  {"elements", &units_none, 20, NULL, 0},
     {"EA", &DIM_N, NAN, NULL, 0},      {"GJ", &DIM_NM2, NAN, NULL, 0},
@@ -144,6 +146,7 @@ static const arg_spec beam3d_args[] = {
     {"mass", &DIM_KGPM, NAN, NULL, 0}, {"ip", &DIM_KGM, -1, NULL, 0},
     {"i22", &DIM_KGM, -1, NULL, 0},    {"i33", &DIM_KGM, -1, NULL, 0},
     {"e2", &DIM_M, 0, NULL, 0},        {"e3", &DIM_M, 0, NULL, 0},
+    {"kappa", &units_none, 0, NULL, 0}, {"nu", &units_none, 0.3, NULL, 0},
 };
 static const arg_spec plate2d_args[] = {
     {"lx", &DIM_M, NAN, NULL, 0},        {"ly", &DIM_M, NAN, NULL, 0},
@@ -184,10 +187,22 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
         if (sema_bind_args(S, d, 0, nargs, beam2d_args, 7, what, v, NULL) == 0)
             rc = fe_beam2d(fe, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], err, sizeof err);
     } else if (!strcmp(d->str, "beam3d")) {
-        if (sema_bind_args(S, d, 0, nargs, beam3d_args, 12, what, v, NULL) == 0) {
+        if (sema_bind_args(S, d, 0, nargs, beam3d_args, 14, what, v, NULL) == 0) {
+            const double kappa = v[12], nu = v[13];
+            if (!(kappa >= 0) || !isfinite(kappa)) {
+                diag_error(S->dc, d->loc, "beam3d: the shear coefficient kappa = %g must be 0 "
+                           "(no shear deformation) or positive", kappa);
+                return -1;
+            }
+            if (!(nu > -1) || !(nu <= 0.5)) {
+                diag_error(S->dc, d->loc, "beam3d: Poisson's ratio nu = %g must be in (-1, 0.5]",
+                           nu);
+                return -1;
+            }
+            const double gas = kappa * v[2] / (2 * (1 + nu)); /* kappa G A, G = E/(2(1+nu)) */
             fe_section3d sec = {.EA = v[2], .GJ = v[3], .EI22 = v[4], .EI33 = v[5],
                                 .mass = v[6], .ip = v[7], .i22 = v[8], .i33 = v[9],
-                                .e2 = v[10], .e3 = v[11]};
+                                .e2 = v[10], .e3 = v[11], .GA2 = gas, .GA3 = gas};
             rc = fe_beam3d(fe, v[0], (int)v[1], &sec, err, sizeof err);
         }
     } else if (!strcmp(d->str, "plate2d")) {

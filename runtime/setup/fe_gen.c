@@ -221,11 +221,19 @@ int fe_beam2d(fe_model *m, double length, double height, double width, double E,
 /* The 12 x 12 element matrices of beam3d, column-major, DOFs (ux, uy, uz,
  * rx, ry, rz) of node a then of node b, element length l.
  *
- * Stiffness (Przemieniecki 1968, the spatial frame element): axial
- * EA/l [1 -1; -1 1] on (ux), torsion GJ/l [1 -1; -1 1] on (rx); bending in
- * x-y with EI33 on (uy, rz) and in x-z with EI22 on (uz, ry), each
- * EI/l^3 [12 6l -12 6l; 6l 4l^2 -6l 2l^2; -12 -6l 12 -6l; 6l 2l^2 -6l 4l^2],
- * in x-z with the signs of the ry rows and columns flipped (ry = -w').
+ * Stiffness (Przemieniecki 1968, the spatial frame element, Sect. 5.4 with
+ * shear deformation): axial EA/l [1 -1; -1 1] on (ux), torsion
+ * GJ/l [1 -1; -1 1] on (rx); bending in x-y with EI33 on (uy, rz) and in x-z
+ * with EI22 on (uz, ry), each
+ *   EI/(l^3 (1 + phi)) [12 6l -12 6l; 6l (4+phi)l^2 -6l (2-phi)l^2;
+ *                       -12 -6l 12 -6l; 6l (2-phi)l^2 -6l (4+phi)l^2],
+ * phi = 12 EI / (GA_s l^2) with the shear stiffness of that plane (GA2 for
+ * x-y, GA3 for x-z; phi = 0, Euler-Bernoulli, when it is 0 = not given),
+ * in x-z with the signs of the ry rows and columns flipped (ry = -w'). It is
+ * the Timoshenko strain energy 1/2 int (EI theta'^2 + GA_s (v' - theta)^2)
+ * of the interdependent interpolation below (Friedman and Kosmatka 1993),
+ * which solves the homogeneous Timoshenko equations: exact at the nodes
+ * for end loads (tip deflection F L^3/(3 EI) + F L/GA_s, test_beam3d_shear).
  *
  * Mass, from the kinetic energy of the section. A point (y, z) of the
  * section moves by u - y rz + z ry, v - z rx, w + y rx (small rotations
@@ -245,7 +253,10 @@ int fe_beam2d(fe_model *m, double length, double height, double width, double E,
  * bending rotary inertia can be left out). With the element's
  * interpolation s = N q: u, rx linear, v = H1 v_a + H2 rz_a + H3 v_b +
  * H4 rz_b, w = H1 w_a - H2 ry_a + H3 w_b - H4 ry_b (Hermite cubics),
- * rz = v', ry = -w', the element mass is Me = int_0^l N^T Ms N dx, here by
+ * rz = v', ry = -w' (Euler-Bernoulli; with shear, phi > 0, v and w take
+ * Friedman and Kosmatka's cubics Nv(phi) and the rotations their own
+ * quadratics Nt(phi), no longer v' and -w'; phi = 0 gives the Hermite ones),
+ * the element mass is Me = int_0^l N^T Ms N dx, here by
  * 4-point Gauss-Legendre (exact: the integrand is of degree 6). With
  * e = 0 it is the textbook matrix: m l/6 [2 1; 1 2] axial, Ip l/6 [2 1;
  * 1 2] torsion, m l/420 [156 22l 54 -13l; ...] and J/(30 l) [36 3l -36 3l;
@@ -254,17 +265,49 @@ int fe_beam2d(fe_model *m, double length, double height, double width, double E,
  * rx_a, the standard bending-torsion coupled mass), the axial-bending ones
  * m e3 int (u ry) - m e2 int (u rz) and the product term -m e2 e3 int
  * (ry rz). Rigid motions of the element are exact, so M gives the beam's
- * mass, centre of mass and inertia tensor exactly (test_beam3d). */
+ * mass, centre of mass and inertia tensor exactly (test_beam3d; with shear,
+ * test_beam3d_shear: the interdependent functions keep rigid motions). */
+
+/* The bending stiffness of one plane with shear parameter phi (the matrix
+ * above) into kb (4 x 4, column-major, DOFs (v_a, t_a, v_b, t_b)). */
+static void beam_bending_k(double EI, double phi, double l, double kb[16])
+{
+    const double l2 = l * l, c = EI / (l2 * l * (1 + phi));
+    const double k[16] = {12, 6 * l, -12, 6 * l, 6 * l, (4 + phi) * l2, -6 * l, (2 - phi) * l2,
+                          -12, -6 * l, 12, -6 * l, 6 * l, (2 - phi) * l2, -6 * l, (4 + phi) * l2};
+    for (int i = 0; i < 16; i++)
+        kb[i] = c * k[i];
+}
+
+/* Friedman and Kosmatka's (1993) interpolation of a Timoshenko element at
+ * xi = x / l: the displacement Nv[k] and the rotation Nt[k] of the DOFs
+ * (v_a, t_a, v_b, t_b); phi = 0: the Hermite cubics and their slopes. */
+static void beam_shape(double xi, double phi, double l, double Nv[4], double Nt[4])
+{
+    const double x2 = xi * xi, x3 = x2 * xi, c = 1 / (1 + phi);
+    Nv[0] = c * (2 * x3 - 3 * x2 - phi * xi + 1 + phi);
+    Nv[1] = c * l * (x3 - (2 + phi / 2) * x2 + (1 + phi / 2) * xi);
+    Nv[2] = -c * (2 * x3 - 3 * x2 - phi * xi);
+    Nv[3] = c * l * (x3 - (1 - phi / 2) * x2 - phi / 2 * xi);
+    Nt[0] = 6 * c / l * (x2 - xi);
+    Nt[1] = c * (3 * x2 - (4 + phi) * xi + 1 + phi);
+    Nt[2] = -6 * c / l * (x2 - xi);
+    Nt[3] = c * (3 * x2 - (2 - phi) * xi);
+}
+
 static void gen_beam3d_element(double l, const fe_section3d *s, double ip, double i22,
                                double i33, double ke[144], double me[144])
 {
     const double m = s->mass, e2 = s->e2, e3 = s->e3;
     memset(ke, 0, 144 * sizeof *ke);
     memset(me, 0, 144 * sizeof *me);
-    /* stiffness */
-    const double l2 = l * l, l3 = l2 * l;
-    const double kb[16] = {12, 6 * l, -12, 6 * l, 6 * l, 4 * l2, -6 * l, 2 * l2,
-                           -12, -6 * l, 12, -6 * l, 6 * l, 2 * l2, -6 * l, 4 * l2};
+    /* stiffness; phi of x-y from EI33 and GA2, of x-z from EI22 and GA3 */
+    const double l2 = l * l;
+    const double phy = s->GA2 > 0 ? 12 * s->EI33 / (s->GA2 * l2) : 0.0;
+    const double phz = s->GA3 > 0 ? 12 * s->EI22 / (s->GA3 * l2) : 0.0;
+    double kxy[16], kxz[16];
+    beam_bending_k(s->EI33, phy, l, kxy);
+    beam_bending_k(s->EI22, phz, l, kxz);
     const int ax[2] = {0, 6}, tx[2] = {3, 9}, xy[4] = {1, 5, 7, 11}, xz[4] = {2, 4, 8, 10};
     const double sz[4] = {1, -1, 1, -1};
     for (int j = 0; j < 2; j++)
@@ -274,8 +317,8 @@ static void gen_beam3d_element(double l, const fe_section3d *s, double ip, doubl
         }
     for (int j = 0; j < 4; j++)
         for (int i = 0; i < 4; i++) {
-            ke[xy[i] + 12 * xy[j]] = s->EI33 / l3 * kb[i + 4 * j];
-            ke[xz[i] + 12 * xz[j]] = s->EI22 / l3 * kb[i + 4 * j] * sz[i] * sz[j];
+            ke[xy[i] + 12 * xy[j]] = kxy[i + 4 * j];
+            ke[xz[i] + 12 * xz[j]] = kxz[i + 4 * j] * sz[i] * sz[j];
         }
     /* the section mass Ms (symmetric, 6 x 6, rows u v w rx ry rz) */
     double Ms[6][6] = {{0}};
@@ -295,19 +338,19 @@ static void gen_beam3d_element(double l, const fe_section3d *s, double ip, doubl
     const double wa = (18.0 + sqrt(30.0)) / 72.0, wb = (18.0 - sqrt(30.0)) / 72.0;
     const double gw[4] = {wb, wa, wa, wb};
     for (int g = 0; g < 4; g++) {
-        const double x = gx[g], x2 = x * x, x3 = x2 * x;
-        /* Hermite cubics and their x-derivatives (d/dx = (1/l) d/dxi) */
-        const double H[4] = {1 - 3 * x2 + 2 * x3, l * (x - 2 * x2 + x3), 3 * x2 - 2 * x3,
-                             l * (x3 - x2)};
-        const double D[4] = {(6 * x2 - 6 * x) / l, 1 - 4 * x + 3 * x2, (6 * x - 6 * x2) / l,
-                             3 * x2 - 2 * x};
+        const double x = gx[g];
+        /* displacement and rotation of each bending plane (phi = 0: Hermite
+         * cubics H and their x-derivatives D, d/dx = (1/l) d/dxi) */
+        double Hy[4], Dy[4], Hz[4], Dz[4];
+        beam_shape(x, phy, l, Hy, Dy);
+        beam_shape(x, phz, l, Hz, Dz);
         double N[6][12] = {{0}};
         N[0][0] = N[3][3] = 1 - x, N[0][6] = N[3][9] = x;
         for (int k = 0; k < 4; k++) {
-            N[1][xy[k]] = H[k];          /* v */
-            N[5][xy[k]] = D[k];          /* rz = v' */
-            N[2][xz[k]] = sz[k] * H[k];  /* w */
-            N[4][xz[k]] = -sz[k] * D[k]; /* ry = -w' */
+            N[1][xy[k]] = Hy[k];          /* v */
+            N[5][xy[k]] = Dy[k];          /* rz (= v' without shear) */
+            N[2][xz[k]] = sz[k] * Hz[k];  /* w */
+            N[4][xz[k]] = -sz[k] * Dz[k]; /* ry (= -w' without shear) */
         }
         /* me += l w N^T Ms N, upper triangle */
         double MN[6][12];
@@ -331,9 +374,10 @@ static void gen_beam3d_element(double l, const fe_section3d *s, double ip, doubl
             me[i + 12 * j] = me[j + 12 * i];
 }
 
-/* Spatial Euler-Bernoulli frame along x (setup.h): elements of length
- * le = length / elements, the element matrices of gen_beam3d_element.
- * Checks the section (stiffnesses and mass positive; the polar moment
+/* Spatial frame along x (setup.h), Euler-Bernoulli or with shear deformation
+ * (Timoshenko) where GA2, GA3 > 0: elements of length le = length / elements,
+ * the element matrices of gen_beam3d_element. Checks the section (stiffnesses
+ * and mass positive, shear stiffnesses 0 or positive; the polar moment
  * about the centre of mass positive, else M is singular in rx). */
 int fe_beam3d(fe_model *m, double length, int elements, const fe_section3d *s, char *err,
               size_t errn)
@@ -348,6 +392,10 @@ int fe_beam3d(fe_model *m, double length, int elements, const fe_section3d *s, c
     if (!isfinite(s->e2) || !isfinite(s->e3) || !isfinite(s->EA) || !isfinite(s->GJ) ||
         !isfinite(s->EI22) || !isfinite(s->EI33) || !isfinite(s->mass) || !isfinite(length))
         return jnt_errf(err, errn, JNT_ERR_PARAM, "beam3d: a section value is not finite");
+    if (!(s->GA2 >= 0) || !(s->GA3 >= 0) || !isfinite(s->GA2) || !isfinite(s->GA3))
+        return jnt_errf(err, errn, JNT_ERR_PARAM, "beam3d: the shear stiffnesses GA2 = %g, "
+                        "GA3 = %g N must be positive (or 0: no shear deformation)", s->GA2,
+                        s->GA3);
     if (elements < 1 || elements > 1000000)
         return jnt_errf(err, errn, JNT_ERR_PARAM, "beam3d: elements = %d is not in 1..1000000",
                         elements);

@@ -137,14 +137,17 @@ typedef struct fe_section3d {
                           (a homogeneous section; a thin tube: mass R^2) */
     double i22, i33;   /* bending mass moments about y and z (kg m); not given: 0 */
     double e2, e3;     /* the centre of mass from the elastic axis along y, z (m) */
+    double GA2, GA3;   /* shear stiffnesses kappa G A along y (bending in x-y, EI33) and
+                          along z (x-z, EI22) (N); 0: rigid in shear (Euler-Bernoulli) */
 } fe_section3d;
 
-/* beam3d: Euler-Bernoulli spatial frame elements along x from the origin
- * (`elements` of length / elements), DOFs (ux, uy, uz, rx, ry, rz) per node
- * (node i at x = i le, id i + 1, DOFs 6i .. 6i + 5), stiffness of axial,
- * torsion and both bending planes, consistent mass with rotary inertia and
- * the couplings of the offset (e2, e3) (fe_gen.c: derivation). No shear
- * deformation, no warping, no gyroscopic terms. Sets: "left" (node 0),
+/* beam3d: spatial frame elements along x from the origin (`elements` of
+ * length / elements), DOFs (ux, uy, uz, rx, ry, rz) per node (node i at
+ * x = i le, id i + 1, DOFs 6i .. 6i + 5), stiffness of axial, torsion and
+ * both bending planes, Euler-Bernoulli or, where GA2 / GA3 > 0, with shear
+ * deformation (Timoshenko, interdependent interpolation), consistent mass
+ * with rotary inertia and the couplings of the offset (e2, e3) (fe_gen.c:
+ * derivation). No warping, no gyroscopic terms. Sets: "left" (node 0),
  * "right" and "tip" (node n), "mid" (node n/2, n even only), "all".
  * elements in 1..1000000. 0, or JNT_ERR_PARAM (a bad value),
  * JNT_ERR_USAGE (s NULL), JNT_ERR_NOMEM, with a message; m is overwritten. */
