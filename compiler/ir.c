@@ -97,6 +97,8 @@ void ir_free(ir_model *m)
 /* The doubles of block k's invariants: flexible2d's or flexible3d's. */
 static long ir_ffrf_size(const ir_block *k)
 {
+    if (k->flags & JNT_BLOCK_FFRF_SPARSE)
+        return k->nffrf;
     return k->flags & JNT_BLOCK_FFRF3 ? JNT_FFRF3_SIZE(k->r) : JNT_FFRF_SIZE(k->r);
 }
 
@@ -105,7 +107,8 @@ void ir_data_layout(ir_model *m)
     long n = 0;
     for (int b = 0; b < m->nblocks; b++) {
         ir_block *k = &m->blocks[b];
-        long rr = (long)k->r * k->r;
+        int sp = (k->flags & JNT_BLOCK_FFRF_SPARSE) != 0;
+        long rr = sp ? 0 : (long)k->r * k->r;
         for (int j = 0; j < 3; j++)
             k->off[j] = n, n += rr;
         k->off[3] = n, n += (long)k->ng * (sp ? 1 : k->r);
@@ -141,9 +144,7 @@ void ir_data_fill(const ir_model *m, double *dst)
     for (int f = 0; f < m->nifaces; f++) {
         const ir_iface *fc = &m->ifaces[f];
         memcpy(dst + fc->off[0], fc->x, (size_t)(fc->off[1] - fc->off[0]) * sizeof *dst);
-        long end = f + 1 < m->nifaces ? m->ifaces[f + 1].off[0] : m->ndata - m->nkdata;
+        long end = f + 1 < m->nifaces ? m->ifaces[f + 1].off[0] : m->ndata;
         memcpy(dst + fc->off[1], fc->rows, (size_t)(end - fc->off[1]) * sizeof *dst);
     }
-    if (m->nkdata)
-        memcpy(dst + m->ndata - m->nkdata, m->kdata, (size_t)m->nkdata * sizeof *dst);
 }
