@@ -41,6 +41,7 @@ typedef struct run_ctx {
     long last_step;
     double in[6 * IFACE_MAX_SUB], in_t; /* block_in at in_t */
     double *dmu;      /* nd zeros but the slip speed asked for, then nifaces mu */
+    int force_state;  /* the force kernel reads the state (its Jacobian has entries) */
 } run_ctx;
 
 /* The model state y = (q, qd) of every block from the slide vectors. */
@@ -64,7 +65,10 @@ static int force_of(int b, double t, double *f, void *user)
         return 0;
     }
     if (t != c->last_t || c->sd->step != c->last_step) {
-        to_y(c, c->sd->u, c->sd->v, c->y);
+        /* forces of time only need no state (the copy was 3 % of a step of
+         * examples/beam_on_beam.jnt, docs/interfaces.md) */
+        if (c->force_state)
+            to_y(c, c->sd->u, c->sd->v, c->y);
         if (eval_forces(c->m, c->dt, t, c->y, c->ydot) != 0)
             return JNT_ERR_KERNEL;
         c->last_t = t;
@@ -359,7 +363,8 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
 {
     const jnt_abi_model *a = m->abi;
     char err[256] = "";
-    run_ctx c = {.m = m, .a = a, .dt = dt, .p = dt->p, .last_t = NAN, .last_step = -1, .in_t = NAN};
+    run_ctx c = {.m = m, .a = a, .dt = dt, .p = dt->p, .last_t = NAN, .last_step = -1, .in_t = NAN,
+                 .force_state = a->jac_colptr[a->ny + 2 * a->nu] > 0};
     slide_model *sm = NULL;
     int rc = iface_model(m, dt->p, s->h, &sm, err, sizeof err);
     if (rc != JNT_OK)

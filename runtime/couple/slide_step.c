@@ -152,16 +152,23 @@ static int dual_solve(const slide_model *m, slide_data *d)
                                   d->contact[k].iface, d->contact[k].slave,
                                   W[i + (size_t)na * i], d->contact[k].mu);
             }
-        lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, na, na, W, na, w->ipiv);
-        double pmin = INFINITY;
-        for (int i = 0; i < na && info >= 0; i++)
-            pmin = fmin(pmin, fabs(W[i + (size_t)na * i]));
-        if (info != 0 || pmin <= 1e-13 * wmax)
-            return slide_fail(d, JNT_ERR_SOLVER,
-                              "t = %g: the contact matrix h^2 B_C M^-1 B_E^T of %d active "
-                              "contacts is singular (slaves on the same point, or dependent "
-                              "constraints)", d->t, na);
-        LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', na, 1, W, na, w->ipiv, w->lam, na);
+        if (na == 1) {
+            /* one contact: eq. 15 is a scalar division (W[0] > 0 checked above);
+             * dgetrs would divide alike, after dgetrf's and OpenBLAS's buffer
+             * allocation under a mutex, 3-4 % of a step (docs/interfaces.md) */
+            w->lam[0] /= W[0];
+        } else {
+            lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, na, na, W, na, w->ipiv);
+            double pmin = INFINITY;
+            for (int i = 0; i < na && info >= 0; i++)
+                pmin = fmin(pmin, fabs(W[i + (size_t)na * i]));
+            if (info != 0 || pmin <= 1e-13 * wmax)
+                return slide_fail(d, JNT_ERR_SOLVER,
+                                  "t = %g: the contact matrix h^2 B_C M^-1 B_E^T of %d active "
+                                  "contacts is singular (slaves on the same point, or "
+                                  "dependent constraints)", d->t, na);
+            LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', na, 1, W, na, w->ipiv, w->lam, na);
+        }
         /* No tension: release the most negative multiplier. */
         int imin = -1;
         for (int i = 0; i < na; i++)
