@@ -184,10 +184,11 @@ void sema_steps_finish(sema *S)
                                          "hht, generalized_alpha)");
         return;
     }
-    if (S->m->integrator && !strcmp(S->m->integrator, "radau5")) {
+    if (S->m->integrator &&
+        (!strcmp(S->m->integrator, "radau5") || !strcmp(S->m->integrator, "ida"))) {
         diag_error(S->dc, S->steps_loc, "step control is taken by the integrators midpoint, hht "
-                                        "and generalized_alpha, not by radau5 (whose steps follow "
-                                        "its error estimate)");
+                                        "and generalized_alpha, not by %s (whose steps follow "
+                                        "its error estimate)", S->m->integrator);
         return;
     }
     ex_pool *P = S->pool;
