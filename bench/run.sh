@@ -48,6 +48,8 @@
 #  20. start-up: a small model's whole process (FrDyn2, jnt run with the compile
 #      cache warm and with JNT_CACHE=0) against the C + CVODE program of section
 #      19, CPU time, and what lazy loading of the libraries saves (bench/startup.sh).
+#  21. VTK output: the car pendulum with the CSV alone and with --vtk, the same
+#      rows, run CPU and process wall time as ratios (bench/vtk.sh).
 # BENCH_SECTIONS (default: all) picks sections by number, e.g. BENCH_SECTIONS="4 7";
 # sections 1 to 3 share their measurements and run together.
 # Every time is the median (BENCH_STAT=med, the default) or the minimum
@@ -118,7 +120,7 @@ reldiff() {
         END { if (n) printf "%.1e", m; else printf "n/a" }'
 }
 # want N: is section N selected (BENCH_SECTIONS)?
-want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH_SECTIONS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21} " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { printf '%s\n' "$*" >> "$RAW"; }
 say() { printf '%s\n' "$*" >&2; }
 
@@ -611,3 +613,4 @@ if want 17; then . bench/jit_so.sh; fi
 if want 18; then . bench/cache.sh; fi
 if want 19; then . bench/peers.sh; fi
 if want 20; then . bench/startup.sh; fi
+if want 21; then . bench/vtk.sh; fi

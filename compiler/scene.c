@@ -215,7 +215,8 @@ static void scene_mesh(const sema *S, int si, const ir_block *k, jnt_scene_mesh 
     free(dn);
     if (np > 0)
         qsort(pr, (size_t)np, 2 * sizeof *pr, cmp_pair);
-    int *aptr = xcalloc((size_t)n + 2, sizeof *aptr), *adj = xmalloc(((size_t)np + 1) * sizeof *adj);
+    int *aptr = xcalloc((size_t)n + 2, sizeof *aptr);
+    int *adj = xmalloc(((size_t)np + 1) * sizeof *adj);
     int na = 0;
     for (int t = 0; t < np; t++) {
         if (t > 0 && pr[2 * t] == pr[2 * t - 2] && pr[2 * t + 1] == pr[2 * t - 1])
@@ -243,7 +244,8 @@ static int find_node(const jnt_scene_mesh *ms, const dof *f, int *node, int *com
     for (int i = 0; i < ms->nnode; i++)
         for (int c = 0; c < 3; c++) {
             int q = 0;
-            while (q < ms->r && fabs(ms->phi[(size_t)q * ld + 3 * (size_t)i + c] - f->coef[q]) <= tol)
+            const double *row = ms->phi + 3 * (size_t)i + c;
+            while (q < ms->r && fabs(row[(size_t)q * ld] - f->coef[q]) <= tol)
                 q++;
             if (q == ms->r && big > 0) {
                 *node = i, *comp = c;
@@ -259,7 +261,8 @@ jnt_scene *sema_scene(sema *S)
     jnt_scene *sc = xcalloc(1, sizeof *sc);
     sc->model = xstrdup(S->m->name ? S->m->name : "model");
     double *p = param_defaults(S);
-    double *y = xcalloc((size_t)S->m->y.n + 1, sizeof *y), *dd = xcalloc((size_t)S->m->d.n + 1, sizeof *dd);
+    double *y = xcalloc((size_t)S->m->y.n + 1, sizeof *y);
+    double *dd = xcalloc((size_t)S->m->d.n + 1, sizeof *dd);
     /* bodies with frames */
     int *bmap = xmalloc(((size_t)S->nbody + 1) * sizeof *bmap);
     sc->body = xcalloc((size_t)S->nbody + 1, sizeof *sc->body);
@@ -316,8 +319,9 @@ jnt_scene *sema_scene(sema *S)
         smap[s] = -1;
         if (!S->subs[s].phi || !S->subs[s].fe || bi >= S->m->nblocks)
             continue;
-        /* the basis at every node, 3 nnode x r: not for a huge unreduced mesh */
-        if (3.0 * S->subs[s].fe->nnode * S->subs[s].r > 5e7) {
+        /* the basis at every node, 3 nnode x r: not for an unreduced (sparse)
+         * or huge mesh */
+        if (S->subs[s].sparse || 3.0 * S->subs[s].fe->nnode * S->subs[s].r > 5e7) {
             bi++;
             continue;
         }

@@ -11,6 +11,11 @@
  *   DIR/STEM_NNNNNN/contacts.vtp       "contacts": contact elements with forces
  *   DIR/STEM_NNNNNN/joints.vtp         "joints": the joints with their reactions
  *
+ * A folder per frame keeps each folder small: the output routine reads its
+ * target's folder at every open (for its dead writers' files), and a folder
+ * of 100 frames' blocks made a frame twice as dear as a folder of its own
+ * (bench section 21).
+ *
  * A block is written only when the model has something for it. Every
  * file goes through the one output routine (jnt_outfile_*), in VTK's XML
  * format with its arrays appended raw (little-endian Float64 and Int64,
@@ -20,7 +25,6 @@
  */
 #define _DEFAULT_SOURCE /* mkdir */
 #include <cblas.h>
-#include <lapacke.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -32,23 +36,8 @@
 #include "core/data.h"
 #include "core/eval.h"
 #include "core/model.h"
+#include "io/vtk_xml.h"
 #include "jnt/scene.h"
-
-/* An array appended after the XML. */
-typedef struct vtk_arr {
-    const void *p;
-    uint64_t bytes;
-} vtk_arr;
-
-#define VTK_MAX_ARR 1024 /* a basis file has one array per column */
-
-/* One file being written: its stream and the arrays to append. */
-typedef struct vtk_file {
-    FILE *f;
-    vtk_arr a[VTK_MAX_ARR];
-    int n;
-    uint64_t off;
-} vtk_file;
 
 struct jnt_vtk {
     const jnt_scene *s;
@@ -65,6 +54,8 @@ struct jnt_vtk {
     double *qq;      /* r x 2: q and q' of a mesh */
     double *uu;      /* 3 nnode x 2: their expansion */
     double *ydot;
+    double *mpos;    /* every mesh's deformed nodes of this frame (3 per node, mesh by mesh) */
+    long *mpos0;     /* where each mesh's start in mpos */
     /* the scene's states by name in the model (jnt_state_index): a body's
      * first coordinate and velocity, a mesh's q1 and qd1, a joint's first
      * multiplier and their count; -1 where the model has none */
@@ -113,48 +104,6 @@ static void place(const double *r, const double A[9], const double x[3], double 
         out[i] = (r ? r[i] : 0) + A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
 }
 
-static void arr(vtk_file *vf, const char *type, const char *name, int ncomp, const void *p,
-                uint64_t bytes)
-{
-    fprintf(vf->f, "<DataArray type=\"%s\"%s%s%s NumberOfComponents=\"%d\" format=\"appended\" "
-                   "offset=\"%llu\"/>\n",
-            type, name ? " Name=\"" : "", name ? name : "", name ? "\"" : "", ncomp,
-            (unsigned long long)vf->off);
-    if (vf->n < VTK_MAX_ARR)
-        vf->a[vf->n++] = (vtk_arr){p, bytes};
-    vf->off += 8 + bytes;
-}
-
-/* A field-data array of n tuples (VTK wants their count). */
-static void field(vtk_file *vf, const char *name, int ncomp, const double *p, int n)
-{
-    fprintf(vf->f, "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" "
-                   "NumberOfTuples=\"%d\" format=\"appended\" offset=\"%llu\"/>\n",
-            name, ncomp, n, (unsigned long long)vf->off);
-    if (vf->n < VTK_MAX_ARR)
-        vf->a[vf->n++] = (vtk_arr){p, 8 * (uint64_t)ncomp * n};
-    vf->off += 8 + 8 * (uint64_t)ncomp * n;
-}
-
-static void head(vtk_file *vf, const char *type)
-{
-    fprintf(vf->f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"%s\" version=\"1.0\" "
-                   "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<%s>\n",
-            type, type);
-    vf->n = 0, vf->off = 0;
-}
-
-/* Close the data set, append the arrays. */
-static void tail(vtk_file *vf, const char *type)
-{
-    fprintf(vf->f, "</Piece>\n</%s>\n<AppendedData encoding=\"raw\">\n_", type);
-    for (int i = 0; i < vf->n; i++) {
-        fwrite(&vf->a[i].bytes, 8, 1, vf->f);
-        fwrite(vf->a[i].p, 1, (size_t)vf->a[i].bytes, vf->f);
-    }
-    fprintf(vf->f, "\n</AppendedData>\n</VTKFile>\n");
-}
-
 /* Open path through the output routine; NULL with w->err set. */
 static jnt_outfile *open_out(jnt_vtk *w, const char *path)
 {
@@ -174,27 +123,27 @@ static int commit(jnt_vtk *w, jnt_outfile *o)
  * poly_open and poly_close. */
 static void poly_open(jnt_vtk *w, vtk_file *vf, int n, int nv, int nl)
 {
-    head(vf, "PolyData");
+    vtkx_head(vf, "PolyData");
     fprintf(vf->f, "<Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"%d\" "
                    "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n<Points>\n", n, nv, nl);
-    arr(vf, "Float64", "Points", 3, w->pts, 24 * (uint64_t)n);
+    vtkx_arr(vf, "Float64", "Points", 3, w->pts, 24 * (uint64_t)n);
     fprintf(vf->f, "</Points>\n<Verts>\n");
     for (int i = 0; i < nv; i++)
         w->conn[i] = i, w->offs[i] = i + 1;
-    arr(vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nv);
-    arr(vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nv);
+    vtkx_arr(vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nv);
+    vtkx_arr(vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nv);
     fprintf(vf->f, "</Verts>\n<Lines>\n");
     for (int i = 0; i < nl; i++)
         w->offs[nv + i] = 2 * (i + 1);
-    arr(vf, "Int64", "connectivity", 1, w->conn + nv, 16 * (uint64_t)nl);
-    arr(vf, "Int64", "offsets", 1, w->offs + nv, 8 * (uint64_t)nl);
+    vtkx_arr(vf, "Int64", "connectivity", 1, w->conn + nv, 16 * (uint64_t)nl);
+    vtkx_arr(vf, "Int64", "offsets", 1, w->offs + nv, 8 * (uint64_t)nl);
     fprintf(vf->f, "</Lines>\n<PointData>\n");
 }
 
 static void poly_close(vtk_file *vf)
 {
     fprintf(vf->f, "</PointData>\n");
-    tail(vf, "PolyData");
+    vtkx_tail(vf, "PolyData");
 }
 
 /* bodies.vtp: one point per body (its frame's origin) with its axes and
@@ -233,7 +182,8 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
             w->v1[3 * p + c] = w->v2[3 * p + c] = w->v3[3 * p + c] = 0;
             w->f3[3 * p + c] = 0;
             /* v = r' + A' x */
-            w->f4[3 * p + c] = rv[c] + Av[c] * mk->x[0] + Av[3 + c] * mk->x[1] + Av[6 + c] * mk->x[2];
+            w->f4[3 * p + c] =
+                rv[c] + Av[c] * mk->x[0] + Av[3 + c] * mk->x[1] + Av[6 + c] * mk->x[2];
         }
         w->f1[p] = mk->body;
         w->f2[p] = -1;
@@ -246,13 +196,13 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
     poly_open(w, &vf, np, n, nl);
-    arr(&vf, "Float64", "axis_x", 3, w->v1, 24 * (uint64_t)np);
-    arr(&vf, "Float64", "axis_y", 3, w->v2, 24 * (uint64_t)np);
-    arr(&vf, "Float64", "axis_z", 3, w->v3, 24 * (uint64_t)np);
-    arr(&vf, "Float64", "velocity", 3, w->f4, 24 * (uint64_t)np);
-    arr(&vf, "Float64", "body", 1, w->f1, 8 * (uint64_t)np);
-    arr(&vf, "Float64", "shape", 1, w->f2, 8 * (uint64_t)np);
-    arr(&vf, "Float64", "size", 3, w->f3, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "axis_x", 3, w->v1, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "axis_y", 3, w->v2, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "axis_z", 3, w->v3, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "velocity", 3, w->f4, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "body", 1, w->f1, 8 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "shape", 1, w->f2, 8 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "size", 3, w->f3, 24 * (uint64_t)np);
     poly_close(&vf);
     return commit(w, o);
 }
@@ -286,6 +236,7 @@ static void mesh_state(jnt_vtk *w, int mi, const double *y)
         for (int c = 0; c < 3; c++)
             w->v2[3 * i + c] = a[c] + b[c];
     }
+    memcpy(w->mpos + w->mpos0[mi], w->pts, ld * sizeof *w->pts);
 }
 
 /* mesh_NAME.vtu: the mesh in its deformed position. */
@@ -303,42 +254,29 @@ static int write_mesh(jnt_vtk *w, int mi, const char *path, const double *y)
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
-    head(&vf, "UnstructuredGrid");
+    vtkx_head(&vf, "UnstructuredGrid");
     fprintf(vf.f, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n<Points>\n", ms->nnode, nc);
-    arr(&vf, "Float64", "Points", 3, w->pts, 24 * (uint64_t)ms->nnode);
+    vtkx_arr(&vf, "Float64", "Points", 3, w->pts, 24 * (uint64_t)ms->nnode);
     fprintf(vf.f, "</Points>\n<Cells>\n");
-    arr(&vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nc * nen);
-    arr(&vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nc);
+    vtkx_arr(&vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nc * nen);
+    vtkx_arr(&vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nc);
     /* types as Int64 would not read: VTK wants UInt8 */
     unsigned char *ty = (unsigned char *)w->ctype;
     for (int c = 0; c < nc; c++)
         ty[c] = (unsigned char)type;
-    arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
+    vtkx_arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
     fprintf(vf.f, "</Cells>\n<PointData Vectors=\"displacement\">\n");
-    arr(&vf, "Float64", "displacement", 3, w->v1, 24 * (uint64_t)ms->nnode);
-    arr(&vf, "Float64", "velocity", 3, w->v2, 24 * (uint64_t)ms->nnode);
+    vtkx_arr(&vf, "Float64", "displacement", 3, w->v1, 24 * (uint64_t)ms->nnode);
+    vtkx_arr(&vf, "Float64", "velocity", 3, w->v2, 24 * (uint64_t)ms->nnode);
     fprintf(vf.f, "</PointData>\n");
-    tail(&vf, "UnstructuredGrid");
+    vtkx_tail(&vf, "UnstructuredGrid");
     return commit(w, o);
 }
 
-/* A mesh node's deformed position (after mesh_state of its mesh into pts
- * is not kept: recomputed from the basis row, r multiply-adds). */
-static void node_pos(const jnt_vtk *w, int mi, int node, const double *y, double out[3])
+/* A mesh node's deformed position in this frame (write_mesh's). */
+static void node_pos(const jnt_vtk *w, int mi, int node, double out[3])
 {
-    const jnt_scene_mesh *ms = &w->s->mesh[mi];
-    size_t ld = 3 * (size_t)ms->nnode;
-    double x[3];
-    for (int c = 0; c < 3; c++) {
-        double u = 0;
-        for (int q = 0; q < ms->r; q++)
-            u += ms->phi[(size_t)q * ld + 3 * (size_t)node + c] * y[w->mq[mi] + q];
-        x[c] = ms->x[3 * node + c] + u;
-    }
-    double r0[3] = {0, 0, 0}, A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, rv[3], Av[9];
-    if (ms->body >= 0)
-        frame_of(w, ms->body, y, 0, r0, A, rv, Av);
-    place(r0, A, x, out);
+    memcpy(out, w->mpos + w->mpos0[mi] + 3 * (long)node, 3 * sizeof *out);
 }
 
 /* contacts.vtp: each contact element at the middle of its two nodes, with
@@ -361,9 +299,9 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
         double pa[3] = {0, 0, 0}, pb[3] = {0, 0, 0};
         int have_a = c->mesh_a >= 0, have_b = c->mesh_b >= 0;
         if (have_a)
-            node_pos(w, c->mesh_a, c->node_a, y, pa);
+            node_pos(w, c->mesh_a, c->node_a, pa);
         if (have_b)
-            node_pos(w, c->mesh_b, c->node_b, y, pb);
+            node_pos(w, c->mesh_b, c->node_b, pb);
         for (int i = 0; i < 3; i++)
             w->pts[3 * k + i] = have_a && have_b ? 0.5 * (pa[i] + pb[i]) : have_a ? pa[i] : pb[i];
         double fn = c->gb >= 0 ? F[c->gb] : -F[c->ga];
@@ -397,12 +335,12 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
     poly_open(w, &vf, n, n, 0);
-    arr(&vf, "Float64", "force", 3, w->v1, 24 * (uint64_t)n);
-    arr(&vf, "Float64", "normal_force", 1, w->f1, 8 * (uint64_t)n);
-    arr(&vf, "Float64", "friction_force", 1, w->f2, 8 * (uint64_t)n);
-    arr(&vf, "Float64", "gap", 1, w->f3, 8 * (uint64_t)n);
-    arr(&vf, "Float64", "slip_rate", 1, w->f4, 8 * (uint64_t)n);
-    arr(&vf, "Float64", "state", 1, w->v2, 8 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "force", 3, w->v1, 24 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "normal_force", 1, w->f1, 8 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "friction_force", 1, w->f2, 8 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "gap", 1, w->f3, 8 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "slip_rate", 1, w->f4, 8 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "state", 1, w->v2, 8 * (uint64_t)n);
     poly_close(&vf);
     return commit(w, o);
 }
@@ -438,9 +376,9 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
     poly_open(w, &vf, n, n, 0);
-    arr(&vf, "Float64", "axis", 3, w->v1, 24 * (uint64_t)n);
-    arr(&vf, "Float64", "reaction", 3, w->v2, 24 * (uint64_t)n);
-    arr(&vf, "Float64", "lambda", 6, w->f3, 48 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "axis", 3, w->v1, 24 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "reaction", 3, w->v2, 24 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "lambda", 6, w->f3, 48 * (uint64_t)n);
     poly_close(&vf);
     return commit(w, o);
 }
@@ -557,20 +495,20 @@ static int write_basis(jnt_vtk *w, int mi)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
     size_t ld = 3 * (size_t)ms->nnode;
-    head(&vf, "UnstructuredGrid");
+    vtkx_head(&vf, "UnstructuredGrid");
     fprintf(vf.f, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n<Points>\n", ms->nnode, nc);
-    arr(&vf, "Float64", "Points", 3, ms->x, 8 * (uint64_t)ld);
+    vtkx_arr(&vf, "Float64", "Points", 3, ms->x, 8 * (uint64_t)ld);
     fprintf(vf.f, "</Points>\n<Cells>\n");
-    arr(&vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nc * nen);
-    arr(&vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nc);
-    arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
+    vtkx_arr(&vf, "Int64", "connectivity", 1, w->conn, 8 * (uint64_t)nc * nen);
+    vtkx_arr(&vf, "Int64", "offsets", 1, w->offs, 8 * (uint64_t)nc);
+    vtkx_arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
     fprintf(vf.f, "</Cells>\n<PointData>\n");
     for (int k = 0; k < ms->r; k++) {
         snprintf(nm, sizeof nm, "phi_%d", k + 1);
-        arr(&vf, "Float64", nm, 3, ms->phi + (size_t)k * ld, 8 * (uint64_t)ld);
+        vtkx_arr(&vf, "Float64", nm, 3, ms->phi + (size_t)k * ld, 8 * (uint64_t)ld);
     }
     fprintf(vf.f, "</PointData>\n");
-    tail(&vf, "UnstructuredGrid");
+    vtkx_tail(&vf, "UnstructuredGrid");
     return commit(w, o);
 }
 
@@ -667,6 +605,8 @@ static void vtk_free(jnt_vtk *w)
     free(w->qq);
     free(w->uu);
     free(w->ydot);
+    free(w->mpos);
+    free(w->mpos0);
     free(w->bq), free(w->bv), free(w->mq), free(w->mv), free(w->jl), free(w->jn);
     free(w);
 }
@@ -725,6 +665,11 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->qq = malloc(2 * r * sizeof *w->qq);
     w->uu = malloc(6 * np * sizeof *w->uu);
     w->ydot = malloc(((size_t)m->abi->ny + 1) * sizeof *w->ydot);
+    w->mpos0 = malloc(((size_t)s->nmesh + 1) * sizeof *w->mpos0);
+    size_t nall = 0;
+    for (int i = 0; w->mpos0 && i < s->nmesh; i++)
+        w->mpos0[i] = (long)nall, nall += 3 * (size_t)s->mesh[i].nnode;
+    w->mpos = malloc((nall + 1) * sizeof *w->mpos);
     if (resolve(w) != JNT_OK) {
         if (err && errn)
             snprintf(err, errn, "%s", w->err);
@@ -736,6 +681,7 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->times = malloc((size_t)est * sizeof *w->times);
     if (!w->dir || !w->stem || !w->pts || !w->v1 || !w->v2 || !w->v3 || !w->f1 || !w->f2 ||
         !w->f3 || !w->f4 || !w->conn || !w->offs || !w->ctype || !w->qq || !w->uu || !w->ydot ||
+        !w->mpos || !w->mpos0 ||
         !w->times) {
         vtk_free(w);
         return JNT_ERR_NOMEM;
@@ -770,7 +716,8 @@ int jnt_vtk_close(jnt_vtk *w, char *err, size_t errn)
         fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
                    "byte_order=\"LittleEndian\">\n<Collection>\n");
         for (long k = 0; k < w->nframe; k++)
-            fprintf(f, "<DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s_%06ld.vtm\"/>\n",
+            fprintf(f, "<DataSet timestep=\"%.17g\" group=\"\" part=\"0\" "
+                       "file=\"%s_%06ld.vtm\"/>\n",
                     w->times[k], w->stem, k);
         fprintf(f, "</Collection>\n</VTKFile>\n");
         rc = commit(w, o);
@@ -780,151 +727,4 @@ int jnt_vtk_close(jnt_vtk *w, char *err, size_t errn)
     free(path);
     vtk_free(w);
     return rc;
-}
-
-/* dir/NAME_mode_K.vtu for the n modes z (r x n, column-major) of mesh ms
- * with circular frequencies w. */
-static int write_modes(const jnt_scene_mesh *ms, const char *name, int n, const double *z,
-                       const double *w, const char *dir, char *err, size_t errn)
-{
-    int nn = ms->nnode, r = ms->r, nc = ms->ncell, nen = ms->nen;
-    size_t ld = 3 * (size_t)nn;
-    double *u = malloc((ld + 1) * sizeof *u), *p = malloc((ld + 1) * sizeof *p);
-    int64_t *conn = malloc(((size_t)nc * nen + 1) * sizeof *conn);
-    int64_t *offs = malloc(((size_t)nc + 1) * sizeof *offs);
-    unsigned char *ty = malloc((size_t)nc + 1);
-    size_t ln = strlen(dir) + strlen(name) + 64;
-    char *path = malloc(ln);
-    int rc = u && p && conn && offs && ty && path ? JNT_OK : JNT_ERR_NOMEM;
-    /* the mesh's size: the diagonal of its bounding box */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < nn; i++)
-        for (int c = 0; c < 3; c++)
-            lo[c] = fmin(lo[c], ms->x[3 * i + c]), hi[c] = fmax(hi[c], ms->x[3 * i + c]);
-    double size = 0;
-    for (int c = 0; c < 3 && nn > 0; c++)
-        size += (hi[c] - lo[c]) * (hi[c] - lo[c]);
-    size = sqrt(size);
-    if (rc == JNT_OK) {
-        for (long k = 0; k < (long)nc * nen; k++)
-            conn[k] = ms->conn[k];
-        for (int c = 0; c < nc; c++)
-            offs[c] = (int64_t)(c + 1) * nen, ty[c] = nen == 4 ? 9 : nen == 2 ? 3 : 1;
-    }
-    for (int k = 0; rc == JNT_OK && k < n; k++) {
-        /* u = Phi z_k, scaled so its largest node moves a tenth of the size */
-        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)ld, r, 1.0, ms->phi, (int)ld,
-                    z + (size_t)k * r, 1, 0.0, u, 1);
-        double big = 0;
-        for (int i = 0; i < nn; i++)
-            big = fmax(big, sqrt(u[3 * i] * u[3 * i] + u[3 * i + 1] * u[3 * i + 1] +
-                                 u[3 * i + 2] * u[3 * i + 2]));
-        double f = big > 0 ? 0.1 * size / big : 0;
-        for (size_t i = 0; i < ld; i++)
-            u[i] *= f, p[i] = ms->x[i] + u[i];
-        snprintf(path, ln, "%s/%s_mode_%d.vtu", dir, name, k + 1);
-        jnt_outfile *o = NULL;
-        if (jnt_outfile_open(path, NULL, &o, err, errn) != JNT_OK) {
-            rc = JNT_ERR_IO;
-            break;
-        }
-        vtk_file vf = {.f = jnt_outfile_stream(o)};
-        head(&vf, "UnstructuredGrid");
-        double ev[3] = {0, w[k], w[k] / (2 * 3.14159265358979323846)};
-        fprintf(vf.f, "<FieldData>\n");
-        field(&vf, "eigenvalue", 2, ev, 1);
-        field(&vf, "frequency_Hz", 1, ev + 2, 1);
-        fprintf(vf.f, "</FieldData>\n");
-        fprintf(vf.f, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n<Points>\n", nn, nc);
-        arr(&vf, "Float64", "Points", 3, p, 24 * (uint64_t)nn);
-        fprintf(vf.f, "</Points>\n<Cells>\n");
-        arr(&vf, "Int64", "connectivity", 1, conn, 8 * (uint64_t)nc * nen);
-        arr(&vf, "Int64", "offsets", 1, offs, 8 * (uint64_t)nc);
-        arr(&vf, "UInt8", "types", 1, ty, (uint64_t)nc);
-        fprintf(vf.f, "</Cells>\n<PointData Vectors=\"displacement\">\n");
-        arr(&vf, "Float64", "displacement", 3, u, 24 * (uint64_t)nn);
-        fprintf(vf.f, "</PointData>\n");
-        tail(&vf, "UnstructuredGrid");
-        rc = jnt_outfile_commit(o, err, errn) == JNT_OK ? JNT_OK : JNT_ERR_IO;
-    }
-    free(u);
-    free(p);
-    free(conn);
-    free(offs);
-    free(ty);
-    free(path);
-    return rc;
-}
-
-/* See jnt/scene.h. */
-int jnt_vtk_modes(const jnt_scene *s, const char *dir, char *err, size_t errn)
-{
-    if (!s || !dir)
-        return JNT_ERR_USAGE;
-    int rc = JNT_OK;
-    for (int i = 0; rc == JNT_OK && i < s->nmodes; i++) {
-        const jnt_scene_modes *md = &s->modes[i];
-        const jnt_scene_mesh *ms = &s->mesh[md->mesh];
-        int r = ms->r;
-        size_t rr = (size_t)r * r;
-        double *k = malloc((rr + 1) * sizeof *k), *m = malloc((rr + 1) * sizeof *m);
-        double *w = malloc(((size_t)r + 1) * sizeof *w);
-        if (!k || !m || !w) {
-            rc = JNT_ERR_NOMEM;
-        } else {
-            memcpy(k, ms->kr, rr * sizeof *k);
-            memcpy(m, ms->mr, rr * sizeof *m);
-            /* Kr z = w^2 Mr z (LAPACK dsygv: ascending, z^T Mr z = 1) */
-            lapack_int info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'V', 'U', r, k, r, m, r, w);
-            if (info != 0) {
-                snprintf(err, errn, "analysis '%s': the reduced eigenproblem failed (dsygv "
-                                    "info %d)", md->name, (int)info);
-                rc = JNT_ERR_SOLVER;
-            } else {
-                for (int q = 0; q < r; q++)
-                    w[q] = sqrt(fmax(w[q], 0));
-                rc = write_modes(ms, md->name, md->count, k, w, dir, err, errn);
-            }
-        }
-        free(k);
-        free(m);
-        free(w);
-    }
-    return rc;
-}
-
-/* See jnt/scene.h. */
-void jnt_scene_free(jnt_scene *s)
-{
-    if (!s)
-        return;
-    for (int i = 0; i < s->nbody; i++)
-        free(s->body[i].name);
-    for (int i = 0; i < s->nmarker; i++)
-        free(s->marker[i].name);
-    for (int i = 0; i < s->njoint; i++)
-        free(s->joint[i].name);
-    for (int i = 0; i < s->nmesh; i++) {
-        free(s->mesh[i].name);
-        free(s->mesh[i].x);
-        free(s->mesh[i].phi);
-        free(s->mesh[i].conn);
-        free(s->mesh[i].mr);
-        free(s->mesh[i].kr);
-    }
-    for (int i = 0; i < s->ncontact; i++)
-        free(s->contact[i].name);
-    for (int i = 0; i < s->nfric; i++)
-        free(s->fric[i].name);
-    free(s->body);
-    free(s->marker);
-    free(s->joint);
-    free(s->mesh);
-    free(s->contact);
-    free(s->fric);
-    for (int i = 0; i < s->nmodes; i++)
-        free(s->modes[i].name);
-    free(s->modes);
-    free(s->model);
-    free(s);
 }

@@ -16,6 +16,11 @@ cp -r examples/car_pendulum examples/lap_joint examples/iwan_interface examples/
 cd "$T" || exit 1
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
+# check KIND ARGS...: tests/vtk/check.py, a FAIL when it cannot run (no vtk module)
+check() {
+    $py "$ROOT/tests/vtk/check.py" "$@" 2> check.err || {
+        fail "check.py $1 $2: exited with status $?"; tail -2 check.err; }
+}
 # short MODEL UNTIL [sed script]: the example with `until = UNTIL`
 short() {
     $py - "$ROOT/examples/$1.jnt" "$2" > "$1.jnt" <<'PY'
@@ -35,24 +40,24 @@ for m in andrews_squeezer:5ms beam_mass_friction:20ms beam_on_beam:0.1ms car_pen
     ex=${m%%:*}
     short "$ex" "${m#*:}"
     if "$J" run "$ex.jnt" --vtk "v_$ex" -o "$ex.csv" > "$ex.log" 2>&1; then
-        $py "$ROOT/tests/vtk/check.py" every "v_$ex" "$ex.csv" "$ex"
+        check every "v_$ex" "$ex.csv" "$ex"
     else
         fail "$ex: jnt run --vtk failed"; grep error "$ex.log" | head -3
     fi
 done
 # the meshes against their FE files (imported; the three sheets joined by
 # two pins) and generators
-$py "$ROOT/tests/vtk/check.py" fe car_pendulum v_car_pendulum mesh_sheet \
+check fe car_pendulum v_car_pendulum mesh_sheet \
     car_pendulum/K.mtx,car_pendulum/M.mtx car_pendulum/nodes.csv 800 0.15,0.3
-$py "$ROOT/tests/vtk/check.py" fe lap_joint v_lap_joint mesh_sheet \
+check fe lap_joint v_lap_joint mesh_sheet \
     lap_joint/K.mtx,lap_joint/M.mtx lap_joint/nodes.csv 100 0.15,0.3
 # beam_on_beam: plate2d nx = 100, ny = 2 and nx = 75, ny = 2 (the upper one turned)
-$py "$ROOT/tests/vtk/check.py" gen beam_on_beam v_beam_on_beam mesh_lower 303 200 4
-$py "$ROOT/tests/vtk/check.py" gen beam_on_beam v_beam_on_beam mesh_upper 228 150 4
+check gen beam_on_beam v_beam_on_beam mesh_lower 303 200 4
+check gen beam_on_beam v_beam_on_beam mesh_upper 228 150 4
 # beam_mass_friction: beam2d of 24 elements, 25 nodes on the axis and 50 surface points
-$py "$ROOT/tests/vtk/check.py" gen beam_mass_friction v_beam_mass_friction mesh_beam 75 24 2
+check gen beam_mass_friction v_beam_mass_friction mesh_beam 75 24 2
 # rotor_clearance: beam3d of 12 elements
-$py "$ROOT/tests/vtk/check.py" gen rotor_clearance v_rotor_clearance mesh_shaft 13 12 2
+check gen rotor_clearance v_rotor_clearance mesh_shaft 13 12 2
 # the bodies' frames against the CSV's coordinates (the models without their
 # output block write t and every state), planar and spatial
 for m in slider_crank:2d spatial_slider_crank:3d fourbar_spatial:3d car_pendulum:2d; do
@@ -60,23 +65,23 @@ for m in slider_crank:2d spatial_slider_crank:3d fourbar_spatial:3d car_pendulum
     short "$ex" 3ms
     sed -i '/^output/,/^}/d' "$ex.jnt"
     if "$J" run "$ex.jnt" --vtk "s_$ex" -o "s_$ex.csv" > "s_$ex.log" 2>&1; then
-        $py "$ROOT/tests/vtk/check.py" bodies "$ex" "s_$ex" "s_$ex.csv" "${m#*:}"
+        check bodies "$ex" "s_$ex" "s_$ex.csv" "${m#*:}"
     else
         fail "$ex (states): jnt run --vtk failed"; grep error "s_$ex.log" | head -3
     fi
 done
 # the car pendulum's sheet against the CSV's reduced coordinates (the run above)
-$py "$ROOT/tests/vtk/check.py" sheet car_pendulum s_car_pendulum s_car_pendulum.csv
+check sheet car_pendulum s_car_pendulum s_car_pendulum.csv
 # its contact forces against the CSV's fc and nc: 20 ms, the sheets pressed
 short car_pendulum 20ms
 if "$J" run car_pendulum.jnt --vtk c_car_pendulum -o c_car_pendulum.csv > c.log 2>&1; then
-    $py "$ROOT/tests/vtk/check.py" contacts car_pendulum c_car_pendulum c_car_pendulum.csv 480
+    check contacts car_pendulum c_car_pendulum c_car_pendulum.csv 480
 else
     fail "car_pendulum (contacts): jnt run --vtk failed"; grep error c.log | head -3
 fi
 # mode shapes: cantilever_modes' analysis beam_modes : modes(of = beam, count = 6)
 if "$J" run "$ROOT/examples/cantilever_modes.jnt" --vtk m_cantilever > m.log 2>&1; then
-    $py "$ROOT/tests/vtk/check.py" modes cantilever_modes m_cantilever beam_modes \
+    check modes cantilever_modes m_cantilever beam_modes \
         beam_modes.csv beam_modes_shapes.csv
 else
     fail "cantilever_modes: jnt run --vtk failed"; grep error m.log | head -3
