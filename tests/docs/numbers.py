@@ -106,7 +106,7 @@ def main(argv):
                 return (written if tol is not None else formatted(v, written)) + m.group(0)[len(written):]
             if agrees(written, v, tol):
                 print('PASS: docs number %s:%d: %s = %s (%s)'
-                      % (path, lineno(m.start()), key, written, '%.6g' % v))
+                      % (path, lineno(m.start()), key, written, '%.10g' % v))
             else:
                 print('FAIL: docs number %s:%d: %s: the docs say %s, the test measures %.6g%s'
                       % (path, lineno(m.start()), key, written, v,

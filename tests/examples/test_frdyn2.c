@@ -57,6 +57,7 @@ int main(void)
     const char *stick[] = {"ratio=0.99", "tE=30", "t_end=300", "dt_out=0.05"};
     if (run(mod, test_out("frdyn2_stick9.csv"), stick, 4) == JNT_OK &&
         csv_load(test_out("frdyn2_stick9.csv"), &t) == 0) {
+        MEASURE("frdyn2.stick9.u_end", csv_col(&t, "u")[t.nrow - 1]);
         printf("INFO: long-term stick at atol 1e-9: u(300 s) = %.6g m (F_E/sigma0 = %.6g m)\n",
                csv_col(&t, "u")[t.nrow - 1], 0.99 * Fs / sigma0);
         csv_free(&t);
@@ -68,6 +69,9 @@ int main(void)
         double ust = 0.99 * Fs / sigma0, umax = 0;
         for (int i = 0; i < n; i++)
             umax = fmax(umax, u[i]);
+        MEASURE("frdyn2.stick.u_end", u[n - 1]);
+        MEASURE("frdyn2.stick.u_max", umax);
+        MEASURE("frdyn2.stick.v_end", fabs(v[n - 1]));
         CHECK_REL(u[n - 1], ust, 1e-3, "long-term stick: u(300 s) = F_E/sigma0 (seed 002 Sect. 3)");
         CHECK(fabs(v[n - 1]) < 1e-10, "long-term stick: |v(300 s)| = %.3g < 1e-10 m/s", fabs(v[n - 1]));
         CHECK(umax <= ust * 1.001, "long-term stick: max u = %.6g <= 1.001 F_E/sigma0 (no creep)", umax);
@@ -83,6 +87,7 @@ int main(void)
         double *F = csv_col(&t, "F"), *FR = csv_col(&t, "F_R"), amax = 0;
         for (int i = 0; i < t.nrow; i++)
             amax = fmax(amax, (F[i] - FR[i]) / m);
+        MEASURE("frdyn2.break.a_max", amax);
         CHECK_REL(amax, (1.05 * Fs - mu_d * m * g) / m, 5e-3,
                   "break-away: max acceleration = (F_E - F_d)/m (seed 002 eq. 8)");
         csv_free(&t);
@@ -107,6 +112,11 @@ int main(void)
         double *FR = csv_col(&t, "F_R"), *u = csv_col(&t, "u"), frmax = 0;
         for (int i = 0; i < t.nrow; i++)
             frmax = fmax(frmax, fabs(FR[i]));
+        char key[64];
+        snprintf(key, sizeof key, "frdyn2.step%d.fr_max", k);
+        MEASURE(key, frmax);
+        snprintf(key, sizeof key, "frdyn2.step%d.u_end", k);
+        MEASURE(key, u[t.nrow - 1]);
         CHECK(frmax <= Fs * (1 + 1e-12), "step %s: max |F_R| = %.6g <= Fs = %.6g (seed 002 Sect. 5)",
               steps[k].tE, frmax, Fs);
         if (!isnan(steps[k].u_end))

@@ -170,6 +170,9 @@ static void test_coulomb3(void)
          * on the loading branch it slips from s = -14 um (t = 0.88 s) */
         double k_st = (at(&t, "F", 1.27) - at(&t, "F", 1.25)) / (at(&t, "s", 1.27) - at(&t, "s", 1.25));
         double k_sl = (at(&t, "F", 1.2) - at(&t, "F", 1.0)) / (at(&t, "s", 1.2) - at(&t, "s", 1.0));
+        MEASURE("coulomb3.stick_slope", k_st);
+        MEASURE("coulomb3.slip_slope", k_sl);
+        MEASURE("coulomb3.energy", cycle_energy(&t, 1, 1));
         CHECK_REL(k_st, (c1 + c2) * A, 1e-9, "coulomb3: stick slope (c1 + c2) area (seed 000 Fig. 1)");
         CHECK_REL(k_sl, c2 * A, 1e-9, "coulomb3: slip slope c2 area (seed 000 Fig. 1)");
         CHECK_REL(cycle_energy(&t, 1, 1), 4 * RG * A * (u0 - RG / c1), 1e-5,
@@ -179,6 +182,7 @@ static void test_coulomb3(void)
     const char *stick[] = {"u0=2.9um", NULL};
     if (run_load(m, stick, NULL, "hy_coulomb3_stick.csv", &t) == 0) {
         double W = at(&t, "W", 3), E = 0.5 * (c1 + c2) * A * 2.9e-6 * 2.9e-6;
+        MEASURE("coulomb3.stick_W", fabs(W));
         CHECK(fabs(W) < 1e-9 * E && max_dev(&t, csv_col(&t, "sp"), NULL, 0, 0, 3) == 0,
               "coulomb3: pure stick (u0 < R_G/c1) dissipates zero: W(3 T) = %.3g J "
               "(< 1e-9 of the elastic energy, seed 000 Sect. 5.2.6), sp = 0", W);
@@ -209,6 +213,10 @@ static void test_dahl(void)
         if (run_load(m, defs[k], NULL, "hy_dahl.csv", &t) != 0)
             continue;
         double D = 4 * RG * A * (u0 - RG / s0 * tanh(x));
+        MEASURE(k ? "dahl.u1.energy" : "dahl.u20.energy", cycle_energy(&t, te - 1, 1));
+        MEASURE(k ? "dahl.u1.energy_exact" : "dahl.u20.energy_exact", D);
+        MEASURE(k ? "dahl.u1.tip" : "dahl.u20.tip", at(&t, "F", te - 0.75));
+        MEASURE(k ? "dahl.u1.tip_exact" : "dahl.u20.tip_exact", RG * A * tanh(x) + c2 * A * u0);
         CHECK_REL(cycle_energy(&t, te - 1, 1), D, 1e-5,
                   k ? "dahl: loop energy at u0 = R_G/(3 sigma0) (stick range: D > 0)"
                     : "dahl: loop energy 4 R_G A (u0 - R_G/sigma0 tanh(sigma0 u0/R_G)), u0 = 6.7 R_G/sigma0");
