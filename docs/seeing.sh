@@ -30,3 +30,7 @@ render() {
 }
 render "$W/sc/slider_crank.pvd" docs/img/seeing_slider_crank.png 0.3
 echo "docs/seeing.sh: docs/img/seeing_slider_crank.png"
+# the car pendulum at 0.1 s: the sheet bent by f0, its contacts by state
+"$J" run examples/car_pendulum.jnt -D t_end=0.1s --vtk "$W/cp" -o "$W/cp.csv" 2> "$W/cp.log"
+render "$W/cp/car_pendulum.pvd" docs/img/seeing_car_pendulum.png 0.1 900 300
+echo "docs/seeing.sh: docs/img/seeing_car_pendulum.png"

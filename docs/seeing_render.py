@@ -1,4 +1,5 @@
 """docs/seeing_render.py: one frame of a jnt run --vtk collection as a PNG.
+(VTK's renderer: contacts coloured by state, open grey, stick blue, slip red.)
 python3 seeing_render.py FRAMES.pvd OUT.png TIME [WIDTH HEIGHT]   (or pvpython ...)
 Each block in its own colour (bodies, meshes, contacts, joints), lines as
 tubes and points as spheres, the camera on the x-y plane. Under pvpython
@@ -71,6 +72,18 @@ def by_vtk(pvd, png, t, w, h):
         p.SetColor(*COLOURS.get(name, MESH))
         p.SetLineWidth(4)
         p.SetPointSize(12)
+        if name == "contacts":  # by state: open grey, stick blue, slip red
+            lut = vtk.vtkLookupTable()
+            lut.SetNumberOfTableValues(3)
+            for k, c in enumerate(((0.6, 0.6, 0.6), (0.1, 0.3, 0.9), (0.9, 0.1, 0.1))):
+                lut.SetTableValue(k, *c, 1.0)
+            lut.SetRange(0, 2)
+            m.SetLookupTable(lut)
+            m.SetScalarRange(0, 2)
+            m.SetScalarModeToUsePointFieldData()
+            m.SelectColorArray("state")
+            m.ScalarVisibilityOn()
+            p.SetPointSize(5)
         p.RenderPointsAsSpheresOn()
         p.RenderLinesAsTubesOn()
         if name.startswith("mesh_"):
