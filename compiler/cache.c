@@ -2,7 +2,8 @@
  * cache.c: the compile cache (issue 29). Translating car_pendulum takes 0.7 s, most of
  * it the setup library's reductions and the floating frame's invariants; a hit hands
  * back the same C text and model data (bit for bit: they are stored, not recomputed)
- * in a few milliseconds, and the JIT runs as before.
+ * in a few milliseconds, and with them tcc's shared object of the C (jit.c), which a
+ * compile loads instead of running tcc again.
  *
  * Where: $XDG_CACHE_HOME/jnt (an absolute XDG_CACHE_HOME; else $HOME/.cache/jnt), a
  * folder of ours (created 0700; a link, or a folder of another user, turns the cache
@@ -40,6 +41,7 @@
  *   u64 ndiag, the diagnostics printed (the warnings, replayed on a hit)
  *   u64 clen, the C text
  *   u64 ndata, ndata doubles
+ *   u64 ncode, tcc's shared object of the C (0: none; jnt_translate_file stores none)
  *   u64 jnt_hash64 of every byte above
  * It is read whole (a regular file of at most the bound) and refused when short, long,
  * its checksum or any length is wrong, or its key differs: a truncated, flipped or
@@ -69,7 +71,7 @@
 #include "jnt/jnt.h"
 #include "jnt/setup.h"
 
-#define FORMAT 1u
+#define FORMAT 2u
 #define ORDER 0x01020304u
 
 static atomic_long n_hit, n_refused, n_stored;
@@ -298,6 +300,7 @@ void cache_entry_free(cache_entry *e)
         free(*p);
     free(e->inputs);
     free(e->diag);
+    free(e->code);
     *e = (cache_entry){0};
 }
 
@@ -380,6 +383,13 @@ static int parse_entry(const char *bytes, size_t n, const cache_key *k, cache_en
             return -1;
     }
     e->ndata = (long)nd;
+    e->code = take_bytes(&r, &e->ncode);
+    if (e->code && !e->ncode) {
+        free(e->code);
+        e->code = NULL;
+    } else if (!e->code) {
+        return -1;
+    }
     return r.p == r.end ? 0 : -1;
 }
 
@@ -509,6 +519,8 @@ int cache_store(const cache_key *k, const cache_entry *e, struct timespec starte
     put(&b, e->csrc, e->len);
     put_u64(&b, (uint64_t)e->ndata);
     put(&b, e->data ? (const void *)e->data : "", (size_t)e->ndata * sizeof(double));
+    put_u64(&b, e->code ? e->ncode : 0);
+    put(&b, e->code ? e->code : "", e->code ? e->ncode : 0);
     put_u64(&b, jnt_hash64(JNT_HASH64_START, b.p, b.n));
     long long bound = cache_bound();
     if (b.bad || (long long)b.n > bound) {

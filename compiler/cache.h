@@ -34,6 +34,8 @@ typedef struct cache_entry {
     char **inputs; /* the real paths of the files read, NULL-terminated */
     char *diag;    /* what the compile printed on its diagnostics stream (warnings) */
     size_t ndiag;
+    char *code;    /* tcc's shared object of csrc (jit_build_so), or NULL */
+    size_t ncode;
 } cache_entry;
 
 /* The key of compiling the file `path` (name NULL) or the source `text` named `name`;

@@ -8,6 +8,9 @@
  *
  * The public entry points translate through the compile cache (cache.c): a hit hands back
  * the C text, model data, inputs and warnings of an earlier translation of the same files.
+ * jnt_compile_file and jnt_compile_string also keep tcc's shared object of the C in the
+ * entry (jit_build_so, on a miss) and load it on a hit (jit_load_so) instead of running
+ * tcc again; what cannot be built or loaded is compiled in memory as without the cache.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +41,14 @@ typedef struct comp_job {
     size_t len;
     double *data;             /* the model data (NULL when none) */
     long ndata;
+    int defer;                /* a miss's entry is stored by the caller (compile_job), */
+    int pending;              /* and this one is: */
+    cache_key key;            /* its key, */
+    struct timespec started;  /* when the compile began, */
+    char *diag;               /* the diagnostics printed (ndiag bytes) */
+    size_t ndiag;
+    char *code;               /* a hit's shared object (ncode bytes), or NULL */
+    size_t ncode;
 } comp_job;
 
 /* A job printing diagnostics as opts asks; the caller sets the source and want_c. */
@@ -65,6 +76,10 @@ static void job_free(comp_job *j)
     ast_arena_free(j->arena);
     j->arena = NULL;
     diag_free(&j->dc);
+    cache_key_free(&j->key);
+    free(j->diag);
+    free(j->code);
+    j->diag = j->code = NULL;
 }
 
 /* Read, parse and check the job's source, then (want_c) run the derivatives pass and
@@ -119,9 +134,10 @@ static int translate(void *arg)
 }
 
 /* Translate the job (translate, under alloc_recover), through the compile cache when the
- * job asks for it: a hit fills csrc, data and the inputs from the entry and prints the
- * warnings the translation printed; a miss translates with the diagnostics copied and
- * stores the result when it succeeded. Returns what translate returns. */
+ * job asks for it: a hit fills csrc, data, the inputs and code from the entry and prints
+ * the warnings the translation printed; a miss translates with the diagnostics copied and
+ * stores the result when it succeeded (with `defer`, leaves key, start and diagnostics
+ * in the job, `pending`, for the caller to store). Returns what translate returns. */
 static int translate_cached(comp_job *j)
 {
     cache_key k;
@@ -135,6 +151,7 @@ static int translate_cached(comp_job *j)
         fwrite(e.diag, 1, e.ndiag, j->dc.out);
         j->csrc = e.csrc, j->len = e.len, j->data = e.data, j->ndata = e.ndata;
         j->m.inputs = e.inputs;
+        j->code = e.code, j->ncode = e.ncode;
         free(e.diag);
         cache_key_free(&k);
         return JNT_OK;
@@ -147,6 +164,11 @@ static int translate_cached(comp_job *j)
     j->dc.out = out;
     size_t ndiag = 0;
     char *diag = t ? cache_tee_close(t, &ndiag) : NULL;
+    if (rc == JNT_OK && diag && j->defer) {
+        j->pending = 1;
+        j->key = k, j->started = started, j->diag = diag, j->ndiag = ndiag;
+        return rc;
+    }
     if (rc == JNT_OK && diag)
         cache_store(&k, &(cache_entry){.csrc = j->csrc, .len = j->len, .data = j->data,
                                         .ndata = j->ndata, .inputs = j->m.inputs,
@@ -157,24 +179,42 @@ static int translate_cached(comp_job *j)
     return rc;
 }
 
-/* Translate the job and JIT the C; the job is freed (before the JIT: the model's memory
- * is not needed by then). */
+/* Translate the job and JIT the C: a cache hit's shared object loaded, else (a miss)
+ * tcc's shared object built, stored with the entry and loaded, else the C compiled in
+ * memory. The job is freed before the JIT (the model's memory is not needed by then). */
 static int compile_job(comp_job *j, jnt_model **out)
 {
     *out = NULL;
     j->want_c = 1;
     j->cached = 1;
+    j->defer = 1;
     int rc = translate_cached(j);
-    char *csrc = NULL, **inputs = NULL;
+    char *csrc = NULL, **inputs = NULL, *so = NULL;
+    size_t nso = 0;
     double *data = NULL;
+    if (rc == JNT_OK && j->pending) {
+        if (jit_build_so(j->csrc, &so, &nso) != 0)
+            so = NULL, nso = 0;
+        cache_store(&j->key, &(cache_entry){.csrc = j->csrc, .len = j->len, .data = j->data,
+                                             .ndata = j->ndata, .inputs = j->m.inputs,
+                                             .diag = j->diag, .ndiag = j->ndiag, .code = so,
+                                             .ncode = nso},
+                    j->started);
+    } else if (rc == JNT_OK) {
+        so = j->code, nso = j->ncode;
+        j->code = NULL;
+    }
     if (rc == JNT_OK) {
         csrc = j->csrc, data = j->data, inputs = j->m.inputs;
         j->csrc = NULL, j->data = NULL, j->m.inputs = NULL;
     }
     FILE *diag = j->dc.out;
     job_free(j);
-    if (rc == JNT_OK)
-        rc = jit_compile(csrc, data, diag, out);
+    if (rc == JNT_OK) {
+        int loaded = so ? jit_load_so(so, nso, data, diag, out) : -1;
+        rc = loaded != -1 ? loaded : jit_compile(csrc, data, diag, out);
+    }
+    free(so);
     free(csrc);
     if (rc == JNT_OK) {
         jnt_model_set_inputs(*out, inputs);
