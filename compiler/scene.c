@@ -256,6 +256,44 @@ static int find_node(const jnt_scene_mesh *ms, const dof *f, int *node, int *com
 }
 
 /* See sema_int.h. */
+void sema_body_shape(sema *S, body *b, const ast *e)
+{
+    static const char *const kinds[3] = {"box", "cylinder", "sphere"};
+    static const int nargs[3] = {3, 2, 1};
+    static const char *const forms[3] = {"box(lx, ly, lz)", "cylinder(radius, length)",
+                                         "sphere(radius)"};
+    static const jnt_dim DIM_LEN = {{0, 6, 0, 0, 0}};
+    int k = -1;
+    for (int i = 0; e->kind == AST_CALL && e->name && i < 3; i++)
+        if (!strcmp(e->name, kinds[i]))
+            k = i;
+    if (k < 0) {
+        diag_error(S->dc, e->loc, "a shape is box(lx, ly, lz), cylinder(radius, length) or "
+                                  "sphere(radius), in lengths");
+        return;
+    }
+    if (e->nkids != nargs[k]) {
+        diag_error(S->dc, e->loc, "'%s' takes %d length%s: %s", kinds[k], nargs[k],
+                   nargs[k] > 1 ? "s" : "", forms[k]);
+        return;
+    }
+    ex_id v[3] = {-1, -1, -1};
+    for (int i = 0; i < nargs[k]; i++) {
+        const ast *a = e->kids[i]->kind == AST_ARG ? e->kids[i]->kids[0] : e->kids[i];
+        sval x = sema_num_dim(S, &S->global, a, DIM_LEN, "a shape's size");
+        if (x.k != V_NUM)
+            return;
+        if (sema_is_dynamic(S, x.e)) {
+            diag_error(S->dc, a->loc, "a shape's size may use parameters only");
+            return;
+        }
+        v[i] = x.e;
+    }
+    b->shape = JNT_SHAPE_BOX + k;
+    memcpy(b->shape_size, v, sizeof v);
+}
+
+/* See sema_int.h. */
 jnt_scene *sema_scene(sema *S)
 {
     jnt_scene *sc = xcalloc(1, sizeof *sc);
@@ -276,11 +314,15 @@ jnt_scene *sema_scene(sema *S)
         sb->kind = b->rigid3 ? (b->flex ? JNT_BODY_FLEX3D : JNT_BODY_RIGID3D)
                              : (b->flex ? JNT_BODY_FLEX2D : JNT_BODY_RIGID2D);
         sb->q = S->dofs[b->dof0].y;
+        sb->shape = b->shape;
         if (b->rigid3) /* directors d1, d2, d3 the unit vectors */
             for (int c = 0; c < 3; c++)
                 y[S->dofs[b->dof0 + 3 + 4 * c].y] = 1;
         bmap[i] = sc->nbody++;
     }
+    for (int i = 0; i < S->nbody; i++) /* the shapes' sizes (parameters' defaults) */
+        for (int c = 0; bmap[i] >= 0 && S->bodies[i].shape && c < 3; c++)
+            sc->body[bmap[i]].size[c] = at_rest(S, S->bodies[i].shape_size[c], y, dd, p);
     /* markers, in their bodies' frames */
     sc->marker = xcalloc((size_t)S->nmarker + 1, sizeof *sc->marker);
     for (int i = 0; i < S->nmarker; i++) {

@@ -93,6 +93,8 @@ typedef struct body {
     double pq[9];
     ex_id rows[6];    /* rigid3d, flexible3d: the directors' orthonormality, C = 0 */
     int l0, nrows;    /* their multipliers, states y[l0 .. l0 + nrows): 6, or 0 */
+    int shape;        /* rigid2d, rigid3d: `shape = box(...)`: JNT_SHAPE_* (jnt/scene.h), */
+    ex_id shape_size[3]; /* its sizes (m, parameters only; -1 past its count): 0 none */
 } body;
 
 /* A point fixed in a rigid2d body (body >= 0; its coordinates dofs dx, dy,
@@ -479,6 +481,10 @@ int sema_flex_of_sub(const sema *S, int si);
 /* scene.c: the model's bodies, markers, joints, meshes and contacts for its
  * pictures (jnt/scene.h), at the end of sema_lower (caller frees it). */
 struct jnt_scene *sema_scene(sema *S);
+/* A rigid body's `shape = box(lx, ly, lz)`, `cylinder(radius, length)` or
+ * `sphere(radius)` (lengths, parameters only; what its pictures draw): into
+ * b->shape, b->shape_size, or a located error. */
+void sema_body_shape(sema *S, body *b, const ast *e);
 /* The dof of component comp of node `node` of substructure si (made once). */
 int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc);
 

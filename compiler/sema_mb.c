@@ -201,11 +201,15 @@ void sema_rigid2d_mass(sema *S, body *b)
         const ast *a = d->kids[j];
         if (a->kind == AST_DOF || a->kind == AST_MARKER)
             continue;
+        if (a->kind == AST_ARG && !strcmp(a->name, "shape") && !b->flex) {
+            sema_body_shape(S, b, a->kids[0]);
+            continue;
+        }
         int k = a->kind != AST_ARG ? pos++ : !strcmp(a->name, "mass") ? 0
               : !strcmp(a->name, "inertia") ? 1 : -1;
         if (k < 0 || k > 1) {
-            diag_error(S->dc, a->loc, "'rigid2d' takes 'mass' and 'inertia' (about its centre "
-                                      "of mass)");
+            diag_error(S->dc, a->loc, "'rigid2d' takes 'mass', 'inertia' (about its centre "
+                                      "of mass) and 'shape'");
             return;
         }
         given[k] = a->kind == AST_ARG ? a->kids[0] : a;

@@ -121,8 +121,9 @@ static const ast *body_arg(const ast *d, const char *const *names, int n, int wa
     const ast *got = NULL;
     for (int j = 0; j < d->nkids; j++) {
         const ast *a = d->kids[j];
-        if (a->kind == AST_DOF || a->kind == AST_MARKER)
-            continue;
+        if (a->kind == AST_DOF || a->kind == AST_MARKER ||
+            (a->kind == AST_ARG && !strcmp(a->name, "shape")))
+            continue; /* the shape: body_args */
         int k = -1;
         if (a->kind != AST_ARG)
             k = pos++;
@@ -227,11 +228,15 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
         for (int k = 0; k < 5; k++)
             given[k] = body_arg(d, names, 5, k, &bad);
     }
+    for (int j = 0; j < d->nkids && !b->flex; j++)
+        if (d->kids[j]->kind == AST_ARG && !strcmp(d->kids[j]->name, "shape"))
+            sema_body_shape(S, b, d->kids[j]->kids[0]);
     if (bad) {
         diag_error(S->dc, d->kids[bad - 1]->loc, b->flex
                    ? "'flexible3d' takes 'substructure', 'rotation' and 'omega'"
                    : "'rigid3d' takes 'mass', 'inertia' (its moments (Jx, Jy, Jz) about its "
-                     "centre of mass), 'rotation', 'omega' and 'products' (Jxy, Jyz, Jzx)");
+                     "centre of mass), 'rotation', 'omega', 'products' (Jxy, Jyz, Jzx) and "
+                     "'shape'");
         return -1;
     }
     if (b->flex)

@@ -54,6 +54,7 @@ struct jnt_vtk {
     double *qq;      /* r x 2: q and q' of a mesh */
     double *uu;      /* 3 nnode x 2: their expansion */
     double *ydot;
+    int64_t *pconn, *poffs; /* the shapes' faces: point indices, their ends */
     double *mpos;    /* every mesh's deformed nodes of this frame (3 per node, mesh by mesh) */
     long *mpos0;     /* where each mesh's start in mpos */
     /* the scene's states by name in the model (jnt_state_index): a body's
@@ -121,11 +122,11 @@ static int commit(jnt_vtk *w, jnt_outfile *o)
 /* PolyData of n points with vertices at the first nv and nl lines (pairs in
  * conn from 2 nv on). Point arrays are added by the caller between
  * poly_open and poly_close. */
-static void poly_open(jnt_vtk *w, vtk_file *vf, int n, int nv, int nl)
+static void poly_open(jnt_vtk *w, vtk_file *vf, int n, int nv, int nl, int npoly)
 {
     vtkx_head(vf, "PolyData");
     fprintf(vf->f, "<Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"%d\" "
-                   "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n<Points>\n", n, nv, nl);
+                   "NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n<Points>\n", n, nv, nl, npoly);
     vtkx_arr(vf, "Float64", "Points", 3, w->pts, 24 * (uint64_t)n);
     fprintf(vf->f, "</Points>\n<Verts>\n");
     for (int i = 0; i < nv; i++)
@@ -137,13 +138,87 @@ static void poly_open(jnt_vtk *w, vtk_file *vf, int n, int nv, int nl)
         w->offs[nv + i] = 2 * (i + 1);
     vtkx_arr(vf, "Int64", "connectivity", 1, w->conn + nv, 16 * (uint64_t)nl);
     vtkx_arr(vf, "Int64", "offsets", 1, w->offs + nv, 8 * (uint64_t)nl);
-    fprintf(vf->f, "</Lines>\n<PointData>\n");
+    fprintf(vf->f, "</Lines>\n");
+    if (npoly > 0) { /* the shapes' faces (write_bodies) */
+        fprintf(vf->f, "<Polys>\n");
+        vtkx_arr(vf, "Int64", "connectivity", 1, w->pconn, 8 * (uint64_t)w->poffs[npoly - 1]);
+        vtkx_arr(vf, "Int64", "offsets", 1, w->poffs, 8 * (uint64_t)npoly);
+        fprintf(vf->f, "</Polys>\n");
+    }
+    fprintf(vf->f, "<PointData>\n");
 }
 
 static void poly_close(vtk_file *vf)
 {
     fprintf(vf->f, "</PointData>\n");
     vtkx_tail(vf, "PolyData");
+}
+
+#define SHAPE_SEG 16  /* a cylinder's sides, a sphere's circles: SHAPE_SEG-gons */
+#define SHAPE_PTS (3 * SHAPE_SEG) /* points of a shape at most (a sphere's three circles) */
+#define SHAPE_CONN (6 * SHAPE_SEG) /* face corners of a shape at most */
+
+/* Body b's shape in its frame: corners x (3 per point, *np of them) and
+ * faces (corner counts in fn, their corners in fc, *nf faces). Planar
+ * bodies (flat) draw the outline in their plane: a box lx by ly, a
+ * cylinder length by its diameter (the axis along x), a sphere its circle;
+ * spatial ones a box's six faces, a cylinder's caps and sides, a sphere's
+ * three great circles. */
+static void shape_of(const jnt_scene_body *b, int flat, double *x, int *np, int *fn, int *fc,
+                     int *nf)
+{
+    const double *s = b->size;
+    *np = *nf = 0;
+    int nc = 0;
+    if (b->shape == JNT_SHAPE_BOX || (b->shape == JNT_SHAPE_CYLINDER && flat)) {
+        double h[3] = {s[0] / 2, s[1] / 2, s[2] / 2};
+        if (b->shape == JNT_SHAPE_CYLINDER)
+            h[0] = s[1] / 2, h[1] = s[0], h[2] = 0;
+        int nz = flat ? 1 : 2;
+        for (int k = 0; k < nz; k++)
+            for (int c = 0; c < 4; c++) {
+                double *p = x + 3 * (*np)++;
+                p[0] = (c == 1 || c == 2) ? h[0] : -h[0];
+                p[1] = c >= 2 ? h[1] : -h[1];
+                p[2] = flat ? 0 : (k ? h[2] : -h[2]);
+            }
+        static const int faces[6][4] = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1},
+                                        {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
+        for (int f = 0; f < (flat ? 1 : 6); f++) {
+            fn[(*nf)++] = 4;
+            for (int c = 0; c < 4; c++)
+                fc[nc++] = faces[f][c];
+        }
+        return;
+    }
+    double r = s[0], half = s[1] / 2;
+    if (b->shape == JNT_SHAPE_CYLINDER) { /* spatial: caps at x = -+ half, then the sides */
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < SHAPE_SEG; i++) {
+                double a = 2 * M_PI * i / SHAPE_SEG, *p = x + 3 * (*np)++;
+                p[0] = k ? half : -half, p[1] = r * cos(a), p[2] = r * sin(a);
+            }
+        for (int k = 0; k < 2; k++) {
+            fn[(*nf)++] = SHAPE_SEG;
+            for (int i = 0; i < SHAPE_SEG; i++)
+                fc[nc++] = k * SHAPE_SEG + (k ? i : SHAPE_SEG - 1 - i);
+        }
+        for (int i = 0; i < SHAPE_SEG; i++) {
+            int j = (i + 1) % SHAPE_SEG;
+            fn[(*nf)++] = 4;
+            fc[nc++] = i, fc[nc++] = j, fc[nc++] = SHAPE_SEG + j, fc[nc++] = SHAPE_SEG + i;
+        }
+        return;
+    }
+    if (b->shape == JNT_SHAPE_SPHERE) /* circles in the x-y (and y-z, z-x) planes */
+        for (int k = 0; k < (flat ? 1 : 3); k++) {
+            fn[(*nf)++] = SHAPE_SEG;
+            for (int i = 0; i < SHAPE_SEG; i++) {
+                double a = 2 * M_PI * i / SHAPE_SEG, *p = x + 3 * *np;
+                p[k] = r * cos(a), p[(k + 1) % 3] = r * sin(a), p[(k + 2) % 3] = 0;
+                fc[nc++] = (*np)++;
+            }
+        }
 }
 
 /* bodies.vtp: one point per body (its frame's origin) with its axes and
@@ -191,11 +266,38 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
         w->conn[n + 2 * (p - n) + 1] = p;
         p++;
     }
+    /* the shapes' corners after the markers, their faces */
+    int npoly = 0;
+    long nconn = 0;
+    for (int b = 0; b < n; b++) {
+        const jnt_scene_body *sb = &s->body[b];
+        if (sb->shape == JNT_SHAPE_NONE)
+            continue;
+        double x[3 * SHAPE_PTS], pr[3], pA[9], prv[3], pAv[9];
+        int fn[SHAPE_SEG + 2], fc[SHAPE_CONN], ns, nf;
+        int flat = sb->kind == JNT_BODY_RIGID2D || sb->kind == JNT_BODY_FLEX2D;
+        shape_of(sb, flat, x, &ns, fn, fc, &nf);
+        frame_of(w, b, y, 0, pr, pA, prv, pAv);
+        for (int k = 0; k < ns; k++) {
+            place(pr, pA, x + 3 * k, w->pts + 3 * (np + k));
+            for (int c = 0; c < 3; c++)
+                w->v1[3 * (np + k) + c] = w->v2[3 * (np + k) + c] = w->v3[3 * (np + k) + c] =
+                    w->f4[3 * (np + k) + c] = w->f3[3 * (np + k) + c] = 0;
+            w->f1[np + k] = b;
+            w->f2[np + k] = sb->shape;
+        }
+        for (int f = 0, c = 0; f < nf; f++) {
+            for (int k = 0; k < fn[f]; k++)
+                w->pconn[nconn++] = np + fc[c++];
+            w->poffs[npoly++] = nconn;
+        }
+        np += ns;
+    }
     jnt_outfile *o = open_out(w, path);
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
-    poly_open(w, &vf, np, n, nl);
+    poly_open(w, &vf, np, n, nl, npoly);
     vtkx_arr(&vf, "Float64", "axis_x", 3, w->v1, 24 * (uint64_t)np);
     vtkx_arr(&vf, "Float64", "axis_y", 3, w->v2, 24 * (uint64_t)np);
     vtkx_arr(&vf, "Float64", "axis_z", 3, w->v3, 24 * (uint64_t)np);
@@ -334,7 +436,7 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
-    poly_open(w, &vf, n, n, 0);
+    poly_open(w, &vf, n, n, 0, 0);
     vtkx_arr(&vf, "Float64", "force", 3, w->v1, 24 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "normal_force", 1, w->f1, 8 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "friction_force", 1, w->f2, 8 * (uint64_t)n);
@@ -375,7 +477,7 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
-    poly_open(w, &vf, n, n, 0);
+    poly_open(w, &vf, n, n, 0, 0);
     vtkx_arr(&vf, "Float64", "axis", 3, w->v1, 24 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "reaction", 3, w->v2, 24 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "lambda", 6, w->f3, 48 * (uint64_t)n);
@@ -607,6 +709,8 @@ static void vtk_free(jnt_vtk *w)
     free(w->ydot);
     free(w->mpos);
     free(w->mpos0);
+    free(w->pconn);
+    free(w->poffs);
     free(w->bq), free(w->bv), free(w->mq), free(w->mv), free(w->jl), free(w->jn);
     free(w);
 }
@@ -640,7 +744,8 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->dir = strdup(dir);
     w->stem = strdup(stem);
     /* scratch for the largest block: points, cells, vectors */
-    size_t np = (size_t)s->nbody + (size_t)s->nmarker + (size_t)s->ncontact + (size_t)s->njoint + 1;
+    size_t np = (size_t)s->nbody * (1 + SHAPE_PTS) + (size_t)s->nmarker + (size_t)s->ncontact +
+                (size_t)s->njoint + 1;
     size_t nc = np, r = 1;
     for (int i = 0; i < s->nmesh; i++) {
         if ((size_t)s->mesh[i].nnode > np)
@@ -665,6 +770,8 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->qq = malloc(2 * r * sizeof *w->qq);
     w->uu = malloc(6 * np * sizeof *w->uu);
     w->ydot = malloc(((size_t)m->abi->ny + 1) * sizeof *w->ydot);
+    w->pconn = malloc(((size_t)s->nbody * SHAPE_CONN + 1) * sizeof *w->pconn);
+    w->poffs = malloc(((size_t)s->nbody * (SHAPE_SEG + 2) + 1) * sizeof *w->poffs);
     w->mpos0 = malloc(((size_t)s->nmesh + 1) * sizeof *w->mpos0);
     size_t nall = 0;
     for (int i = 0; w->mpos0 && i < s->nmesh; i++)
@@ -681,7 +788,7 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->times = malloc((size_t)est * sizeof *w->times);
     if (!w->dir || !w->stem || !w->pts || !w->v1 || !w->v2 || !w->v3 || !w->f1 || !w->f2 ||
         !w->f3 || !w->f4 || !w->conn || !w->offs || !w->ctype || !w->qq || !w->uu || !w->ydot ||
-        !w->mpos || !w->mpos0 ||
+        !w->mpos || !w->mpos0 || !w->pconn || !w->poffs ||
         !w->times) {
         vtk_free(w);
         return JNT_ERR_NOMEM;

@@ -282,6 +282,38 @@ def modes(stem, d, name, freq_csv, shapes_csv):
        "shape (1 - |cos| at most %.3g), its largest node moved 0.1 of the mesh" % (stem, worst_s))
 
 
+def shapes(stem, d, want):
+    """The bodies' shapes at the last frame: body i's `shape` and `size`
+    arrays, and its faces (the bodies block's polygons): a box's corners at
+    +-lx/2, +-ly/2 (, +-lz/2) about its point, along its axes; a cylinder's
+    and a sphere's at its radius from the point or the axis. want: i:kind:sizes"""
+    fr = frames(d)
+    ds = blocks(fr[-1][1])["bodies"]
+    x, sh, sz = pts(ds), arr(ds, "shape"), arr(ds, "size")
+    body = arr(ds, "body")
+    polys = ds.GetPolys()
+    good, faces = True, 0
+    for w in want.split(";"):
+        i, kind, sizes = w.split(":")
+        i, kind, sizes = int(i), int(kind), [float(v) for v in sizes.split(",")]
+        good &= int(sh[i]) == kind and np.allclose(sz[i][:len(sizes)], sizes, rtol=1e-15, atol=0)
+        # the body's shape points: after the bodies and markers, of this body
+        own = [k for k in range(len(x)) if int(body[k]) == i and int(sh[k]) == kind and
+               k >= ds.GetNumberOfVerts() and k not in range(ds.GetNumberOfVerts(),
+               ds.GetNumberOfVerts() + ds.GetNumberOfLines())]
+        rel = x[own] - x[i]
+        ax = np.stack([arr(ds, "axis_x")[i], arr(ds, "axis_y")[i], arr(ds, "axis_z")[i]])
+        loc = rel @ ax.T  # in the body's axes
+        if kind == 1:
+            good &= bool(np.allclose(np.abs(loc[:, :2]), np.array(sizes[:2]) / 2, atol=1e-12))
+        elif kind == 3:
+            good &= bool(np.allclose(np.linalg.norm(loc, axis=1), sizes[0], atol=1e-12))
+        good &= len(own) > 0
+    faces = polys.GetNumberOfCells()
+    ok(good and faces > 0, "%s: the bodies' shapes (%s) are drawn at their sizes about their "
+       "frames (%d faces)" % (stem, want, faces))
+
+
 if __name__ == "__main__":
     kind, args = sys.argv[1], sys.argv[2:]
     if kind == "every":
@@ -297,5 +329,7 @@ if __name__ == "__main__":
         sheet(*args)
     elif kind == "modes":
         modes(*args)
+    elif kind == "shapes":
+        shapes(*args)
     elif kind == "contacts":
         contacts(args[0], args[1], args[2], int(args[3]))

@@ -86,6 +86,22 @@ if "$J" run "$ROOT/examples/cantilever_modes.jnt" --vtk m_cantilever > m.log 2>&
 else
     fail "cantilever_modes: jnt run --vtk failed"; grep error m.log | head -3
 fi
+# shapes: the slider-crank's crank a box 100 x 20 x 10 mm, its slider a cylinder
+# (radius 15 mm, length 40 mm); the tumbling body (rigid3d) a sphere of 0.2 m
+short slider_crank 20ms
+sed -i 's|inertia = m \* r^2 / 12)|inertia = m * r^2 / 12, shape = box(r, 20 mm, 10 mm))|;
+        s|inertia = 1e-3 kg\*m^2)|inertia = 1e-3 kg*m^2, shape = cylinder(15 mm, 40 mm))|' \
+    slider_crank.jnt
+short tumbling_body 20ms
+sed -i 's|omega = (dw \* w, w, dw \* w))|omega = (dw * w, w, dw * w), shape = sphere(0.2 m))|' \
+    tumbling_body.jnt
+if "$J" run slider_crank.jnt --vtk sh_sc -o sh_sc.csv > sh.log 2>&1 &&
+   "$J" run tumbling_body.jnt --vtk sh_tb -o sh_tb.csv >> sh.log 2>&1; then
+    check shapes slider_crank sh_sc "0:1:0.1,0.02,0.01;2:2:0.015,0.04"
+    check shapes tumbling_body sh_tb "0:3:0.2"
+else
+    fail "shapes: jnt run --vtk failed"; grep error sh.log | head -3
+fi
 # errors: a folder that cannot be made, a built simulator without a scene
 "$J" run slider_crank.jnt --vtk /nonexistent/dir > e1.log 2>&1
 if [ $? -ne 0 ] && grep -q "cannot create the folder '/nonexistent/dir'" e1.log; then
