@@ -11,6 +11,9 @@ fail() { echo "FAIL: tutorial: $*"; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/jnt-tutorial.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
+# the page as rendered: its figures' markers (<!--m:KEY-->) taken out
+sed 's/<!--m:[^>]*-->//g' "$DOC" > page.md
+DOC=$W/page.md
 # the page's code block of a language (```jnt, ```gnuplot)
 block() { awk -v lang="$1" '$0 == "```" lang { f = 1; next } /^```/ { f = 0 } f' "$DOC"; }
 block jnt > slider.jnt
@@ -46,6 +49,16 @@ turns=$(awk -F, '/^#/ || NR == 1 { next } { if (n && ((pv < 0 && $3 >= 0) || (pv
 [ "$turns" = "-0.1411@0.315 0.0823@0.629 -0.0234@0.943" ] &&
     grep -q 'turns at x = -0.1411 m (t = 0.315 s), 0.0823 m and -0.0234 m' "$DOC" &&
     pass "turning points $turns (x@t), as the page says" || fail "turning points: $turns"
+# the page's figures (docs/testing.md, "Numbers in the docs"): the turns, the
+# loss a swing, the sliding friction force, the spring force where it sticks
+awk -F, '/^#/ || NR == 1 { next }
+    NR == 5 { printf "MEASURE: tutorial.slide_force %.17g\n", ($5 < 0 ? -$5 : $5) }
+    { if (n && ((pv < 0 && $3 >= 0) || (pv > 0 && $3 <= 0))) { k++
+          if (k <= 3) printf "MEASURE: tutorial.turn%d.x %.17g\n", k, $2
+          if (k == 1) printf "MEASURE: tutorial.turn1.t %.17g\n", $1
+          if (k == 3) printf "MEASURE: tutorial.loss %.17g\n", (x0 - ($2 < 0 ? -$2 : $2)) / 3 }
+      if (!n) x0 = $2; pv = $3; n++; xl = $2; fl = $4 }
+    END { printf "MEASURE: tutorial.stick_spring_force %.17g\n", (fl < 0 ? -fl : fl) }' slider.csv
 
 # 4. the gnuplot script: noenhanced after the terminal, a picture written
 if [ "$(grep -n 'set terminal' slider.gp | cut -d: -f1)" -lt "$(grep -n 'set termoption noenhanced' slider.gp | cut -d: -f1)" ] &&
@@ -62,4 +75,6 @@ if tail -1 small.csv | grep -q '^# jnt: complete at t = 3 s$' &&
    awk -v x="$last" 'BEGIN { exit !(x > 0.049998 && x < 0.05) }' &&
    grep -q 'shows the last row, x =' "$DOC"; then
     pass "x0 = 5 cm: last row x = $last (page: 0.049999 m), then the end line"
+    echo "MEASURE: tutorial.small.x $last"
+    awk -v x="$last" 'BEGIN { printf "MEASURE: tutorial.small.deflection %.17g\n", 0.05 - x }'
 else fail "x0 = 5 cm: tail -2 gives $(tail -2 small.csv)"; fi
