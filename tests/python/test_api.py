@@ -142,6 +142,9 @@ def test_run_error_keeps_partial_result():
     assert np.isfinite(r.data).all() and r.stats["steps"] >= len(r) - 1
     assert r.units == {"t": "s", "x": "m"}
     assert r.to_pandas()["x"].iloc[-1] == r["x"][-1]
+    # docs/python.md's figures (docs/testing.md, "Numbers in the docs")
+    print("MEASURE: python.diverge.rows %d" % len(r))
+    print("MEASURE: python.diverge.t_last %.17g" % r.t[-1])
 
 
 def test_to_pandas_with_units(bench):

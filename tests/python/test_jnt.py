@@ -139,6 +139,8 @@ def test_servo_closed_loop(tmp_path):
     sim = m.simulation(Kp=50)
     sim.step(2000)
     assert np.abs(sim.history["x"] - whole["x"]).max() < 1e-6
+    print("MEASURE: python.servo.stepped_vs_whole %.17g"
+          % np.abs(sim.history["x"] - whole["x"]).max())
     # a proportional controller in Python, its force held over each 1 ms
     # step: the continuous loop's trajectory to O(step), the block stops
     # within the stiction band F_S / Kp of the reference
@@ -149,6 +151,7 @@ def test_servo_closed_loop(tmp_path):
     x = sim.history["x"]
     assert len(x) == len(whole) and sim.t == pytest.approx(2.0)
     assert np.abs(x - whole["x"]).max() < 1e-3
+    print("MEASURE: python.servo.python_loop_vs_model %.17g" % np.abs(x - whole["x"]).max())
     assert abs(x[-1] - 0.1) < 1.5 / 50
     assert abs(sim["block.x.v"]) < 1e-3
 

@@ -134,6 +134,7 @@ static void multibody_state(void)
               strstr(jnt_data_error(d), "'crank.angle.v' set to 5 is"),
           "contradicting values: %s, the last set kept, the other moved and named: %s",
           jnt_status_name(rc), jnt_data_error(d));
+    MEASURE("step.projected_crank_v", st(m, d, "crank.angle.v"));
     /* a state saved and set back whole: on the joints already, nothing moves */
     double saved[64], back[64];
     int ns = jnt_state_count(m);
@@ -241,6 +242,7 @@ int main(void)
     CHECK(rc == JNT_OK && np == 101, "100 jnt_step calls: %ld rows (t0's, then one each)", np);
     CHECK(max_diff(parts, whole, 101 * 3) < 1e-13, "stepped rk4 = whole run: %.2g",
           max_diff(parts, whole, 101 * 3));
+    MEASURE("step.rk4_stepped_vs_whole", max_diff(parts, whole, 101 * 3));
     CHECK_NEAR(jnt_time(e), 1.0, 1e-12, "time after 100 steps");
     CHECK(jnt_data_stats(e)->steps == steps, "statistics add up over steps: %ld (whole %ld)",
           jnt_data_stats(e)->steps, steps);
@@ -261,6 +263,7 @@ int main(void)
     CHECK(rc == JNT_OK && np == 101, "dopri5 in 10 advances: %ld rows", np);
     CHECK(max_diff(dop_parts, dop_whole, 101 * 3) < 1e-8, "dopri5 pieces = whole: %.2g",
           max_diff(dop_parts, dop_whole, 101 * 3));
+    MEASURE("step.dopri5_pieces_vs_whole", max_diff(dop_parts, dop_whole, 101 * 3));
 
     /* a state set between steps: F = 0 and x = 0.02 m, v = 0 at t = 1 s; a
      * free damped oscillation from there */
