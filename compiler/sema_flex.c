@@ -276,11 +276,21 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
 }
 
 /* A substructure left sparse (unreduced beyond JNT_MAX_BLOCK) that no
- * flexible2d body took: the located error of the dense limit. */
+ * flexible2d body took: the located error of the dense limit; one that a
+ * flexible2d body took in a model with flexible3d bodies (the runtime's
+ * sparse path, core/flex.c, forms 2D bodies only). */
 static void sparse_unbound(sema *S)
 {
+    int b3 = -1;
+    for (int i = 0; i < S->nbody; i++)
+        b3 = S->bodies[i].flex && S->bodies[i].rigid3 ? i : b3;
     for (int s = 0; s < S->nsub; s++) {
         const subst *sb = &S->subs[s];
+        if (sb->phi && sb->sparse && b3 >= 0 && sema_flex_of_sub(S, s) >= 0)
+            diag_error(S->dc, sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs): a model "
+                                             "with flexible3d bodies ('%s') takes reduced "
+                                             "flexible2d bodies only (give it 'reduce = ...')",
+                       sb->name, sb->r, S->bodies[b3].name);
         if (sb->phi && sb->sparse && sema_flex_of_sub(S, s) < 0)
             diag_error(S->dc, sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs: 'reduce "
                                              "= none', or beyond %d): only a flexible2d body may "

@@ -14,7 +14,8 @@
  * then both run 50 ms (frame held, gravity) and their tips agree (1e-8 m:
  * the two Newton matrices are the same numbers, factorised by LAPACK and
  * KLU); and a sparse
- * substructure that is no flexible2d body is a located error.
+ * substructure that is no flexible2d body, or one beside a flexible3d
+ * body, is a located error.
  */
 #include <math.h>
 #include <stdio.h>
@@ -181,6 +182,28 @@ int main(void)
     fclose(ds2);
     CHECK(rc != JNT_OK && diag && strstr(diag, "flexn:2:1: error: 'sheet' is unreduced and sparse"),
           "reduce = none without a flexible2d body: %s", diag ? diag : "(none)");
+    free(diag);
+    jnt_model_free(mb);
+    /* beside a flexible3d body (core/flex.c's sparse path is 2D only) */
+    const char *mix_text = "model flexm\n"
+                           "substructure sheet : plate2d(lx = 300 mm, ly = 1 mm, thickness = "
+                           "20 mm, E = 210 GPa,\n nu = 0.3, rho = 7850 kg/m^3, nx = 4, ny = 1) {\n"
+                           "  fix = left\n  reduce = none\n}\n"
+                           "substructure shaft : beam3d(length = 1 m, EA = 1 MN, GJ = 1 kN*m^2, "
+                           "EI22 = 1 kN*m^2,\n EI33 = 1 kN*m^2, mass = 1 kg/m) {\n"
+                           "  fix = left\n  reduce = modal(modes = 2)\n}\n"
+                           "body a : flexible2d(substructure = sheet) {}\n"
+                           "body b : flexible3d(substructure = shaft) {}\n"
+                           "simulate { integrator = midpoint(h = 1 ms)  until = 1 ms }\n";
+    diag = NULL, dn = 0;
+    ds2 = open_memstream(&diag, &dn);
+    co.diag = ds2;
+    mb = NULL;
+    rc = jnt_compile_string("flexm", mix_text, &co, &mb);
+    fclose(ds2);
+    CHECK(rc != JNT_OK && diag && strstr(diag, "flexm:2:1: error: 'sheet' is unreduced and sparse "
+                                               "(16 DOFs): a model with flexible3d bodies ('b')"),
+          "reduce = none beside a flexible3d body: %s", diag ? diag : "(none)");
     free(diag);
     jnt_model_free(mb);
     return check_done();
