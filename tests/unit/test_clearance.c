@@ -166,6 +166,8 @@ static void test_cayley(void)
           "Cayley increments: e_f - e_i = r x (e_f + e_i)/2 to %.2e; with exp(r~) instead the "
           "identity misses by %.2e (the reading of 'incremental rotation' the mid-point forms need)",
           mid, midexp);
+    MEASURE("clr.cayley_mid", mid);
+    MEASURE("clr.exp_mid", midexp);
 }
 
 /* ---- planar / spherical clearance joint ------------------------------- */
@@ -241,15 +243,19 @@ static void test_planar(void)
           "claim 1 (planar, eq. 4): f_m n_m . du = f_m (q_f - q_i) on %d states: max |diff|/(|f| "
           "|dx|) %.2e (1e-12); a unit mid-point normal would miss by %.2e",
           N, worst, naive);
+    MEASURE("clr.planar.claim1", worst);
+    MEASURE("clr.planar.claim1_unit_normal", naive);
     CHECK(fr_pos <= 0 && fr_id < 1e-12,
           "claim 3 (planar, eq. 7): friction work <= 0 (max %.3g) and = -f Dt V^t (rel %.2e, 1e-12) "
           "with the projector on n_m/|n_m|",
           fr_pos, fr_id);
+    MEASURE("clr.planar.friction_id", fr_id);
     CHECK(pr_pos <= 0 && pr_id < 1e-10,
           "claim 3 (planar, eq. 7, printed U - n_m n_m^T): work <= 0 (max %.3g) but not -f Dt V^t: "
           "-dW = f (|V^t| + (1 - |n_m|^2)(n_m.V^r)^2/|V^t|) (rel %.2e), exceeding f |V^t| by up to "
           "%.2e of it",
           pr_pos, pr_id, pr_gap);
+    MEASURE("clr.planar.printed_projector_excess", pr_gap);
     CHECK(fdw < 1e-8, "eq. 3: dq/du^k = n, dq/du^l = -n against central differences: %.2e (1e-8)",
           fdw);
 }
@@ -359,17 +365,22 @@ static void test_spatial_gap(void)
           "clr_spatial_gap on %d states: %d on edge, %d starts not converged, at most %d Newton "
           "iterations in all",
           N, fail, notconv, maxit);
+    MEASURE("clr.spatial.newton_max", maxit);
     CHECK(dmin > -1e-13 && dmax < 1e-13,
           "claim 4 (eq. 12-13): the gap equals the brute-force minimum of qbar (2000 angles + "
           "golden section) within [%.2e, %.2e] of rho_k (1e-13); %d states had several local "
           "minima",
           dmin, dmax, multi);
+    MEASURE("clr.spatial.gap_vs_brute", fmax(-dmin, dmax));
+    MEASURE("clr.spatial.multi_minima", multi);
     CHECK(res < 1e-13, "claim 4 (eq. 12): d2k . (rho_l g1/h1 e3l - (u0 + u)) = %.2e at the optimum "
           "(relative to rho_l + |u0 + u|, 1e-13)", res);
+    MEASURE("clr.spatial.eq12_residual", res);
     CHECK(h1e < 1e-15 && h1c < 1e-15 && unit < 1e-15,
           "claim 4 (eqs. 9, 13): h1 = d1k . d1l (%.2e) = |d1k x e3l| (%.2e), d1l a unit vector in "
           "the disk's plane (%.2e): eq. 9's products read as cross products",
           h1e, h1c, unit);
+    MEASURE("clr.spatial.h1_identity", h1e);
 }
 
 /* eq. 12 and qbar'' against central differences of eq. 11; eq. 14 against
@@ -571,10 +582,12 @@ static void test_spatial_work(void)
           "rho_k (64), %.2e of |f| h c at steps of h = 1e-3..1e-1 clearances (%d skipped: the "
           "angle jumped to another minimum)",
           N - skipped, fixu, fixed, skipped);
+    MEASURE("clr.spatial.fixed_phi_units", fixu);
     CHECK(fixexp > 1e3 * fixed,
           "claim 1 (spatial, eq. 15): the same steps with exp(r~) rotations miss by %.2e "
           "(the increments must be Cayley vectors)",
           fixexp);
+    MEASURE("clr.spatial.fixed_phi_exp", fixexp);
     /* general steps: the angle moves; the mismatch is O(step^3). Steps
      * where the optimum jumps to another local minimum (the contact point
      * changes side: q is continuous there, not smooth) are counted apart. */
@@ -610,15 +623,27 @@ static void test_spatial_work(void)
           "O(h^3) per step); %d of %d steps where the contact jumps to the other side miss by up "
           "to %.2e",
           e0, e1, e2, worst[0], worst[1], worst[2], m1, m2, jumps, M, jw);
+    MEASURE("clr.spatial.moving.median1", e0);
+    MEASURE("clr.spatial.moving.median2", e1);
+    MEASURE("clr.spatial.moving.median3", e2);
+    MEASURE("clr.spatial.moving.worst1", worst[0]);
+    MEASURE("clr.spatial.moving.worst2", worst[1]);
+    MEASURE("clr.spatial.moving.worst3", worst[2]);
+    MEASURE("clr.spatial.moving.ratio1", m1);
+    MEASURE("clr.spatial.moving.ratio2", m2);
+    MEASURE("clr.spatial.moving.jumps", jumps);
+    MEASURE("clr.spatial.moving.jump_worst", jw);
     double d0 = median(dmed[0], m), d1 = median(dmed[1], m), d2 = median(dmed[2], m);
     CHECK(d0 / d1 > 3 && d0 / d1 < 5 && d1 / d2 > 3 && d1 / d2 < 5,
           "the director form (clr_spatial_dq_dirs_m) on the same steps: median %.2e, %.2e, %.2e "
           "of |f| h c (O(h^3) per step, like eq. 15)",
           d0, d1, d2);
+    MEASURE("clr.dirs.moving.median1", d0);
     CHECK(ftpos <= 0 && ftid < 1e-12,
           "claim 3 (spatial, eq. 18): friction work <= 0 (max %.3g) and = -f Dt V^t (rel %.2e, "
           "1e-12) with lambda_m, d1m^l, d1m^k averages",
           ftpos, ftid);
+    MEASURE("clr.spatial.friction_id", ftid);
 }
 
 /* ---- the spatial joint in director coordinates ------------------------ */
@@ -771,12 +796,14 @@ static void test_spatial_dirs(void)
           "eq. 14 in director coordinates: dq/d(x, d1, d2, d3) against central differences %.2e "
           "(1e-7); on rigid variations dd = dpsi x d it gives eq. 14's moments (%.2e)",
           fd, psi);
+    MEASURE("clr.dirs.rigid_moments", psi);
     CHECK(alg < 64 && exact < 64 && skipped < N / 10,
           "claim 1 in director coordinates (clr_spatial_dq_dirs_m): g_m . (dx, dd) = qbar_f - "
           "qbar_i at one phi for any director increments (%.1f units of eps rho_k, 64) and "
           "f_m (q_f - q_i) for exp(r~) rotation steps with the angle kept (%.1f units; %d "
           "skipped): no Cayley reading needed",
           alg, exact, skipped);
+    MEASURE("clr.dirs.fixed_phi_units", alg);
     CHECK(ftpos <= 0 && ftid < 1e-12,
           "claim 3 in director coordinates: f [e; a_j e] on K, -f [e; a_j e] on L do the work "
           "-f |Dt V^t| <= 0 (max %.3g; %.2e of f (|dZ^k| + |dZ^l|), 1e-12)",
@@ -841,6 +868,9 @@ static void test_potentials(void)
               "claim 2 (%s): f_m (q_f - q_i) = V(q_f) - V(q_i) to %.2e of |V_f| + |V_i| on 20000 "
               "pairs in and out of contact (1e-14)",
               law, tele);
+        if (hertz) { /* docs/contact.md quotes the Hertz law's */
+            MEASURE("clr.hertz.telescoping", tele);
+        }
         CHECK(lim < 0.2 && close < 1e-14 && naive > 1e3 * close && f0 == dpot(hertz, K, q) &&
                   edge < 1e-15,
               "claim 2 (%s): continuity as q_f -> q_i: |f_m - V'(q_m)| <= %.3g |V'| (dq/2q_m)^2 (Hertz: "
@@ -848,7 +878,14 @@ static void test_potentials(void)
               "at |dq/2q_m| < 1e-9 f_m is within %.2e of V'(q_m), the quotient evaluated as "
               "printed %.2e; f_m(q, q) = V'(q) exactly; continuous across q_f = 0 (%.2e)",
               law, lim, close, naive, edge);
+        if (hertz) { /* docs/contact.md quotes the Hertz law's */
+            MEASURE("clr.hertz.close", close);
+            MEASURE("clr.hertz.printed_quotient", naive);
+        }
         CHECK(fdw < 1e-6, "df_m/dq_f (%s) against central differences: %.2e (1e-6)", law, fdw);
+        if (hertz) { /* docs/contact.md quotes the Hertz law's */
+            MEASURE("clr.hertz.dfdq", fdw);
+        }
     }
 }
 
@@ -861,6 +898,7 @@ static void test_steps(void)
     double dt = clr_step_contact(3.2e-5, 3e-5, 1e-4, 1e-4, 3e-6, CLR_QBAR_MIN, CLR_CONTACT_ALPHA);
     CHECK(fabs(dt - 3e-6 * pow(2, 1.2) / 0.02) < 1e-18,
           "claim 8 (eqs. 19-20): kappa = 2 gives Dt = eps_p 2^1.2/|v_m| = %.6e s", dt);
+    MEASURE("clr.step.contact_dt", dt);
     /* a scripted gap history: approach, contact, separation */
     double worst = 0, t = 0, dt0 = 1e-4, dt1 = 1e-4, q0 = 2e-4, eps_p = 3e-6;
     int n = 0, in = 0;
@@ -878,12 +916,15 @@ static void test_steps(void)
           "claim 8 (eqs. 19-20): the contact step on a scripted gap history of %d steps (%d in "
           "contact) equals Dq/|v_m| from the formulas: max rel diff %.2e",
           n, in, worst);
+    MEASURE("clr.step.in_contact", in);
     /* friction: seed 001 Sect. 6.1's parameters, V_r = 0.05 m/s: nu = 10 */
     double om = clr_lugre_omega(1e5, 1e-3, 0.3);
     double df = clr_step_friction(0.05, 1e-3, om, 5e-4, 5, 1.5);
     CHECK(fabs(om - 1e5 * 1e-3 / 0.3) < 1e-12 && fabs(df - 5e-4 * pow(10, 1.5) / om) < 1e-18,
           "claim 8 (eqs. 27, 33): Omega = %.4f /s; V_r = 50 v_s, vhat_min = 5, alpha = 1.5: "
           "Omega Dt = 5e-4 10^1.5, Dt = %.6e s", om, df);
+    MEASURE("clr.step.omega", om);
+    MEASURE("clr.step.friction_dt", df);
     worst = 0;
     int slow = 0;
     for (n = 0; n < 2000; n++) {
@@ -967,26 +1008,31 @@ static void test_lugre(void)
         e30abs = fmax(e30abs, fabs(s0.dV - s0.slide - s0.diss) / (s30 + 1e-300));
     }
     CHECK(r29 < 1e-14, "eq. 29: both residuals at the solution %.2e (1e-14), %d random steps", r29, N);
+    MEASURE("clr.lugre.eq29_residual", r29);
     CHECK(stick == 0 && slide < 1e-15,
           "claim 5: sticking (v = 0) leaves z unchanged (%.2e); sliding z = sign(v) g(v) is "
           "steady (%.2e, 1e-15)",
           stick, slide);
+    MEASURE("clr.lugre.steady_slide", slide);
     CHECK(mu25 < 1e-14, "eq. 25 at steady sliding: mu = sign(v) g(v) + sigma2 v (%.2e)", mu25);
     CHECK(e30 < 1e-12 && e30p < 1e-10,
           "claim 6 (eq. 30): (V_f - V_i)/Dtau = first term + numerical term to %.2e with "
           "beta_g = |v_g|/g(v_g) (1e-12); the printed numerical term equals the library's to %.2e "
           "(1e-10, where z_j - z_i > 1e-4 |z|)",
           e30, e30p);
+    MEASURE("clr.lugre.eq30", e30);
     CHECK(e30abs > 1e-3,
           "eq. 30 with |v|_g read as (|v_f| + |v_j|)/2 fails when v changes sign in the step "
           "(mismatch up to %.2e of its terms): |v|_g = |v_g| is the reading",
           e30abs);
+    MEASURE("clr.lugre.eq30_mean_abs", e30abs);
     CHECK(pos <= 0,
           "claim 7 (eq. 32): terms 1, 2 and 5 (and eq. 30's numerical term) never positive "
           "(max %.3g)",
           pos);
     CHECK(e32 < 1e-12, "claim 7 (eq. 32): the five terms add up to eq. 31's work to %.2e (1e-12)",
           e32);
+    MEASURE("clr.lugre.eq32", e32);
     CHECK(vdec <= 0 && zgb <= 1e-15,
           "claim 6: V_f <= V_i whenever |z|_g > g(v_g) (max dV %.3g); per step |z_g| <= "
           "max(|z_i|, g(v_g)) (excess %.2e)",
@@ -1009,6 +1055,8 @@ static void test_lugre(void)
           "claim 6: the numerical dissipation -> 0 as Dtau -> 0: halving Dtau scales it by "
           "[%.4f, %.4f] (1/4: O(Dtau^2))",
           rmin, rmax);
+    MEASURE("clr.lugre.dtau_halving_min", rmin);
+    MEASURE("clr.lugre.dtau_halving_max", rmax);
     /* convergence to steady sliding at constant v */
     double conv = 0;
     for (int n = 0; n < 1000; n++) {
@@ -1063,6 +1111,11 @@ static void test_lugre(void)
           "max(|z_g|, |z_f|)/(mu_s/mu_k) = %.6f with beta_g Dtau <= 3, %.6f with eq. 33's steps, "
           "%.6f with any steps (analytic bound %.6f)",
           bsmall, brule, bany, bound);
+    MEASURE("clr.lugre.bound_small", bsmall);
+    MEASURE("clr.lugre.bound_rule", brule);
+    MEASURE("clr.lugre.bound_any", bany);
+    MEASURE("clr.lugre.bound", bound);
+    MEASURE("clr.lugre.cmin", -cs);
     /* a velocity reversal in one long step: |z| > mu_s/mu_k */
     clr_lugre_par p1 = {1, 2, 0, 0};
     clr_lugre_step st;
@@ -1076,6 +1129,8 @@ static void test_lugre(void)
           "with beta_g Dtau = 3 + sqrt(27) gives z_f = %.6f, a reversal then %.6f and |z|_g = %.6f "
           "> mu_s/mu_k = 1 (bounded by %.6f)",
           z1, z2, fabs(st.zg), bound);
+    MEASURE("clr.lugre.overshoot_zf", z1);
+    MEASURE("clr.lugre.overshoot_zg", fabs(st.zg));
 }
 
 int main(void)
