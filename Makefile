@@ -125,12 +125,8 @@ $(B)/obj/compiler/cli/%.o: compiler/cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CLI_INC) $(DEFS) -DJNT_LINK_LIBS='"$(RUN_LIBS)"' $(CFLAGS) -MMD -MP -c $< -o $@
 
-# jnt animate's renderer (compiler/cli/animate.py) as a C string literal
-$(B)/gen/animate_py.h: compiler/cli/animate.py
-	@mkdir -p $(@D)
-	sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< > $@
-$(B)/obj/compiler/cli/animate.o: $(B)/gen/animate_py.h
-$(B)/obj/compiler/cli/animate.o: CLI_INC += -I$(B)/gen
+# jnt animate's renderer, assembled into animate.o (.incbin)
+$(B)/obj/compiler/cli/animate.o: compiler/cli/animate.py
 
 # Lemon's and re2c's output is not ours: compile it without -Werror noise.
 $(B)/obj/gen/%.o: $(B)/gen/%.c

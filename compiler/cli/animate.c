@@ -36,10 +36,16 @@
 
 extern char **environ;
 
-/* the renderer (compiler/cli/animate.py as a C string, the Makefile's rule) */
-static const char animate_py[] =
-#include "animate_py.h"
-    ;
+/* the renderer, compiler/cli/animate.py, assembled in with a NUL after it
+ * (the Makefile makes animate.o depend on it) */
+__asm__(".section .rodata\n"
+        ".globl jnt_animate_py\n"
+        ".hidden jnt_animate_py\n"
+        "jnt_animate_py:\n"
+        ".incbin \"" JNT_SOURCE_DIR "/compiler/cli/animate.py\"\n"
+        ".byte 0\n"
+        ".previous\n");
+extern const char jnt_animate_py[];
 
 static const char animate_help[] =
     "usage: jnt animate MODEL.jnt|FRAMES.pvd [-o OUT.mp4|OUT.gif] [--view xy|xz|yz|iso]\n"
@@ -275,7 +281,7 @@ static int animate(const anim_opts *o, const char *out, const char *tmp)
         }
         argv[n++] = py;
         argv[n++] = "-c";
-        argv[n++] = (char *)animate_py;
+        argv[n++] = (char *)jnt_animate_py;
         argv[n++] = pvd;
         argv[n++] = (char *)(to ? to : out);
         argv[n++] = ends(out, ".gif") ? "gif" : "mp4";

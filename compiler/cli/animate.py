@@ -1,6 +1,6 @@
 # animate.py: the frames of `jnt animate` (compiler/cli/animate.c), rendered
-# with VTK off screen and joined by ffmpeg. Built into the jnt program as a
-# string (the Makefile's animate_py.h) and run as
+# with VTK off screen and joined by ffmpeg. Assembled into the jnt program
+# (animate.c, .incbin) and run as
 #   python3 -c SCRIPT PVD OUT FORMAT VIEW FPS FRAMES WIDTH HEIGHT FRAMEDIR FFMPEG TITLE
 # with every name an argument, never code. PVD is a VTK time collection of
 # vtkMultiBlockDataSet files (docs/seeing.md): the blocks "bodies", "joints",

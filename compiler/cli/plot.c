@@ -619,7 +619,11 @@ static int plot_columns(const char *csv, plot_csv *c, const plot_opts *o)
         if (!used)
             sc.gcol[sc.ngcol++] = i;
     }
-    if (plot_scan_rows(csv, c, &sc) != 0)
+    FILE *rows = plot_open_csv(csv);
+    int scanned = rows ? plot_scan_rows(rows, c, &sc) : -1;
+    if (rows)
+        fclose(rows);
+    if (scanned != 0)
         return 1;
     if (sc.ngroup < 0) {
         fprintf(stderr, "jnt plot: error: '%s' sweeps %d other parameters (", csv, sc.ngcol);

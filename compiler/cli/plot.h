@@ -63,10 +63,11 @@ FILE *plot_open_csv(const char *path);
  * (no header, a NumPy file, no rows; *c then holds nothing to free). */
 int plot_read_csv(const char *path, plot_csv *c);
 void plot_csv_free(plot_csv *c);
-/* Read the rows of the CSV c was read from (path): every column's range and,
- * when s->ngcol > 0, the distinct combinations of the columns s->gcol. 0 (free
- * s with plot_scan_free), or -1 after a message. */
-int plot_scan_rows(const char *path, const plot_csv *c, plot_scan *s);
+/* Read the rows of the CSV c was read from, open at its start as f (the
+ * caller closes it): every column's range and, when s->ngcol > 0, the
+ * distinct combinations of the columns s->gcol. 0 (free s with
+ * plot_scan_free), or -1 after a message. */
+int plot_scan_rows(FILE *f, const plot_csv *c, plot_scan *s);
 void plot_scan_free(plot_scan *s);
 /* The offset of an axis over [lo, hi] when the range is below 1e-4 of the
  * values (matplotlib's offset text): 1 and its decimal text in buf (the

@@ -35,7 +35,7 @@ static int known_group(const plot_scan *s, const double *v)
 }
 
 /* See plot.h. */
-int plot_scan_rows(const char *path, const plot_csv *c, plot_scan *s)
+int plot_scan_rows(FILE *f, const plot_csv *c, plot_scan *s)
 {
     for (int i = 0; i < c->nc; i++) {
         s->lo[i] = INFINITY;
@@ -46,11 +46,6 @@ int plot_scan_rows(const char *path, const plot_csv *c, plot_scan *s)
     if (s->ngcol > 0 &&
         !(s->gval = malloc((size_t)PLOT_MAXGROUPS * (size_t)s->ngcol * sizeof *s->gval))) {
         fputs("jnt plot: error: out of memory\n", stderr);
-        return -1;
-    }
-    FILE *f = plot_open_csv(path);
-    if (!f) {
-        plot_scan_free(s);
         return -1;
     }
     char *line = NULL;
@@ -90,7 +85,6 @@ int plot_scan_rows(const char *path, const plot_csv *c, plot_scan *s)
             memcpy(s->gval + (size_t)s->ngroup++ * s->ngcol, key, (size_t)s->ngcol * sizeof *key);
     }
     free(line);
-    fclose(f);
     return 0;
 }
 

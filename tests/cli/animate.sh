@@ -46,6 +46,21 @@ if "$J" animate fx/demo.pvd -o demo.mp4 --frames 12 --fps 6 --view iso 2> err.tx
 else
     fail "jnt animate to an MP4: $(cat err.txt)"
 fi
+# a model: run with --vtk into the temporary folder, -D passed on to the run
+if "$J" animate "$ROOT/examples/slider_crank.jnt" -o crank.mp4 --frames 20 --fps 10 -D m=0.6kg \
+        --size 320,240 2> err.txt; then
+    p=$(probe crank.mp4)
+    [ "$(field "$p" nb_read_frames)" = 20 ] &&
+        awk -v d="$(field "$p" duration)" 'BEGIN { exit !(d > 1.95 && d < 2.05) }' &&
+        pass "examples/slider_crank.jnt run and drawn: ffprobe reads $p" ||
+        fail "slider-crank film: ffprobe reads '$p'"
+else
+    fail "jnt animate examples/slider_crank.jnt: $(cat err.txt)"
+fi
+"$J" animate "$ROOT/examples/slider_crank.jnt" -o bad.gif -D nope=1 2> err.txt; rc=$?
+[ $rc = 1 ] && [ ! -e bad.gif ] && grep -q "nope" err.txt &&
+    pass "a -D the model does not have: the run's message, exit 1, no film" ||
+    fail "bad -D: exit $rc, $(cat err.txt)"
 # the frames differ (the crank turns, the sheet bends): frame 0 and 15 of the GIF
 ffmpeg -v error -i demo.gif -vf "select=eq(n\,0)+eq(n\,15)" -vsync 0 f%d.png 2> /dev/null
 if [ -s f1.png ] && [ -s f2.png ] && ! cmp -s f1.png f2.png; then

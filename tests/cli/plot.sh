@@ -84,7 +84,7 @@ if [ $rc = 0 ] && grep -q '^usage: jnt run MODEL.jnt' h.txt && grep -q -- '--plo
 else
     fail "jnt run --help: $(head -2 h.txt)"
 fi
-for c in check emit build plot; do
+for c in check emit build plot animate; do
     "$J" $c --help | head -1 | grep -q "^usage: jnt $c" && pass "jnt $c --help" || fail "jnt $c --help"
 done
 # a built simulator's --version
