@@ -159,6 +159,7 @@ if /usr/bin/python3 "$ROOT/examples/beam_on_beam_spec.py" tones.csv -o py.csv --
         { if (m[FNR] > -150) { d = $3 - m[FNR]; if (d < 0) d = -d; if (d > w) w = d } }
         END { printf "%.1g dB", w > "/dev/stderr"; exit !(w < 1e-4) }' py.csv tones_spec_stft.csv 2> d.txt
 then pass "--spectrogram: numpy's STFT of the same column to $(cat d.txt) (its 4 printed decimals)"
+    echo "MEASURE: plot.stft_vs_numpy $(sed 's/ dB//' d.txt)"
 else fail "--spectrogram differs from numpy's: $(cat d.txt)"; fi
 # the first frame's two largest bins: 48.8 Hz apart, the tones' next bins, about 0 and -6 dB
 if awk -F, 'FNR <= 2 || NF < 3 { next } $1 != t0 && t0 != "" { exit } { t0 = $1
@@ -184,6 +185,10 @@ printf 't,x\n# units: s,m\n' > header_only.csv
 # issue 32: plots that do not mislead. The heavy top's energy varies by about 1e-10 J on
 # 20.94 J: the axis shows E - OFFSET (matplotlib's offset text), not every tick "20.9372"
 "$J" run "$ROOT/examples/heavy_top.jnt" -o top.csv > /dev/null 2>&1
+# docs/cli.md's figures: the energy and how far it varies (docs/testing.md)
+awk -F, '/^#/ || NR == 1 { next } { if (!n || $5 < lo) lo = $5; if (!n || $5 > hi) hi = $5; n++ }
+    END { printf "MEASURE: plot.top.energy %.17g\nMEASURE: plot.top.energy_range %.17g\n",
+          (lo + hi) / 2, hi - lo }' top.csv
 JNT_PLOT_SCRIPT=1 "$J" plot top.csv -y E -o top.svg 2> script.txt
 ticks=$(sed -n 's/.*>[ ]*\(-\{0,1\}[0-9][0-9.e+-]*\)<.*/\1/p' top.svg | sort -u | tr '\n' ' ')
 if grep -q '^set ylabel "E - 20\.937185096 \[' script.txt &&
