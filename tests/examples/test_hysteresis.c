@@ -135,6 +135,7 @@ static void test_jenkins(void)
     if (run_load(m, slip, NULL, "hy_jenkins.csv", &t) == 0) {
         double D = 4 * 10 * (50e-6 - 10 / 1e6);
         /* rk4 integrates W to O(h^2) over the steps where F has a kink */
+        MEASURE("jenkins.energy", cycle_energy(&t, 1, 1));
         CHECK_REL(cycle_energy(&t, 1, 1), D, 1e-5,
                   "jenkins: loop energy 4 F_s (u0 - F_s/k), u0 = 5 F_s/k (rk4 h = T/1000)");
         CHECK_REL(cycle_energy(&t, 2, 1), D, 1e-5, "jenkins: the same in the next cycle");
@@ -146,6 +147,7 @@ static void test_jenkins(void)
     const char *stick[] = {"u0=9um", NULL};
     if (run_load(m, stick, NULL, "hy_jenkins_stick.csv", &t) == 0) {
         double W = at(&t, "W", 3), E = 0.5 * 1e6 * 9e-6 * 9e-6;
+        MEASURE("jenkins.stick_W", fabs(W));
         CHECK(fabs(W) < 1e-9 * E && max_dev(&t, csv_col(&t, "sp"), NULL, 0, 0, 3) == 0,
               "jenkins: stick (u0 < F_s/k): W over 3 cycles = %.3g J (< 1e-9 k u0^2/2), sp = 0", W);
         csv_free(&t);
@@ -245,6 +247,7 @@ static void test_valanis(void)
     const char *init[] = {"dt_out=10us", "t_end=1ms", NULL};
     jnt_run_opts fine = {.h = 1e-5};
     if (run_load(m, init, &fine, "hy_valanis0.csv", &t) == 0) {
+        MEASURE("valanis.initial_slope", at(&t, "F", 1e-5) / at(&t, "s", 1e-5));
         CHECK_REL(at(&t, "F", 1e-5) / at(&t, "s", 1e-5), E0 * A, 1e-3,
                   "valanis: initial slope E0 area (seed 001 eq. 2.1 at tau = 0; tol 1e-3)");
         csv_free(&t);
@@ -254,11 +257,14 @@ static void test_valanis(void)
     if (run_load(m, big, NULL, "hy_valanis.csv", &t) == 0) {
         double s1 = at(&t, "s", 0.2), s2 = at(&t, "s", 0.25);
         double F1 = at(&t, "F", 0.2), F2 = at(&t, "F", 0.25);
+        MEASURE("valanis.asymptotic_slope", (F2 - F1) / (s2 - s1));
+        MEASURE("valanis.asymptote", F2 - Et * A * s2);
         CHECK_REL((F2 - F1) / (s2 - s1), Et * A, 1e-6, "valanis: asymptotic slope Et area (tol 1e-6)");
         CHECK_REL(F2 - Et * A * s2, RG * A, 1e-6,
                   "valanis: slip asymptote tau = Et s + R_G, R_G = mu p (alpha0 = R_G E0/(E0 - Et))");
         double asym = loop_asymmetry(&t, 2, 1);
         CHECK(asym < 1e-6 * RG * A, "valanis: loop symmetry F(t + T/2) = -F(t): max dev %.3g N", asym);
+        MEASURE("valanis.asymmetry", asym);
         csv_free(&t);
     }
     jnt_model_free(m);
@@ -290,6 +296,10 @@ static void test_bouc_wen(void)
         double D = 2 * A * (RG * L - RG * RG * T / Ac - T * T * RG * RG / (2 * Ac));
         if (run_load(m, defs[k], NULL, "hy_bw.csv", &t) != 0)
             continue;
+        MEASURE(k ? "bouc_wen.u2.energy" : "bouc_wen.u20.energy", cycle_energy(&t, te - 1, 1));
+        MEASURE(k ? "bouc_wen.u2.energy_exact" : "bouc_wen.u20.energy_exact", D);
+        MEASURE(k ? "bouc_wen.u2.tip" : "bouc_wen.u20.tip", at(&t, "w", te - 0.75));
+        MEASURE(k ? "bouc_wen.u2.tip_exact" : "bouc_wen.u20.tip_exact", T);
         CHECK_REL(cycle_energy(&t, te - 1, 1), D, 1e-5,
                   k ? "bouc_wen: n = 1 loop energy (closed form), u0 = 2 um (< 3 um = R_G/A)"
                     : "bouc_wen: n = 1 loop energy (closed form), u0 = 20 um");
@@ -299,11 +309,14 @@ static void test_bouc_wen(void)
     const char *n2[] = {"n=2", NULL};
     if (run_load(m, n2, NULL, "hy_bw2.csv", &t) == 0) {
         double wmax = max_dev(&t, csv_col(&t, "w"), NULL, 0, 0, 3);
+        MEASURE("bouc_wen.n2.tip", at(&t, "w", 2.25));
+        MEASURE("bouc_wen.n2.w_max", wmax);
         CHECK(fabs(at(&t, "w", 2.25) - 1) < 1e-6 && wmax <= 1 + 1e-12,
               "bouc_wen: n = 2 saturation: z / R_G = %.9f at the tip, max |z| / R_G = %.12f "
               "(R_G = (A/(B + gamma))^(1/n) = mu p)", at(&t, "w", 2.25), wmax);
         double asym = loop_asymmetry(&t, 2, 1);
         CHECK(asym < 1e-6 * RG * A, "bouc_wen: loop symmetry F(t + T/2) = -F(t): max dev %.3g N", asym);
+        MEASURE("bouc_wen.n2.asymmetry", asym);
         csv_free(&t);
     }
     jnt_model_free(m);
@@ -357,12 +370,21 @@ static void test_segalman(void)
             continue;
         D[k] = cycle_energy(&t, 1, 1);
         double Dx = 4 * R * pow(u0, chi + 3) / ((chi + 2) * (chi + 3));
+        {
+            static const char *const key[][3] = {{"segalman.D1", "segalman.D1_exact", "segalman.D1_pct"},
+                                                 {"segalman.D3", "segalman.D3_exact", "segalman.D3_pct"},
+                                                 {"segalman.D9", "segalman.D9_exact", "segalman.D9_pct"}};
+            MEASURE(key[k][0], D[k]);
+            MEASURE(key[k][1], Dx);
+            MEASURE(key[k][2], 100 * (D[k] / Dx - 1));
+        }
         CHECK(fabs(D[k] / Dx - 1) <= 1e-2,
               "segalman: microslip D = 4 R u0^(chi+3)/((chi+2)(chi+3)) at u0 = %.1f phi_max: "
               "got %.6g J, want %.6g J (rel %.2g; Segalman 2005; 40 cells, tol 1 %%)", xi[k], D[k],
               Dx, D[k] / Dx - 1);
         if (k == 0) {
             /* all sliders stick on the first row: the slope is K_T */
+            MEASURE("segalman.initial_stiffness", at(&t, "F", 1e-4) / at(&t, "s", 1e-4));
             CHECK_REL(at(&t, "F", 1e-4) / at(&t, "s", 1e-4), KT, 1e-9,
                       "segalman: initial stiffness K_T (cell masses sum to K_T / (1 + beta), plus S)");
         }
@@ -380,18 +402,21 @@ static void test_segalman(void)
                     }
                 dev = fmax(dev, fabs(F[i] - (F0 - 2 * f)));
             }
+            MEASURE("segalman.masing_dev", dev);
             CHECK(dev < 1e-4 * F0, "segalman: Masing rule F = F(u0) - 2 f((u0 - s)/2) on the "
                                    "descending branch: max dev %.3g N (tol 1e-4 F(u0))", dev);
         }
         csv_free(&t);
     }
     double slope = log(D[2] / D[0]) / log(xi[2] / xi[0]);
+    MEASURE("segalman.slope", slope);
     CHECK_NEAR(slope, 3 + chi, 0.01, "segalman: log-log slope of D(u0) = 3 + chi (u0 = 0.1 .. 0.9 phi_max)");
     /* macroslip: beyond phi_max every slider slips, F = F_S */
     char def[64];
     const char *defs[] = {def, NULL};
     snprintf(def, sizeof def, "u0=%.17g", 1.5 * phimax);
     if (run_load(m, defs, NULL, "hy_segalman_macro.csv", &t) == 0) {
+        MEASURE("segalman.macroslip", at(&t, "F", 0.25));
         CHECK_REL(at(&t, "F", 0.25), FS, 1e-9, "segalman: macroslip force F_S at u0 = 1.5 phi_max");
         csv_free(&t);
     }
