@@ -55,6 +55,7 @@ int main(void)
         for (int i = 0; i < n && i < rk.nrow; i++)
             e = fmax(e, fabs(Fb[i] - Fr[i]));
         printf("INFO: bdf rtol 1e-10 vs rtol 1e-12: max |dF_L| = %.3g N\n", e);
+        MEASURE("lugre.bdf10_vs_ref", e);
         csv_free(&rk);
     }
 
@@ -63,6 +64,7 @@ int main(void)
     double vmax = 0;
     for (int i = 0; i < n; i++)
         vmax = fmax(vmax, fabs(vr[i]));
+    MEASURE("lugre.v_peak", vmax);
     CHECK_REL(vmax, 0.37, 0.05, "peak slip velocity (seed 001 E3, lambda_max = V sigma0 / F_C)");
 
     /* periodic stick-slip: over 60 s the slip onsets (v rising through 1 cm/s)
@@ -76,11 +78,14 @@ int main(void)
             if (vl[i - 1] < 0.01 && vl[i] >= 0.01)
                 onset[no++] = tl[i];
         CHECK(no >= 5, "stick-slip: %d slip phases in 60 s", no);
+        MEASURE("lugre.slip_phases", no);
         if (no >= 5) {
             double p0 = onset[2] - onset[1], dev = 0;
             for (int k = 2; k + 1 < no; k++)
                 dev = fmax(dev, fabs((onset[k + 1] - onset[k]) - p0));
             CHECK(dev < 0.01 * p0, "stick-slip is periodic: period %.4f s, spread %.2g s", p0, dev);
+            MEASURE("lugre.period", p0);
+            MEASURE("lugre.period_spread", dev);
         }
         csv_free(&lg);
     } else {
@@ -95,6 +100,7 @@ int main(void)
         for (int i = 0; i < n && i < rk.nrow; i++)
             e = fmax(e, fabs(Fk[i] - Fr[i]));
         CHECK(rk.nrow == n && e < 1e-5, "rk4 h = 1e-4 s: max |F_L - F_ref| = %.3g N < 1e-5 N", e);
+        MEASURE("lugre.rk4_err", e);
         csv_free(&rk);
     } else {
         CHECK(0, "rk4 h = 1e-4 s runs: %s", err);
@@ -113,6 +119,7 @@ int main(void)
                 e = fmax(e, fabs(Fa[i] - Fr[j]));
         }
         printf("INFO: radau h = 7.07e-3 s: max |F_L - F_ref| = %.3g N (seed 001: 9.33e-2 N)\n", e);
+        MEASURE("lugre.radau_err", e);
         CHECK(e > 9.33e-3 && e < 0.933, "radau h = 7.07e-3 s: max error %.3g N is of the order "
                                         "of seed 001's 9.33e-2 N", e);
         csv_free(&ra);
@@ -133,10 +140,48 @@ int main(void)
         for (int i = 0; i < n && i < rk.nrow; i++)
             e = fmax(e, fabs(Fk[i] - Fr[i]));
         CHECK(e > 1.0, "rk4 h = 7.07e-4 s is unstable in slip: max |F_L - F_ref| = %.3g N > 1 N", e);
+        MEASURE("lugre.rk4_big_err", e);
         csv_free(&rk);
     } else {
         CHECK(rc == JNT_ERR_NONFINITE, "rk4 h = 7.07e-4 s diverges in slip (%s)", err);
     }
+    /* docs/laws.md's table of RK4 steps around the stability bound
+     * h < 2.785 F_C / (sigma0 |V|max) = 7.5e-5 s: the max error at each
+     * (MEASURE lines, no bound: 1e-4 s above and 7.07e-4 s are the checks) */
+    static const double hs[] = {5e-5, 7.5e-5, 1.2e-4, 1.5e-4, 2e-4, 3e-4};
+    static const char *const hkey[] = {"lugre.rk4_table.5e-5", "lugre.rk4_table.7.5e-5",
+                                       "lugre.rk4_table.1.2e-4", "lugre.rk4_table.1.5e-4",
+                                       "lugre.rk4_table.2e-4", "lugre.rk4_table.3e-4"};
+    for (int k = 0; k < 6; k++) {
+        jnt_run_opts rkh = {.integrator = "rk4", .h = hs[k]};
+        if (run(mod, test_out("lugre_rk4_h.csv"), rkh, NULL, &rk, err, sizeof err) != JNT_OK)
+            continue;
+        double *Fk = csv_col(&rk, "F_L"), e = 0;
+        for (int i = 0; i < n && i < rk.nrow; i++)
+            e = fmax(e, fabs(Fk[i] - Fr[i]));
+        MEASURE(hkey[k], e);
+        csv_free(&rk);
+    }
+    /* the implicit trapezoidal rule at seed 001's h = 5e-3 (3.535e-3 s), and
+     * how long the reference is beyond RK4's bound at h = 1e-4 s */
+    jnt_run_opts trap = {.integrator = "trapezoidal", .h = 3.535e-3};
+    if (run(mod, test_out("lugre_trap.csv"), trap, NULL, &ra, err, sizeof err) == JNT_OK) {
+        double *Fa = csv_col(&ra, "F_L"), *ta = ra.col[0], e = 0;
+        int j = 0;
+        for (int i = 0; i < ra.nrow; i++) {
+            while (j + 1 < n && tr[j + 1] <= ta[i])
+                j++;
+            if (fabs(tr[j] - ta[i]) < 1e-9)
+                e = fmax(e, fabs(Fa[i] - Fr[j]));
+        }
+        MEASURE("lugre.trap_err", e);
+        csv_free(&ra);
+    }
+    double fast = 0;
+    for (int i = 1; i < n; i++)
+        if (fabs(vr[i]) > 0.2785)
+            fast += tr[i] - tr[i - 1];
+    MEASURE("lugre.time_beyond_rk4_bound", fast);
     /* stick eigenvalues at rest (digest E3, claim 10): 0 and -111.94 +/- 193.57i
      * in time nondimensionalised by omega_n = sqrt(K/M); our time is in s */
     jnt_data *d = jnt_data_new(mod);
