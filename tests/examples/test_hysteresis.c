@@ -448,6 +448,8 @@ static void test_viscous(void)
             char name[160];
             snprintf(name, sizeof name, "%s: energy per cycle pi u0^2 K''(w) (tol 1e-6)", names[i]);
             CHECK_REL(cycle_energy(&t, 5, 1), PI * u0 * u0 * Kpp, 1e-6, name);
+            snprintf(name, sizeof name, "viscous.%s.energy", names[i]);
+            MEASURE(name, cycle_energy(&t, 5, 1));
             csv_free(&t);
         }
         jnt_model_free(m);
@@ -495,6 +497,11 @@ static void test_lugre(void)
                 want = 4 + 2 * exp(-(V / 1e-3) * (V / 1e-3)) + 0.4 * V;
             else
                 want = 0;
+            if (e < 2) {
+                static const char *const key[2][2] = {{"lugre.steady.V1", "lugre.steady.V3"},
+                                                      {"lugre_force.steady.V1", "lugre_force.steady.V3"}};
+                MEASURE(key[e][k], at(&t, "F", 3));
+            }
             if (e < 2)
                 CHECK_REL(at(&t, "F", 3), want, 1e-9,
                           e ? "lugre_force: steady sliding F_C + (F_S - F_C) exp(-(V/V_S)^2) + sigma2 V"
@@ -547,8 +554,30 @@ static void test_gaping(void)
                   "%s: gaping (N = 0): |F - c2 s area| = %.3g N, state %s frozen (max change %.3g)",
                   laws[i].name, fdev, laws[i].state, zdev);
             double Fend = at(&t, "F", 3);
+            char key[80];
+            snprintf(key, sizeof key, "gaping.%s.F_end", laws[i].name);
+            MEASURE(key, Fend);
+            snprintf(key, sizeof key, "gaping.%s.F_dev", laws[i].name);
+            MEASURE(key, fdev);
             CHECK(isfinite(Fend) && fabs(Fend) < 100,
                   "%s: runs on after contact closes again (F(3 s) = %.4g N)", laws[i].name, Fend);
+            csv_free(&t);
+        }
+        /* docs/laws.md: under bdf a frozen state drifts (CVODE's polynomial
+         * carries the slope it had before the gap); the force stays exact */
+        jnt_run_opts bdf = {.integrator = "bdf", .rtol = 1e-8, .atol = 1e-10};
+        if (laws[i].c2 > 0 && run_load(m, NULL, &bdf, "hy_gaping_drift.csv", &t) == 0) {
+            double *s = csv_col(&t, "s"), *F = csv_col(&t, "F"), *z = csv_col(&t, "z");
+            double fdev = 0;
+            for (int r = 0; r < t.nrow; r++)
+                if (t.col[0][r] > 1.101 && t.col[0][r] < 2.299)
+                    fdev = fmax(fdev, fabs(F[r] - laws[i].c2 * s[r]));
+            double zdev = max_dev(&t, z, NULL, at(&t, "z", 1.102), 1.102, 2.299);
+            char key[80];
+            snprintf(key, sizeof key, "gaping_bdf.%s.state_drift", laws[i].name);
+            MEASURE(key, zdev);
+            snprintf(key, sizeof key, "gaping_bdf.%s.F_dev", laws[i].name);
+            MEASURE(key, fdev);
             csv_free(&t);
         }
         jnt_model_free(m);
@@ -578,6 +607,9 @@ static void test_gaping(void)
             CHECK(over <= 1e-6 * 15, "%s: N = max(N0/2 cos(3 pi t/2), 0) (seed 000 Table 4), BDF: "
                                      "|F - c2 s area| <= mu N at every row (excess %.3g N)",
                   laws[i].name, over);
+            char key[80];
+            snprintf(key, sizeof key, "smooth_gaping.%s.excess", laws[i].name);
+            MEASURE(key, over);
             csv_free(&t);
         }
         jnt_model_free(m);
@@ -683,6 +715,17 @@ static void jac_grid(const char *name, const char *law, const char *zname, const
     CHECK(bad == 0 && ok > 0,
           "%s: Jacobian = finite differences on a grid of %d states: %d entries agree, %d at "
           "switching points (one-sided), %d differ", name, pts, ok, kinks, bad);
+    char key[96];
+    int kl = snprintf(key, sizeof key, "jacobian.%s", name);
+    for (int j = 0; j < kl && key[j]; j++)
+        if (key[j] == ' ')
+            key[j] = '_';
+    snprintf(key + kl, sizeof key - (size_t)kl, ".states");
+    MEASURE(key, pts);
+    snprintf(key + kl, sizeof key - (size_t)kl, ".entries");
+    MEASURE(key, ok);
+    snprintf(key + kl, sizeof key - (size_t)kl, ".kinks");
+    MEASURE(key, kinks);
     jnt_data_free(d);
     jnt_model_free(m);
 }
