@@ -150,6 +150,10 @@ static double fd(const jnt_model *m, jnt_data *d, int i, int j, double h)
  * derivative is unbounded (Hertz's d^1.5 at d = 0). Exactly at a switching
  * point the law has no derivative (a kink) or the branch taken is a
  * convention: those states are skipped and counted. */
+/* the worst relative differences over all laws (docs/laws.md, "Tests") */
+static double jac_worst_all, val_worst_all;
+static int val_states;
+
 static void check_jacobian(const lawdef *L)
 {
     jnt_model *m = law_model(L);
@@ -209,6 +213,7 @@ static void check_jacobian(const lawdef *L)
           "within 10 nm of a switch, smaller step), %d differ, %d states exactly at a switching "
           "point skipped",
           L->id, 3 * ng, ok, worst, near, bad, skip);
+    jac_worst_all = fmax(jac_worst_all, worst);
     jnt_data_free(d);
     jnt_model_free(m);
 }
@@ -243,8 +248,12 @@ static void check_values(const lawdef *L)
         }
     CHECK(worst < 1e-12, "%s: force = closed form of its equation at %d states, -4 um <= g <= 1 um "
           "(worst rel. %.2g)", L->id, n, worst);
+    val_worst_all = fmax(val_worst_all, worst), val_states = n;
     if (L->form != A_DISS && L->form != A_HERTZ) {
         double p25 = model_force(m, d, -2.5 * UM, 0) / AREA;
+        char key[64];
+        snprintf(key, sizeof key, "contact.p25.%s", L->id);
+        MEASURE(key, p25 * 1e-6);
         /* seed 000 Sect. 5.1.7 / Fig. 8 / Table 7: the same pressure at
          * -2.5 um; the sets round to 3 digits, (E) is 0.25 % below 1 MPa */
         if (L->table7)
@@ -276,6 +285,8 @@ static void check_table7_d(void)
     }
     CHECK(fabs(lo + 2.5 * UM) < 0.2 * UM,
           "Table 7 (D) reaches 1 MPa at g = %.4g um, within 0.2 um of -2.5 um", lo / UM);
+    MEASURE("contact.D.p25", p * 1e-6);
+    MEASURE("contact.D.gap_1MPa", lo / UM);
 }
 
 /* Exact coefficient of restitution of F = K d^n (1 + chi d') for c = chi v0:
@@ -328,6 +339,8 @@ static void check_restitution(void)
 {
     double vh = rebound("hertz", 0);
     CHECK(fabs(vh - 1) < 1e-6, "hertz: elastic, rebound / impact speed = %.9f (|1 - e| < 1e-6)", vh);
+    MEASURE("contact.hertz.rebound_dev", fabs(vh - 1));
+    double worst_all = 0;
 
     static const struct {
         const char *law;
@@ -341,7 +354,7 @@ static void check_restitution(void)
         printf(" %17.2f", es[j]);
     printf("\n");
     for (int i = 0; i < 3; i++) {
-        double worst = 0;
+        double worst = 0, row[5];
         printf("INFO: %-20s", dl[i].law);
         for (int j = 0; j < 5; j++) {
             double e = es[j];
@@ -351,10 +364,17 @@ static void check_restitution(void)
             worst = fmax(worst, isnan(meas) ? INFINITY : fabs(meas - ex));
             err[i][j] = ex - e;
             printf(" %8.5f (%6.4f)", meas, ex);
+            row[j] = meas;
         }
         printf("\n");
+        for (int j = 0; j < 5; j++) {
+            char key[64];
+            snprintf(key, sizeof key, "contact.restitution.%s.%d", dl[i].law, j);
+            MEASURE(key, row[j]);
+        }
         CHECK(worst < 1e-5, "%s: measured e = exact energy-integral e at e = 0.95 ... 0.3 "
               "(worst %.2g, tol 1e-5)", dl[i].law, worst);
+        worst_all = fmax(worst_all, worst);
     }
     /* The literature's claims, quantified by the exact relation:
      * Hunt-Crossley's and Lankarani-Nikravesh's chi are first-order in
@@ -373,6 +393,8 @@ static void check_restitution(void)
             better &= fabs(err[2][j]) < fabs(err[0][j]) && fabs(err[2][j]) < fabs(err[1][j]);
     }
     CHECK(fw <= 0.05, "flores: max |e_eff - e| = %.4f over e = 0.3 ... 0.95 (<= 0.05)", fw);
+    MEASURE("contact.restitution.flores.max_err", fw);
+    MEASURE("contact.restitution.vs_exact", worst_all);
     CHECK(better, "flores: closer to e than Hunt-Crossley and Lankarani-Nikravesh for e <= 0.7");
 }
 
@@ -556,6 +578,16 @@ static void check_example(void)
         fputs(line, stdout);
         if (md)
             fputs(line, md);
+        /* docs/laws.md's table (docs/testing.md, "Numbers in the docs"); the
+         * CPU time is this machine's and is not compared */
+        static const char *const col[] = {"steps", "rejected", "jac", "rhs", "gmax", "fmax"};
+        const double val[] = {(double)r->steps, (double)r->rejected, (double)r->jac,
+                              (double)r->rhs, -r->gmin / UM, r->fmax};
+        for (int c = 0; c < 6; c++) {
+            char key[64];
+            snprintf(key, sizeof key, "contact_laws.%.7s.%s", r->id, col[c]);
+            MEASURE(key, val[c]);
+        }
         if (isnan(fref))
             fref = r->fmax;
         /* all laws carry the same slowly varying load (f0 = 5 N less the
@@ -569,6 +601,35 @@ static void check_example(void)
     }
     if (md)
         fclose(md);
+    /* the text under the table: the spread of the max force, the range of
+     * penetrations, (D)'s steps over (A)'s, hertz's steps and Jacobians over
+     * the dissipative laws' */
+    double fmn = INFINITY, fmx = 0, gmin = INFINITY, gmx = 0, rmin = INFINITY, rmax = 0;
+    const lawrun *ra = NULL, *rd = NULL, *rh = NULL;
+    for (int i = 0; i < nr; i++) {
+        const lawrun *r = &runs[i];
+        if (!r->ok)
+            continue;
+        fmn = fmin(fmn, r->fmax), fmx = fmax(fmx, r->fmax);
+        gmin = fmin(gmin, -r->gmin / UM), gmx = fmax(gmx, -r->gmin / UM);
+        ra = strcmp(r->id, "A") ? ra : r, rd = strcmp(r->id, "D") ? rd : r;
+        rh = strcmp(r->id, "H") ? rh : r;
+    }
+    for (int i = 0; i < nr && rh; i++) {
+        const lawrun *r = &runs[i];
+        if (!r->ok || (strcmp(r->id, "HC") && strcmp(r->id, "LN") && strcmp(r->id, "FL")))
+            continue;
+        double q[2] = {(double)rh->steps / r->steps, (double)rh->jac / r->jac};
+        for (int k = 0; k < 2; k++)
+            rmin = fmin(rmin, q[k]), rmax = fmax(rmax, q[k]);
+    }
+    MEASURE("contact_laws.fmax_spread_pct", 100 * (fmx - fmn) / fmn);
+    MEASURE("contact_laws.gmax_min", gmin);
+    MEASURE("contact_laws.gmax_max", gmx);
+    if (ra && rd)
+        MEASURE("contact_laws.D_over_A_steps_pct", 100.0 * rd->steps / ra->steps - 100);
+    MEASURE("contact_laws.hertz_over_dissipative_min", rmin);
+    MEASURE("contact_laws.hertz_over_dissipative_max", rmax);
     free(src);
 }
 
@@ -622,6 +683,10 @@ static void check_energy_consistent(void)
     double hec = ec_energy_drift("hertz_ec"), hplain = ec_energy_drift("hertz");
     CHECK(hec < 1e-12, "hertz_ec + midpoint conserves energy through an impact: drift %.2g", hec);
     CHECK(hplain > 100 * hec, "plain hertz under the same integrator drifts more: %.2g", hplain);
+    MEASURE("contact.ec.penalty_ec", ec);
+    MEASURE("contact.ec.penalty", plain);
+    MEASURE("contact.ec.hertz_ec", hec);
+    MEASURE("contact.ec.hertz", hplain);
 }
 
 int main(void)
@@ -631,6 +696,9 @@ int main(void)
         check_jacobian(&laws[i]);
     for (int i = 0; i < NLAW; i++)
         check_values(&laws[i]);
+    MEASURE("contact.jacobian.worst", jac_worst_all);
+    MEASURE("contact.values.worst", val_worst_all);
+    MEASURE("contact.values.states", val_states);
     check_table7_d();
     check_restitution();
     check_captured_v0();
