@@ -163,6 +163,7 @@ static void check_frequencies(const jnt_model *mod)
     static const double table32[4][3] = {
         {3.08, 3.32, 28.3}, {3.24, 6.55, 28.3}, {3.24, 9.89, 28.3}, {3.24, 13.2, 28.3}};
     static const char *undamped[] = {"zeta1=0", "zeta2=0", "zeta3=0", "zeta4=0"};
+    double t32dev = 0, exdev = 0; /* docs/laws.md: the largest relative differences */
     for (int r = 1; r <= 4; r++) {
         char rdef[32], name[128];
         snprintf(rdef, sizeof rdef, "r=%d", r);
@@ -187,6 +188,9 @@ static void check_frequencies(const jnt_model *mod)
         for (int k = 0; k < 3; k++) {
             snprintf(name, sizeof name, "r = %d, mode %d (seed 001 Table 3.2, rad/s)", r, k + 1);
             CHECK_REL(w[k], table32[r - 1][k], 0.01, name);
+            snprintf(name, sizeof name, "stribeck3.table32.r%d.mode%d", r, k + 1);
+            MEASURE(name, w[k]);
+            t32dev = fmax(t32dev, fabs(w[k] / table32[r - 1][k] - 1));
         }
 
         /* the example itself with N = 0, zeta_i = 0 and v2(0) = 2 mm/s > v_s:
@@ -206,6 +210,7 @@ static void check_frequencies(const jnt_model *mod)
             e = fmax(e, fabs(wx[k] / w[k] - 1));
         CHECK(n == 3 && e < 1e-9, "r = %d: the example with N = 0 in slip has the frictionless "
                                   "frequencies (max rel. diff %.2g)", r, e);
+        exdev = fmax(exdev, e);
 
         /* at rest with N = 40 N the law sticks (F = F_eq keeps v2' = 0):
          * masses 1 and 3 oscillate alone at omega1 and omega3 = r omega1
@@ -223,6 +228,8 @@ static void check_frequencies(const jnt_model *mod)
               "omega3 = %.6g, eq. 3.8)", r, n, n > 0 ? ws[0] : 0.0, n > 1 ? ws[1] : 0.0, w1,
               r * w1);
     }
+    MEASURE("stribeck3.table32.max_rel_dev", t32dev);
+    MEASURE("stribeck3.example_N0.max_rel_dev", exdev);
 }
 
 /* Free response of Fig. 3.6 (N = 40 N, r = 1, 30 s): stick-slip, then
@@ -261,6 +268,9 @@ static void check_free_response(const jnt_model *mod)
          * h = 1e-4 and 2e-5 s (13.255 s); the stick band's outputs are 1 ms
          * apart */
         CHECK_NEAR(tl, 13.254, 0.005, "last slip of mass 2, converged (s)");
+        MEASURE("stribeck3.last_slip", tl);
+        MEASURE("stribeck3.last_slip_before_paper", 20 - tl);
+        MEASURE("stribeck3.slip_phases", nph);
         /* seed 001 (thesis Sect. 3.4, Fig. 3.6): "completely stuck at a time
          * of about 20 s", read off a plot. Not reproduced: docs/laws.md */
         printf("INFO: last slip of mass 2 at %.3f s (dopri5 1e-10); seed 001 Fig. 3.6: "
@@ -272,12 +282,16 @@ static void check_free_response(const jnt_model *mod)
         CHECK(fabs(td - tl) <= 0.005 && nd == nph,
               "independent implementation of eqs. 3.1-3.11 and Fig. 3.3 (rk4, h = 0.1 ms): "
               "last slip %.3f s, %d slip phases; jnt %.3f s, %d (tol 5 ms)", td, nd, tl, nph);
+        MEASURE("stribeck3.direct.last_slip", td);
+        MEASURE("stribeck3.direct.slip_phases", nd);
         /* eqs. 3.13-3.15 with the dissipated energies integrated as states */
         double e = balance_error(&ref);
         CHECK(e <= 1e-6, "energy balance E + W_dampers + W_friction = E(0), dopri5 1e-10: "
                          "max rel. error %.3g <= 1e-6", e);
+        MEASURE("stribeck3.balance.dopri5", e);
         double Wf = csv_col(&ref, "W_fr")[ref.nrow - 1];
         CHECK(Wf > 0, "friction dissipates: W_fr(30 s) = %.4g J", Wf);
+        MEASURE("stribeck3.W_fr", Wf);
         if (okr) {
             int nr;
             double tlr = last_slip(&rk, &nr);
@@ -287,11 +301,13 @@ static void check_free_response(const jnt_model *mod)
              * to 14.299 s (measured), a phase later. Regression bound. */
             CHECK(fabs(tlr - tl) < 1.5, "rk4 h = 1 ms: last slip at %.3f s, within 1.5 s of "
                                         "the reference", tlr);
+            MEASURE("stribeck3.rk4_1ms.last_slip", tlr);
         }
     }
     if (okf) {
         double e = balance_error(&fine);
         CHECK(e <= 1e-6, "energy balance, rk4 h = 50 us: max rel. error %.3g <= 1e-6", e);
+        MEASURE("stribeck3.balance.rk4_50us", e);
     }
     if (okr) {
         /* the paper's rk4 h = 1 ms does not close the balance to 1e-6: at low
@@ -302,6 +318,7 @@ static void check_free_response(const jnt_model *mod)
          * bound below only catches a regression. */
         double e = balance_error(&rk);
         printf("INFO: energy balance with rk4 h = 1 ms (the paper's): max rel. error %.3g\n", e);
+        MEASURE("stribeck3.balance.rk4_1ms", e);
         CHECK(e <= 5e-3, "energy balance, rk4 h = 1 ms: max rel. error %.3g <= 5e-3 (not 1e-6: "
                          "h lambda ~ 1 in slow slip)", e);
     }
@@ -348,6 +365,13 @@ static void check_dissipation(const jnt_model *mod)
                        "%.1f J (dopri5), seed 001: %.1f J; dampers 3+4: %.0f %%, Table 3.3: "
                        "%.0f %%\n", Ns[k], c4name[c], t.col[0][i], ed, edr, paper[k],
                        100 * w34 / edr, paper_share[k]);
+                char key[64];
+                snprintf(key, sizeof key, "stribeck3.diss.c%d.N%d.rk4", c, k);
+                MEASURE(key, ed);
+                snprintf(key, sizeof key, "stribeck3.diss.c%d.N%d.dopri5", c, k);
+                MEASURE(key, edr);
+                snprintf(key, sizeof key, "stribeck3.diss.c%d.N%d.share34", c, k);
+                MEASURE(key, 100 * w34 / edr);
                 if (c == 0) {
                     edis[k] = edr;
                     share[k] = w34 / edr;
@@ -407,6 +431,8 @@ static void check_tuning_sensitivity(const jnt_model *mod)
         snprintf(name, sizeof name, "N = 40 N, %s: last slip of mass 2 (s; seed 001 Fig. 3.6, "
                                     "r = 1: about 20 s); regression, tol 5 ms", cases[i].what);
         CHECK_NEAR(tl, cases[i].want, 0.005, name);
+        snprintf(name, sizeof name, "stribeck3.tune.%zu.last_slip", i);
+        MEASURE(name, tl);
         csv_free(&t);
     }
     /* the Table 3.1 reading through the independent implementation */
@@ -414,6 +440,7 @@ static void check_tuning_sensitivity(const jnt_model *mod)
     double td = direct_last_slip(1, 50, 1000, 1e-4, &nd);
     CHECK_NEAR(td, 27.475, 0.005, "independent implementation (rk4, h = 0.1 ms), k4 = 1000 N/m "
                                   "of Table 3.1: last slip (s), tol 5 ms");
+    MEASURE("stribeck3.direct.k4_1000.last_slip", td);
 }
 
 int main(void)
