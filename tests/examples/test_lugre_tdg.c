@@ -71,6 +71,9 @@ int main(void)
               "%.2g (1e-12)", n, worst);
         CHECK(slid > 100 && fworst <= 1e-3 * mu_k * N, "lugre_tdg in steady sliding: the force "
               "is mu_k N + sigma2 |v| N to %.2g N at %d steps", fworst, slid);
+        MEASURE("lugre_tdg.vs_library", worst);
+        MEASURE("lugre_tdg.steps", n);
+        MEASURE("lugre_tdg.steady_force", fworst);
     }
     csv_free(&t);
     jnt_model_free(m);
