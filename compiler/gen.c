@@ -18,6 +18,7 @@
 
 #include "expr_int.h"
 #include "gen.h"
+#include "gen_loop.h"
 #include "alloc.h"
 
 static void put_names(FILE *out, const char *id, const ir_vars *vs)
@@ -79,7 +80,28 @@ typedef struct gen_ctx {
     const diag_ctx *dc;
     FILE *out;
     const char *px;
+    gl_tables *tabs;  /* the loops' tables (the top model's kernels), or NULL: unrolled */
+    long jac_off[2];  /* the Jacobian's colptr and rowind in tabs, or -1: literals */
 } gen_ctx;
+
+/* Jacobian patterns longer than this are model data (gen_bind copies them). */
+#define GEN_PATTERN_MAX 256
+
+/* Emit roots into `name`[index[i]]: looped over repeated instances when the
+ * model has tables (gen_loop.h). */
+static void emit_roll(const gen_ctx *g, int n, const ex_id *roots, const char *name,
+                      const int *index)
+{
+    if (!g->tabs) {
+        char fmt[32];
+        snprintf(fmt, sizeof fmt, "%s[%%d]", name);
+        emit_block(g->m->pool, g->out, g->dc, n, roots, fmt, index, "w");
+        return;
+    }
+    char kd[64];
+    snprintf(kd, sizeof kd, "%s_kd", g->px);
+    gen_loop_emit(g->m->pool, g->out, g->dc, n, roots, name, index, "w", g->tabs, kd);
+}
 
 /* Open kernel `name` with signature `args`; `unused` lists the one-letter
  * arguments to void. Kernels that read the gathered quantities get uv, the
@@ -113,8 +135,21 @@ static void put_dims(FILE *out, const char *name, const ir_vars *vs)
     fputs(vs->n ? "\n};\n" : "0};\n", out);
 }
 
+/* Append n ints to the tables as doubles; returns their offset. */
+static long gen_tab_ints(gl_tables *t, const int *v, int n)
+{
+    long off = t->n;
+    if (t->n + n > t->cap) {
+        t->cap = t->n + n + 1024;
+        t->v = xrealloc(t->v, (size_t)t->cap * sizeof *t->v);
+    }
+    for (int i = 0; i < n; i++)
+        t->v[t->n++] = v[i];
+    return off;
+}
+
 /* Names, the dimensions of parameters and outputs, the Jacobian's pattern. */
-static void gen_tables(const gen_ctx *g)
+static void gen_tables(gen_ctx *g)
 {
     const ir_model *m = g->m;
     FILE *out = g->out;
@@ -126,8 +161,17 @@ static void gen_tables(const gen_ctx *g)
     put_names(out, NAME("out_names"), &m->out);
     put_dims(out, NAME("p_dims"), &m->p);
     put_dims(out, NAME("out_dims"), &m->out);
-    put_ints(out, NAME("jac_colptr"), m->jac.colptr, m->jac.ncol + 1);
-    put_ints(out, NAME("jac_rowind"), m->jac.rowind, m->jac.nnz);
+    g->jac_off[0] = g->jac_off[1] = -1;
+    if (g->tabs && m->jac.ncol + 1 + m->jac.nnz > GEN_PATTERN_MAX) {
+        /* a long pattern is model data, copied by the bind function */
+        fprintf(out, "static int %s_jac_colptr[%d];\nstatic int %s_jac_rowind[%d];\n", g->px,
+                m->jac.ncol + 1, g->px, m->jac.nnz + 1);
+        g->jac_off[0] = gen_tab_ints(g->tabs, m->jac.colptr, m->jac.ncol + 1);
+        g->jac_off[1] = gen_tab_ints(g->tabs, m->jac.rowind, m->jac.nnz);
+    } else {
+        put_ints(out, NAME("jac_colptr"), m->jac.colptr, m->jac.ncol + 1);
+        put_ints(out, NAME("jac_rowind"), m->jac.rowind, m->jac.nnz);
+    }
     if (m->nq) { /* a diagonal mass matrix */
         int *ix = xmalloc(((size_t)m->nq + 1) * sizeof *ix);
         for (int i = 0; i <= m->nq; i++)
@@ -198,7 +242,7 @@ static void gen_rhs(const gen_ctx *g)
         roots[i] = m->y.v[i].rhs;
     for (int i = 0; i < nu; i++)
         roots[ny + i] = m->f.v[i].rhs;
-    emit_block(m->pool, g->out, g->dc, ny + nu, roots, "out[%d]", NULL, "w");
+    emit_roll(g, ny + nu, roots, "out", NULL);
     free(roots);
     close_fn(g->out);
 }
@@ -207,7 +251,7 @@ static void gen_rhs(const gen_ctx *g)
 static void gen_jac(const gen_ctx *g)
 {
     open_fn(g, "jac", KARGS("jv"), "tyudp");
-    emit_block(g->m->pool, g->out, g->dc, g->m->jac.nnz, g->m->jac.val, "jv[%d]", NULL, "w");
+    emit_roll(g, g->m->jac.nnz, g->m->jac.val, "jv", NULL);
     close_fn(g->out);
 }
 
@@ -218,7 +262,11 @@ static void gen_update(const gen_ctx *g)
     open_fn(g, "update", "double t, const double *y, const double *u, double *d, const double *p",
             "tyudp");
     fprintf(g->out, "    double dn[%d];\n", nd);
-    emit_vars(g->m->pool, g->out, g->dc, &g->m->d, 0, "dn[%d]", "w");
+    ex_id *roots = xmalloc(((size_t)nd + 1) * sizeof *roots);
+    for (int i = 0; i < nd; i++)
+        roots[i] = g->m->d.v[i].rhs;
+    emit_roll(g, nd, roots, "dn", NULL);
+    free(roots);
     fprintf(g->out, "#line 1 \"<jnt>\"\n    for (int i = 0; i < %d; i++)\n        d[i] = dn[i];\n",
             nd);
     close_fn(g->out);
@@ -292,12 +340,17 @@ static void gen_ifaces(const gen_ctx *g)
 static void gen_output(const gen_ctx *g)
 {
     open_fn(g, "output", KARGS("out"), "tyudp");
-    emit_vars(g->m->pool, g->out, g->dc, &g->m->out, 0, "out[%d]", "w");
+    const ir_vars *o = &g->m->out;
+    ex_id *roots = xmalloc(((size_t)o->n + 1) * sizeof *roots);
+    for (int i = 0; i < o->n; i++)
+        roots[i] = o->v[i].rhs;
+    emit_roll(g, o->n, roots, "out", NULL);
+    free(roots);
     close_fn(g->out);
 }
 
 static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char *px,
-                    const char *abi_name, int exported);
+                    const char *abi_name, int exported, gl_tables *tabs);
 
 /* Multibody: the mass matrix's values, and the constraints' C_t, gamma and
  * C_q v + C_t. */
@@ -305,10 +358,10 @@ static void gen_multibody(const gen_ctx *g)
 {
     const ir_model *m = g->m;
     open_fn(g, "mass", KARGS("out"), "tyudp");
-    emit_block(m->pool, g->out, g->dc, m->nq, m->mass, "out[%d]", NULL, "w");
+    emit_roll(g, m->nq, m->mass, "out", NULL);
     close_fn(g->out);
     open_fn(g, "cons_rates", KARGS("out"), "tyudp");
-    emit_block(m->pool, g->out, g->dc, 3 * m->nc, m->crate, "out[%d]", NULL, "w");
+    emit_roll(g, 3 * m->nc, m->crate, "out", NULL);
     close_fn(g->out);
 }
 
@@ -352,7 +405,7 @@ static void gen_analyses(const gen_ctx *g)
             char spx[64], sabi[64];
             snprintf(spx, sizeof spx, "%s_a%d", px, i);
             snprintf(sabi, sizeof sabi, "%s_a%d_model", px, i);
-            gen_one(m->an[i].sub, g->dc, out, spx, sabi, 0);
+            gen_one(m->an[i].sub, g->dc, out, spx, sabi, 0, NULL);
         }
     for (int i = 0; i < m->nan; i++) {
         char name[32];
@@ -462,6 +515,25 @@ static void put_ref(const gen_ctx *g, int have, const char *what, const char *se
         fprintf(g->out, "0%s", sep);
 }
 
+/* The bind function: where the loops' tables and a long Jacobian pattern
+ * are in the model data. They follow the model's own data (ir_data_fill).
+ * Writes only when the data moved, so binding one model again is no race. */
+static void gen_bind(const gen_ctx *g)
+{
+    FILE *out = g->out;
+    const char *px = g->px;
+    fprintf(out, "\n#line 1 \"<jnt>\"\nstatic void %s_bind(const double *data)\n{\n"
+                 "    if (!data || %s_kd == data + %ld)\n        return;\n",
+            px, px, g->m->ndata);
+    static const char *const which[2] = {"colptr", "rowind"};
+    int len[2] = {g->m->jac.ncol + 1, g->m->jac.nnz};
+    for (int k = 0; k < 2; k++)
+        if (g->jac_off[k] >= 0)
+            fprintf(out, "    for (int i = 0; i < %d; i++)\n        %s_jac_%s[i] = (int)data[%ld + i];\n",
+                    len[k], px, which[k], g->m->ndata + g->jac_off[k]);
+    fprintf(out, "    %s_kd = data + %ld;\n}\n", px, g->m->ndata);
+}
+
 /* The jnt_abi_model table that names everything. */
 static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nflag)
 {
@@ -485,7 +557,7 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     else
         fputs("0", out);
     fprintf(out, ",\n    %d, %d, %d, %d, %d, %ld,\n", m->y.n, m->d.n, m->p.n, m->out.n, m->f.n,
-            m->ndata);
+            m->ndata + (g->tabs ? g->tabs->n : 0));
     fprintf(out, "    %s_y_names, %s_d_names, %s_p_names, %s_out_names, %s_p_dims, %s_out_dims,\n",
             px, px, px, px, px, px);
     fprintf(out, "    %d, %s_jac_colptr, %s_jac_rowind,\n", m->jac.nnz, px, px);
@@ -517,15 +589,17 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     fprintf(out, "    %d, ", m->pin.n);
     put_ref(g, m->pin.n, "pin_names", ", ");
     put_ref(g, m->pin.n, "pin_rate", ", ");
-    put_ref(g, m->pin.n, "pins", ",\n};\n");
+    put_ref(g, m->pin.n, "pins", ",\n");
+    fputs("    ", out);
+    put_ref(g, g->tabs != NULL, "bind", ",\n};\n");
 }
 
 /* One model: its tables, kernels and jnt_abi_model object `abi_name`
  * (static unless exported). Every other name starts with `px`. */
 static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char *px,
-                    const char *abi_name, int exported)
+                    const char *abi_name, int exported, gl_tables *tabs)
 {
-    gen_ctx g = {m, dc, out, px};
+    gen_ctx g = {m, dc, out, px, tabs, {-1, -1}};
     int nflag = 0;
     for (int b = 0; b < m->nblocks; b++)
         nflag += m->blocks[b].flags != 0;
@@ -554,18 +628,46 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         gen_blocks(&g);
     if (m->nsum)
         gen_summaries(&g);
+    if (tabs && !tabs->n)
+        g.tabs = NULL; /* nothing to bind */
+    if (g.tabs)
+        gen_bind(&g);
     gen_abi(&g, abi_name, exported, nflag);
 }
 
 /* Write the C translation of model m. */
-int gen_model(const ir_model *m, const diag_ctx *dc, FILE *out)
+int gen_model(ir_model *m, const diag_ctx *dc, FILE *out)
 {
     fputs("/* Generated by jnt from ", out);
     ex_put_cstr(out, m->source);
     fputs(". Do not edit. */\n#include <jnt/abi.h>\n", out);
     ex_emit_prelude(out);
     fputc('\n', out);
-    gen_one(m, dc, out, "m", "jnt_generated_model", 1);
+    m->ndata -= m->nkdata; /* a second translation of m makes its tables again */
+    m->nkdata = 0;
+    gl_tables tabs = {0};
+    /* JNT_LOOPS=0: every instance unrolled (tests compare the two; the
+     * compile cache does not key on it: run with JNT_CACHE=0) */
+    const char *lv = getenv("JNT_LOOPS");
+    int loops = !(lv && !strcmp(lv, "0"));
+    /* the kernels first, to know whether they read tables */
+    char *body = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&body, &len);
+    if (!mem)
+        alloc_nomem();
+    gen_one(m, dc, mem, "m", "jnt_generated_model", 1, loops ? &tabs : NULL);
+    if (fclose(mem) != 0)
+        alloc_nomem();
+    if (tabs.n)
+        fputs("static const double *m_kd; /* the loops' tables (m_bind) */\n", out);
+    fwrite(body, 1, len, out);
+    free(body);
+    /* the tables follow the model's own data */
+    free(m->kdata);
+    m->kdata = tabs.v;
+    m->nkdata = tabs.n;
+    m->ndata += tabs.n;
     /* a standalone simulator links its model data as jnt_generated_data
      * (jnt build assembles it from the data file) */
     fputs("\n#ifdef JNT_STANDALONE\n#include <jnt/jnt.h>\n", out);

@@ -19,6 +19,7 @@
 #include "expr.h"
 #include "expr_int.h"
 #include "alloc.h"
+#include "gen_loop.h"
 
 /* Deepest nesting of inlined operations before a temporary is forced. */
 #define MAX_INLINE 24
@@ -31,6 +32,8 @@ typedef struct emitter {
     ex_id *order;
     int *temp;     /* per index: temporary number, or -1 when inlined */
     int inline_all; /* ex_print_c: no temporaries */
+    const ex_map *slot;            /* ex_emit_slots: node id -> its text's index, or NULL */
+    const char *const *slot_text;  /* what a slotted node is written as (a table read) */
 } emitter;
 
 static void put(emitter *em, ex_id e);
@@ -68,6 +71,12 @@ static int temp_of(const emitter *em, ex_id e)
         return -1;
     int i = ex_map_get(&em->pos, e);
     return i >= 0 ? em->temp[i] : -1;
+}
+
+/* The slot of e (written as slot_text[k], never looked into), or -1. */
+static int slot_of(const emitter *em, ex_id e)
+{
+    return em->slot ? ex_map_get(em->slot, e) : -1;
 }
 
 static const char *func_name(ex_kind k)
@@ -125,7 +134,7 @@ static void put_cond_op(emitter *em, ex_id e);
  * is written in place prints directly, anything else as (e != 0.0). */
 static void put_cond(emitter *em, ex_id e)
 {
-    if (!is_cond_kind(ex_get(em->p, e)->kind) || temp_of(em, e) >= 0) {
+    if (!is_cond_kind(ex_get(em->p, e)->kind) || temp_of(em, e) >= 0 || slot_of(em, e) >= 0) {
         fputc('(', em->out);
         put(em, e);
         fputs(" != 0.0)", em->out);
@@ -241,6 +250,11 @@ static void put_op(emitter *em, ex_id e)
 /* Writes e: its temporary's name, or its operation in place. */
 static void put(emitter *em, ex_id e)
 {
+    int s = slot_of(em, e);
+    if (s >= 0) {
+        fputs(em->slot_text[s], em->out);
+        return;
+    }
     int k = temp_of(em, e);
     if (k >= 0)
         fprintf(em->out, "%s%d", em->prefix, k);
@@ -295,16 +309,41 @@ static void put_line(FILE *out, const diag_ctx *dc, jnt_loc loc, int *last_file,
 void ex_emit(ex_pool *p, FILE *out, int n, const ex_id *roots, const char *const *lhs,
              const diag_ctx *dc, const char *indent, const char *prefix)
 {
-    emitter em = {.p = p, .out = out, .prefix = prefix, .inline_all = 0};
+    ex_emit_slots(p, out, n, roots, lhs, dc, indent, prefix, NULL, NULL);
+}
+
+/* See gen_loop.h: ex_emit, with the nodes of `slot` written as their text
+ * and never looked into (their operands are not emitted unless something
+ * else reads them). */
+void ex_emit_slots(ex_pool *p, FILE *out, int n, const ex_id *roots, const char *const *lhs,
+                   const diag_ctx *dc, const char *indent, const char *prefix,
+                   const ex_map *slot, const char *const *slot_text)
+{
+    emitter em = {.p = p, .out = out, .prefix = prefix, .inline_all = 0, .slot = slot,
+                  .slot_text = slot_text};
     ex_map_init(&em.pos, 64);
     int cnt = ex_topo(p, n, roots, &em.order, &em.pos);
     int *uses = xcalloc((size_t)cnt + 1, sizeof *uses);
     int *height = xcalloc((size_t)cnt + 1, sizeof *height);
+    unsigned char *live = xcalloc((size_t)cnt + 1, 1);
     em.temp = xmalloc(((size_t)cnt + 1) * sizeof *em.temp);
+
+    /* the nodes written: the roots and the operands of written, unslotted nodes */
+    for (int r = 0; r < n; r++)
+        live[ex_map_get(&em.pos, roots[r])] = 1;
+    for (int i = cnt - 1; i >= 0; i--) {
+        const ex_node *x = ex_get(p, em.order[i]);
+        if (!live[i] || slot_of(&em, em.order[i]) >= 0)
+            continue;
+        for (int k = 0; k < ex_nargs(x->kind); k++)
+            live[ex_map_get(&em.pos, operand(x, k))] = 1;
+    }
 
     /* count how often each node is written by its users and the roots */
     for (int i = 0; i < cnt; i++) {
         const ex_node *x = ex_get(p, em.order[i]);
+        if (!live[i] || slot_of(&em, em.order[i]) >= 0)
+            continue;
         for (int k = 0; k < ex_nargs(x->kind); k++) {
             uses[ex_map_get(&em.pos, operand(x, k))] += operand_uses(p, x, k);
         }
@@ -318,7 +357,7 @@ void ex_emit(ex_pool *p, FILE *out, int n, const ex_id *roots, const char *const
         const ex_node *x = ex_get(p, em.order[i]);
         int na = ex_nargs(x->kind), h = 0;
         em.temp[i] = -1;
-        if (na == 0)
+        if (na == 0 || !live[i] || slot_of(&em, em.order[i]) >= 0)
             continue;
         for (int k = 0; k < na; k++) {
             int j = ex_map_get(&em.pos, operand(x, k));
@@ -345,7 +384,8 @@ void ex_emit(ex_pool *p, FILE *out, int n, const ex_id *roots, const char *const
     for (int r = 0; r < n; r++) {
         /* a copy of a temporary needs no line of its own */
         const ex_node *x = ex_get(p, roots[r]);
-        if (ex_nargs(x->kind) > 0 && em.temp[ex_map_get(&em.pos, roots[r])] < 0)
+        if (ex_nargs(x->kind) > 0 && em.temp[ex_map_get(&em.pos, roots[r])] < 0 &&
+            slot_of(&em, roots[r]) < 0)
             put_line(out, dc, x->loc, &last_file, &last_line);
         fprintf(out, "%s%s = ", indent, lhs[r]);
         put(&em, roots[r]);
@@ -353,6 +393,7 @@ void ex_emit(ex_pool *p, FILE *out, int n, const ex_id *roots, const char *const
     }
     free(uses);
     free(height);
+    free(live);
     free(em.temp);
     free(em.order);
     ex_map_free(&em.pos);

@@ -30,6 +30,7 @@ void ir_free(ir_model *m)
     if (!m)
         return;
     free(m->mass);
+    free(m->kdata);
     free(m->pos_mass);
     free(m->pos_y);
     free(m->pos_kind);
@@ -144,7 +145,9 @@ void ir_data_fill(const ir_model *m, double *dst)
     for (int f = 0; f < m->nifaces; f++) {
         const ir_iface *fc = &m->ifaces[f];
         memcpy(dst + fc->off[0], fc->x, (size_t)(fc->off[1] - fc->off[0]) * sizeof *dst);
-        long end = f + 1 < m->nifaces ? m->ifaces[f + 1].off[0] : m->ndata;
+        long end = f + 1 < m->nifaces ? m->ifaces[f + 1].off[0] : m->ndata - m->nkdata;
         memcpy(dst + fc->off[1], fc->rows, (size_t)(end - fc->off[1]) * sizeof *dst);
     }
+    if (m->nkdata)
+        memcpy(dst + m->ndata - m->nkdata, m->kdata, (size_t)m->nkdata * sizeof *dst);
 }

@@ -113,7 +113,10 @@ typedef struct ir_model {
     ir_vars y, d, p, out;
     ir_vars f;             /* forces on the gathered points: f.n = nu, rhs = the force (N) */
     ir_jac jac;            /* filled by deriv_model */
-    long ndata;            /* doubles of model data (ir_data_layout) */
+    long ndata;            /* doubles of model data (ir_data_layout, then gen_model's tables) */
+    double *kdata;         /* the kernels' loop tables (gen_loop.h), the last nkdata doubles
+                              of the model data (owned; set by gen_model) */
+    long nkdata;
     const char *integrator;/* "rk4", "dopri5", "bdf", "radau", "trapezoidal"; NULL: none */
     ex_id t0, t_end, h, rtol, atol, out_every, h_max; /* expressions of p */
     char *output_file;     /* default CSV path (owned), or NULL */

@@ -82,6 +82,10 @@ section "layout"
 B=$B sh tests/cli/cli.sh > "$B/tests/cli.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/cli.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/cli.txt"
+# issue 31: one kernel per element kind (the C does not grow with the instances)
+B=$B sh tests/cli/kernels.sh > "$B/tests/kernels.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/kernels.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/kernels.txt"
 # issue 31: the jnt executable loads the numerical libraries a model calls, no more
 B=$B sh tests/cli/startup.sh > "$B/tests/startup.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/startup.txt" >> "$log"

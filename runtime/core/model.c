@@ -245,6 +245,9 @@ int jnt_model_wrap(const jnt_abi_model *abi, const double *data, void *owner,
     *out = NULL;
     if (!abi)
         return JNT_ERR_USAGE;
+    /* the kernels' tables and a long Jacobian pattern are in the data: bound first */
+    if (abi->abi_version == JNT_ABI_VERSION && abi->bind && (abi->ndata <= 0 || data))
+        abi->bind(data);
     if (!abi_valid(abi, data))
         return JNT_ERR_MODEL;
     jnt_model *m = calloc(1, sizeof *m);

@@ -277,6 +277,7 @@ const jnt_abi_model jnt_generated_model = {
     0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0,
     0, 0, 0, 0,
+    0,
 };
 
 #ifdef JNT_STANDALONE

@@ -13,7 +13,8 @@
  *   points the model's elements act on. The runtime gathers u from y through
  *   the rows of each block's reduction basis (jnt_abi_block.rows, model data)
  *   before every kernel call; kernels never see a basis. Model data (the
- *   blocks' matrices and rows, the interfaces' node tables) is one array of
+ *   blocks' matrices and rows, the interfaces' node tables, the tables the
+ *   kernels' loops over instances read: bind below) is one array of
  *   ndata doubles handed to the runtime beside this table
  *   (jnt_model_wrap, jnt.h): tables hold offsets into it, never literals, so
  *   generated C grows with the number of elements, not with a basis size.
@@ -23,7 +24,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 14
+#define JNT_ABI_VERSION 15
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -332,6 +333,12 @@ typedef struct jnt_abi_model {
     const char *const *pin_names;
     const signed char *pin_rate;
     int (*pins)(double t, const double *y, const double *p, double *r, double *g);
+    /* where the model data is, called by jnt_model_wrap before anything else
+     * reads the table: generated kernels loop over an element kind's
+     * instances reading their indices and constants from tables in the model
+     * data (compiler/gen_loop.h), and a long jac_colptr / jac_rowind is copied
+     * from it. NULL: the kernels read no model data. */
+    void (*bind)(const double *data);
 } jnt_abi_model;
 
 #endif
