@@ -12,7 +12,12 @@
  *   - a changed import (a copy of forced_3dof.jnt and stribeck_3dof.jnt): a miss, the
  *     new text's C, not stored while the file's time is after the compile began (it may
  *     have changed while the compile read it), stored once it is before; JNT_CACHE=0 stores nothing; JNT_CACHE_MB=3 evicts the oldest entry;
- *     jnt_cache_clear empties the folder.
+ *     jnt_cache_clear empties the folder;
+ *   - the code (issue 31 item 3): jnt_compile_file's entry holds tcc's shared object of
+ *     the C, a hit loads it and runs no tcc (jit_counts), the rows of frdyn2_bench as
+ *     JNT_CACHE=0's bit for bit; a code part that cannot be loaded (its checksum right),
+ *     an entry of jnt_translate_file (no code) and a process with 300 more files open are
+ *     compiled in memory, same rows; three models loaded at once each run their own code.
  */
 #define _GNU_SOURCE /* mkdtemp, memmem */
 #include <dirent.h>
@@ -27,6 +32,7 @@
 
 #include "cache.h"
 #include "check.h"
+#include "compile.h"
 #include "jnt/jnt.h"
 
 static char dir[256];      /* the scratch XDG_CACHE_HOME */
@@ -222,6 +228,121 @@ static void other_version(char *b, size_t *n)
     memcpy(b + *n - 8, &sum, 8);
 }
 
+/* The jit counters since the last call: compiled in memory, loaded. */
+static void jits(long *mem, long *load)
+{
+    static long m0, l0;
+    long m1, l1;
+    jit_counts(&m1, &l1);
+    *mem = m1 - m0, *load = l1 - l0;
+    m0 = m1, l0 = l1;
+}
+
+/* The code an entry keeps: tcc's shared object, loaded on a hit (frdyn2_bench). */
+static void code_cases(void)
+{
+    const char *m = "examples/frdyn2_bench.jnt";
+    long n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0, mem, load, h, r, s;
+    int w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0;
+    setenv("JNT_CACHE", "0", 1);
+    double *r0 = run_rows(m, 0.01175, &n0, &w0);
+    unsetenv("JNT_CACHE");
+    jits(&mem, &load);
+    counts(&h, &r, &s);
+    double *r1 = run_rows(m, 0.01175, &n1, &w1);
+    jits(&mem, &load);
+    counts(&h, &r, &s);
+    CHECK(h == 0 && s == 1 && mem == 0 && load == 1, "frdyn2_bench, a miss: stored, its shared "
+          "object built and loaded, no compile in memory (stored %ld, in memory %ld, loaded "
+          "%ld)", s, mem, load);
+    cache_key k;
+    cache_entry e;
+    int got = cache_key_make(m, NULL, NULL, 20, &k) == 0 && cache_lookup(&k, &e);
+    counts(&h, &r, &s); /* that lookup's hit */
+    CHECK(got && e.code && e.ncode > 64 && !memcmp(e.code, "\177ELF", 4) &&
+          !memcmp(e.code + 16, "\3\0", 2), "the entry holds an ELF shared object (%zu bytes)",
+          got ? e.ncode : 0);
+    double *r2 = run_rows(m, 0.01175, &n2, &w2);
+    jits(&mem, &load);
+    counts(&h, &r, &s);
+    CHECK(h == 1 && mem == 0 && load == 1, "a hit loads it, no tcc (hits %ld, in memory %ld, "
+          "loaded %ld)", h, mem, load);
+    /* a code part that does not load: the checksum right (cache_store), garbage inside */
+    if (got) {
+        memset(e.code, 0x5a, e.ncode);
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        cache_store(&k, &e, now);
+    }
+    double *r3 = run_rows(m, 0.01175, &n3, &w3);
+    jits(&mem, &load);
+    counts(&h, &r, &s);
+    CHECK(got && h == 1 && mem == 1 && load == 0, "a code part that cannot be loaded: compiled "
+          "in memory (hits %ld, in memory %ld, loaded %ld)", h, mem, load);
+    /* jnt_translate_file stores no code: its entry's C is compiled in memory */
+    if (got)
+        unlink(k.file);
+    tr t = translate(m);
+    double *r4 = run_rows(m, 0.01175, &n4, &w4);
+    jits(&mem, &load);
+    counts(&h, &r, &s);
+    CHECK(t.rc == JNT_OK && h == 1 && s == 1 && mem == 1 && load == 0, "jnt_translate_file's entry (no "
+          "code): jnt_compile_file hits it and compiles in memory (hits %ld, in memory %ld)",
+          h, mem);
+    size_t bytes = (size_t)n0 * (size_t)w0 * sizeof *r0;
+    CHECK(r0 && r1 && r2 && r3 && r4 && n0 > 1000 && n1 == n0 && n2 == n0 && n3 == n0 &&
+          n4 == n0 && !memcmp(r0, r1, bytes) && !memcmp(r0, r2, bytes) &&
+          !memcmp(r0, r3, bytes) && !memcmp(r0, r4, bytes),
+          "frdyn2_bench's %ld rows: JNT_CACHE=0's, the miss's, the hit's and both fallbacks' "
+          "bit for bit", n0);
+    tr_free(&t);
+    if (got)
+        cache_entry_free(&e);
+    cache_key_free(&k);
+    free(r0), free(r1), free(r2), free(r3), free(r4);
+
+    /* models loaded at once, two misses and a hit: each its own code (the dynamic loader
+     * would hand back the first for a path it has loaded) */
+    jnt_cache_clear();
+    FILE *null = fopen("/dev/null", "w");
+    jnt_compile_opts o = {.diag = null};
+    jnt_model *ma = NULL, *mb = NULL, *mc = NULL;
+    jnt_compile_file("examples/forced_3dof.jnt", &o, &ma);
+    jnt_compile_file(m, &o, &mb);
+    jnt_compile_file("examples/forced_3dof.jnt", &o, &mc);
+    fclose(null);
+    jits(&mem, &load);
+    counts(&h, &r, &s);
+    const char *fa = ma ? jnt_model_abi(ma)->output_file : NULL;
+    const char *fb = mb ? jnt_model_abi(mb)->output_file : NULL;
+    const char *fc = mc ? jnt_model_abi(mc)->output_file : NULL;
+    CHECK(fa && fb && fc && strstr(fa, "forced_3dof") && strstr(fb, "frdyn2_bench") &&
+              strstr(fc, "forced_3dof") && ma != mc && load == 3,
+          "three models loaded at once, each its own code (%s, %s, %s; loaded %ld)",
+          fa ? fa : "-", fb ? fb : "-", fc ? fc : "-", load);
+    jnt_model_free(ma);
+    jnt_model_free(mb);
+    jnt_model_free(mc);
+
+    /* a process with many files open: the model is compiled in memory (jit.c, JIT_MAX_FD) */
+    int fds[300], nf = 0;
+    while (nf < 300 && (fds[nf] = open("/dev/null", O_RDONLY)) >= 0)
+        nf++;
+    null = fopen("/dev/null", "w");
+    jnt_model *md = NULL;
+    o.diag = null;
+    jnt_compile_file(m, &o, &md);
+    if (null)
+        fclose(null);
+    while (nf > 0)
+        close(fds[--nf]);
+    jits(&mem, &load);
+    counts(&h, &r, &s);
+    CHECK(md && h == 1 && mem == 1 && load == 0, "300 more files open: a hit compiled in memory "
+          "(hits %ld, in memory %ld, loaded %ld)", h, mem, load);
+    jnt_model_free(md);
+}
+
 int main(void)
 {
     /* the entries' sizes below are those of unrolled C (car_pendulum's 2 MB; its kernels
@@ -356,6 +477,8 @@ int main(void)
           "evicted, the copy's kept (%d entries, then %d)", before, entry_count(NULL, 0));
     tr_free(&f);
     unsetenv("JNT_CACHE_MB");
+
+    code_cases();
 
     int k = entry_count(NULL, 0);
     CHECK(jnt_cache_clear() == k && entry_count(NULL, 0) == 0,
