@@ -760,6 +760,10 @@ static void plane_bristle(void)
             if (k >= 2) /* each law's mu(|V|) is mu at these speeds (|V| >> 1 mm/s) */
                 CHECK(n > 50 && mag < 1e-12 && dir < 1e-12, "%s in the plane: |f| = mu N to %.2g "
                       "and f against the slip to %.2g over %d sliding rows", law[k], mag, dir, n);
+            if (k == 2) { /* docs/laws.md, coulomb_tanh */
+                MEASURE("spatial.plane.coulomb_tanh.mag", mag);
+                MEASURE("spatial.plane.coulomb_tanh.dir", dir);
+            }
         }
         csv_free(&t);
         jnt_model_free(m);
