@@ -131,13 +131,17 @@ static int cache_on(void)
     return !v || !(!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no"));
 }
 
-/* Make dir (0700) unless it exists; then it must be a folder of ours, not a link. */
+/* Make dir (0700) unless it exists; then it must be a folder of ours, not a link,
+ * that no one else can write to (its entries hold machine code a hit loads). */
 static int own_dir(const char *dir)
 {
     if (mkdir(dir, 0700) != 0 && errno != EEXIST)
         return -1;
     struct stat st;
-    return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() ? 0 : -1;
+    return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+                   !(st.st_mode & (S_IWGRP | S_IWOTH))
+               ? 0
+               : -1;
 }
 
 /* The cache's folder into d (created); -1 when there is none to use. */

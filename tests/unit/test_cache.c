@@ -480,6 +480,16 @@ int main(void)
 
     code_cases();
 
+    /* a folder others can write to is not used: its entries hold machine code */
+    chmod(entries, 0777);
+    counts(&h, &r, &s);
+    tr pend = translate("examples/pendulum.jnt");
+    counts(&h, &r, &s);
+    CHECK(pend.rc == JNT_OK && h == 0 && s == 0, "a cache folder writable by others is not used "
+          "(the model compiles; hits %ld, stored %ld)", h, s);
+    tr_free(&pend);
+    chmod(entries, 0700);
+
     int k = entry_count(NULL, 0);
     CHECK(jnt_cache_clear() == k && entry_count(NULL, 0) == 0,
           "jnt_cache_clear removes the %d entries", k);
