@@ -478,7 +478,7 @@ void sema_flex_check_elems(sema *S);
 /* The flexible body whose elastic coordinates are substructure si, or -1. */
 int sema_flex_of_sub(const sema *S, int si);
 
-/* scene.c: the model's bodies, markers, joints, meshes and contacts for its
+/* sema_scene.c: the model's bodies, markers, joints, meshes and contacts for its
  * pictures (jnt/scene.h), at the end of sema_lower (caller frees it). */
 struct jnt_scene *sema_scene(sema *S);
 /* A rigid body's `shape = box(lx, ly, lz)`, `cylinder(radius, length)` or

@@ -1,5 +1,5 @@
 /*
- * scene.c: what a model looks like (jnt/scene.h), from its semantic
+ * sema_scene.c: what a model looks like (jnt/scene.h), from its semantic
  * analysis: the multibody bodies and their markers, the joints and their
  * multipliers, each substructure's finite-element mesh with its basis at the
  * nodes, and the contact and friction elements between mesh nodes. Built at
