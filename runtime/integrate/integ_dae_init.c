@@ -442,39 +442,47 @@ static int is_position(const char *name)
     return dot && (strcmp(dot, ".x") == 0 || strcmp(dot, ".y") == 0 || strcmp(dot, ".z") == 0);
 }
 
+/* M_ii of the run's model (0 when M has no diagonal entry there). */
+static double mass_diag(const jnt_model *m, const integ_dae *w, int i)
+{
+    for (int k = m->mcolptr[i]; k < m->mcolptr[i + 1]; k++)
+        if (m->mrowind[k] == i)
+            return w->mv[k];
+    return 0.0;
+}
+
 /* The weights of the change (assemble.h): 1 for a position, sqrt(m / M_ii)
  * for another coordinate of a body of mass m (1 / r_g for an angle), and
  * the model's length scale: the largest position or radius of gyration;
  * *size: the largest body, 2 sqrt(3) r_g (a rod's length), or the length
- * scale when no body turns. */
+ * scale when no body turns. A body's coordinates are consecutive states
+ * with its name before the dot (one pass: a flexible body's thousands of
+ * coordinates cost their number, not its square). */
 static double scales(integ_run *r, const integ_dae *w, const double *y, double *s,
                      double *size)
 {
     const char *const *nm = r->abi->y_names;
     const jnt_model *m = r->data->m;
     double len = 0.0, rg = 0.0;
-    for (int i = 0; i < w->nq; i++) {
-        s[i] = 1.0;
-        if (is_position(nm[i])) {
-            len = fmax(len, fabs(y[i]));
-            continue;
-        }
-        int gl = joint_len(nm[i]);
-        double mass = 0.0, mii = 0.0;
-        for (int j = 0; j < w->nq; j++) {
-            if (joint_len(nm[j]) != gl || strncmp(nm[j], nm[i], (size_t)gl) != 0)
+    for (int a = 0, b; a < w->nq; a = b) {
+        /* the body [a, b): its mass, the largest M_jj of its positions */
+        int gl = joint_len(nm[a]);
+        double mass = 0.0;
+        for (b = a; b < w->nq && joint_len(nm[b]) == gl && strncmp(nm[b], nm[a], (size_t)gl) == 0;
+             b++)
+            if (is_position(nm[b]))
+                mass = fmax(mass, mass_diag(m, w, b));
+        for (int i = a; i < b; i++) {
+            s[i] = 1.0;
+            if (is_position(nm[i])) {
+                len = fmax(len, fabs(y[i]));
                 continue;
-            for (int k = m->mcolptr[j]; k < m->mcolptr[j + 1]; k++)
-                if (m->mrowind[k] == j) {
-                    if (j == i)
-                        mii = w->mv[k];
-                    else if (is_position(nm[j]))
-                        mass = fmax(mass, w->mv[k]);
-                }
-        }
-        if (mass > 0.0 && mii > 0.0) {
-            s[i] = sqrt(mass / mii);
-            rg = fmax(rg, 1.0 / s[i]);
+            }
+            double mii = mass_diag(m, w, i);
+            if (mass > 0.0 && mii > 0.0) {
+                s[i] = sqrt(mass / mii);
+                rg = fmax(rg, 1.0 / s[i]);
+            }
         }
     }
     len = fmax(len, rg);
