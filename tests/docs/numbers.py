@@ -115,6 +115,13 @@ def main(argv):
             return m.group(0)
 
         new = MARK.sub(fix, text)
+        # a marker that follows no figure (a word, a unit, a code span) would
+        # otherwise be skipped silently
+        spans = [m.span() for m in MARK.finditer(text)]
+        for m in re.finditer(r'<!--m:[^>]*-->', text):
+            if not any(a <= m.start() < b for a, b in spans):
+                print('FAIL: docs number %s:%d: %s follows no figure'
+                      % (path, lineno(m.start()), m.group(0)))
         if mode == 'write' and new != text:
             with open(path + '.part', 'w', encoding='utf-8') as f:
                 f.write(new)
