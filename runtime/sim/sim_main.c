@@ -73,7 +73,7 @@ static void sim_usage(const jnt_model *m, jnt_data *d, const char *prog, FILE *f
             "  --max-output SIZE  refuse a run whose output would be larger (default 1G;\n"
             "                  K, M, G suffixes; 'none')\n"
             "  --integrator NAME  rk4, dopri5, bdf, radau, radau5, trapezoidal or midpoint (hht,\n"
-            "                  generalized_alpha for multibody models) instead of the\n"
+            "                  generalized_alpha, ida for multibody models) instead of the\n"
             "                  model's integrator\n"
             "  --h STEP        step size (fixed-step methods) or initial step, e.g. 1e-4 or 0.1ms\n"
             "  --rtol X, --atol X  tolerances of dopri5 and bdf (and of the Newton iterations)\n"
