@@ -39,12 +39,14 @@ RUN_LIBS := -lsundials_cvode -lsundials_ida -lsundials_nvecserial -lsundials_sun
             -larpack -llapacke -lopenblas -lm
 LDLIBS   := -ltcc $(RUN_LIBS) -ldl -lpthread
 
-# Debian packages the build, the tests and the benchmarks need.
+# Debian packages the build, the tests and the benchmarks need. python3-paraview
+# gives pvpython and VTK's Python modules (vtkmodules, vtk.py) to /usr/bin/python3;
+# Debian 12's python3-vtk9 conflicts with it (both ship vtkmodules) and is replaced.
 DEB_BUILD := re2c lemon tcc libtcc-dev libopenblas-dev liblapacke-dev libsundials-dev \
              libsuitesparse-dev libarpack2-dev
 DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev \
              python3-pytest python3-setuptools python3-matplotlib python3-pandas pkg-config strace \
-             python3-venv python3-wheel python3-pip python3-vtk9 xvfb ffmpeg paraview
+             python3-venv python3-wheel python3-pip python3-paraview xvfb ffmpeg paraview
 DEB_BENCH := octave time libmujoco-dev linux-perf
 
 COMPILER_SRC := $(wildcard compiler/*.c)

@@ -1,10 +1,9 @@
 #!/bin/sh
 # make docs: the pictures of docs/seeing.md, rendered from jnt run --vtk's
 # frames by docs/seeing_render.py under xvfb-run: with pvpython (ParaView's
-# python3-paraview) when it is installed, else with python3-vtk9's renderer
-# (Debian 12's python3-vtk9, which the tests need, conflicts with
-# python3-paraview). Writes docs/img/seeing_*.png. Run from the repository
-# root with B set.
+# python3-paraview, which the Makefile installs) when it is there, else with
+# VTK's own renderer through /usr/bin/python3. Writes docs/img/seeing_*.png.
+# Run from the repository root with B set.
 set -e
 B=${B:-build}
 J=$PWD/$B/jnt

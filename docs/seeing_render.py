@@ -3,9 +3,8 @@
 python3 seeing_render.py FRAMES.pvd OUT.png TIME [WIDTH HEIGHT]   (or pvpython ...)
 Each block in its own colour (bodies, meshes, contacts, joints), lines as
 tubes and points as spheres, the camera on the x-y plane. Under pvpython
-(ParaView's python3-paraview) ParaView draws it from the .pvd; with Debian's
-python3-vtk9, which conflicts with python3-paraview (the two ship the same
-vtkmodules), VTK's own renderer draws the frame nearest TIME, read by
+(ParaView's python3-paraview) ParaView draws it from the .pvd; under
+/usr/bin/python3, VTK's own renderer draws the frame nearest TIME, read by
 vtkXMLMultiBlockDataReader. Needs an X display (make docs: xvfb-run)."""
 import os
 import sys

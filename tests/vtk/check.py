@@ -1,5 +1,5 @@
 """tests/vtk/check.py: jnt run --vtk's files read back with VTK's own readers
-(python3-vtk9), checked against the FE meshes, the CSV rows and each other.
+(VTK's Python modules, python3-paraview), checked against the FE meshes, the CSV rows and each other.
 Run by tests/vtk/vtk.sh in its scratch folder: python3 check.py KIND ARGS...
 Prints PASS:/FAIL: lines."""
 import glob
