@@ -554,9 +554,8 @@ static int project_q(integ_run *r, integ_dae *w, double *y, double *f)
     w->asm_info = info;
     if (st == ASSEMBLE_OK && info.dropped > 0) {
         /* the redundant rows: 0 = 0 from here on (integ_rhs, integ_jac_*), said once a run */
-        jnt_data *d = r->data;
-        memcpy(d->cons_off, drop, (size_t)nc);
-        d->ncons_off = info.dropped;
+        memcpy(dd->cons_off, drop, (size_t)nc);
+        dd->ncons_off = info.dropped;
         if (!p.no_rank_check)
             fprintf(stderr, "jnt: warning: %s\n", msg);
     }
