@@ -102,6 +102,11 @@ def main():
 
     for i, (name, rd) in enumerate(READINGS):
         ok, hi, s1, e1 = fits(rd)
+        # the figures docs/sweeps.md quotes (its table of readings)
+        for r, sh in zip(R_HIGH, hi):
+            print("MEASURE: e4lin.rd%d.share.r%s %.6g" % (i, r, sh))
+        print("MEASURE: e4lin.rd%d.share.r1.0 %.6g" % (i, s1))
+        print("MEASURE: e4lin.rd%d.dtot.r1.0 %.6g" % (i, e1))
         print("INFO: seed001: E4 N = 0 closed form, %s: %s %% at r = 2.0..5.7; %.1f %%, %.1f J "
               "at r = 1.0 (paper 2.7, 42 %%, 130.4 J)" % (name, " ".join("%.2f" % s for s in hi),
                                                         s1, e1))
@@ -121,6 +126,13 @@ def main():
     c4_fit = [c4 for c4 in np.arange(2.5, 4.5001, 0.01)
               if 41.5 <= share((C1, C2, 2 * z3 * W2 * m2, c4), 1.0)[0] < 42.5
               and abs(share((C1, C2, 2 * z3 * W2 * m2, c4), 1.0)[1] / 130.4 - 1) < 0.005]
+    print("MEASURE: e4lin.c3_fit.min %.6g" % min(c3_fit or [0]))
+    print("MEASURE: e4lin.c3_fit.max %.6g" % max(c3_fit or [0]))
+    print("MEASURE: e4lin.c3 %.6g" % (2 * z3 * W2 * m2))
+    print("MEASURE: e4lin.c3_printed_per_r %.6g" % (2 * z3 * W1 * m3))
+    print("MEASURE: e4lin.c4_fit.min %.6g" % min(c4_fit or [0]))
+    print("MEASURE: e4lin.c4_fit.max %.6g" % max(c4_fit or [0]))
+    print("MEASURE: e4lin.c4.r1.0 %.6g" % (2 * z4 * w3_of(1.0) * m3))
     check(c3_fit and min(c3_fit) <= 2 * z3 * W2 * m2 <= max(c3_fit) and max(c3_fit) - min(c3_fit) < 0.04,
           "E4 N = 0 closed form: the c3 giving 2.7 %% at every r >= 2 lie in %.3f..%.3f N s/m; "
           "2 zeta3 omega2 m2 = %.4f (2 zeta3 omega3 m3 = %.1f r)"
@@ -131,6 +143,10 @@ def main():
           % (min(c4_fit or [0]), max(c4_fit or [0]), 2 * z4 * w3_of(1.0) * m3))
     # no reading gives 42 % at r = 1.1 itself: the c4 that maximises the share there
     best = max(share((C1, C2, 2 * z3 * W2 * m2, c4), 1.1)[0] for c4 in np.arange(0, 60.01, 0.5))
+    s11, e11 = share((C1, C2) + READINGS[0][1](1.1), 1.1)
+    print("MEASURE: e4lin.best_share.r1.1 %.6g" % best)
+    print("MEASURE: e4lin.rd0.share.r1.1 %.6g" % s11)
+    print("MEASURE: e4lin.rd0.dtot.r1.1 %.6g" % e11)
     check(best < 40, "E4 N = 0 closed form: at r = 1.1 no c4 (0..60 N s/m) reaches 42 %% (at most "
           "%.1f %%): the row's first entry is its peak at r = 1.0" % best)
 
@@ -146,7 +162,9 @@ def main():
             d = dissipated((C1, C2) + READINGS[0][1](r), r)
             worst = max(worst, abs(float(row["D_34"]) / (d[2] + d[3]) - 1),
                         abs(float(row["D_tot"]) / d.sum() - 1))
+            print("MEASURE: e4lin.rk4.share.r%s %.6g" % (r, 100 * float(row["D_34"]) / float(row["D_tot"])))
             got.append("%g: %.2f %%" % (r, 100 * float(row["D_34"]) / float(row["D_tot"])))
+        print("MEASURE: e4lin.rk4.worst %.3g" % worst)
         check(got and worst < 1e-4, "E4 N = 0: examples/energy_map.jnt (RK4) = the closed form, "
               "D_34 and D_tot to %.1e (1e-4); its shares %s" % (worst, ", ".join(got)))
     return 1 if fails else 0

@@ -29,7 +29,8 @@ if awk -F, 'NR > 1 && !/^#/ && $2 == 100 { p[$3 + 0] = 100 * $4 / $7 }
     END { split("1.1 2 2.9 3.9 4.7 5.7", r, " "); split("11 7.0 6.7 6.6 6.7 6.1", a, " ")
           split("0.5 0.5 0.5 0.5 1.0 0.5", tol, " ")
           for (i = 1; i <= 6; i++) { d = p[r[i] + 0] - a[i]; if (d < 0) d = -d; if (d > tol[i]) bad = 1
-              s = s sprintf(" %s: %.2f (%s)", r[i], p[r[i] + 0], a[i]) }
+              s = s sprintf(" %s: %.2f (%s)", r[i], p[r[i] + 0], a[i])
+              printf "MEASURE: seed001.e4.t100.share.r%s %.6g\n", r[i], p[r[i] + 0] }
           printf "%s", s > "/dev/stderr"; exit bad }' "$T/table.csv" 2> "$T/t100.txt"
 then pass "E4 Table 3.3, N = 100 N, 100 D_34 / D_tot (%) at r =$(cat "$T/t100.txt") (paper in parentheses; 0.5 points, 1.0 at 4.7)"
 else fail "E4 Table 3.3, N = 100 N: r =$(cat "$T/t100.txt") (paper in parentheses)"; fi
@@ -37,6 +38,8 @@ else fail "E4 Table 3.3, N = 100 N: r =$(cat "$T/t100.txt") (paper in parenthese
 # (thesis Sect. 3.5); tolerance 1 %
 if awk -F, 'NR > 1 && !/^#/ && $3 == 1.1 { E[$2] = $7 }
     END { printf "%.1f J and %.1f J", E[0], E[100] > "/dev/stderr"
+          printf "MEASURE: seed001.e4.dtot.r1.1.n0 %.6g\nMEASURE: seed001.e4.dtot.r1.1.n100 %.6g\n", E[0], E[100]
+          printf "MEASURE: seed001.e4.dtot.r1.1.n0.rel %.6g\nMEASURE: seed001.e4.dtot.r1.1.n100.rel %.6g\n", 100 * (E[0] / 130.4 - 1), 100 * (E[100] / 189.7 - 1)
           e0 = E[0] / 130.4 - 1; e1 = E[100] / 189.7 - 1
           exit !(E[100] > E[0] && e0 < 0.01 && e0 > -0.01 && e1 < 0.01 && e1 > -0.01) }' "$T/table.csv" 2> "$T/r11.txt"
 then pass "E4 r = 1.1: total dissipation without and with friction $(cat "$T/r11.txt") (paper 130.4, 189.7 J; 1 %)"
@@ -62,7 +65,8 @@ if awk -F, 'NR > 1 && !/^#/ { d[sprintf("%.1f", $2)] = $3 }
               for (x = q[1] + 0; x <= q[2] + 1e-9; x += 0.1) { k = sprintf("%.1f", x); if (d[k] > m) { m = d[k]; at = x } }
               e = at - q[3]; if (e < 0) e = -e
               if (e > 0.1 + 1e-9 || at < q[1] + 0.05 || at > q[2] - 0.05) bad = 1
-              s = s sprintf(" %.1f (%s, %.2f J)", at, q[3], m) }
+              s = s sprintf(" %.1f (%s, %.2f J)", at, q[3], m)
+              printf "MEASURE: seed001.e4.peak%d.r %.6g\nMEASURE: seed001.e4.peak%d.d34 %.6g\n", i, at, i, m }
           printf "%s", s > "/dev/stderr"; exit bad }' "$T/peaks.csv" 2> "$T/peaks.txt"
 then pass "E4 N = 100 N: D_34 peaks at r =$(cat "$T/peaks.txt") (Fig. 3.8 in parentheses; 0.1, the grid)"
 else fail "E4 N = 100 N: D_34 peaks at r =$(cat "$T/peaks.txt") (Fig. 3.8 in parentheses)"; fi
@@ -77,6 +81,7 @@ V=2,2.0000000000002,2.0000000000004,2.0000000000006,2.0000000000008,2.0000000000
 "$J" sweep examples/energy_map.jnt -D N=100 -D r=2.9 --list v10=$V -o "$T/sp01.csv" -j 2 2> /dev/null
 spread() { awk -F, 'NR > 1 && !/^#/ { if (n++ == 0 || $3 < lo) lo = $3; if ($3 > hi) hi = $3 } END { printf "%.3f", hi - lo }' "$1"; }
 s1=$(spread "$T/sp1.csv"); s01=$(spread "$T/sp01.csv")
+echo "MEASURE: seed001.e4.spread.h1ms $s1"; echo "MEASURE: seed001.e4.spread.h01ms $s01"
 if awk -v a="$s1" -v b="$s01" 'BEGIN { exit !(a > 0.5 && b < 0.2) }'
 then pass "E4 N = 100 N, r = 2.9, v1(0) moved by up to 2.8e-12 m/s (8 runs): D_34 spread $s1 J at h = 1 ms (> 0.5 J), $s01 J at 0.1 ms (< 0.2 J)"
 else fail "E4 N = 100 N, r = 2.9: D_34 spread $s1 J at 1 ms, $s01 J at 0.1 ms"; fi
@@ -86,6 +91,7 @@ else fail "E4 N = 100 N, r = 2.9: D_34 spread $s1 J at 1 ms, $s01 J at 0.1 ms"; 
 "$J" sweep examples/energy_map.jnt --list N=0,100 --grid r=0.6:2:0.1 -o "$T/peak.csv" -j 2 2> /dev/null
 if awk -F, 'NR > 1 && !/^#/ { if (!($2 in m) || $4 > m[$2]) { m[$2] = $4; at[$2] = $3 } }
     END { printf "r = %.1f (N = 0), %.1f (N = 100 N)", at[0], at[100] > "/dev/stderr"
+          printf "MEASURE: seed001.e4.absorber.n0 %.6g\nMEASURE: seed001.e4.absorber.n100 %.6g\n", at[0], at[100]
           exit !(at[0] > 0.85 && at[0] < 1.15 && at[100] > 0.85 && at[100] < 1.15) }' "$T/peak.csv" 2> "$T/peak.txt"
 then pass "E4 the absorber peak of dampers 3 and 4 near r = 1: $(cat "$T/peak.txt") (Fig. 3.7b; grid 0.1)"
 else fail "E4 absorber peak: $(cat "$T/peak.txt")"; fi
@@ -100,10 +106,13 @@ nstar=$(awk 'BEGIN { m1 = 100; k = 1100; c1 = 2 * 0.01 * sqrt(1100 / 100) * 100
     for (t = 0; t < 4; t += 1e-5) { e = exp(-s * t); x = 2 / wd * e * sin(wd * t)
         v = 2 * e * (cos(wd * t) - s / wd * sin(wd * t)); f = 100 * x + c2 * v; if (f < 0) f = -f
         if (f > fm) fm = f }
-    printf "%.2f", fm / 0.5 }')
+    printf "%.2f %.2f", fm / 0.5, fm }')
+set -- $nstar; nstar=$1
+echo "MEASURE: seed001.e4.stuck.nstar $1"; echo "MEASURE: seed001.e4.stuck.fmax $2"
 "$J" sweep examples/energy_map.jnt --grid N=110:126:1 --list r=1,4 -o "$T/stuck.csv" -j 2 2> /dev/null
 if awk -F, -v ns="$nstar" 'NR > 1 && !/^#/ { if ($8 == "nan") { if (s == "" || $2 + 0 < s) s = $2 + 0 } else if ($2 > l) l = $2 }
     END { printf "slips up to %g N, stuck from %g N", l, s > "/dev/stderr"
+          printf "MEASURE: seed001.e4.stuck.slips_to %.6g\nMEASURE: seed001.e4.stuck.from %.6g\n", l, s
           exit !(s == l + 1 && s > ns - 1 && l < ns + 1) }' "$T/stuck.csv" 2> "$T/stuck.txt"
 then pass "E4 mass 2 stuck throughout: $(cat "$T/stuck.txt"); closed form $nstar N (paper: above about 110 N)"
 else fail "E4 mass 2 stuck throughout: $(cat "$T/stuck.txt"); closed form $nstar N"; fi
@@ -119,12 +128,18 @@ peak_in() {
 "$J" sweep examples/forced_3dof.jnt -D N=100N --list r=1 --grid d=0.85:1.1:0.01 --continue d -o "$T/f1.csv" -j 2 2> /dev/null
 # r = 4: the internal resonance at d = omega3 / (3 omega1) = 1.33 (paper: 1.33), 0.02
 p4=$(peak_in "$T/f4.csv" 1.2 1.45)
+echo "MEASURE: seed001.forced.r4.peak $p4"
 if awk -v p="$p4" 'BEGIN { exit !(p >= 1.31 && p <= 1.35) }' &&
-   awk -F, 'NR > 1 && !/^#/ { x[sprintf("%.2f", $3)] = $6 } END { exit !(x["1.33"] > 1.5 * x["1.25"] && x["1.33"] > 1.5 * x["1.41"]) }' "$T/f4.csv"
+   awk -F, 'NR > 1 && !/^#/ { x[sprintf("%.2f", $3)] = $6 } END { exit !(x["1.33"] > 1.5 * x["1.25"] && x["1.33"] > 1.5 * x["1.41"]) }' "$T/f4.csv" &&
+   awk -F, 'NR > 1 && !/^#/ { x[sprintf("%.2f", $3)] = $6 }
+       END { printf "MEASURE: seed001.forced.r4.x3 %.6g\nMEASURE: seed001.forced.r4.over125 %.6g\nMEASURE: seed001.forced.r4.over141 %.6g\n",
+                    x["1.33"], x["1.33"] / x["1.25"], x["1.33"] / x["1.41"] }' "$T/f4.csv"
 then pass "E4 forced, r = 4: X3_rms peaks at d = $p4, 1.5 times its level at 1.25 and 1.41 (paper: internal resonance at 1.33; 0.02)"
 else fail "E4 forced, r = 4: the peak at d = $p4 (paper 1.33)"; fi
 # r = 3: the small 1/5 peak at d = 0.6 (paper), 0.02
 p3=$(peak_in "$T/f3.csv" 0.5 0.7)
+echo "MEASURE: seed001.forced.r3.peak $p3"
+awk -F, -v p="$p3" 'NR > 1 && !/^#/ && sprintf("%.2f", $3) == p { printf "MEASURE: seed001.forced.r3.x3 %.6g\n", $6 }' "$T/f3.csv"
 awk -v p="$p3" 'BEGIN { exit !(p >= 0.58 && p <= 0.62) }' &&
 pass "E4 forced, r = 3: X3_rms peaks at d = $p3 over 0.5..0.7 (paper: the 1/5 peak at 0.6; 0.02)" ||
 fail "E4 forced, r = 3: the peak at d = $p3 (paper 0.6)"
@@ -132,7 +147,7 @@ fail "E4 forced, r = 3: the peak at d = $p3 (paper 0.6)"
 # 3.08 and 3.32 rad/s (Table 3.2), d = 0.93 and 1.00, 0.02 each
 if awk -F, 'NR > 1 && !/^#/ { d[n] = $3; x[n++] = $6 }
     END { for (i = 1; i < n - 1; i++) if (x[i] > x[i - 1] && x[i] > x[i + 1]) {
-              k++; s = s sprintf(" %.2f", d[i]); if (d[i] >= 0.91 && d[i] <= 0.95) a = 1; if (d[i] >= 0.98 && d[i] <= 1.02) b = 1 }
+              k++; s = s sprintf(" %.2f", d[i]); printf "MEASURE: seed001.forced.r1.max%d %.6g\nMEASURE: seed001.forced.r1.max%d.x3 %.6g\n", k, d[i], k, x[i]; if (d[i] >= 0.91 && d[i] <= 0.95) a = 1; if (d[i] >= 0.98 && d[i] <= 1.02) b = 1 }
           printf "%s", s > "/dev/stderr"; exit !(k == 2 && a && b) }' "$T/f1.csv" 2> "$T/f1.txt"
 then pass "E4 forced, r = 1: a double peak, X3_rms has local maxima at d =$(cat "$T/f1.txt") (paper: double peak near 1; modes at 0.93, 1.00; 0.02)"
 else fail "E4 forced, r = 1: local maxima at d =$(cat "$T/f1.txt")"; fi
@@ -167,6 +182,11 @@ NR > 3 { modal($2); # after the header, the comment line and the first run
 END { printf "%.2g %.2g %.1f %.1f %.0f %.0f", ea, ep, wb, ws, ph0, ph1 }
 AWK
 r1=$(awk -F, -f "$T/modal.awk" "$T/b1.csv"); r2=$(awk -F, -f "$T/modal.awk" "$T/b2.csv"); r3=$(awk -F, -f "$T/modal.awk" "$T/b3.csv")
+echo "$r1 $r2 $r3" | awk '{ printf "MEASURE: seed001.beam.peak1 %s\nMEASURE: seed001.beam.zero %s\nMEASURE: seed001.beam.peak2 %s\n", $3, $10, $15
+    printf "MEASURE: seed001.beam.phase.from %s\nMEASURE: seed001.beam.phase.to %s\n", $11, $12
+    for (i = 0; i < 3; i++) { if ($(6 * i + 1) > ea) ea = $(6 * i + 1); if ($(6 * i + 2) > ep) ep = $(6 * i + 2) }
+    printf "MEASURE: seed001.beam.amp_err_pct %.6g\nMEASURE: seed001.beam.phase_err_deg %.6g\n", 100 * ea, ep }'
+awk -F, 'NR > 2 && sprintf("%.1f", $2) == "60.3" { printf "MEASURE: seed001.beam.phase.at60.3 %.6g\n", atan2(2 * $5, 2 * $4) * 57.29577951 }' "$T/b2.csv"
 if echo "$r1 $r2 $r3" | awk '{ for (i = 0; i < 3; i++) { if ($(6 * i + 1) > 0.01 || $(6 * i + 2) > 1) bad = 1 }
         if ($3 < 13.6 || $3 > 13.8) bad = 1; if ($10 < 60.2 || $10 > 60.4) bad = 1; if ($15 < 85.8 || $15 > 86) bad = 1
         if ($11 > -135 || $12 < -45) bad = 1; exit bad }'
@@ -180,7 +200,9 @@ else fail "E5 beam alone: $r1 / $r2 / $r3"; fi
 "$J" sweep examples/beam_mass_friction.jnt -D t_end=4.6 --grid omega_n2=5:100:5 --list N=5,10 -o "$T/e5.csv" -j 2 2> /dev/null
 if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
     { N = $3; E = $c["E"]; if (!(N in lo) || E < lo[N]) { lo[N] = E; wl[N] = $2 }; if (E > hi[N]) { hi[N] = E; wh[N] = $2 } }
+    N == 5 && ($2 == 25 || $2 == 30 || $2 == 35) { printf "MEASURE: seed001.e5.n5.E.w%s %.6g\n", $2, E }
     END { printf "lowest at %s (N = 5 N), %s rad/s (N = 10 N), highest at %s, %s rad/s", wl[5], wl[10], wh[5], wh[10] > "/dev/stderr"
+          for (N in lo) printf "MEASURE: seed001.e5.n%s.lowest %s\nMEASURE: seed001.e5.n%s.lowest.E %.6g\nMEASURE: seed001.e5.n%s.highest %s\nMEASURE: seed001.e5.n%s.highest.E %.6g\n", N, wl[N], N, lo[N], N, wh[N], N, hi[N]
           for (N in lo) if (wl[N] < 55 || wl[N] > 65 || (wh[N] != 15 && wh[N] != 85)) exit 1 }' "$T/e5.csv" 2> "$T/e5.txt"
 then pass "E5 free-response energy map: $(cat "$T/e5.txt") (paper: lowest near 60, poorest near the beam's 13.7 and 85.9; grid 5)"
 else fail "E5 free-response energy map: $(cat "$T/e5.txt")"; fi
