@@ -200,7 +200,7 @@ else fail "E5 beam alone: $r1 / $r2 / $r3"; fi
 "$J" sweep examples/beam_mass_friction.jnt -D t_end=4.6 --grid omega_n2=5:100:5 --list N=5,10 -o "$T/e5.csv" -j 2 2> /dev/null
 if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
     { N = $3; E = $c["E"]; if (!(N in lo) || E < lo[N]) { lo[N] = E; wl[N] = $2 }; if (E > hi[N]) { hi[N] = E; wh[N] = $2 } }
-    N == 5 && ($2 == 25 || $2 == 30 || $2 == 35) { printf "MEASURE: seed001.e5.n5.E.w%s %.6g\n", $2, E }
+    $2 == 25 || $2 == 30 || $2 == 35 || $2 == 55 || $2 == 60 || $2 == 65 { printf "MEASURE: seed001.e5.n%s.E.w%s %.6g\n", N, $2, E }
     END { printf "lowest at %s (N = 5 N), %s rad/s (N = 10 N), highest at %s, %s rad/s", wl[5], wl[10], wh[5], wh[10] > "/dev/stderr"
           for (N in lo) printf "MEASURE: seed001.e5.n%s.lowest %s\nMEASURE: seed001.e5.n%s.lowest.E %.6g\nMEASURE: seed001.e5.n%s.highest %s\nMEASURE: seed001.e5.n%s.highest.E %.6g\n", N, wl[N], N, lo[N], N, wh[N], N, hi[N]
           for (N in lo) if (wl[N] < 55 || wl[N] > 65 || (wh[N] != 15 && wh[N] != 85)) exit 1 }' "$T/e5.csv" 2> "$T/e5.txt"
