@@ -84,6 +84,7 @@ else fail "summaries of run 3 differ from its kept CSV ($(cat "$T/awk.txt"))"; f
 # determinism: 64 runs, -j 1 and -j 2 (and mpirun -n 2 below) give one table
 "$J" sweep "$T/osc.jnt" -D T_end=5 --grid omega=2:16:2 --grid c=0.5:4:0.5 -o "$T/j1.csv" -j 1 2> /dev/null &&
 "$J" sweep "$T/osc.jnt" -D T_end=5 --grid omega=2:16:2 --grid c=0.5:4:0.5 -o "$T/j2.csv" -j 2 2> /dev/null
+echo "MEASURE: sweep.determinism.runs $(grep -c '^[0-9]' "$T/j1.csv")"
 if [ "$(grep -c '^[0-9]' "$T/j1.csv")" -eq 64 ] && [ "$(nocpu "$T/j1.csv")" = "$(nocpu "$T/j2.csv")" ]
 then pass "64 runs: -j 1 and -j 2 give the same table byte for byte (but cpu_s)"
 else fail "64 runs: -j 1 and -j 2 differ"; fi
