@@ -242,6 +242,32 @@ static void sp_terms(const ffrf_sp *F, double sv[2], double sd[2], double *h, do
     }
 }
 
+/* The floating frame's forces a reduced and an unreduced body share (the
+ * reduced body's equations, flex_forces): into f's rows of v (f + nq),
+ *   w = thetad^2 s - 2 thetad Itilde S1 q_fd;  Q_R = A w + m g,
+ *   Q_theta = -2 thetad h^T q_fd + (A Itilde s) . g,
+ *   Q_f = thetad^2 h - 2 thetad E q_fd + S1^T A^T g   (the caller adds - K q_f - C q_fd),
+ * with s = sv, S1 q_fd = sd, h and E q_fd = eq from the body's terms. */
+static void frame_forces(int nq, int fr, int q0, int r, double mass, const double *S1,
+                         const double *qfd, double c, double s, double thd, const double sv[2],
+                         const double sd[2], const double *h, const double *eq, double gx,
+                         double gy, double *f)
+{
+    double wx = thd * thd * sv[0] + 2.0 * thd * sd[1];
+    double wy = thd * thd * sv[1] - 2.0 * thd * sd[0];
+    f[nq + fr] += c * wx - s * wy + mass * gx;
+    f[nq + fr + 1] += s * wx + c * wy + mass * gy;
+    double hq = 0.0;
+    for (int j = 0; j < r; j++)
+        hq += h[j] * qfd[j];
+    double ais_x = -s * sv[0] - c * sv[1], ais_y = c * sv[0] - s * sv[1];
+    f[nq + fr + 2] += -2.0 * thd * hq + ais_x * gx + ais_y * gy;
+    double lgx = c * gx + s * gy, lgy = -s * gx + c * gy;
+    double *ff = f + nq + q0;
+    for (int i = 0; i < r; i++)
+        ff[i] += thd * thd * h[i] - 2.0 * thd * eq[i] + S1[2 * i] * lgx + S1[2 * i + 1] * lgy;
+}
+
 /* flex_forces for the unreduced bodies: the same equations as the reduced
  * one's below, the r x r products over the pattern. work: 4 r. */
 static void sparse_forces(const jnt_model *m, const double *y, const double *in, double *f,
@@ -251,26 +277,13 @@ static void sparse_forces(const jnt_model *m, const double *y, const double *in,
     for (int b = 0; b < m->abi->nblocks; b++) {
         if (!sparse_at(m, b, y, &F))
             continue;
-        int r = F.r, nq = F.nq;
-        double *h = work, *eq = h + r, *pw = eq + r;
-        double sv[2], sd[2], c = F.c, s = F.s, thd = F.thd;
-        double gx = in[6 * b], gy = in[6 * b + 1];
+        int r = F.r;
+        double *h = work, *eq = h + r, *pw = eq + r, sv[2], sd[2];
         sp_terms(&F, sv, sd, h, eq, NULL, pw);
-        double wx = thd * thd * sv[0] + 2.0 * thd * sd[1];
-        double wy = thd * thd * sv[1] - 2.0 * thd * sd[0];
-        f[nq + F.fr] += c * wx - s * wy + F.m * gx;
-        f[nq + F.fr + 1] += s * wx + c * wy + F.m * gy;
-        double hq = 0.0;
-        for (int j = 0; j < r; j++)
-            hq += h[j] * F.qfd[j];
-        double ais_x = -s * sv[0] - c * sv[1], ais_y = c * sv[0] - s * sv[1];
-        f[nq + F.fr + 2] += -2.0 * thd * hq + ais_x * gx + ais_y * gy;
-        /* Q_f = thetad^2 h - 2 thetad E q_fd - K q_f - C q_fd + S1^T A^T g */
-        double lgx = c * gx + s * gy, lgy = -s * gx + c * gy;
-        double *ff = f + nq + F.q0;
-        for (int i = 0; i < r; i++)
-            ff[i] += thd * thd * h[i] - 2.0 * thd * eq[i] + F.S1[2 * i] * lgx +
-                     F.S1[2 * i + 1] * lgy;
+        frame_forces(F.nq, F.fr, F.q0, r, F.m, F.S1, F.qfd, F.c, F.s, F.thd, sv, sd, h, eq,
+                     in[6 * b], in[6 * b + 1], f);
+        /* Q_f's - K q_f - C q_fd */
+        double *ff = f + F.nq + F.q0;
         for (int j = 0; j < r; j++) {
             double qj = F.qf[j], vj = F.qfd[j];
             for (int k = F.cp[j]; k < F.cp[j + 1]; k++)
@@ -405,27 +418,13 @@ void flex_forces(const jnt_model *m, const double *y, const double *in, double *
     for (int b = 0; b < m->abi->nblocks; b++) {
         if (!ffrf_at(m, b, y, &F))
             continue;
-        int r = F.r, nq = F.nq;
-        double sv[2], sd[2], c = F.c, s = F.s, thd = F.thd;
-        double gx = in[6 * b], gy = in[6 * b + 1];
+        int r = F.r;
+        double sv[2], sd[2];
         ffrf_terms(&F, sv, sd, h, eq, NULL);
-        /* w = thetad^2 s - 2 thetad Itilde S1 q_fd; Q_R = A w + m g */
-        double wx = thd * thd * sv[0] + 2.0 * thd * sd[1];
-        double wy = thd * thd * sv[1] - 2.0 * thd * sd[0];
-        f[nq + F.fr] += c * wx - s * wy + F.m * gx;
-        f[nq + F.fr + 1] += s * wx + c * wy + F.m * gy;
-        /* Q_theta = -2 thetad h^T q_fd + (A Itilde s) . g */
-        double hq = 0.0;
-        for (int j = 0; j < r; j++)
-            hq += h[j] * F.qfd[j];
-        double ais_x = -s * sv[0] - c * sv[1], ais_y = c * sv[0] - s * sv[1];
-        f[nq + F.fr + 2] += -2.0 * thd * hq + ais_x * gx + ais_y * gy;
-        /* Q_f = thetad^2 h - 2 thetad E q_fd - Kr q_f - Cr q_fd + S1^T A^T g */
-        double lgx = c * gx + s * gy, lgy = -s * gx + c * gy;
-        double *ff = f + nq + F.q0;
-        for (int i = 0; i < r; i++)
-            ff[i] += thd * thd * h[i] - 2.0 * thd * eq[i] + F.S1[2 * i] * lgx +
-                     F.S1[2 * i + 1] * lgy;
+        frame_forces(F.nq, F.fr, F.q0, r, F.m, F.S1, F.qfd, F.c, F.s, F.thd, sv, sd, h, eq,
+                     in[6 * b], in[6 * b + 1], f);
+        /* Q_f's - Kr q_f - Cr q_fd */
+        double *ff = f + F.nq + F.q0;
         cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Kr, r, F.qf, 1, 1.0, ff, 1);
         cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, -1.0, F.Cr, r, F.qfd, 1, 1.0, ff, 1);
     }
