@@ -6,7 +6,8 @@
 # energy map (examples/beam_mass_friction.jnt), on coarse grids; the full
 # ones are in docs/sweeps.md. Each check names its source and tolerance.
 # Prints PASS/FAIL lines, and INFO lines with the comparisons that are
-# reported but not checked (docs/sweeps.md says why).
+# reported but not checked (docs/sweeps.md says why), and MEASURE lines with
+# the figures docs/sweeps.md quotes (tests/docs/numbers.py checks them).
 # Run from the repository root with B set to the build directory.
 B=${B:-build}
 J=$B/jnt
@@ -206,3 +207,18 @@ if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
           for (N in lo) if (wl[N] < 55 || wl[N] > 65 || (wh[N] != 15 && wh[N] != 85)) exit 1 }' "$T/e5.csv" 2> "$T/e5.txt"
 then pass "E5 free-response energy map: $(cat "$T/e5.txt") (paper: lowest near 60, poorest near the beam's 13.7 and 85.9; grid 5)"
 else fail "E5 free-response energy map: $(cat "$T/e5.txt")"; fi
+# weak friction (N = 1 and 2 N, the same grid): N = 1 N leaves about the
+# mass's 1 J at every omega_n2 (0.95..1.15 J); N = 2 N a flat 0.34..0.35 J
+# over 40..75 rad/s; printed for docs/sweeps.md
+"$J" sweep examples/beam_mass_friction.jnt -D t_end=4.6 --grid omega_n2=5:100:5 --list N=1,2 -o "$T/e5w.csv" -j 2 2> /dev/null
+if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
+    { N = $3; w = $2 + 0; E = $c["E"]; k = N (w >= 40 && w <= 75 ? "mid" : (w >= 25 && w <= 35 ? "low" : "out"))
+      if (!(k in lo) || E < lo[k]) lo[k] = E; if (!(k in hi) || E > hi[k]) hi[k] = E
+      if (!(N in a) || E < a[N]) a[N] = E; if (!(N in b) || E > b[N]) b[N] = E }
+    END { printf "MEASURE: seed001.e5.n1.min %.6g\nMEASURE: seed001.e5.n1.max %.6g\n", a[1], b[1]
+          printf "MEASURE: seed001.e5.n2.mid.min %.6g\nMEASURE: seed001.e5.n2.mid.max %.6g\n", lo["2mid"], hi["2mid"]
+          printf "MEASURE: seed001.e5.n2.low.min %.6g\nMEASURE: seed001.e5.n2.low.max %.6g\n", lo["2low"], hi["2low"]
+          printf "N = 1 N: %.3f..%.3f J; N = 2 N: %.3f..%.3f J over 40..75 rad/s", a[1], b[1], lo["2mid"], hi["2mid"] > "/dev/stderr"
+          exit !(a[1] > 0.95 && b[1] < 1.15 && lo["2mid"] > 0.335 && hi["2mid"] < 0.355) }' "$T/e5w.csv" 2> "$T/e5w.txt"
+then pass "E5 free-response energy map, weak friction: $(cat "$T/e5w.txt") (N = 1 N: 0.95..1.15 J everywhere; N = 2 N: 0.335..0.355 J; grid 5)"
+else fail "E5 free-response energy map, weak friction: $(cat "$T/e5w.txt")"; fi
