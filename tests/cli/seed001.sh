@@ -222,3 +222,14 @@ if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
           exit !(a[1] > 0.95 && b[1] < 1.15 && lo["2mid"] > 0.335 && hi["2mid"] < 0.355) }' "$T/e5w.csv" 2> "$T/e5w.txt"
 then pass "E5 free-response energy map, weak friction: $(cat "$T/e5w.txt") (N = 1 N: 0.95..1.15 J everywhere; N = 2 N: 0.335..0.355 J; grid 5)"
 else fail "E5 free-response energy map, weak friction: $(cat "$T/e5w.txt")"; fi
+# the same map over the example's 10 s (docs/sweeps.md's introduction): the
+# least energy left per N on the 5 rad/s grid, within 55..75 rad/s for N = 5
+# and 10 N (paper: "minimum near 60 rad/s")
+"$J" sweep examples/beam_mass_friction.jnt --grid omega_n2=5:100:5 --list N=1,5,10 -o "$T/e5t.csv" -j 2 2> /dev/null
+if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
+    { N = $3; E = $c["E"]; if (!(N in lo) || E < lo[N]) { lo[N] = E; wl[N] = $2 } }
+    END { for (N in lo) printf "MEASURE: seed001.e5.t10.n%s.lowest %s\nMEASURE: seed001.e5.t10.n%s.lowest.E %.6g\n", N, wl[N], N, lo[N]
+          printf "lowest at %s, %s, %s rad/s for N = 1, 5, 10 N", wl[1], wl[5], wl[10] > "/dev/stderr"
+          exit !(wl[5] >= 55 && wl[5] <= 75 && wl[10] >= 55 && wl[10] <= 75) }' "$T/e5t.csv" 2> "$T/e5t.txt"
+then pass "E5 free-response energy map over 10 s: $(cat "$T/e5t.txt") (paper: minimum near 60; 55..75 for N = 5, 10 N; grid 5)"
+else fail "E5 free-response energy map over 10 s: $(cat "$T/e5t.txt")"; fi
