@@ -213,12 +213,12 @@ static void gen_settings(const gen_ctx *g)
 {
     const ir_model *m = g->m;
     open_fn(g, "settings", "const double *p, jnt_settings *s", "p");
-    ex_id sr[10] = {m->t0, m->t_end, m->h, m->rtol, m->atol, m->out_every, m->h_max, m->alpha,
-                    m->rho_inf, m->assemble_tol};
-    static const char *const sl[10] = {"s->t0", "s->t_end", "s->h", "s->rtol", "s->atol",
+    ex_id sr[11] = {m->t0, m->t_end, m->h, m->rtol, m->atol, m->out_every, m->h_max, m->alpha,
+                    m->rho_inf, m->assemble_tol, m->max_order};
+    static const char *const sl[11] = {"s->t0", "s->t_end", "s->h", "s->rtol", "s->atol",
                                        "s->out_every", "s->h_max", "s->alpha", "s->rho_inf",
-                                       "s->assemble_tol"};
-    ex_emit(m->pool, g->out, 10, sr, sl, g->dc, "    ", "w");
+                                       "s->assemble_tol", "s->max_order"};
+    ex_emit(m->pool, g->out, 11, sr, sl, g->dc, "    ", "w");
     close_fn(g->out);
 }
 

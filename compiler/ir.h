@@ -136,6 +136,7 @@ typedef struct ir_model {
     ex_id *mass, *crate;
     ex_id alpha, rho_inf;
     ex_id assemble_tol;    /* simulate { assemble_tol }: m or rad, 0: the default */
+    ex_id max_order;       /* bdf(max_order): 1 to 5, 0: CVODE's 5 */
     /* masses and rigid bodies' inertias that use parameters: checked finite
      * and positive by the params kernel (a -D value); pos_y: the y index of
      * the dof it moves (a mass: the body's first); pos_kind: POS_* */

@@ -54,6 +54,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     out->alpha = ex_const(out->pool, -0.05);
     out->rho_inf = ex_const(out->pool, 0.9);
     out->assemble_tol = ex_const(out->pool, 0);
+    out->max_order = ex_const(out->pool, 0);
     out->integrator = "bdf";
 
     sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool, .model = model,

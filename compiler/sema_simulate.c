@@ -119,8 +119,8 @@ void sema_eval_init(sema *S, const ast *d, unsigned char *seen)
 
 typedef struct integ_spec {
     const char *name;
-    const char *opt[4];
-    double def[4]; /* NAN: required */
+    const char *opt[5];
+    double def[5]; /* NAN: required */
 } integ_spec;
 
 static const integ_spec integ_specs[] = {
@@ -129,7 +129,9 @@ static const integ_spec integ_specs[] = {
     {"midpoint", {"h"}, {NAN}},
     {"radau", {"h"}, {NAN}},
     {"dopri5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
-    {"bdf", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
+    /* max_order: CVODE's orders 3 to 5 are not A-stable; 2 keeps lightly damped stiff
+       modes (penalty contacts, stick springs) from limiting the step */
+    {"bdf", {"rtol", "atol", "h0", "h_max", "max_order"}, {1e-6, 1e-9, 0, 0, 0}},
     /* 3-stage Radau IIA, order 5, adaptive: ordinary and multibody models */
     {"radau5", {"rtol", "atol", "h0", "h_max"}, {1e-6, 1e-9, 0, 0}},
     /* SUNDIALS IDA, variable-order BDF: multibody models (integ_ida.c) */
@@ -183,9 +185,9 @@ static void eval_integrator(sema *S, const ast *e)
     }
     m->integrator = sp->name;
     int nopt = 0;
-    while (nopt < 4 && sp->opt[nopt])
+    while (nopt < 5 && sp->opt[nopt])
         nopt++;
-    const ast *given[4] = {0};
+    const ast *given[5] = {0};
     int pos = 0;
     for (int i = 0; e->kind == AST_CALL && i < e->nkids; i++) {
         const ast *a = e->kids[i];
@@ -210,19 +212,25 @@ static void eval_integrator(sema *S, const ast *e)
         }
         given[k] = a->kind == AST_ARG ? a->kids[0] : a;
     }
-    ex_id *slot[4];
-    jnt_dim dims[4];
+    ex_id *slot[5];
+    jnt_dim dims[5];
     for (int j = 0; j < nopt; j++) {
         const char *o = sp->opt[j];
         int is_h = o[0] == 'h';
         slot[j] = strcmp(o, "h") == 0 || strcmp(o, "h0") == 0 ? &m->h
                 : strcmp(o, "h_max") == 0 ? &m->h_max : strcmp(o, "alpha") == 0 ? &m->alpha
-                : strcmp(o, "rho_inf") == 0 ? &m->rho_inf : o[0] == 'r' ? &m->rtol : &m->atol;
+                : strcmp(o, "rho_inf") == 0 ? &m->rho_inf
+                : strcmp(o, "max_order") == 0 ? &m->max_order : o[0] == 'r' ? &m->rtol : &m->atol;
         dims[j] = is_h ? DIM_S : units_none;
         if (given[j]) {
             char what[64];
             snprintf(what, sizeof what, "option '%s' of '%s'", o, sp->name);
             *slot[j] = sema_setting_expr(S, given[j], dims[j], what);
+            double v;
+            if (slot[j] == &m->max_order && *slot[j] >= 0 &&
+                sema_fixed_value(S, *slot[j], &v) && !(v == floor(v) && v >= 1 && v <= 5))
+                diag_error(S->dc, given[j]->loc, "option 'max_order' of 'bdf' must be an order "
+                           "from 1 to 5 (got %g)", v);
         } else if (isnan(sp->def[j])) {
             diag_error(S->dc, e->loc, "'%s' needs the step size: %s(h = ...)", sp->name, sp->name);
         } else {

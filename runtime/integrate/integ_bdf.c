@@ -465,6 +465,10 @@ static int bdf_start(integ_run *r)
     m->r = r;
     if (n == 0)
         return 0;
+    double mo = s->max_order;
+    if (!(mo == 0 || (mo >= 1 && mo <= 5 && mo == floor(mo))))
+        return integ_fail(r, JNT_ERR_PARAM, r->t, "bdf's max_order must be an order from 1 to 5 "
+                          "(got %g)", mo);
     if (SUNContext_Create(NULL, &m->ctx) != 0)
         return bdf_setup_failed(r, m, "SUNContext_Create");
     m->y = N_VNew_Serial(n, m->ctx);
@@ -503,6 +507,8 @@ static int bdf_start(integ_run *r)
                                         : 1e-14 * fmax(1.0, fmax(fabs(s->t0), fabs(s->t_end))));
     if (s->h_max > 0)
         CVodeSetMaxStep(m->cv, s->h_max);
+    if (s->max_order > 0 && CVodeSetMaxOrd(m->cv, (int)s->max_order) != CV_SUCCESS)
+        return bdf_setup_failed(r, m, "CVodeSetMaxOrd");
     if (s->h > 0)
         CVodeSetInitStep(m->cv, s->h);
     return 0;

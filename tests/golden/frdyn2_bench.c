@@ -96,6 +96,7 @@ static int m_settings(const double *p, jnt_settings *s)
     s->alpha = (-0.05);
     s->rho_inf = 0.9;
     s->assemble_tol = 0.0;
+    s->max_order = 0.0;
     return 0;
 }
 

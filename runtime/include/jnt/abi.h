@@ -54,6 +54,7 @@ typedef struct jnt_settings {
     double rho_inf;   /* generalized_alpha: spectral radius at infinite frequency, [0, 1] */
     double assemble_tol; /* multibody: the joints' residual (m or rad) the assembly at the
                             start reaches; 0: 1e-12 times the model's length scale */
+    double max_order; /* bdf: the largest order CVODE may take, 1 to 5; 0: 5 */
 } jnt_settings;
 
 /* The right-hand side: ydot (ny) in out[0 .. ny), then the forces on the
