@@ -36,7 +36,7 @@ class Settings(ctypes.Structure):
     """jnt_settings (jnt/abi.h)."""
     _fields_ = [(n, ctypes.c_double) for n in (
         "t0", "t_end", "h", "rtol", "atol", "out_every", "h_min", "h_max", "alpha", "rho_inf",
-        "assemble_tol")]
+        "assemble_tol", "max_order")]
 
 
 class Dim(ctypes.Array):
