@@ -32,10 +32,27 @@
 #include "jnt/jnt.h"
 #include "red_impl.h"
 
-/* The unfixed DOF of component c (FE_UX, FE_UY) of node p. */
-static int dof_of(const fe_model *fe, const int *dof0, int p, int c)
+/* See red_impl.h. */
+int red_dof_of(const fe_model *fe, const int *dof0, int p, int c)
 {
     return dof0 ? dof0[FE_NDOF_NODE * p + c] : fe->node[p].dof[c];
+}
+
+/* See red_impl.h. */
+int red_plane_mesh(const fe_model *fe, const int *dof0, int n, char *err, size_t errn)
+{
+    for (int p = 0; p < fe->nnode; p++) {
+        const fe_node *nd = &fe->node[p];
+        if (nd->master >= 0 || nd->dof[FE_UZ] >= 0 || nd->dof[FE_RX] >= 0 ||
+            nd->dof[FE_RY] >= 0 || nd->dof[FE_RZ] >= 0)
+            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
+                            "with the DOFs ux and uy only (node %d has others)", nd->id);
+        int ix = red_dof_of(fe, dof0, p, FE_UX), iy = red_dof_of(fe, dof0, p, FE_UY);
+        if (ix < 0 || iy < 0 || ix >= n || iy >= n)
+            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
+                            "with the DOFs ux and uy at every node (node %d lacks one)", nd->id);
+    }
+    return JNT_OK;
 }
 
 /* The nodes' vectors of v (n) rotated by +90 degrees: (vx, vy) -> (-vy, vx). */
@@ -43,7 +60,7 @@ static void rotate90(const fe_model *fe, const int *dof0, int n, const double *v
 {
     memset(out, 0, (size_t)n * sizeof *out);
     for (int p = 0; p < fe->nnode; p++) {
-        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
+        int ix = red_dof_of(fe, dof0, p, FE_UX), iy = red_dof_of(fe, dof0, p, FE_UY);
         out[ix] = -v[iy];
         out[iy] = v[ix];
     }
@@ -65,17 +82,9 @@ int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const 
         return jnt_errf(err, errn, JNT_ERR_USAGE, "red_ffrf: the basis does not match the model");
     const fe_sparse *M = dof0 ? M0 : &fe->M;
     int n = M->n, r = b->r;
-    for (int p = 0; p < fe->nnode; p++) {
-        const fe_node *nd = &fe->node[p];
-        if (nd->master >= 0 || nd->dof[FE_UZ] >= 0 || nd->dof[FE_RX] >= 0 ||
-            nd->dof[FE_RY] >= 0 || nd->dof[FE_RZ] >= 0)
-            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
-                            "with the DOFs ux and uy only (node %d has others)", nd->id);
-        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
-        if (ix < 0 || iy < 0 || ix >= n || iy >= n)
-            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
-                            "with the DOFs ux and uy at every node (node %d lacks one)", nd->id);
-    }
+    int rc = red_plane_mesh(fe, dof0, n, err, errn);
+    if (rc != JNT_OK)
+        return rc;
     /* columns: T_x, T_y, u0, P u0, then Phi's; and M times each */
     int nc = 4 + r;
     double *v = calloc((size_t)n * nc * 2 + 1, sizeof *v);
@@ -85,7 +94,7 @@ int red_ffrf(const fe_model *fe, const red_basis *b, const fe_sparse *M0, const 
     double *tx = v, *ty = v + n, *u0 = v + 2 * (size_t)n, *pu0 = v + 3 * (size_t)n;
     for (int p = 0; p < fe->nnode; p++) {
         const fe_node *nd = &fe->node[p];
-        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
+        int ix = red_dof_of(fe, dof0, p, FE_UX), iy = red_dof_of(fe, dof0, p, FE_UY);
         tx[ix] = 1.0;
         ty[iy] = 1.0;
         u0[ix] = nd->x[0];

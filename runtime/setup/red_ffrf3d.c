@@ -82,12 +82,6 @@ static const double EPS[3][3][3] = {{{0, 0, 0}, {0, 0, 1}, {0, -1, 0}},
                                     {{0, 0, -1}, {0, 0, 0}, {1, 0, 0}},
                                     {{0, 1, 0}, {-1, 0, 0}, {0, 0, 0}}};
 
-/* The DOF of component c of node p in M's numbering. */
-static int dof_of(const fe_model *fe, const int *dof0, int p, int c)
-{
-    return dof0 ? dof0[FE_NDOF_NODE * p + c] : fe->node[p].dof[c];
-}
-
 /* out = L_l y: e_l x each node's translation and rotation vector of y. */
 static void cross_l(const nodes3 *N, int n, int l, const double *y, double *out)
 {
@@ -118,7 +112,7 @@ static int node_table(const fe_model *fe, const int *dof0, int n, nodes3 *N, cha
         const fe_node *nd = &fe->node[p];
         int d[FE_NDOF_NODE], nt = 0, nr = 0;
         for (int c = 0; c < FE_NDOF_NODE; c++) {
-            d[c] = nd->master >= 0 ? -1 : dof_of(fe, dof0, p, c);
+            d[c] = nd->master >= 0 ? -1 : red_dof_of(fe, dof0, p, c);
             if (d[c] >= n)
                 return jnt_errf(err, errn, JNT_ERR_USAGE, "red_ffrf3d: node %d has a DOF "
                                 "beyond the mass matrix", nd->id);
@@ -331,7 +325,7 @@ int red_ffrf3d(const fe_model *fe, const red_basis *b, const fe_sparse *M0, cons
     /* the basis in M's numbering: 0 at the fixed nodes */
     for (int p = 0; p < fe->nnode; p++)
         for (int c = 0; c < FE_NDOF_NODE && fe->node[p].master < 0; c++) {
-            int to = dof_of(fe, dof0, p, c), from = fe->node[p].dof[c];
+            int to = red_dof_of(fe, dof0, p, c), from = fe->node[p].dof[c];
             for (int k = 0; to >= 0 && from >= 0 && k < r; k++)
                 phi[(size_t)k * n + to] = b->phi[(size_t)k * b->n + from];
         }

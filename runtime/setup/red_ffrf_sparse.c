@@ -19,12 +19,6 @@
 #include "jnt/jnt.h"
 #include "red_impl.h"
 
-/* The unfixed DOF of component c (FE_UX, FE_UY) of node p. */
-static int dof_of(const fe_model *fe, const int *dof0, int p, int c)
-{
-    return dof0 ? dof0[FE_NDOF_NODE * p + c] : fe->node[p].dof[c];
-}
-
 /* Union pattern of the n x n a, b, c (c may be empty) into colptr (n + 1,
  * given) and a new rowind; returns nnz, or -1 when out of memory. */
 static long union_pattern(const fe_sparse *a, const fe_sparse *b, const fe_sparse *c, int n,
@@ -109,16 +103,11 @@ int red_ffrf_sparse(const fe_model *fe, const fe_sparse *M0, const int *dof0, do
     int n = Mall->n;
     /* every node: ux, uy only; free in both or fixed in both (E = M P needs
      * the partner of every coordinate among the coordinates) */
+    int rc0 = red_plane_mesh(fe, dof0, n, err, errn);
+    if (rc0 != JNT_OK)
+        return rc0;
     for (int p = 0; p < fe->nnode; p++) {
         const fe_node *nd = &fe->node[p];
-        if (nd->master >= 0 || nd->dof[FE_UZ] >= 0 || nd->dof[FE_RX] >= 0 ||
-            nd->dof[FE_RY] >= 0 || nd->dof[FE_RZ] >= 0)
-            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
-                            "with the DOFs ux and uy only (node %d has others)", nd->id);
-        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
-        if (ix < 0 || iy < 0 || ix >= n || iy >= n)
-            return jnt_errf(err, errn, JNT_ERR_MODEL, "a flexible2d body needs a plane mesh "
-                            "with the DOFs ux and uy at every node (node %d lacks one)", nd->id);
         if ((nd->dof[FE_UX] < 0) != (nd->dof[FE_UY] < 0))
             return jnt_errf(err, errn, JNT_ERR_MODEL, "an unreduced flexible2d body needs each "
                             "node free in both ux and uy or fixed in both (node %d is fixed in "
@@ -132,7 +121,7 @@ int red_ffrf_sparse(const fe_model *fe, const fe_sparse *M0, const int *dof0, do
     double *mv = v + 4 * (size_t)n, *x = v + 8 * (size_t)n, *y = x + r;
     for (int p = 0; p < fe->nnode; p++) {
         const fe_node *nd = &fe->node[p];
-        int ix = dof_of(fe, dof0, p, FE_UX), iy = dof_of(fe, dof0, p, FE_UY);
+        int ix = red_dof_of(fe, dof0, p, FE_UX), iy = red_dof_of(fe, dof0, p, FE_UY);
         tx[ix] = 1.0, ty[iy] = 1.0;
         u0[ix] = nd->x[0], u0[iy] = nd->x[1];
         pu0[ix] = -nd->x[1], pu0[iy] = nd->x[0];
@@ -158,7 +147,7 @@ int red_ffrf_sparse(const fe_model *fe, const fe_sparse *M0, const int *dof0, do
      * column j is the unit vector at coordinate j's unfixed DOF */
     for (int p = 0; p < fe->nnode; p++)
         for (int c = 0; c < 2; c++) {
-            int j = fe->node[p].dof[c], u = dof_of(fe, dof0, p, c);
+            int j = fe->node[p].dof[c], u = red_dof_of(fe, dof0, p, c);
             if (j < 0)
                 continue;
             S1[2 * j] = mtx[u], S1[2 * j + 1] = mty[u];

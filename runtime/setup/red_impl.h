@@ -78,4 +78,11 @@ int red_tvd(const fe_model *m, const red_basis *base, const red_joint *joint, re
 int red_tvd_onesided(const fe_model *m, const red_basis *base, const red_joint *joint,
                      red_basis *out, char *err, size_t errn);
 
+/* The DOF of component c of node p in M's numbering (dof0: the full mesh's
+ * numbering with fixed DOFs kept, else the model's free DOFs; red_ffrf.c). */
+int red_dof_of(const fe_model *fe, const int *dof0, int p, int c);
+/* A flexible2d body's mesh: every node a plane node with ux and uy only, both
+ * numbered below n. JNT_OK, or JNT_ERR_MODEL with the node named in err. */
+int red_plane_mesh(const fe_model *fe, const int *dof0, int n, char *err, size_t errn);
+
 #endif
