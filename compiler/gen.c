@@ -161,6 +161,10 @@ static void gen_tables(gen_ctx *g)
     put_names(out, NAME("out_names"), &m->out);
     put_dims(out, NAME("p_dims"), &m->p);
     put_dims(out, NAME("out_dims"), &m->out);
+    fprintf(out, "static const signed char %s[] = {", NAME("out_kinds")); /* JNT_KIND_* */
+    for (int i = 0; i < m->out.n; i++)
+        fprintf(out, "%s%d", i ? ", " : "", m->out.v[i].kind);
+    fputs(m->out.n ? "};\n" : "0};\n", out);
     g->jac_off[0] = g->jac_off[1] = -1;
     if (g->tabs && m->jac.ncol + 1 + m->jac.nnz > GEN_PATTERN_MAX) {
         /* a long pattern is model data, copied by the bind function */
@@ -591,7 +595,8 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, m->pin.n, "pin_rate", ", ");
     put_ref(g, m->pin.n, "pins", ",\n");
     fputs("    ", out);
-    put_ref(g, g->tabs != NULL, "bind", ",\n};\n");
+    put_ref(g, g->tabs != NULL, "bind", ",\n");
+    fprintf(out, "    %s_out_kinds,\n};\n", px);
 }
 
 /* One model: its tables, kernels and jnt_abi_model object `abi_name`

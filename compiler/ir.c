@@ -12,7 +12,7 @@
 int ir_add(ir_vars *vs, char *name, ex_id rhs, ex_id init, jnt_dim dim, jnt_loc loc)
 {
     XGROW(vs->v, vs->cap, vs->n);
-    vs->v[vs->n] = (ir_var){name, rhs, init, dim, loc};
+    vs->v[vs->n] = (ir_var){name, rhs, init, dim, loc, 0};
     return vs->n++;
 }
 

@@ -23,6 +23,7 @@ typedef struct ir_var {
     ex_id init;    /* y, d: initial value (parameters only); unused otherwise */
     jnt_dim dim;   /* its dimension */
     jnt_loc loc;   /* where it was declared */
+    int kind;      /* out: JNT_KIND_* (an angle, an energy: sema_out_kind); else 0 */
 } ir_var;
 
 typedef struct ir_vars {

@@ -485,6 +485,10 @@ struct jnt_scene *sema_scene(sema *S);
  * `sphere(radius)` (lengths, parameters only; what its pictures draw): into
  * b->shape, b->shape_size, or a located error. */
 void sema_body_shape(sema *S, body *b, const ast *e);
+/* sema_kind.c: what output column e of dimension dim is beyond its
+ * dimension, JNT_KIND_* (an angle, an energy, ...; JNT_KIND_NONE when its
+ * parts do not say or disagree with dim). */
+int sema_out_kind(sema *S, const ast *e, jnt_dim dim);
 /* The dof of component comp of node `node` of substructure si (made once). */
 int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc);
 

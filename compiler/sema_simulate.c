@@ -318,8 +318,10 @@ void sema_eval_output(sema *S, const ast *d)
             goto next;
         }
         sval v = sema_num(S, &S->global, c->kids[0], "an output column");
-        if (v.k == V_NUM)
-            ir_add(&m->out, xstrdup(name), v.e, -1, v.dim, c->loc);
+        if (v.k == V_NUM) { /* with its kind: an angle, an energy (sema_kind.c) */
+            int k = ir_add(&m->out, xstrdup(name), v.e, -1, v.dim, c->loc);
+            m->out.v[k].kind = sema_out_kind(S, c->kids[0], v.dim);
+        }
     next:;
     }
     S->in_output = 0;

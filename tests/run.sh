@@ -120,6 +120,8 @@ section "generated models"
 B=$B sh tests/cli/plot.sh > "$B/tests/plot.txt" 2>&1
 # jnt animate: films of VTK frames, read back by ffprobe
 B=$B sh tests/cli/animate.sh >> "$B/tests/plot.txt" 2>&1
+# angle columns in rad, energy columns in J (the columns' kinds, ABI 16)
+B=$B sh tests/cli/units_kind.sh >> "$B/tests/plot.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/plot.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/plot.txt"
 # docs/tutorial.md: its model, commands and printed numbers against the code

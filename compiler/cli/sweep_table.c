@@ -132,7 +132,7 @@ char *sweep_meta(uint64_t hash, const char *fixed, const char *cont)
 static void result_unit(const jnt_abi_model *a, int i, char *buf, size_t n)
 {
     if (a->nsummaries == 0) {
-        units_entry(a->out_dims, i, buf, n);
+        units_column(a->out_dims, a->out_kinds, i, buf, n);
         return;
     }
     const jnt_abi_summary *s = &a->summaries[i];
@@ -145,7 +145,9 @@ static void result_unit(const jnt_abi_model *a, int i, char *buf, size_t n)
     else if (s->op == JNT_SUMMARY_INTEGRAL)
         d = units_mul(d, sec);
     buf[0] = '\0';
-    if (!units_is_none(d))
+    if (s->op != JNT_SUMMARY_LAST && s->op != JNT_SUMMARY_INTEGRAL) /* rad, J, ... */
+        units_column(a->out_dims, a->out_kinds, s->col, buf, n);
+    else if (!units_is_none(d))
         units_format(d, buf, n);
 }
 

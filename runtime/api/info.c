@@ -68,6 +68,6 @@ int jnt_output_unit(const jnt_model *m, int i, char *buf, size_t n)
 {
     if (!m || i < 0 || i >= m->abi->nout || !buf || n == 0)
         return JNT_ERR_USAGE;
-    units_entry(m->abi->out_dims, i, buf, n);
+    units_column(m->abi->out_dims, m->abi->out_kinds, i, buf, n);
     return JNT_OK;
 }

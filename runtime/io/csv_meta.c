@@ -77,7 +77,7 @@ int csv_meta(csv_writer *w, const jnt_model *m, jnt_data *d, const char *integ)
     char u[96], num[40];
     put(&b, "# units: ");
     for (int j = 0; j < a->nout; j++)
-        put(&b, j ? ",%s" : "%s", units_entry(a->out_dims, j, u, sizeof u));
+        put(&b, j ? ",%s" : "%s", units_column(a->out_dims, a->out_kinds, j, u, sizeof u));
     int rc = emit(w, d, &b);
     if (rc == JNT_OK) {
         put(&b, "# jnt %s: model ", JNT_VERSION);

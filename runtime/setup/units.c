@@ -448,6 +448,26 @@ char *units_format(jnt_dim d, char *buf, size_t n)
 }
 
 /* See setup.h. */
+char *units_column(const signed char *dims, const signed char *kinds, int i, char *buf,
+                   size_t n)
+{
+    /* each kind's name and the dimension it must have (kg, m, s in sixths) */
+    static const struct {
+        const char *name;
+        signed char e[3];
+    } kind[] = {{"", {0, 0, 0}},        {"rad", {0, 0, 0}},  {"rad/s", {0, 0, -6}},
+                {"rad/s^2", {0, 0, -12}}, {"J", {6, 12, -12}}, {"W", {6, 12, -18}}};
+    units_entry(dims, i, buf, n);
+    int k = kinds ? kinds[i] : 0;
+    if (!dims || k <= 0 || k >= (int)(sizeof kind / sizeof kind[0]) || n == 0)
+        return buf;
+    const signed char *d = dims + (size_t)i * JNT_NDIM;
+    if (d[0] == kind[k].e[0] && d[1] == kind[k].e[1] && d[2] == kind[k].e[2] && !d[3] && !d[4])
+        snprintf(buf, n, "%s", kind[k].name);
+    return buf;
+}
+
+/* See setup.h. */
 char *units_entry(const signed char *dims, int i, char *buf, size_t n)
 {
     jnt_dim dim;

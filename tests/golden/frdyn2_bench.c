@@ -44,6 +44,7 @@ static const signed char m_out_dims[] = {
     6, 6, -12, 0, 0,
     6, 6, -12, 0, 0,
 };
+static const signed char m_out_kinds[] = {0, 0, 0, 0, 0};
 static const int m_jac_colptr[] = {
     0, 0, 3, 5, 8,
 };
@@ -279,6 +280,7 @@ const jnt_abi_model jnt_generated_model = {
     0, 0, 0,
     0, 0, 0, 0,
     0,
+    m_out_kinds,
 };
 
 #ifdef JNT_STANDALONE

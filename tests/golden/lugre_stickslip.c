@@ -43,6 +43,7 @@ static const signed char m_out_dims[] = {
     0, 6, 0, 0, 0,
     6, 6, -12, 0, 0,
 };
+static const signed char m_out_kinds[] = {0, 0, 0, 0, 0};
 static const int m_jac_colptr[] = {
     0, 1, 4, 6,
 };
@@ -190,6 +191,7 @@ const jnt_abi_model jnt_generated_model = {
     0, 0, 0,
     0, 0, 0, 0,
     0,
+    m_out_kinds,
 };
 
 #ifdef JNT_STANDALONE

@@ -24,7 +24,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 15
+#define JNT_ABI_VERSION 16
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -34,6 +34,13 @@
  * of seed 001 eqs. 19-20 and 33, updated at each step end); the multibody
  * integrators take no larger step. */
 #define JNT_STEP_STATE "step.h"
+
+/* The kind of a quantity (jnt_abi_model.out_kinds), from sema: its
+ * dimension (out_dims) does not tell an angle (1) from a ratio, an angular
+ * velocity (1/s) from a rate, an energy (kg m^2/s^2) from a torque, a power
+ * from a torque's rate. */
+enum { JNT_KIND_NONE = 0, JNT_KIND_ANGLE, JNT_KIND_ANGVEL, JNT_KIND_ANGACC, JNT_KIND_ENERGY,
+       JNT_KIND_POWER };
 
 /* Number of base dimensions: kg, m, s, A, K (in that order). Exponents are
  * stored as multiples of 1/JNT_DIM_DEN so that N/m^1.5 is representable. */
@@ -340,6 +347,11 @@ typedef struct jnt_abi_model {
      * data (compiler/gen_loop.h), and a long jac_colptr / jac_rowind is copied
      * from it. NULL: the kernels read no model data. */
     void (*bind)(const double *data);
+    /* what each output column is beyond its dimension (JNT_KIND_*, nout
+     * entries; NULL: none known), which its dimension cannot tell: an angle
+     * from a pure number, an energy from a torque. The units line of a CSV
+     * names them (rad, rad/s, rad/s^2, J, W: units_column). ABI 16. */
+    const signed char *out_kinds;
 } jnt_abi_model;
 
 #endif

@@ -420,6 +420,11 @@ char *units_format(jnt_dim d, char *buf, size_t n);
 /* The unit of entry i of a generated dims table (JNT_NDIM exponents an entry;
  * NULL: unknown) into buf, "" when dimensionless or unknown. Returns buf. */
 char *units_entry(const signed char *dims, int i, char *buf, size_t n);
+/* units_entry for entry i of a model's output columns, named by its kind
+ * (kinds: JNT_KIND_* an entry, jnt_abi_model.out_kinds; NULL: none) where
+ * its dimension agrees: rad, rad/s, rad/s^2, J, W. Returns buf. */
+char *units_column(const signed char *dims, const signed char *kinds, int i, char *buf,
+                   size_t n);
 
 
 /* Input files (setup/file_open.c): the largest model or import file, and the
