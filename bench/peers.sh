@@ -23,9 +23,11 @@
 #   c. the planar N-link pendulum (N = 10, 50: rods of 1/N kg and 1/N m from
 #      rest horizontal, 1 s) against bench/peer_nlink_mujoco.c (MuJoCo 2.2.2,
 #      RK4): jnt's generalized_alpha(h = 1 ms, rho_inf = 1), JIT and gcc; its
-#      energy error max |E - E0| over the rows every 10 ms; MuJoCo at the largest
-#      step 1 ms * 2^k (k = 3 .. -4) whose energy error is at most jnt's, and at
-#      jnt's h for information.
+#      energy error max |E - E0| over the rows every 10 ms is the target, and
+#      jnt's rk4 (the index-1 form, integ_dae_rk4.c) runs at its largest step
+#      1 ms * 2^k (k = 3 .. -4) meeting it; for each jnt row MuJoCo at the
+#      largest step of the same grid whose energy error is at most that row's,
+#      and at 1 ms for information.
 #   d. the chain scaling slope: examples/multimass.jnt with n = 100, 1,600 and
 #      6,400 masses, bdf (sparse KLU), the log-log slope of the CPU per step
 #      (section 9 has all integrators; linear is 1).
@@ -190,51 +192,74 @@ pe_energy() {
              !s { e0 = $c; s = 1 } { d = $c - e0; if (d < 0) d = -d; if (d > m) m = d }
              END { if (s) printf "%.3g\n", m; else print "fail" }' "$1"
 }
-# pe_nl_jnt N PROG: one run (jit or gcc); prints "steps cpu energy_err"
+# pe_nl_jnt N PROG INTEG H: one run (jit or gcc) with INTEG (generalized_alpha: the model's
+# own, rho_inf = 1; rk4) at step H (s); prints "steps cpu energy_err"
 pe_nl_jnt() {
     rm -f "$PE_DIR/nl.csv"
-    if [ "$2" = jit ]; then
-        st=$("$B/jnt" run "$PE_DIR/nlink$1.jnt" -o "$PE_DIR/nl.csv" --stats 2>&1 | tail -n 1)
+    nl_n=$1 nl_prog=$2 nl_ig=$3 nl_h=$4
+    set -- --stats -D "h=$nl_h s"
+    [ "$nl_ig" = rk4 ] && set -- "$@" --integrator rk4
+    if [ "$nl_prog" = jit ]; then
+        st=$("$B/jnt" run "$PE_DIR/nlink$nl_n.jnt" -o "$PE_DIR/nl.csv" "$@" 2>&1 | tail -n 1)
     else
-        st=$("$PE_DIR/nlink$1_sim" -o "$PE_DIR/nl.csv" --stats 2>&1 | tail -n 1)
+        st=$("$PE_DIR/nlink${nl_n}_sim" -o "$PE_DIR/nl.csv" "$@" 2>&1 | tail -n 1)
     fi
-    log "peers nlink N=$1 $2: $st"
+    log "peers nlink N=$nl_n $nl_prog $nl_ig h=$nl_h: $st"
     case $st in steps*) ;; *) echo "fail fail fail"; return ;; esac
     echo "$(printf '%s\n' "$st" | sed -n 's/^steps \([0-9]*\),.*/\1/p') $(pe_cpu "$st") $(pe_energy "$PE_DIR/nl.csv")"
 }
-say "bench: peers: N-link pendulum against MuJoCo (searching MuJoCo's step)"
+PE_NL_GRID="3 2 1 0 -1 -2 -3 -4"
+# pe_mj_match N ERR: MuJoCo's largest step 1 ms * 2^k whose energy error is at most ERR:
+# "h steps err" or "n/a"
+pe_mj_match() {
+    for kk in $PE_NL_GRID; do
+        h=$(awk -v k="$kk" 'BEGIN { printf "%.6g", 1e-3 * 2 ^ k }')
+        l=$("$PE_MJ" "$1" "$h" 1 2>> "$OUT/stderr.txt")
+        log "peers nlink N=$1 mujoco h=$h: $l"
+        if pe_le "$(pe_stat energy_err "$l")" "$2"; then
+            echo "$h $(pe_stat steps "$l") $(pe_stat energy_err "$l")"
+            return
+        fi
+    done
+    echo "n/a"
+}
+say "bench: peers: N-link pendulum against MuJoCo (searching the steps)"
 : > "$PE_DIR/nl_rows"
 for n in $PE_LINKS; do
     pe_nlink "$n" > "$PE_DIR/nlink$n.jnt"
     "$B/jnt" build "$PE_DIR/nlink$n.jnt" -o "$PE_DIR/nlink${n}_sim" 2>> "$OUT/stderr.txt"
-    r=$(pe_nl_jnt "$n" jit)
-    je=$(echo "$r" | cut -d' ' -f3) js=$(echo "$r" | cut -d' ' -f1)
-    mh=n/a me="" ms=""
-    if [ -x "$PE_MJ" ]; then
-        for kk in 3 2 1 0 -1 -2 -3 -4; do
-            h=$(awk -v k="$kk" 'BEGIN { printf "%.6g", 1e-3 * 2 ^ k }')
-            l=$("$PE_MJ" "$n" "$h" 1 2>> "$OUT/stderr.txt")
-            log "peers nlink N=$n mujoco h=$h: $l"
-            if pe_le "$(pe_stat energy_err "$l")" "$je"; then
-                mh=$h me=$(pe_stat energy_err "$l") ms=$(pe_stat steps "$l")
-                break
-            fi
-        done
-        l=$("$PE_MJ" "$n" 1e-3 1 2>> "$OUT/stderr.txt")
-        echo "$n|$js|$je|$mh|$ms|$me|$(pe_stat energy_err "$l")" >> "$PE_DIR/nl_rows"
-    else
-        echo "$n|$js|$je|n/a|||" >> "$PE_DIR/nl_rows"
-    fi
+    # generalized-alpha at 1 ms sets the target error; rk4 takes its largest step meeting it
+    r=$(pe_nl_jnt "$n" jit generalized_alpha 0.001)
+    tgt=$(echo "$r" | cut -d' ' -f3)
+    rows="generalized_alpha 0.001 $(echo "$r" | cut -d' ' -f1) $tgt"
+    for kk in $PE_NL_GRID; do
+        h=$(awk -v k="$kk" 'BEGIN { printf "%.6g", 1e-3 * 2 ^ k }')
+        r=$(pe_nl_jnt "$n" jit rk4 "$h")
+        if pe_le "$(echo "$r" | cut -d' ' -f3)" "$tgt"; then
+            rows="$rows
+rk4 $h $(echo "$r" | cut -d' ' -f1) $(echo "$r" | cut -d' ' -f3)"
+            break
+        fi
+    done
+    l1=""
+    [ -x "$PE_MJ" ] && l1=$(pe_stat energy_err "$("$PE_MJ" "$n" 1e-3 1 2>> "$OUT/stderr.txt")")
+    printf '%s\n' "$rows" | while read -r ig jh js je; do
+        m=n/a
+        [ -x "$PE_MJ" ] && m=$(pe_mj_match "$n" "$je")
+        set -- $m
+        echo "$n|$ig|$jh|$js|$je|$1|${2:-}|${3:-}|$l1" >> "$PE_DIR/nl_rows"
+    done
 done
 say "bench: peers: N-link pendulum: timing ($STAT_NAME of $N rounds)"
 k=0
 while [ $k -lt "$N" ]; do
-    while IFS='|' read -r n js je mh ms me me1; do
-        pe_nl_jnt "$n" jit | cut -d' ' -f2 >> "$PE_DIR/nl_$n.jit.cpu"
-        pe_nl_jnt "$n" gcc | cut -d' ' -f2 >> "$PE_DIR/nl_$n.gcc.cpu"
+    while IFS='|' read -r n ig jh js je mh ms me me1; do
+        b="$PE_DIR/nl_$n.$ig"
+        pe_nl_jnt "$n" jit "$ig" "$jh" | cut -d' ' -f2 >> "$b.jit.cpu"
+        pe_nl_jnt "$n" gcc "$ig" "$jh" | cut -d' ' -f2 >> "$b.gcc.cpu"
         if [ "$mh" != n/a ]; then
-            pe_stat cpu "$("$PE_MJ" "$n" "$mh" 1 2>> "$OUT/stderr.txt")" >> "$PE_DIR/nl_$n.mj.cpu"
-            pe_stat cpu "$("$PE_MJ" "$n" 1e-3 1 2>> "$OUT/stderr.txt")" >> "$PE_DIR/nl_$n.mj1.cpu"
+            pe_stat cpu "$("$PE_MJ" "$n" "$mh" 1 2>> "$OUT/stderr.txt")" >> "$b.mj.cpu"
+            pe_stat cpu "$("$PE_MJ" "$n" 1e-3 1 2>> "$OUT/stderr.txt")" >> "$b.mj1.cpu"
         fi
     done < "$PE_DIR/nl_rows"
     k=$((k + 1))
@@ -291,17 +316,19 @@ echo "Error: the largest |angle - reference| of the seven angles at t = 0.03 s (
 echo
 echo "### Planar N-link pendulum against MuJoCo RK4 at comparable energy error"
 echo
-echo "| N | jnt steps (h = 1 ms) | jnt energy error (J) | MuJoCo h (s) | MuJoCo energy error (J) | JIT (ms) | gcc (ms) | MuJoCo (ms) | JIT : MuJoCo | gcc : MuJoCo | MuJoCo at h = 1 ms (ms, error J) | gcc : MuJoCo at 1 ms |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-while IFS='|' read -r n js je mh ms_ me me1; do
-    b="$PE_DIR/nl_$n"
-    echo "| $n | $js | $je | $mh | $me | $(ms "$(pe_agg "$b.jit.cpu")") | $(ms "$(pe_agg "$b.gcc.cpu")") |" \
+echo "| N | jnt integrator | h (s) | steps | jnt energy error (J) | MuJoCo h (s) | MuJoCo energy error (J) | JIT (ms) | gcc (ms) | MuJoCo (ms) | JIT : MuJoCo | gcc : MuJoCo | MuJoCo at h = 1 ms (ms, error J) | gcc : MuJoCo at 1 ms |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+while IFS='|' read -r n ig jh js je mh ms_ me me1; do
+    b="$PE_DIR/nl_$n.$ig"
+    echo "| $n | $ig | $jh | $js | $je | $mh | $me | $(ms "$(pe_agg "$b.jit.cpu")") | $(ms "$(pe_agg "$b.gcc.cpu")") |" \
          "$(ms "$(pe_agg "$b.mj.cpu")") | $(pe_ratio "$b.jit.cpu" "$b.mj.cpu") | $(pe_ratio "$b.gcc.cpu" "$b.mj.cpu") |" \
          "$(ms "$(pe_agg "$b.mj1.cpu")"), $me1 | $(pe_ratio "$b.gcc.cpu" "$b.mj1.cpu") |"
 done < "$PE_DIR/nl_rows"
 echo
-echo "1 s from rest horizontal. jnt: generalized_alpha(h = 1 ms, rho_inf = 1), --stats CPU; MuJoCo: the largest" \
-     "step 1 ms * 2^k (k = 3 .. -4) whose energy error is at most jnt's, clock() around mj_step."
+echo "1 s from rest horizontal. jnt: generalized_alpha(h = 1 ms, rho_inf = 1), whose energy error is the target," \
+     "and rk4 (index-1 form, projected; docs/multibody.md) at its largest step 1 ms * 2^k (k = 3 .. -4) meeting it;" \
+     "--stats CPU. MuJoCo: the largest step of the same grid whose energy error is at most the jnt row's," \
+     "clock() around mj_step."
 echo
 echo "### Chain scaling"
 echo

@@ -849,9 +849,10 @@ void sema_mb_finish(sema *S)
     /* the integrators of index-3 DAEs, and only those */
     if (m->integrator && strcmp(m->integrator, "hht") && strcmp(m->integrator, "generalized_alpha") &&
         strcmp(m->integrator, "radau5") && strcmp(m->integrator, "midpoint") &&
-        strcmp(m->integrator, "ida"))
-        diag_error(S->dc, S->model->loc, "a multibody model runs with 'hht', "
-                                         "'generalized_alpha', 'radau5', 'ida' or 'midpoint', not '%s'",
+        strcmp(m->integrator, "ida") && strcmp(m->integrator, "rk4"))
+        diag_error(S->dc, S->model->loc, "a multibody model runs with 'rk4', 'hht', "
+                                         "'generalized_alpha', 'radau5', 'ida' or 'midpoint', "
+                                         "not '%s'",
                    m->integrator);
     free(order);
     free(repl);

@@ -201,6 +201,10 @@ extern const integ_type integ_hht, integ_galpha;
  * the step ends; named "midpoint" like the ODE method (run.c picks it for
  * multibody models, integ_find does not return it). */
 extern const integ_type integ_dae_midpoint;
+/* The classic RK4 on multibody models in the index-1 form, the step end
+ * projected onto both constraint levels (integ_dae_rk4.c): fixed step;
+ * named "rk4" like the ODE method (run.c picks it for multibody models). */
+extern const integ_type integ_dae_rk4;
 /* Radau IIA of order 5 with adaptive steps (integ_radau5.c), on ordinary
  * and multibody models alike. */
 extern const integ_type integ_radau5;

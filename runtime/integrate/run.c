@@ -189,16 +189,21 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
         return data_error(d, JNT_ERR_MODEL, "multibody models with sliding interfaces are not "
                           "supported yet");
     const integ_type *named = integ_find(iname);
-    /* "midpoint" on a multibody model: its DAE form (integ_dae_mid.c) */
+    /* "midpoint" and "rk4" on a multibody model: their DAE forms (integ_dae_mid.c,
+     * integ_dae_rk4.c) */
     if (dae && named == &integ_midpoint)
         named = &integ_dae_midpoint;
-    int dae_method = named == &integ_hht || named == &integ_galpha || named == &integ_dae_midpoint ||
-                     named == &integ_ida;
+    if (dae && named == &integ_rk4)
+        named = &integ_dae_rk4;
+    int dae_method = named == &integ_hht || named == &integ_galpha ||
+                     named == &integ_dae_midpoint || named == &integ_ida ||
+                     named == &integ_dae_rk4;
     /* radau5 runs both kinds */
     if (named && named != &integ_radau5 && dae != dae_method)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
-                          dae ? "a multibody model runs with the integrators 'hht', 'midpoint', "
-                                "'generalized_alpha', 'radau5' or 'ida' only (not '%s')"
+                          dae ? "a multibody model runs with the integrators 'rk4', 'hht', "
+                                "'midpoint', 'generalized_alpha', 'radau5' or 'ida' only "
+                                "(not '%s')"
                               : "integrator '%s' needs a multibody model (bodies and joints)",
                           iname);
     d->integ = central ? integ_find("rk4") : named;
@@ -209,8 +214,8 @@ int jnt_run(const jnt_model *m, jnt_data *d, const jnt_run_opts *opts)
     if (!d->integ)
         return data_error(d, opts && opts->integrator ? JNT_ERR_USAGE : JNT_ERR_MODEL,
                           "unknown integrator '%s' (known: rk4, dopri5, bdf, radau, radau5, "
-                          "trapezoidal, midpoint; hht, generalized_alpha, radau5, ida, midpoint "
-                          "for multibody models)",
+                          "trapezoidal, midpoint; hht, generalized_alpha, radau5, ida, midpoint, "
+                          "rk4 for multibody models)",
                           iname ? iname : "");
     size_t nw, ni;
     integ_arena_size(d->integ, a, &nw, &ni);

@@ -1,0 +1,509 @@
+/*
+ * integ_dae_rk4.c: "rk4" on multibody models: the classic fourth-order
+ * Runge-Kutta method (Hairer, Norsett, Wanner, Solving ODE I, Table II.1.2)
+ * with a fixed step h (settings.h) on the index-1 form of the multibody DAE
+ * of abi.h, with the step end projected onto both constraint levels
+ * (Hairer, Lubich, Wanner, Geometric Numerical Integration, Sect. IV.4,
+ * "standard projection method"; Eich, SIAM J. Numer. Anal. 30 (1993)).
+ *
+ * The index-1 form: q' = v, z' = f_z and, at each stage, q'' and lambda
+ * from the saddle-point system (the constraints differentiated twice,
+ * C_q q'' + gamma = 0, abi.h's cons_rates)
+ *   [M(q)  C_q^T] [q''   ]   [Q(t, q, v, z)]
+ *   [C_q   0    ] [lambda] = [-gamma       ]                      (1)
+ * (Q: the rhs kernel's v rows at lambda = 0). A non-stiff, smooth model (a
+ * pendulum chain, a mechanism without stiff springs or contact) then runs
+ * as an ODE in (q, v, z), with RK4's four evaluations a step, as MuJoCo's
+ * RK4 does in joint coordinates; in absolute coordinates (1) is a sparse
+ * system of nq + nc unknowns, factorised by KLU (linalg/sparse.h) at every
+ * stage with the pivot order of the first.
+ *
+ * A step from (q_n, v_n, z_n), k1 = (v_n, q''_n, f_z,n) known from the end
+ * of the step before:
+ *   stages 2-4 at t_n + h/2, t_n + h/2, t_n + h: y_i = y_n + c_i h k_{i-1},
+ *   k_i = (v_i, q''(y_i), f_z(y_i)), each a Jacobian (C_q), a factorisation
+ *   of (1) and a solve;
+ *   y~ = y_n + h/6 (k1 + 2 k2 + 2 k3 + k4);
+ *   positions: q <- q + dq, [M C_q^T; C_q 0] [dq; nu] = [0; -C(q)] (the
+ *   M-weighted least change), with the fourth stage's matrix (its C_q is
+ *   O(h^2) from the end's: a linear contraction of that size; formed again
+ *   at the current q when |C| falls by less than PROJECT_SLOW), until
+ *   |C| <= CONS_TOL (1 + |q|), at most PROJECT_MAXIT times;
+ *   velocities: the matrix at the projected q (a Jacobian and a
+ *   factorisation), v <- v + dv, [M C_q^T; C_q 0] [dv; nu] = [0; -(C_q v + C_t)];
+ *   k1 of the next step: (1) there with the same matrix (one solve).
+ * Four factorisations a step. The projection keeps both constraint levels
+ * at every step end without changing the order (HLW, Theorem IV.4.2); the
+ * energy is not projected.
+ *
+ * Q must not depend on lambda (joint friction): (1) would then be
+ * nonlinear in lambda. The start checks the Jacobian's lambda columns
+ * against -C_q^T and refuses such a model (use generalized_alpha or
+ * midpoint). Stiff forces (contact, stiff springs) limit h as for any
+ * explicit method.
+ *
+ * Between step ends: the cubic Hermite on (q, v) and on (v, q''), on (z,
+ * f_z), lambda linearly.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/data.h"
+#include "core/eval.h"
+#include "core/model.h"
+#include "integ.h"
+
+#define PROJECT_MAXIT 8
+#define CONS_TOL 1e-12 /* |C| <= CONS_TOL (1 + |q|) after the projection */
+#define PROJECT_SLOW 0.1 /* |C| fell by less: the projection's matrix formed again */
+#define LAMBDA_TOL 1e-9 /* Q_lambda: the lambda columns differ from -C_q^T by more */
+
+/* The method's state. The saddle matrix (1) has nq + nc unknowns
+ * [q'' (or dq, dv), lambda (or nu)]: columns of q'' hold M's column and
+ * C_q's (rows nq + k), columns of lambda_k the Jacobian's v rows of
+ * lambda_k negated (C_q^T) and the diagonal (1 for a row the assembly
+ * dropped, data.h's cons_off). */
+typedef struct drk {
+    int nq, nz, nc, ny, n, c0;   /* c0: the first lambda row of y (2 nq + nz) */
+    double *jv, *mv;             /* the Jacobian's values, M's */
+    int have_m;
+    int *colptr, *rowind;        /* (1)'s pattern */
+    double *val;
+    int *pm;                     /* mnnz: M entry k's position */
+    int *pj;                     /* jnnz: the Jacobian entry's position, or -1 */
+    int *pd;                     /* nc: lambda_k's diagonal */
+    double *jsign;               /* jnnz: +1 (C_q) or -1 (the lambda columns' v rows) */
+    sparse_lu lu;
+    double *b;                   /* the right side and solution (n) */
+    double *ys;                  /* a stage state (ny) */
+    double *f;                   /* the rhs there (ny) */
+    double *cr;                  /* cons_rates there (3 nc) */
+    double *kv[4], *ka[4], *kz[4]; /* stages: v (nq), q'' (nq), f_z (nz) */
+    double *acc1, *fz1;          /* q'' and f_z at the step end (the next k1) */
+    double *lam1;                /* lambda there */
+} drk;
+
+static void drk_work(int ny, int nnz, size_t *nw, size_t *ni)
+{
+    (void)ny, (void)nnz;
+    *nw = 0;
+    *ni = 0;
+}
+
+/* A recoverable kernel failure is an error: the step is fixed. */
+static int drk_failed(integ_run *r, int rc, double t)
+{
+    if (rc != 1)
+        return rc;
+    return integ_fail_cause(r, JNT_ERR_KERNEL, t, "the rhs kernel asked for a smaller step, "
+                            "but rk4 has a fixed step");
+}
+
+/* (1)'s pattern and the position maps. 0 or -1 (no memory). */
+static int drk_pattern(integ_run *r, drk *w)
+{
+    const jnt_model *m = r->data->m;
+    int nq = w->nq, n = w->n, c0 = w->c0;
+    w->colptr = calloc((size_t)n + 1, sizeof *w->colptr);
+    w->pm = malloc(((size_t)m->mnnz + 1) * sizeof *w->pm);
+    w->pj = malloc(((size_t)m->jnnz + 1) * sizeof *w->pj);
+    w->jsign = malloc(((size_t)m->jnnz + 1) * sizeof *w->jsign);
+    w->pd = malloc(((size_t)w->nc + 1) * sizeof *w->pd);
+    size_t cap = (size_t)m->mnnz + (size_t)m->jnnz + (size_t)w->nc + 1;
+    w->rowind = malloc(cap * sizeof *w->rowind);
+    w->val = malloc(cap * sizeof *w->val);
+    int *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    if (!w->colptr || !w->pm || !w->pj || !w->jsign || !w->pd || !w->rowind || !w->val || !pos) {
+        free(pos);
+        return -1;
+    }
+    for (int e = 0; e < m->jnnz; e++)
+        w->pj[e] = -1;
+    for (int i = 0; i < n; i++)
+        pos[i] = -1;
+    int e = 0;
+    for (int c = 0; c < n; c++) {
+        int e0 = w->colptr[c] = e;
+        /* the rows of column c, unsorted, each once */
+#define ADD_ROW(row)                       \
+    do {                                   \
+        if (pos[(row)] < 0) {              \
+            pos[(row)] = 1;                \
+            w->rowind[e++] = (row);        \
+        }                                  \
+    } while (0)
+        if (c < nq) {
+            for (int k = m->mcolptr[c]; k < m->mcolptr[c + 1]; k++)
+                ADD_ROW(m->mrowind[k]);
+            for (int k = m->jcolptr[c]; k < m->jcolptr[c + 1]; k++)
+                if (m->jrowind[k] >= c0)
+                    ADD_ROW(nq + m->jrowind[k] - c0);
+        } else {
+            int jc = c0 + c - nq;
+            ADD_ROW(c);
+            for (int k = m->jcolptr[jc]; k < m->jcolptr[jc + 1]; k++)
+                if (m->jrowind[k] >= nq && m->jrowind[k] < 2 * nq)
+                    ADD_ROW(m->jrowind[k] - nq);
+        }
+#undef ADD_ROW
+        /* sorted, then the positions */
+        for (int i = e0 + 1; i < e; i++) {
+            int v = w->rowind[i], j = i - 1;
+            for (; j >= e0 && w->rowind[j] > v; j--)
+                w->rowind[j + 1] = w->rowind[j];
+            w->rowind[j + 1] = v;
+        }
+        for (int i = e0; i < e; i++)
+            pos[w->rowind[i]] = i;
+        if (c < nq) {
+            for (int k = m->mcolptr[c]; k < m->mcolptr[c + 1]; k++)
+                w->pm[k] = pos[m->mrowind[k]];
+            for (int k = m->jcolptr[c]; k < m->jcolptr[c + 1]; k++)
+                if (m->jrowind[k] >= c0)
+                    w->pj[k] = pos[nq + m->jrowind[k] - c0], w->jsign[k] = 1.0;
+        } else {
+            int jc = c0 + c - nq;
+            w->pd[c - nq] = pos[c];
+            for (int k = m->jcolptr[jc]; k < m->jcolptr[jc + 1]; k++)
+                if (m->jrowind[k] >= nq && m->jrowind[k] < 2 * nq)
+                    w->pj[k] = pos[m->jrowind[k] - nq], w->jsign[k] = -1.0;
+        }
+        for (int i = e0; i < e; i++)
+            pos[w->rowind[i]] = -1;
+    }
+    w->colptr[n] = e;
+    free(pos);
+    return 0;
+}
+
+/* Jacobian and M at (t, y), (1) formed and factorised. 0 or an error. */
+static int drk_factor(integ_run *r, drk *w, double t, const double *y)
+{
+    const jnt_model *m = r->data->m;
+    int rc = integ_jac_sparse(r, t, y, w->jv);
+    if (rc != 0)
+        return rc < 0 ? rc : integ_fail_cause(r, JNT_ERR_KERNEL, t, "the Jacobian kernel failed");
+    if (!(w->have_m && r->abi->mass_const)) {
+        if ((rc = eval_mass(m, r->data, t, y, w->mv)) != 0)
+            return integ_fail(r, JNT_ERR_KERNEL, t, "the mass kernel failed (status %d)", rc);
+        w->have_m = 1;
+    }
+    memset(w->val, 0, (size_t)w->colptr[w->n] * sizeof *w->val);
+    for (int k = 0; k < m->mnnz; k++)
+        w->val[w->pm[k]] += w->mv[k];
+    for (int e = 0; e < m->jnnz; e++)
+        if (w->pj[e] >= 0)
+            w->val[w->pj[e]] += w->jsign[e] * w->jv[e];
+    for (int k = 0; r->data->ncons_off && k < w->nc; k++)
+        if (r->data->cons_off[k])
+            w->val[w->pd[k]] = 1.0;
+    r->st->lu_decomps++;
+    int info = sparse_lu_factor(&w->lu, w->val);
+    if (info < 0)
+        return integ_fail(r, JNT_ERR_NOMEM, t, "out of memory factorising the saddle-point "
+                          "matrix");
+    if (info > 0)
+        return integ_fail(r, JNT_ERR_SOLVER, t, "rk4: the saddle-point matrix [M C_q^T; C_q 0] "
+                          "is singular (unknown %d): the constraints lost rank", info - 1);
+    return 0;
+}
+
+/* q'' (acc), lambda (lam, or NULL) and f_z (fz) at (t, y) with the
+ * factorisation current for y's q: (1)'s right side from the rhs at lambda
+ * = 0 and gamma. y's lambda rows are set to 0. 0 or an error. */
+static int drk_accel(integ_run *r, drk *w, double t, double *y, double *acc, double *lam,
+                     double *fz)
+{
+    int nq = w->nq, nc = w->nc;
+    memset(y + w->c0, 0, (size_t)nc * sizeof *y);
+    int rc = integ_rhs(r, t, y, w->f);
+    if (rc != 0)
+        return drk_failed(r, rc, t);
+    if ((rc = integ_cons_rates(r, t, y, w->cr)) != 0)
+        return integ_fail(r, JNT_ERR_KERNEL, t, "the constraint-rates kernel failed "
+                          "(status %d)", rc);
+    memcpy(w->b, w->f + nq, (size_t)nq * sizeof *w->b);
+    for (int k = 0; k < nc; k++)
+        w->b[nq + k] = -w->cr[nc + k];
+    if (sparse_lu_solve(&w->lu, w->b) != 0)
+        return integ_fail(r, JNT_ERR_SOLVER, t, "rk4: the saddle-point solve failed");
+    memcpy(acc, w->b, (size_t)nq * sizeof *acc);
+    if (lam)
+        memcpy(lam, w->b + nq, (size_t)nc * sizeof *lam);
+    memcpy(fz, w->f + 2 * nq, (size_t)w->nz * sizeof *fz);
+    return 0;
+}
+
+/* Does Q depend on lambda? The Jacobian's lambda columns at y against
+ * -C_q^T: 1 (with the message set) when they differ, 0 when not. */
+static int drk_lambda_dependent(integ_run *r, drk *w)
+{
+    const jnt_model *m = r->data->m;
+    int nq = w->nq, c0 = w->c0;
+    for (int k = 0; k < w->nc; k++) {
+        int jc = c0 + k;
+        /* a row the assembly dropped: its C_q row reads 0 (integ_jac_sparse), lambda_k = 0 */
+        if (r->data->ncons_off && r->data->cons_off[k])
+            continue;
+        for (int e = m->jcolptr[jc]; e < m->jcolptr[jc + 1]; e++) {
+            int row = m->jrowind[e];
+            double cq = 0.0;
+            if (row >= 2 * nq) {
+                if (w->jv[e] == 0.0)
+                    continue;
+            } else if (row >= nq) {
+                /* C_q(k, row - nq): the Jacobian's entry (c0 + k, row - nq) */
+                int j = row - nq;
+                for (int f = m->jcolptr[j]; f < m->jcolptr[j + 1]; f++)
+                    if (m->jrowind[f] == jc)
+                        cq = w->jv[f];
+                if (fabs(w->jv[e] + cq) <= LAMBDA_TOL * (1.0 + fabs(cq)))
+                    continue;
+            } else {
+                continue;
+            }
+            integ_fail(r, JNT_ERR_MODEL, r->t, "rk4 on a multibody model needs forces that do "
+                       "not depend on the joint reactions ('%s' acts on '%s'): use "
+                       "generalized_alpha, hht, midpoint or radau5",
+                       r->abi->y_names[jc], r->abi->y_names[row]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* k1 at r->y: the matrix there, the velocities projected onto
+ * C_q v + C_t = 0 (`project`), q'' and lambda (into r->y's lambda rows). */
+static int drk_begin(integ_run *r, drk *w, double t, double *y, int project)
+{
+    int nq = w->nq, nc = w->nc;
+    int rc = drk_factor(r, w, t, y);
+    if (rc != 0)
+        return rc;
+    if (project) {
+        if ((rc = integ_cons_rates(r, t, y, w->cr)) != 0)
+            return integ_fail(r, JNT_ERR_KERNEL, t, "the constraint-rates kernel failed "
+                              "(status %d)", rc);
+        memset(w->b, 0, (size_t)nq * sizeof *w->b);
+        for (int k = 0; k < nc; k++)
+            w->b[nq + k] = -w->cr[2 * nc + k];
+        if (sparse_lu_solve(&w->lu, w->b) != 0)
+            return integ_fail(r, JNT_ERR_SOLVER, t, "rk4: the projection's solve failed");
+        for (int i = 0; i < nq; i++)
+            y[nq + i] += w->b[i];
+    }
+    rc = drk_accel(r, w, t, y, w->acc1, w->lam1, w->fz1);
+    if (rc != 0)
+        return rc;
+    memcpy(y + w->c0, w->lam1, (size_t)nc * sizeof *y);
+    /* the statistics at the step end: C (the rhs's lambda rows), C_q v + C_t */
+    for (int k = 0; k < nc; k++) {
+        if (r->data->ncons_off && r->data->cons_off[k])
+            continue;
+        r->st->cons_max = fmax(r->st->cons_max, fabs(w->f[w->c0 + k]));
+        r->st->vcons_max = fmax(r->st->vcons_max, fabs(w->cr[2 * nc + k]));
+    }
+    return 0;
+}
+
+static int drk_start(integ_run *r)
+{
+    const jnt_abi_model *a = r->abi;
+    drk *w = calloc(1, sizeof *w);
+    r->mem = w;
+    if (!w)
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting rk4");
+    const jnt_model *m = r->data->m;
+    w->nq = a->nq, w->nc = a->nc, w->ny = a->ny, w->nz = a->ny - 2 * a->nq - a->nc;
+    w->c0 = 2 * w->nq + w->nz, w->n = w->nq + w->nc;
+    int nq = w->nq, nz = w->nz, nc = w->nc, ny = w->ny, n = w->n;
+    /* consistent q, v and lambda (integ_dae_consistent, as the other DAE methods) */
+    integ_dae *dw = calloc(1, sizeof *dw);
+    if (!dw)
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting rk4");
+    int rc = integ_dae_alloc(r, dw);
+    if (rc == 0)
+        rc = integ_dae_consistent(r, dw);
+    integ_dae_free(dw);
+    if (rc != 0)
+        return rc;
+    /* b (n), ys and f (ny each), cr (3 nc), four stages (2 nq + nz each), acc1, fz1, lam1 */
+    size_t nv = (size_t)n + 2 * (size_t)ny + 3 * (size_t)nc + 4 * (2 * (size_t)nq + (size_t)nz) +
+                (size_t)nq + (size_t)nz + (size_t)nc;
+    double *v = calloc(nv + 1, sizeof *v);
+    w->jv = malloc(((size_t)m->jnnz + 1) * sizeof *w->jv);
+    w->mv = malloc(((size_t)m->mnnz + 1) * sizeof *w->mv);
+    if (!v || !w->jv || !w->mv || drk_pattern(r, w) != 0) {
+        free(v);
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting rk4");
+    }
+    w->b = v, v += n;
+    w->ys = v, v += ny;
+    w->f = v, v += ny;
+    w->cr = v, v += 3 * nc;
+    for (int i = 0; i < 4; i++) {
+        w->kv[i] = v, v += nq;
+        w->ka[i] = v, v += nq;
+        w->kz[i] = v, v += nz;
+    }
+    w->acc1 = v, v += nq;
+    w->fz1 = v, v += nz;
+    w->lam1 = v;
+    int path = sparse_choose(n, w->colptr[n], SPARSE_AUTO);
+    if (sparse_lu_init(&w->lu, n, w->colptr, w->rowind, path) != 0)
+        return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory for the %d x %d saddle-point "
+                          "matrix", n, n);
+    if ((rc = drk_begin(r, w, r->t, r->y, 0)) != 0)
+        return rc;
+    /* the Jacobian of drk_begin is at the consistent start: lambda there */
+    if (drk_lambda_dependent(r, w))
+        return JNT_ERR_MODEL;
+    return 0;
+}
+
+/* The q'' and f_z of the step start (k1) into stage 0. */
+static void drk_k1(drk *w, const double *y)
+{
+    memcpy(w->kv[0], y + w->nq, (size_t)w->nq * sizeof *y);
+    memcpy(w->ka[0], w->acc1, (size_t)w->nq * sizeof *y);
+    memcpy(w->kz[0], w->fz1, (size_t)w->nz * sizeof *y);
+}
+
+/* y_s = y + c (kv, ka, kz of stage i), lambda rows 0. */
+static void drk_stage_state(const drk *w, const double *y, double c, int i, double *ys)
+{
+    int nq = w->nq, nz = w->nz;
+    for (int j = 0; j < nq; j++) {
+        ys[j] = y[j] + c * w->kv[i][j];
+        ys[nq + j] = y[nq + j] + c * w->ka[i][j];
+    }
+    for (int j = 0; j < nz; j++)
+        ys[2 * nq + j] = y[2 * nq + j] + c * w->kz[i][j];
+    memset(ys + w->c0, 0, (size_t)w->nc * sizeof *ys);
+}
+
+/* One step of settings.h (capped by h_max and the model's proposal). */
+static int drk_step(integ_run *r)
+{
+    drk *w = r->mem;
+    int nq = w->nq, nz = w->nz, nc = w->nc, rc;
+    double t = r->t, hs = r->s.h_max > 0 ? fmin(r->s.h, r->s.h_max) : r->s.h;
+    r->t_new = integ_capped_end(r, hs);
+    double h = r->t_new - t;
+    const double *y = r->y;
+    double *y1 = r->y_new;
+    static const double cs[4] = {0.0, 0.5, 0.5, 1.0};
+    drk_k1(w, y);
+    for (int i = 1; i < 4; i++) {
+        double ti = t + cs[i] * h;
+        drk_stage_state(w, y, cs[i] * h, i - 1, w->ys);
+        memcpy(w->kv[i], w->ys + nq, (size_t)nq * sizeof *w->ys);
+        if ((rc = drk_factor(r, w, ti, w->ys)) != 0 ||
+            (rc = drk_accel(r, w, ti, w->ys, w->ka[i], NULL, w->kz[i])) != 0)
+            return rc;
+    }
+    /* y~ = y + h/6 (k1 + 2 k2 + 2 k3 + k4) */
+    double h6 = h / 6.0;
+    for (int j = 0; j < nq; j++) {
+        y1[j] = y[j] + h6 * (w->kv[0][j] + 2.0 * (w->kv[1][j] + w->kv[2][j]) + w->kv[3][j]);
+        y1[nq + j] = y[nq + j] + h6 * (w->ka[0][j] + 2.0 * (w->ka[1][j] + w->ka[2][j]) +
+                                       w->ka[3][j]);
+    }
+    for (int j = 0; j < nz; j++)
+        y1[2 * nq + j] = y[2 * nq + j] + h6 * (w->kz[0][j] + 2.0 * (w->kz[1][j] + w->kz[2][j]) +
+                                               w->kz[3][j]);
+    memset(y1 + w->c0, 0, (size_t)nc * sizeof *y1);
+    /* positions onto C = 0 with the fourth stage's matrix */
+    double qmax = 0.0;
+    for (int j = 0; j < nq; j++)
+        qmax = fmax(qmax, fabs(y1[j]));
+    double tol = CONS_TOL * (1.0 + qmax), cprev = INFINITY;
+    for (int it = 0;; it++) {
+        if ((rc = integ_rhs(r, r->t_new, y1, w->f)) != 0)
+            return drk_failed(r, rc, r->t_new);
+        double cm = 0.0;
+        for (int k = 0; k < nc; k++)
+            if (!(r->data->ncons_off && r->data->cons_off[k]))
+                cm = fmax(cm, fabs(w->f[w->c0 + k]));
+        if (cm <= tol)
+            break;
+        if (it == PROJECT_MAXIT)
+            return integ_fail(r, JNT_ERR_NEWTON, r->t_new, "rk4: the positions do not return "
+                              "onto the constraints (|C| = %g after %d projections): a smaller "
+                              "step h", cm, PROJECT_MAXIT);
+        /* the fourth stage's matrix contracts too slowly (fast rotations: its C_q
+         * is far from the end's): the matrix at the current q (Gauss-Newton) */
+        if (cm > PROJECT_SLOW * cprev && (rc = drk_factor(r, w, r->t_new, y1)) != 0)
+            return rc;
+        cprev = cm;
+        r->st->newton_iters++;
+        memset(w->b, 0, (size_t)nq * sizeof *w->b);
+        for (int k = 0; k < nc; k++)
+            w->b[nq + k] = r->data->ncons_off && r->data->cons_off[k] ? 0.0 : -w->f[w->c0 + k];
+        if (sparse_lu_solve(&w->lu, w->b) != 0)
+            return integ_fail(r, JNT_ERR_SOLVER, r->t_new, "rk4: the projection's solve failed");
+        for (int j = 0; j < nq; j++)
+            y1[j] += w->b[j];
+    }
+    /* velocities onto C_q v + C_t = 0 at the projected q, k1 of the next step */
+    return drk_begin(r, w, r->t_new, y1, 1);
+}
+
+/* The step start's k1 again after the driver changed the discrete state
+ * (the states are the step end's, already consistent). */
+static int drk_reset(integ_run *r)
+{
+    return drk_begin(r, r->mem, r->t, r->y, 1);
+}
+
+/* See the top: Hermite on (q, v), (v, q'') and (z, f_z); lambda linear. The
+ * step start's rates are stage 0's, the end's acc1 and fz1. */
+static int drk_interp(integ_run *r, double t, double *yout)
+{
+    const drk *w = r->mem;
+    int nq = w->nq, nz = w->nz;
+    double h = r->t_new - r->t;
+    double th = (t - r->t) / h, u = 1.0 - th;
+    double h00 = (1.0 + 2.0 * th) * u * u, h10 = th * u * u * h;
+    double h01 = th * th * (3.0 - 2.0 * th), h11 = -th * th * u * h;
+    const double *y0 = r->y, *y1 = r->y_new;
+    for (int i = 0; i < nq; i++) {
+        yout[i] = h00 * y0[i] + h10 * y0[nq + i] + h01 * y1[i] + h11 * y1[nq + i];
+        yout[nq + i] = h00 * y0[nq + i] + h10 * w->ka[0][i] + h01 * y1[nq + i] +
+                       h11 * w->acc1[i];
+    }
+    for (int j = 0; j < nz; j++) {
+        int i = 2 * nq + j;
+        yout[i] = h00 * y0[i] + h10 * w->kz[0][j] + h01 * y1[i] + h11 * w->fz1[j];
+    }
+    for (int i = w->c0; i < w->ny; i++)
+        yout[i] = u * y0[i] + th * y1[i];
+    return 0;
+}
+
+static void drk_stop(integ_run *r)
+{
+    drk *w = r->mem;
+    if (!w)
+        return;
+    sparse_lu_free(&w->lu);
+    free(w->jv), free(w->mv), free(w->b);
+    free(w->colptr), free(w->rowind), free(w->val);
+    free(w->pm), free(w->pj), free(w->pd), free(w->jsign);
+    free(w);
+    r->mem = NULL;
+}
+
+const integ_type integ_dae_rk4 = {
+    .name = "rk4",
+    .fixed_step = 1,
+    .keeps_f = 0,
+    .work = drk_work,
+    .start = drk_start,
+    .step = drk_step,
+    .interp = drk_interp,
+    .reset = drk_reset,
+    .stop = drk_stop,
+    .check = NULL,
+};
