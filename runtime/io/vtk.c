@@ -36,6 +36,7 @@
 #include "core/data.h"
 #include "core/eval.h"
 #include "core/model.h"
+#include "io/vtk_int.h"
 #include "io/vtk_xml.h"
 #include "jnt/scene.h"
 
@@ -375,6 +376,51 @@ static int write_mesh(jnt_vtk *w, int mi, const char *path, const double *y)
     return commit(w, o);
 }
 
+/* See io/vtk_int.h. */
+long vtk_points(jnt_vtk *w, const double *y, double *x, int64_t *conn, int64_t *offs,
+                unsigned char *type, long *ncell)
+{
+    const jnt_scene *s = w->s;
+    long np = 0, nc = 0, nk = 0;
+    for (int i = 0; i < s->nmesh; i++) {
+        const jnt_scene_mesh *ms = &s->mesh[i];
+        if (x) {
+            mesh_state(w, i, y);
+            memcpy(x + 3 * np, w->pts, 3 * (size_t)ms->nnode * sizeof *x);
+        }
+        for (int c = 0; conn && c < ms->ncell; c++) {
+            for (int k = 0; k < ms->nen; k++)
+                conn[nk++] = np + ms->conn[(size_t)c * ms->nen + k];
+            offs[nc + c] = nk;
+            type[nc + c] = ms->nen == 4 ? 9 : ms->nen == 2 ? 3 : 1; /* quad, line, vertex */
+        }
+        np += ms->nnode, nc += ms->ncell;
+    }
+    double r[3], A[9], rv[3], Av[9];
+    for (int b = 0; b < s->nbody; b++) { /* the body's point, a line to each marker */
+        long pb = np;
+        if (x) {
+            frame_of(w, b, y, 0, r, A, rv, Av);
+            memcpy(x + 3 * np, r, sizeof r);
+        }
+        if (conn)
+            conn[nk++] = pb, offs[nc] = nk, type[nc] = 1;
+        np++, nc++;
+        for (int k = 0; k < s->nmarker; k++) {
+            if (s->marker[k].body != b)
+                continue;
+            if (x)
+                place(r, A, s->marker[k].x, x + 3 * np);
+            if (conn)
+                conn[nk++] = pb, conn[nk++] = np, offs[nc] = nk, type[nc] = 3;
+            np++, nc++;
+        }
+    }
+    if (ncell)
+        *ncell = nc;
+    return np;
+}
+
 /* A mesh node's deformed position in this frame (write_mesh's). */
 static void node_pos(const jnt_vtk *w, int mi, int node, double out[3])
 {
@@ -630,6 +676,24 @@ int jnt_vtk_on_row(void *ctx, const double *row, int n)
 const char *jnt_vtk_error(const jnt_vtk *w)
 {
     return w ? w->err : "";
+}
+
+/* See io/vtk_int.h. */
+const jnt_scene *vtk_scene(const jnt_vtk *w)
+{
+    return w->s;
+}
+
+/* See io/vtk_int.h. */
+const jnt_model *vtk_model(const jnt_vtk *w)
+{
+    return w->m;
+}
+
+/* See io/vtk_int.h. */
+const char *vtk_dir(const jnt_vtk *w)
+{
+    return w->dir;
 }
 
 /* The index of state "A.B" (B may be NULL: "A"), or -1. */

@@ -282,6 +282,53 @@ def modes(stem, d, name, freq_csv, shapes_csv):
        "shape (1 - |cos| at most %.3g), its largest node moved 0.1 of the mesh" % (stem, worst_s))
 
 
+def linear(stem, d, name, csv_path, modes_name):
+    """The mode files of `analysis NAME : linear(...)`: one per eigenvalue of
+    non-negative imaginary part of NAME.csv, in its order; each file's
+    eigenvalue its row's; its largest point moved a tenth of the scene's
+    size. The cantilever's (undamped) linear modes are its normal modes:
+    each displacement is parallel to the `modes` analysis's file of the same
+    number (an independent computation, dsygv on Kr and Mr), and real."""
+    names, rows = csv(csv_path)
+    col = {c: i for i, c in enumerate(names)}
+    want = [r for r in rows if r[col["im"]] >= 0][:20]
+    files = sorted(glob.glob(os.path.join(d, name + "_mode_*.vtu")))
+    ok(len(files) == len(want) > 0, "%s: %d linear mode files for the %d eigenvalues of "
+       "non-negative imaginary part" % (stem, len(files), len(want)))
+    worst_e, worst_s, worst_i, scale_ok, nsame = 0.0, 0.0, 0.0, True, 0
+    for k in range(1, len(files) + 1):
+        ds = read_vtu(os.path.join(d, "%s_mode_%d.vtu" % (name, k)))
+        fd = ds.GetFieldData()
+        ev = v2n(fd.GetArray("eigenvalue"))[0]
+        row = rows[int(v2n(fd.GetArray("row"))[0]) - 1]
+        lam = abs(complex(row[col["re"]], row[col["im"]]))
+        worst_e = max(worst_e, abs(complex(ev[0], ev[1]) - complex(row[col["re"]],
+                      row[col["im"]])) / lam,
+                      abs(v2n(fd.GetArray("frequency_Hz"))[0] - row[col["f_Hz"]]) / lam)
+        same = row[col["k"]] == want[k - 1][col["k"]]
+        u, ui = arr(ds, "displacement"), arr(ds, "displacement_im")
+        x = pts(ds) - u
+        size = np.linalg.norm(x.max(axis=0) - x.min(axis=0))
+        amp = np.sqrt(np.sum(u ** 2 + ui ** 2, axis=1))
+        scale_ok &= same and abs(amp.max() - 0.1 * size) <= 1e-12 * size
+        scale_ok &= bool(np.allclose(arr(ds, "amplitude"), amp, rtol=0, atol=1e-14 * size))
+        worst_i = max(worst_i, np.abs(ui).max() / np.abs(u).max())
+        other = os.path.join(d, "%s_mode_%d.vtu" % (modes_name, k))
+        if os.path.exists(other):
+            v = arr(read_vtu(other), "displacement")
+            cosang = abs(np.sum(u * v)) / (np.linalg.norm(u) * np.linalg.norm(v))
+            worst_s = max(worst_s, 1 - cosang)
+            nsame += 1
+    ok(worst_e <= 1e-9 and scale_ok, "%s: each linear mode's eigenvalue is its row of %s "
+       "(largest relative difference %.3g), in the CSV's order, its largest point moved 0.1 "
+       "of the scene" % (stem, os.path.basename(csv_path), worst_e))
+    if modes_name == "-":
+        return
+    ok(nsame > 0 and worst_s <= 1e-9 and worst_i <= 1e-9,
+       "%s: the first %d linear modes are the modes analysis's shapes (1 - |cos| at most %.3g), "
+       "real (|imaginary part| at most %.3g of the real)" % (stem, nsame, worst_s, worst_i))
+
+
 def shapes(stem, d, want):
     """The bodies' shapes at the last frame: body i's `shape` and `size`
     arrays, and its faces (the bodies block's polygons): a box's corners at
@@ -329,6 +376,8 @@ if __name__ == "__main__":
         sheet(*args)
     elif kind == "modes":
         modes(*args)
+    elif kind == "linear":
+        linear(*args)
     elif kind == "shapes":
         shapes(*args)
     elif kind == "contacts":

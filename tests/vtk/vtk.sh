@@ -83,6 +83,14 @@ fi
 if "$J" run "$ROOT/examples/cantilever_modes.jnt" --vtk m_cantilever > m.log 2>&1; then
     check modes cantilever_modes m_cantilever beam_modes \
         beam_modes.csv beam_modes_shapes.csv
+    # and of its analysis modes : linear(at = 0 s), against those
+    check linear cantilever_modes m_cantilever modes modes.csv beam_modes
+    # the rotor's critical speeds: its beam3d's linear modes (its first 20)
+    if "$J" run "$ROOT/examples/rotor_critical_speeds.jnt" --vtk m_rotor > mr.log 2>&1; then
+        check linear rotor_critical_speeds m_rotor critical critical.csv -
+    else
+        fail "rotor_critical_speeds: jnt run --vtk failed"; grep error mr.log | head -3
+    fi
 else
     fail "cantilever_modes: jnt run --vtk failed"; grep error m.log | head -3
 fi

@@ -141,6 +141,19 @@ int jnt_vtk_frame(jnt_vtk *w, double t, const double *y);
  * JNT_OK, or JNT_ERR_IO / JNT_ERR_NOMEM / JNT_ERR_SOLVER with the message. */
 int jnt_vtk_modes(const jnt_scene *s, const char *dir, char *err, size_t errn);
 
+/* The mode shapes of the model's `analysis NAME : linear(at = T)` into the
+ * writer's folder (runtime/io/vtk_linear.c): the Jacobian's right
+ * eigenvectors at the state of time T (a run of its own, with d's
+ * parameters), one file DIR/NAME_mode_K.vtu per eigenvalue of non-negative
+ * imaginary part in the order of NAME.csv (at most 20): every point of
+ * the scene displaced by the real part of the complex mode D (scaled so
+ * that its largest point moves a tenth of the scene's size; its largest
+ * component real), D's real and imaginary parts as the point vectors
+ * `displacement` and `displacement_im`, |D| as `amplitude`; in field data
+ * `eigenvalue` (re, im), `frequency_Hz`, `damping_ratio` and `row` (its k
+ * in NAME.csv). JNT_OK, or a status with the message in err. */
+int jnt_vtk_analyses(jnt_vtk *w, const jnt_data *d, char *err, size_t errn);
+
 /* jnt_sim_main with the model's scene: its option --vtk DIR writes the
  * run's frames (jnt_vtk_*); jnt_sim_main is this with none (--vtk refused). */
 int jnt_sim_main_scene(const jnt_model *m, const jnt_scene *scene, const char *prog, int argc,

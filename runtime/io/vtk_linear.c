@@ -1,0 +1,317 @@
+/*
+ * vtk_linear.c: the mode shapes of a model's `analysis NAME : linear(at =
+ * T)` as VTK files (jnt_vtk_analyses; docs/seeing.md, "Mode shapes"). The
+ * analysis's eigenvalues are those of the Jacobian d(ydot)/dy at the
+ * state of time T (runtime/analyse/analysis.c writes them to NAME.csv);
+ * here their right eigenvectors v (LAPACK dgeev) too, one file per
+ * eigenvalue of non-negative imaginary part (one of each conjugate pair),
+ * in the CSV's order, at most JNT_VTK_MAX_MODES of them:
+ *
+ *   DIR/NAME_mode_K.vtu   K from 1: every point of the scene (vtk_points:
+ *                         the meshes' nodes and cells, the bodies' points
+ *                         and markers), moved by the real part of the
+ *                         mode's displacement
+ *
+ * The displacement of the points is the derivative of their positions
+ * along v, P'(y) v, by central differences (exact for the meshes, which
+ * are linear in their coordinates; for the bodies' angles to 1e-8 of the
+ * shape), of the real and the imaginary part of v: a complex mode moves
+ * the points as Re(D e^{i w t}), D = D_re + i D_im. D is turned so that
+ * its largest component is real and positive and scaled so that its
+ * largest point moves a tenth of the scene's size (the diagonal of its
+ * bounding box). Point vectors `displacement` (D_re) and
+ * `displacement_im` (D_im), point scalars `amplitude` (|D| of the point);
+ * field data `eigenvalue` (re, im; 1/s), `frequency_Hz` (|im| / 2 pi),
+ * `damping_ratio` (-re / |lambda|) and `row` (the mode's k in NAME.csv).
+ * An analysis allocates its own memory: it is not part of the step loop.
+ */
+#include <lapacke.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/data.h"
+#include "core/err.h"
+#include "core/model.h"
+#include "io/outfile.h"
+#include "io/vtk_int.h"
+#include "io/vtk_xml.h"
+
+#define JNT_VTK_MAX_MODES 20
+#define FD_STEP 1e-4 /* the central difference's step, over the eigenvector's largest entry */
+
+/* An eigenvalue and its column, in the order of NAME.csv (analysis.c's
+ * cmp_eig): by |lambda|, then by the imaginary part. */
+typedef struct eig {
+    double re, im;
+    int j;
+} eig;
+
+static int cmp_eig(const void *a, const void *b)
+{
+    const eig *x = a, *y = b;
+    double mx = hypot(x->re, x->im), my = hypot(y->re, y->im);
+    if (mx != my)
+        return mx < my ? -1 : 1;
+    return x->im < y->im ? -1 : x->im > y->im;
+}
+
+/* D = (P(y0 + e v) - P(y0 - e v)) / (2 e) into D (3 np). */
+static void derivative(jnt_vtk *w, const double *y0, const double *v, int ny, double *yy,
+                       double *pa, double *pb, double *D, long np)
+{
+    double big = 0;
+    for (int i = 0; i < ny; i++)
+        big = fmax(big, fabs(v[i]));
+    if (!(big > 0)) {
+        memset(D, 0, 3 * (size_t)np * sizeof *D);
+        return;
+    }
+    double e = FD_STEP / big;
+    for (int i = 0; i < ny; i++)
+        yy[i] = y0[i] + e * v[i];
+    vtk_points(w, yy, pa, NULL, NULL, NULL, NULL);
+    for (int i = 0; i < ny; i++)
+        yy[i] = y0[i] - e * v[i];
+    vtk_points(w, yy, pb, NULL, NULL, NULL, NULL);
+    for (long k = 0; k < 3 * np; k++)
+        D[k] = (pa[k] - pb[k]) / (2 * e);
+}
+
+/* Scratch of one analysis. */
+typedef struct lin_work {
+    double *J, *J2, *re, *im, *re2, *im2, *vr, *vneg, *y0, *yy, *x0, *pa, *pb, *dr, *di,
+        *amp, *pts;
+    unsigned char *used;
+    int64_t *conn, *offs;
+    unsigned char *type;
+    eig *idx;
+} lin_work;
+
+static void lin_free(lin_work *k)
+{
+    double *p[] = {k->J, k->J2, k->re, k->im, k->re2, k->im2, k->vr, k->vneg, k->y0, k->yy,
+                   k->x0, k->pa, k->pb, k->dr, k->di, k->amp, k->pts};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        free(p[i]);
+    free(k->conn), free(k->offs), free(k->type), free(k->idx), free(k->used);
+}
+
+/* One mode's file: the points X0 + D_re, the fields. */
+static int write_mode(const char *path, long np, long nc, const lin_work *k, const double *ev,
+                      char *err, size_t errn)
+{
+    jnt_outfile *o = NULL;
+    if (jnt_outfile_open(path, NULL, &o, err, errn) != JNT_OK)
+        return JNT_ERR_IO;
+    vtk_file vf = {.f = jnt_outfile_stream(o)};
+    vtkx_head(&vf, "UnstructuredGrid");
+    fprintf(vf.f, "<FieldData>\n");
+    vtkx_field(&vf, "eigenvalue", 2, ev, 1);
+    vtkx_field(&vf, "frequency_Hz", 1, ev + 2, 1);
+    vtkx_field(&vf, "damping_ratio", 1, ev + 3, 1);
+    vtkx_field(&vf, "row", 1, ev + 4, 1);
+    fprintf(vf.f, "</FieldData>\n");
+    fprintf(vf.f, "<Piece NumberOfPoints=\"%ld\" NumberOfCells=\"%ld\">\n<Points>\n", np, nc);
+    vtkx_arr(&vf, "Float64", "Points", 3, k->pts, 24 * (uint64_t)np);
+    fprintf(vf.f, "</Points>\n<Cells>\n");
+    vtkx_arr(&vf, "Int64", "connectivity", 1, k->conn, 8 * (uint64_t)(nc ? k->offs[nc - 1] : 0));
+    vtkx_arr(&vf, "Int64", "offsets", 1, k->offs, 8 * (uint64_t)nc);
+    vtkx_arr(&vf, "UInt8", "types", 1, k->type, (uint64_t)nc);
+    fprintf(vf.f, "</Cells>\n<PointData Vectors=\"displacement\" Scalars=\"amplitude\">\n");
+    vtkx_arr(&vf, "Float64", "displacement", 3, k->dr, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "displacement_im", 3, k->di, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "amplitude", 1, k->amp, 8 * (uint64_t)np);
+    fprintf(vf.f, "</PointData>\n");
+    vtkx_tail(&vf, "UnstructuredGrid");
+    return jnt_outfile_commit(o, err, errn) == JNT_OK ? JNT_OK : JNT_ERR_IO;
+}
+
+/* The modes of linear analysis an (at its time `at`). */
+static int linear_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, char *err,
+                        size_t errn)
+{
+    const jnt_model *m = vtk_model(w);
+    int n = m->abi->ny;
+    if (n == 0)
+        return JNT_OK;
+    /* the state at `at`, as the analysis reaches it */
+    jnt_data *e = jnt_data_new(m);
+    if (!e)
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
+    if (m->abi->np == d->m->abi->np) {
+        memcpy(e->p, d->p, (size_t)m->abi->np * sizeof *e->p);
+        memcpy(e->set, d->set, (size_t)m->abi->np * sizeof *e->set);
+    }
+    int rc = jnt_init_state(m, e);
+    double v[4] = {0, 0, 0, 0}, at = 0;
+    if (rc == JNT_OK && an->values(e->p, v) < 0)
+        rc = data_error(e, JNT_ERR_KERNEL, "its settings failed");
+    at = v[0];
+    if (rc == JNT_OK && at > e->t) {
+        jnt_run_opts o = {.csv_path = "", .t_end = at};
+        rc = jnt_run(m, e, &o);
+    }
+    long nc = 0, np = vtk_points(w, NULL, NULL, NULL, NULL, NULL, &nc);
+    long nconn = 0;
+    for (int i = 0; i < vtk_scene(w)->nmesh; i++)
+        nconn += (long)vtk_scene(w)->mesh[i].ncell * vtk_scene(w)->mesh[i].nen;
+    nconn += vtk_scene(w)->nbody + 2 * (long)vtk_scene(w)->nmarker;
+    size_t nn = (size_t)n, p3 = 3 * (size_t)np + 1;
+    lin_work k = {0};
+    k.J = calloc(nn * nn, sizeof *k.J), k.vr = malloc(nn * nn * sizeof *k.vr);
+    k.J2 = malloc(nn * nn * sizeof *k.J2), k.vneg = malloc(nn * sizeof *k.vneg);
+    k.re = malloc(nn * sizeof *k.re), k.im = malloc(nn * sizeof *k.im);
+    k.re2 = malloc(nn * sizeof *k.re2), k.im2 = malloc(nn * sizeof *k.im2);
+    k.used = calloc(nn, 1);
+    k.y0 = malloc(nn * sizeof *k.y0), k.yy = malloc(nn * sizeof *k.yy);
+    k.x0 = malloc(p3 * sizeof *k.x0), k.pa = malloc(p3 * sizeof *k.pa);
+    k.pb = malloc(p3 * sizeof *k.pb), k.dr = malloc(p3 * sizeof *k.dr);
+    k.di = malloc(p3 * sizeof *k.di), k.pts = malloc(p3 * sizeof *k.pts);
+    k.amp = malloc(((size_t)np + 1) * sizeof *k.amp);
+    k.conn = malloc(((size_t)nconn + 1) * sizeof *k.conn);
+    k.offs = malloc(((size_t)nc + 1) * sizeof *k.offs);
+    k.type = malloc((size_t)nc + 1);
+    k.idx = malloc(nn * sizeof *k.idx);
+    if (rc == JNT_OK && (!k.J || !k.J2 || !k.vneg || !k.re2 || !k.im2 || !k.used || !k.vr || !k.re || !k.im || !k.y0 || !k.yy || !k.x0 || !k.pa ||
+                         !k.pb || !k.dr || !k.di || !k.pts || !k.amp || !k.conn || !k.offs ||
+                         !k.type || !k.idx))
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for %d states", n);
+    else if (rc != JNT_OK)
+        snprintf(err, errn, "%s", jnt_data_error(e));
+    if (rc == JNT_OK) {
+        memcpy(k.y0, e->y, nn * sizeof *k.y0);
+        rc = jnt_eval_jacobian(m, e, e->t, e->y, k.J);
+        if (rc != JNT_OK)
+            snprintf(err, errn, "%s", jnt_data_error(e));
+    }
+    if (rc == JNT_OK) {
+        /* the eigenvalues as NAME.csv has them (analysis.c's dgeev without
+         * vectors), then with their vectors: a defective pair (a rigid
+         * rotation's double zero) comes out of the two apart by sqrt(eps),
+         * so each value of the first takes the vector of the nearest of
+         * the second */
+        memcpy(k.J2, k.J, nn * nn * sizeof *k.J2);
+        lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', n, k.J, n, k.re, k.im, NULL,
+                                        1, NULL, 1);
+        if (info == 0)
+            info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'V', n, k.J2, n, k.re2, k.im2, NULL, 1,
+                                 k.vr, n);
+        if (info != 0)
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "the eigenvalue solver (dgeev) failed "
+                                                     "(info %d)", (int)info);
+    }
+    if (rc == JNT_OK) {
+        vtk_points(w, k.y0, k.x0, k.conn, k.offs, k.type, &nc);
+        /* the scene's size: the diagonal of its bounding box */
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (long i = 0; i < np; i++)
+            for (int c = 0; c < 3; c++)
+                lo[c] = fmin(lo[c], k.x0[3 * i + c]), hi[c] = fmax(hi[c], k.x0[3 * i + c]);
+        double size = 0;
+        for (int c = 0; c < 3 && np > 0; c++)
+            size += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+        size = sqrt(size);
+        for (int i = 0; i < n; i++)
+            k.idx[i] = (eig){k.re[i], k.im[i], i};
+        qsort(k.idx, nn, sizeof *k.idx, cmp_eig);
+        size_t ln = strlen(vtk_dir(w)) + strlen(an->name) + 32;
+        char *path = malloc(ln);
+        int nmode = 0;
+        if (!path)
+            rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
+        for (int r = 0; rc == JNT_OK && r < n && nmode < JNT_VTK_MAX_MODES; r++) {
+            int j = k.idx[r].j;
+            if (k.im[j] < 0)
+                continue; /* the pair's other half */
+            /* the nearest eigenvalue with a vector, not taken yet */
+            int jj = -1;
+            double dmin = INFINITY;
+            for (int i = 0; i < n; i++) {
+                double dd = hypot(k.re2[i] - k.re[j], k.im2[i] - k.im[j]);
+                if (!k.used[i] && dd < dmin)
+                    dmin = dd, jj = i;
+            }
+            if (jj < 0)
+                break;
+            k.used[jj] = 1;
+            /* v = vr[i] + i vr[i + 1] for the first of a complex pair i, i + 1,
+             * its conjugate for the second (dgeev) */
+            const double *vre = k.vr + (size_t)jj * nn, *vim = NULL;
+            if (k.im2[jj] > 0 && jj + 1 < n) {
+                vim = k.vr + (size_t)(jj + 1) * nn;
+            } else if (k.im2[jj] < 0 && jj > 0) {
+                vre = k.vr + (size_t)(jj - 1) * nn;
+                for (int i = 0; i < n; i++)
+                    k.vneg[i] = -k.vr[(size_t)jj * nn + i];
+                vim = k.vneg;
+            }
+            derivative(w, k.y0, vre, n, k.yy, k.pa, k.pb, k.dr, np);
+            if (vim)
+                derivative(w, k.y0, vim, n, k.yy, k.pa, k.pb, k.di, np);
+            else
+                memset(k.di, 0, 3 * (size_t)np * sizeof *k.di);
+            /* turned: its largest component real and positive */
+            long big = -1;
+            double bmag = 0;
+            for (long i = 0; i < 3 * np; i++)
+                if (hypot(k.dr[i], k.di[i]) > bmag)
+                    bmag = hypot(k.dr[i], k.di[i]), big = i;
+            if (big < 0)
+                continue; /* the mode moves no point (a law's state, a multiplier) */
+            double cr = k.dr[big] / bmag, ci = -k.di[big] / bmag, amax = 0;
+            for (long i = 0; i < 3 * np; i++) {
+                double a = k.dr[i] * cr - k.di[i] * ci, b = k.dr[i] * ci + k.di[i] * cr;
+                k.dr[i] = a, k.di[i] = b;
+            }
+            for (long i = 0; i < np; i++) {
+                double a2 = 0;
+                for (int c = 0; c < 3; c++)
+                    a2 += k.dr[3 * i + c] * k.dr[3 * i + c] + k.di[3 * i + c] * k.di[3 * i + c];
+                k.amp[i] = sqrt(a2);
+                amax = fmax(amax, k.amp[i]);
+            }
+            double f = amax > 0 ? 0.1 * size / amax : 0;
+            for (long i = 0; i < 3 * np; i++)
+                k.dr[i] *= f, k.di[i] *= f, k.pts[i] = k.x0[i] + k.dr[i];
+            for (long i = 0; i < np; i++)
+                k.amp[i] *= f;
+            double lam = hypot(k.re[j], k.im[j]);
+            double ev[5] = {k.re[j], k.im[j], fabs(k.im[j]) / (2 * 3.14159265358979323846),
+                            lam > 0 ? -k.re[j] / lam : 0, r + 1};
+            snprintf(path, ln, "%s/%s_mode_%d.vtu", vtk_dir(w), an->name, ++nmode);
+            rc = write_mode(path, np, nc, &k, ev, err, errn);
+        }
+        free(path);
+    }
+    if (rc != JNT_OK && err[0] == '\0')
+        snprintf(err, errn, "%s", jnt_status_message(rc));
+    lin_free(&k);
+    jnt_data_free(e);
+    return rc;
+}
+
+/* See jnt/scene.h. */
+int jnt_vtk_analyses(jnt_vtk *w, const jnt_data *d, char *err, size_t errn)
+{
+    if (!w || !d || !err || errn == 0)
+        return JNT_ERR_USAGE;
+    const jnt_model *m = vtk_model(w);
+    const jnt_abi_model *a = m->abi;
+    int rc = JNT_OK;
+    for (int i = 0; rc == JNT_OK && i < a->nanalyses; i++) {
+        const jnt_abi_analysis *an = &a->analyses[i];
+        if (an->kind != JNT_ANALYSIS_LINEAR)
+            continue;
+        err[0] = '\0';
+        rc = linear_modes(w, d, an, err, errn);
+        if (rc != JNT_OK) { /* the analysis named in the message */
+            char msg[512];
+            snprintf(msg, sizeof msg, "analysis '%s': %s", an->name, err);
+            snprintf(err, errn, "%s", msg);
+        }
+    }
+    return rc;
+}
