@@ -145,11 +145,11 @@ static burst find_burst(const csv_table *t, double x0, double x1)
 
 /* The locus at mu = 0.3 for C from 47.6 to 49.6 mm (0.05 mm steps): its
  * unstable rows near F_AXIAL, their positions of C (m) and largest real part. */
-static int locus(const char *src, double *cmin, double *cmax, double *remax)
+static int locus(const char *src, double *cmin, double *cmax, double *remax, double *fmean)
 {
     jnt_model *m = NULL;
     int n = -1;
-    *cmin = INFINITY, *cmax = -INFINITY, *remax = 0;
+    *cmin = INFINITY, *cmax = -INFINITY, *remax = 0, *fmean = 0;
     if (jnt_compile_string("beam_on_beam", src, NULL, &m) != JNT_OK)
         return -1;
     jnt_data *d = jnt_data_new(m);
@@ -168,7 +168,10 @@ static int locus(const char *src, double *cmin, double *cmax, double *remax)
                     *cmin = fmin(*cmin, p[i] + S0);
                     *cmax = fmax(*cmax, p[i] + S0);
                     *remax = fmax(*remax, re[i]);
+                    *fmean += f[i];
                 }
+            if (n > 0)
+                *fmean /= n;
             csv_free(&l);
         }
     } else {
@@ -205,10 +208,14 @@ int main(void)
         CHECK(da <= 1e-3 * apk, "Subs-b = FiLm: acceleration of T (seed 003 Fig. 7; 1e-3 of "
                                 "the peak)");
         CHECK(dn <= 1e-6, "Subs-b = FiLm: normal force (1e-6 N)");
+        MEASURE("bob.film.da_rel", da / apk);
+        MEASURE("bob.film.dn", dn);
         /* 2. the normal force after the ramp (0.12 s to the end) */
         double Nb = csv_mean_after(&tb, "N", 0.12), Nc = csv_mean_after(&tc, "N", 0.12);
         printf("INFO: normal force from 0.12 s on: Subs-b %.6f N, Subs-c %.6f N, "
                "F_y = 0.2 N\n", Nb, Nc);
+        MEASURE("bob.N.b", Nb);
+        MEASURE("bob.N.c", Nc);
         CHECK(Nb < Nc * (1 - 1e-3), "Subs-b: the normal force falls below F_y with the "
                                     "cantilever's deflection (seed 003 Fig. 8b)");
         /* 1e-3: what is left of the load ramp's transient */
@@ -236,8 +243,12 @@ int main(void)
         /* 4. the burst (seed 003 Sects. 3.2-3.4, Fig. 6): the locus finds the
          * second axial mode unstable for C in about 48.10..48.75 mm; the band
          * of a_T around it grows while C crosses and decays after */
-        double cmin, cmax, remax;
-        int nu = locus(src, &cmin, &cmax, &remax);
+        double cmin, cmax, remax, fmean;
+        int nu = locus(src, &cmin, &cmax, &remax, &fmean);
+        MEASURE("bob.locus.cmin", cmin);
+        MEASURE("bob.locus.cmax", cmax);
+        MEASURE("bob.locus.remax", remax);
+        MEASURE("bob.locus.freq", fmean);
         printf("INFO: locus, mu = 0.3: %d unstable rows near %.0f Hz, C from %.2f to %.2f mm, "
                "largest Re %.1f /s\n", nu, F_AXIAL, 1e3 * cmin, 1e3 * cmax, remax);
         CHECK(nu > 0 && cmin > 0.0479 && cmax < 0.0490, "locus, mu = 0.3 (Fig. 4): the 10.5 kHz "
@@ -251,6 +262,16 @@ int main(void)
                    "%.3g (t = %.4f s), %.3g after\n", tag[k], all[k]->entry, all[k]->t_entry,
                    all[k]->peak, all[k]->t_peak, all[k]->after);
         double rate = log(bb.peak / bb.entry) / (bb.t_peak - bb.t_entry);
+        MEASURE("bob.burst.b.entry", bb.entry);
+        MEASURE("bob.burst.b.peak", bb.peak);
+        MEASURE("bob.burst.b.after", bb.after);
+        MEASURE("bob.burst.b.growth", bb.peak / bb.entry);
+        MEASURE("bob.burst.b.rate", rate);
+        MEASURE("bob.burst.c.peak", bc.peak);
+        MEASURE("bob.burst.c.rel", bc.peak / bb.peak - 1);
+        MEASURE("bob.burst.a.entry", ba.entry);
+        MEASURE("bob.burst.a.peak", ba.peak);
+        MEASURE("bob.burst.a.growth", ba.peak / ba.entry);
         CHECK(bb.peak > 3 * bb.entry && bb.after < 0.1 * bb.peak, "Subs-b: a burst at 10.57 kHz "
               "while C crosses the unstable positions (x %.2f), decaying after them", 
               bb.peak / bb.entry);

@@ -692,6 +692,18 @@ static void test_plate(void)
         /* Mean over the last 30 ms: the block's vertical equilibrium; the
          * plate's vibration averages out (3e-6 measured). */
         CHECK_REL(lm, 1.0, 1e-4, "plate: mean normal force over 30..60 ms = P");
+        /* docs/interfaces.md's figures: slide.plate.METHOD.FIELD */
+        static const char *const mk[4] = {"a", "b", "c", "film"};
+        const char *f[8] = {"res", "pen", "lambda_dev", "ebal", "input", "fric_rel", "normal",
+                            "friction"};
+        double v[8] = {h->res, -h->pen, lm - 1, fabs(h->ebal), h->escale,
+                       fabs(h->e.friction / h->fric_sum - 1), fabs(h->e.work_normal),
+                       h->e.friction};
+        for (int i = 0; i < 8; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "slide.plate.%s.%s", mk[me], f[i]);
+            MEASURE(key, v[i]);
+        }
         /* Exact discrete identity: round-off of ~1e-6 J terms. */
         CHECK(fabs(h->ebal) <= 1e-9 * h->escale,
               "plate %s: energy accounts close: residual %.3g J of %.4g J input (ext %.4g, drive "
@@ -718,6 +730,7 @@ static void test_plate(void)
      * holds mu P / kx = 0.15 mm behind: the true gap errs by up to that
      * offset times the largest slope of the deformed surface. */
     double bound = hs[0].uxmax * hs[0].slope;
+    MEASURE("slide.plate.a.bound", bound);
     CHECK(hs[0].pen >= -bound && hs[0].pen < -1e-12,
           "plate Subs-a: penetration %.3g m, within the geometric error of eq. 16: |u_x| %.3g m "
           "x slope %.3g = %.3g m", hs[0].pen, hs[0].uxmax, hs[0].slope, bound);
@@ -733,6 +746,7 @@ static void test_plate(void)
     /* Same formulas (one slipping contact: lambda = -g* / (W_NN + sigma mu
      * W_NT), sigma = -chi), evaluated in a different order: round-off,
      * carried by the plate's vibration over 60000 steps. */
+    MEASURE("slide.plate.film_b", dl);
     CHECK(dl <= 1e-8 * lmax, "plate: FiLm and Subs-b normal forces agree (max diff %.3g of %.3g N)",
           dl, lmax);
     printf("      plate CPU: Subs-a %.3f s, Subs-b %.3f s, Subs-c %.3f s, FiLm %.3f s\n",
