@@ -108,6 +108,9 @@ static void check_run(const csv_table *t, const char *law, double want_from)
           "%s: trolley 2 sticks (|v_T2| < 0.1 mm/s, |F_R2| < mu_s F_N2) from t = %.3f s (docs: "
           "%.2f s; the paper: 7.2 s) for %.2f s, to the end (the paper: to 7.8 s)", law, from,
           want_from, best);
+    char key[64];
+    snprintf(key, sizeof key, "festoon.%s.t2_from", law);
+    MEASURE(key, from);
 }
 
 /* The inputs the example's header derives from the text's numbers (and
@@ -127,9 +130,15 @@ static void inputs(void)
     CHECK(fabs(a - 0.2588167) <= 5e-8 && fabs(b - 0.2588190) <= 5e-8,
           "u0 / 6 = %.7f m, 1 m sin 15 deg = %.7f m (docs 0.2588167, 0.2588190)", a, b);
     double L = hypot(1.5529 / 6, 0.96698);
+    MEASURE("festoon.u0_6", a);
+    MEASURE("festoon.sin15", b);
+    MEASURE("festoon.seg_len", L);
     CHECK(fabs(L - 1.0010177) <= 5e-8, "the sag stretches a segment to %.7f m (the example's "
           "header: 1.0010177 m)", L);
     double w = w_of_sag(0.96698), wlo = w_of_sag(0.966985), whi = w_of_sag(0.966975);
+    MEASURE("festoon.w_sag", w);
+    MEASURE("festoon.w_sag_lo", wlo);
+    MEASURE("festoon.w_sag_hi", whi);
     CHECK(fabs(w - 4989) <= 0.5 && fabs(wlo - 4966) <= 0.5 && fabs(whi - 5013) <= 0.5,
           "the sag 0.96698 m needs c / m_C = %.1f 1/s^2, %.1f-%.1f within its last digit "
           "(docs 4989, 4966-5013)", w, wlo, whi);
@@ -142,6 +151,8 @@ static void inputs(void)
         else
             hi = mid;
     }
+    MEASURE("festoon.sag_5000", lo);
+    MEASURE("festoon.mass_FN1", 21.2 / 9.81);
     CHECK(fabs(lo - 0.966978) <= 5e-7, "c / m_C = 5000 1/s^2 hangs the cable masses %.7f m "
           "below the rail (docs 0.966978 m)", lo);
     CHECK(fabs(21.2 / 9.81 - 2.161) <= 5e-4, "F_N1 / g = %.4f kg (docs 2.161 kg)", 21.2 / 9.81);
@@ -290,6 +301,13 @@ static void reversal(const jnt_model *m, const csv_table *t)
         CHECK(0, "the example's summary");
         return;
     }
+    MEASURE("festoon.FN1", v[S_FN1]);
+    MEASURE("festoon.FN1_dyn", v[S_FN1] - 2.14 * 9.81);
+    MEASURE("festoon.t_rev1", v[S_TREV1]);
+    MEASURE("festoon.stick1", v[S_STICK1]);
+    MEASURE("festoon.FR1_645", v[S_FR645]);
+    MEASURE("festoon.FR1_648", v[S_FR648]);
+    MEASURE("festoon.FR1_min", v[S_FRMIN]);
     CHECK(fabs(v[S_FN1] - 21.35) <= 0.01 && fabs(v[S_FN1] - 21.2) <= 0.01 * 21.2 &&
               fabs(v[S_FN1] - 2.14 * 9.81 - 0.35) <= 0.005,
           "F_N1 over 6.45-6.48 s = %.3f N (docs 21.35 N, 0.01; the paper 21.2 N, 1 %%: m_T + m_C "
@@ -305,6 +323,8 @@ static void reversal(const jnt_model *m, const csv_table *t)
     for (int i = 0; i < t->nrow; i++)
         if (t->col[0][i] >= 6.44 && t->col[0][i] <= 6.5 && FR1[i] > fmax_)
             fmax_ = FR1[i], tmax = t->col[0][i];
+    MEASURE("festoon.FR1_max", fmax_);
+    MEASURE("festoon.FR1_tmax", tmax);
     CHECK(fabs(fmax_ - v[S_FRMAX]) <= 1e-9 && fabs(fmax_ - 1.688) <= 0.001 &&
           fabs(tmax - 6.446) <= 0.0015 && fabs(v[S_FRMIN] + 0.183) <= 0.001,
           "F_R1 peaks at %+.4f N at %.3f s, on the forward side before T1 stops (docs +1.688 N "
@@ -337,6 +357,21 @@ static void sensitivity(const jnt_model *m)
               v[S_FR648], s->FR1_645, s->FR1_648, v[S_FN1], s->FN1, v[S_T2FROM], v[S_T2TO],
               s->t2_from, s->t2_to, v[S_STICK2], s->stick2);
         match += !strcmp(d2, "+-") && v[S_STICK1] < 0.005;
+        /* the row's figures for docs/multibody.md's table: festoon.study.INPUTS.FIELD,
+         * INPUTS the settings with '=' as '_' and ':' between them */
+        char key[160], tag[96] = "";
+        for (int i = 0; i < 3 && s->defs[i]; i++)
+            snprintf(tag + strlen(tag), sizeof tag - strlen(tag), "%s%s", i ? ":" : "",
+                     s->defs[i]);
+        for (char *c = tag; *c; c++)
+            if (*c == '=')
+                *c = '_';
+        static const int fields[] = {S_STICK1, S_FR645, S_FR648, S_FN1, S_T2FROM, S_T2TO,
+                                     S_STICK2};
+        for (int f = 0; f < (int)(sizeof fields / sizeof fields[0]); f++) {
+            snprintf(key, sizeof key, "festoon.study.%s.%s", tag, snames[fields[f]]);
+            MEASURE(key, v[fields[f]]);
+        }
     }
     CHECK(match == 0, "study: %d of %d runs reverse T1 as the paper does (+ at 6.45 s, - at "
           "6.48 s, not stuck in 6.44-6.6 s; docs: none)", match, n);
@@ -344,13 +379,17 @@ static void sensitivity(const jnt_model *m)
      * peak to -F_s and T1 holds */
     double v[S_N];
     const char *const defs[2] = {"m_C=1.06", NULL};
-    if (summarize(m, defs, test_out("festoon_study.npy"), v) == JNT_OK)
+    if (summarize(m, defs, test_out("festoon_study.npy"), v) == JNT_OK) {
+        MEASURE("festoon.mc106.t_rev1", v[S_TREV1]);
+        MEASURE("festoon.mc106.FR1_max", v[S_FRMAX]);
+        MEASURE("festoon.mc106.FR1_min", v[S_FRMIN]);
+        MEASURE("festoon.mc106.mu_FN1", 0.08 * v[S_FN1]);
         CHECK(fabs(v[S_TREV1] - 6.457) <= 0.0015 && fabs(v[S_FRMAX] - 1.706) <= 0.001 &&
                   fabs(v[S_FRMIN] + 1.690) <= 0.001 && fabs(0.08 * v[S_FN1] - 1.705) <= 0.0005,
               "m_C = 1.06 kg: T1 slides forwards to %.3f s (docs 6.457 s), F_R1 from %+.4f N to "
               "%+.4f N in 6.44-6.5 s (docs +1.706, -1.690 N; mu_s F_N1 = %.3f N) and T1 sticks",
               v[S_TREV1], v[S_FRMAX], v[S_FRMIN], 0.08 * v[S_FN1]);
-    else
+    } else
         CHECK(0, "m_C = 1.06 kg runs");
 }
 
@@ -368,6 +407,11 @@ static void creep(const csv_table *t, int sw)
             m1 = fmax(m1, fabs(v1[i]));
             m2 = fmax(m2, fabs(v2[i]));
         }
+    char key[64];
+    snprintf(key, sizeof key, "festoon.creep%d.v1", sw);
+    MEASURE(key, m1);
+    snprintf(key, sizeof key, "festoon.creep%d.v2", sw);
+    MEASURE(key, m2);
     if (sw == 1)
         CHECK(m1 < 1e-6 && m2 < 1e-6, "%s: the trolleys creep at %.3g and %.3g m/s in 9-10 s "
               "(docs: below 1e-6 m/s)", coulomb_switch[sw], m1, m2);
@@ -415,6 +459,9 @@ int main(void)
             d = fmax(d, fabs(a[i] - b[i]));
             range = fmax(range, fabs(a[i]));
         }
+        char key[64];
+        snprintf(key, sizeof key, "festoon.models.%s_pct", cols[c]);
+        MEASURE(key, 100 * d / range);
         CHECK(fabs(100 * d / range - docs_pct[c]) <= 0.05, "FrDyn2 and coulomb_switch: %s agree to "
               "%.3g (%.3g %% of its range %.4g; docs %.1f %%, 0.05)", cols[c], d, 100 * d / range,
               range, docs_pct[c]);
@@ -424,6 +471,7 @@ int main(void)
         double d = 0;
         for (int i = 0; i < t[0].nrow; i++)
             d = fmax(d, fabs(a[i] - b[i]));
+        MEASURE("festoon.models.FR1_diff", d);
         CHECK(fabs(d - 2.71) <= 0.005, "the friction forces F_R1 differ by up to %.4g N (docs "
               "2.71 N; near reversals and sticking, as in the paper's Fig. 12)", d);
     }
