@@ -94,6 +94,7 @@ static double last_slip(const csv_table *t, int *nphase)
 /* One case of the study, from the example's outputs. */
 typedef struct result {
     double t_last, Fmax, dv, E_rem, W_fr, D_b, bal, bal_beam;
+    double end_mass, end_beam, end_Db, end_Wfr; /* at the last row */
     int nph, ok;
 } result;
 
@@ -123,9 +124,29 @@ static result study(const jnt_model *mod, const char *tag, jnt_run_opts o,
         res.W_fr = csv_col(&t, "W_fr")[k];
         res.D_b = csv_col(&t, "D_b")[k];
         balance(&t, &res.bal, &res.bal_beam);
+        int e = t.nrow - 1;
+        res.end_mass = csv_col(&t, "E_mass")[e];
+        res.end_beam = csv_col(&t, "E_beam")[e];
+        res.end_Db = csv_col(&t, "D_b")[e];
+        res.end_Wfr = csv_col(&t, "W_fr")[e];
     }
     csv_free(&t);
     return res;
+}
+
+/* The result's figures as MEASURE lines KEY.FIELD (docs/substructures.md's
+ * tables, docs/testing.md "Numbers in the docs"). */
+static void measure_result(const char *key, const result *r)
+{
+    static const char *const f[] = {"t_last", "nph", "E_rem", "diss", "W_fr", "D_b", "bal",
+                                    "bal_beam", "end_mass", "end_beam", "end_Db", "end_Wfr"};
+    double v[] = {r->t_last, r->nph, r->E_rem, E0 - r->E_rem, r->W_fr, r->D_b, r->bal,
+                  r->bal_beam, r->end_mass, r->end_beam, r->end_Db, r->end_Wfr};
+    for (int i = 0; i < (int)(sizeof v / sizeof v[0]); i++) {
+        char k[128];
+        snprintf(k, sizeof k, "%s.%s", key, f[i]);
+        MEASURE(k, v[i]);
+    }
 }
 
 static void print_result(const char *what, const result *r)
@@ -144,6 +165,9 @@ static void check_balance(const jnt_model *mod)
     CHECK(r.ok && p.ok, "NM = 4, N = 5 N: runs (dopri5 1e-10, rk4 0.5 ms)");
     if (!r.ok || !p.ok)
         return;
+    measure_result("bm.example.ref", &r);
+    measure_result("bm.example.rk4", &p);
+    MEASURE("bm.example.rk4.beam_share", p.bal_beam / p.bal);
     CHECK(r.bal <= 1e-6, "energy balance E_mass + E_beam + D_beam + W_fr + W_c2 = E(0), "
                          "dopri5 1e-10: max rel. error %.3g <= 1e-6", r.bal);
     CHECK(r.bal_beam <= 1e-6, "beam: work done on it = E_beam + D_beam, dopri5 1e-10: max rel. "
@@ -168,6 +192,7 @@ static void check_modes(void)
     static const double Ns[2] = {5, 10};
     static const char *Ndef[2] = {"N=5", "N=10"};
     jnt_run_opts ref = {.integrator = "dopri5", .rtol = 1e-10, .atol = 1e-10}, paper = {0};
+    double diss[3][2] = {{0}}, bal_lo = INFINITY, bal_hi = 0;
     for (int m = 0; m < 3; m++) {
         jnt_model *mod = compile(nms[m]);
         CHECK(mod != NULL, "NM = %d: the example compiles", nms[m]);
@@ -186,6 +211,13 @@ static void check_modes(void)
             print_result(what, &r);
             snprintf(what, sizeof what, "NM = %d, N = %g N, rk4 0.5 ms  ", nms[m], Ns[n]);
             print_result(what, &p);
+            snprintf(tag, sizeof tag, "bm.nm%d.N%g.ref", nms[m], Ns[n]);
+            measure_result(tag, &r);
+            snprintf(tag, sizeof tag, "bm.nm%d.N%g.rk4", nms[m], Ns[n]);
+            measure_result(tag, &p);
+            diss[m][n] = E0 - r.E_rem;
+            bal_lo = fmin(bal_lo, r.bal);
+            bal_hi = fmax(bal_hi, r.bal);
             CHECK(r.bal <= 1e-6, "NM = %d, N = %g N: energy balance, dopri5 1e-10: max rel. "
                   "error %.3g <= 1e-6", nms[m], Ns[n], r.bal);
             /* slip, then permanent stick within a few seconds, held by a
@@ -203,6 +235,16 @@ static void check_modes(void)
                            "dopri5 1e-10 (s)" : "NM = 4, N = 5 N: last slip, dopri5 1e-10 (s)");
         }
         jnt_model_free(mod);
+    }
+    /* the convergence with NM: 2 modes against 8, 4 against 8 (percent of 8's) */
+    MEASURE("bm.modes.bal_lo", bal_lo);
+    MEASURE("bm.modes.bal_hi", bal_hi);
+    for (int n = 0; n < 2; n++) {
+        char key[64];
+        snprintf(key, sizeof key, "bm.N%g.low2_pct", Ns[n]);
+        MEASURE(key, 100 * (1 - diss[0][n] / diss[2][n]));
+        snprintf(key, sizeof key, "bm.N%g.d48_pct", Ns[n]);
+        MEASURE(key, 100 * fabs(diss[2][n] - diss[1][n]) / diss[2][n]);
     }
 }
 
@@ -231,6 +273,8 @@ static void check_tuning(void)
                 snprintf(what, sizeof what, "NM = %d, N = 10 N, omega_n2 = %g rad/s, %s", nms[m],
                          wn[w], oname[o]);
                 print_result(what, &r);
+                snprintf(tag, sizeof tag, "bm.nm%d.w%g.%s", nms[m], wn[w], o ? "rk4" : "ref");
+                measure_result(tag, &r);
             }
         jnt_model_free(mod);
     }

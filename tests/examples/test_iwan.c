@@ -142,6 +142,7 @@ static void check_load_range(void)
     double db[NF];
     int ok = ma && mb;
     printf("INFO: n = 40: F0, D_a, D_b, exact chain, continuum F0^3/3 (J)\n");
+    double worst_ab = 0, worst_ex = 0;
     for (int i = 0; i < NF && ok; i++) {
         csv_table ta, tb;
         int ra = run_f0(ma, "iwan_full.csv", f0[i], &ta);
@@ -153,6 +154,22 @@ static void check_load_range(void)
             db[i] = cycle_d(&tb, "D");
             printf("INFO:   %.3f  %.6e  %.6e  %.6e  %.6e\n", f0[i], da, db[i], ex,
                    pow(f0[i], 3) / 3);
+            /* docs/substructures.md's table: iwan.F<F0>.{Da,Db,ab_pct,exact,cont} */
+            char key[64];
+            snprintf(key, sizeof key, "iwan.F%g.Da", f0[i]);
+            MEASURE(key, da);
+            snprintf(key, sizeof key, "iwan.F%g.Db", f0[i]);
+            MEASURE(key, db[i]);
+            snprintf(key, sizeof key, "iwan.F%g.exact", f0[i]);
+            MEASURE(key, ex);
+            snprintf(key, sizeof key, "iwan.F%g.cont", f0[i]);
+            MEASURE(key, pow(f0[i], 3) / 3);
+            if (ex != 0) {
+                snprintf(key, sizeof key, "iwan.F%g.ab_pct", f0[i]);
+                MEASURE(key, 100 * (db[i] - da) / da);
+                worst_ab = fmax(worst_ab, 100 * fabs(db[i] - da) / da);
+                worst_ex = fmax(worst_ex, fabs(db[i] - ex) / ex);
+            }
             if (ex == 0) {
                 /* F0 = 0.05: the edge load F0/2 equals one slider's strength, so
                  * no slider slips in either model */
@@ -181,6 +198,10 @@ static void check_load_range(void)
         printf("INFO: log-log slope of D: %.4f over F0 in [0.3, 0.5], %.4f from 0.1 to 0.3 "
                "(the discrete chain: 3 + 2 (2 F_s)^2 / (F0^2 - (2 F_s)^2))\n", slope, lo);
         CHECK_NEAR(slope, 3.0, 0.05, "D proportional to F0^3 in microslip (seed 004 Sect. 3)");
+        MEASURE("iwan.slope", slope);
+        MEASURE("iwan.slope_lo", lo);
+        MEASURE("iwan.worst_ab_pct", worst_ab);
+        MEASURE("iwan.worst_exact", worst_ex);
     }
     jnt_model_free(ma);
     jnt_model_free(mb);
@@ -268,6 +289,15 @@ static void check_n(void)
             ds[i] = max_diff(&ta, &tsc, "Delta");
             printf("INFO:   %3d  %.6e  %.6e  %.3e  %.3e  %.3e  %.3e  %.3e\n", ns[i], da, db, dd[i],
                    max_diff(&ta, &tb, "Delta"), max_diff(&ta, &tb, "w_span"), dq[i], ds[i]);
+            /* docs/substructures.md's convergence table: iwan.n<n>.FIELD */
+            const char *fld[7] = {"Da", "Db", "dD", "dDelta", "elastic", "dissip", "static"};
+            double val[7] = {da, db, dd[i], max_diff(&ta, &tb, "Delta"),
+                             max_diff(&ta, &tb, "w_span"), dq[i], ds[i]};
+            for (int k = 0; k < 7; k++) {
+                char key[64];
+                snprintf(key, sizeof key, "iwan.n%d.%s", ns[i], fld[k]);
+                MEASURE(key, val[k]);
+            }
         }
         csv_free(&ta);
         csv_free(&tb);

@@ -363,6 +363,19 @@ static void test_frequencies(void)
               rc ? err : "ok");
         if (rc != 0)
             continue;
+        /* docs/substructures.md's table and orders: beam3d.freq.BC.FAMILY.MODE (n = 20),
+         * beam3d.order.BC.FAMILY (mode 3, n = 20 to 40) */
+        static const char *const bckey[3] = {"cantilever", "free", "ss"};
+        static const char *const fkey[F_N] = {"axial", "torsion", "xy", "xz"};
+        for (int f = 0; f < F_N; f++) {
+            char key[64];
+            for (int k = 0; k < 3; k++) {
+                snprintf(key, sizeof key, "beam3d.freq.%s.%s.%d", bckey[bc], fkey[f], k + 1);
+                MEASURE(key, e20[f][k]);
+            }
+            snprintf(key, sizeof key, "beam3d.order.%s.%s", bckey[bc], fkey[f]);
+            MEASURE(key, log2(e20[f][2] / e40[f][2]));
+        }
         for (int f = 0; f < F_N; f++) {
             int bend = f == F_XY || f == F_XZ;
             for (int k = 0; k < 3; k++)
@@ -567,6 +580,12 @@ static void test_shaft(void)
                 printf("shaft, e2 = %g mm: first bending x-y (EI33) %.6f rad/s (closed form "
                        "%.6f, rel. %.2g), x-z (EI22) %.6f rad/s (closed form %.6f, rel. %.2g)\n",
                        1e3 * s.e2, w3, c3, (w3 - c3) / c3, w2, c2, (w2 - c2) / c2);
+                MEASURE(cs ? "beam3d.shaft.e2.xy" : "beam3d.shaft.xy", w3);
+                MEASURE(cs ? "beam3d.shaft.e2.xz" : "beam3d.shaft.xz", w2);
+                MEASURE("beam3d.shaft.closed.xy", c3);
+                MEASURE("beam3d.shaft.closed.xz", c2);
+                if (!cs)
+                    MEASURE("beam3d.shaft.rel", fmax(fabs(w3 - c3) / c3, fabs(w2 - c2) / c2));
                 /* n = 20 gives 4.2e-7 (test_frequencies); the offset changes them by 5e-7 */
                 CHECK_REL(w3, c3, 1.5e-6, cs ? "shaft, e2 = 1 mm: x-y bending vs (pi/L)^2 "
                           "sqrt(EI33/m)" : "shaft, e = 0: x-y bending vs (pi/L)^2 sqrt(EI33/m)");
@@ -577,6 +596,10 @@ static void test_shaft(void)
                 double me = md + 17.0 / 35.0 * s.mass * L;
                 double r3 = sqrt(48 * s.EI33 / (L * L * L) / me),
                        r2 = sqrt(48 * s.EI22 / (L * L * L) / me);
+                MEASURE("beam3d.disk.xy", w3);
+                MEASURE("beam3d.disk.xz", w2);
+                MEASURE("beam3d.disk.rayleigh.xy", r3);
+                MEASURE("beam3d.disk.rayleigh.xz", r2);
                 printf("shaft + 5 kg disk, e2 = 1 mm: first bending x-y %.5f rad/s (Rayleigh "
                        "%.5f), x-z %.5f rad/s (Rayleigh %.5f); seed 001 E2's first critical "
                        "zone: [44.069, 44.453] rad/s (other supports, spinning: not "

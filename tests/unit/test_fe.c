@@ -796,6 +796,8 @@ static void test_qm6(void)
         double q4 = end_moment(Lb, hb, t, E, nu, 10, 1, FE_Q4, Mo);
         printf("INFO: pure bending, 10 x 1 mesh: tip / (Mo L^2/(2 E I)) = %.12f (qm6), %.4f "
                "(q4)\n", qm6 / want, q4 / want);
+        MEASURE("fe.moment.qm6_rel", fabs(qm6 / want - 1));
+        MEASURE("fe.moment.q4", q4 / want);
         CHECK_REL(qm6, want, 1e-10, "plate2d qm6: end moment on a 10 x 1 cantilever, tip "
                                     "deflection = Mo L^2/(2 E I) (exact on rectangles)");
         CHECK(q4 < 0.9 * want, "plate2d q4: the same cantilever locks: tip deflection %.3f of "
@@ -819,6 +821,17 @@ static void test_qm6(void)
         printf("INFO: cantilever 100 x 2 mm: f1 %.2f Hz (Euler-Bernoulli), %.2f (qm6 50 x 2), "
                "%.2f (q4 50 x 2), %.2f (qm6 100 x 4); f2 %.1f, %.1f, %.1f, %.1f Hz\n",
                eb1, f1, q1, h1, eb2, g1, g2, h2);
+        /* docs/substructures.md's table */
+        MEASURE("fe.cant.eb1", eb1);
+        MEASURE("fe.cant.eb2", eb2);
+        MEASURE("fe.cant.qm6.f1", f1);
+        MEASURE("fe.cant.qm6.f2", g1);
+        MEASURE("fe.cant.q4.f1", q1);
+        MEASURE("fe.cant.q4.f2", g2);
+        MEASURE("fe.cant.qm6.f1_pct", 100 * (f1 / eb1 - 1));
+        MEASURE("fe.cant.qm6.f2_pct", 100 * (g1 / eb2 - 1));
+        MEASURE("fe.cant.q4.f1_pct", 100 * (q1 / eb1 - 1));
+        MEASURE("fe.cant.q4.f2_pct", 100 * (g2 / eb2 - 1));
         CHECK_REL(f1, eb1, 0.01, "plate2d qm6: first bending frequency of a 100 x 2 mm "
                                  "cantilever (50 x 2 mesh) vs Euler-Bernoulli (1 %)");
         CHECK_REL(g1, eb2, 0.01, "plate2d qm6: second bending frequency (50 x 2) vs "
