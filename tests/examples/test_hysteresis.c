@@ -322,6 +322,50 @@ static void test_bouc_wen(void)
     jnt_model_free(m);
 }
 
+/* The discretisation error of stdlib's segalman (docs/laws.md's table): the
+ * worst |D_n / D - 1| over 2000 amplitudes u0 / phi_max geometrically spaced
+ * in [10 x_min, 1], D_n the discrete sum of the cells' Jenkins loops
+ * 4 k_i phi_i (u0 - phi_i) (phi_i < u0) with the law's cells (geometric grid
+ * x_i = r^(n-i), r = x_min^(1/(n-1)); stiffness and centroid of rho per
+ * cell), D = 4 R u0^(chi+3) / ((chi+2)(chi+3)); in units K_T / (1 + beta) =
+ * phi_max = 1, so R = chi + 1. */
+static double segalman_grid_error(double chi, int n, double xmin)
+{
+    double r = pow(xmin, 1.0 / (n - 1)), k[1001], phi[1001], worst = 0;
+    for (int i = 1; i <= n && n <= 1000; i++) {
+        double a = pow(r, n - i), b = i == 1 ? 0 : pow(r, n - i + 1);
+        k[i] = pow(a, chi + 1) - pow(b, chi + 1);
+        phi[i] = (chi + 1) / (chi + 2) * (pow(a, chi + 2) - pow(b, chi + 2)) / k[i];
+    }
+    for (int j = 0; j < 2000; j++) {
+        double u = 10 * xmin * pow(1 / (10 * xmin), j / 1999.0), dn = 0;
+        for (int i = 1; i <= n; i++)
+            if (phi[i] < u)
+                dn += 4 * k[i] * phi[i] * (u - phi[i]);
+        double d = 4 * (chi + 1) * pow(u, chi + 3) / ((chi + 2) * (chi + 3));
+        worst = fmax(worst, fabs(dn / d - 1));
+    }
+    return worst;
+}
+
+static void test_segalman_grid(void)
+{
+    static const double chis[4] = {-0.9, -0.5, 0, 0.5};
+    static const int ns[3] = {40, 30, 60};
+    static const double xm[3] = {0.01, 0.01, 0.001};
+    for (int c = 0; c < 4; c++)
+        for (int g = 0; g < 3; g++) {
+            double e = segalman_grid_error(chis[c], ns[g], xm[g]);
+            char key[64];
+            snprintf(key, sizeof key, "segalman.grid.chi%g.n%d", chis[c], ns[g]);
+            MEASURE(key, 100 * e);
+            if (g != 1 && chis[c] <= 0)
+                CHECK(e < 0.01, "segalman: n = %d, x_min = %g, chi = %g: D within 1 %% of "
+                      "Segalman's over u0 in [10 x_min, 1] phi_max (worst %.2f %%)", ns[g], xm[g],
+                      chis[c], 100 * e);
+        }
+}
+
 /* Segalman's four-parameter Iwan model, n = 40 cells, x_min = 0.01:
  * microslip dissipation D = 4 R u0^(chi+3) / ((chi+2)(chi+3)) within 1 %,
  * its log-log slope 3 + chi, stiffness K_T, macroslip force F_S, Masing. */
@@ -770,6 +814,7 @@ int main(void)
     test_valanis();
     test_bouc_wen();
     test_segalman();
+    test_segalman_grid();
     test_viscous();
     test_lugre();
     test_gaping();

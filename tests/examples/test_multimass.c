@@ -273,6 +273,17 @@ int main(int argc, char **argv)
           "reference: mass 25 sticks in %d of %d rows (between 20 %% and 90 %%), max |x25| = %.4g mm",
           nstick, ref.n, amp * 1e3);
     diff dh = compare(&ref, stick, &ref2), dt = compare(&ref, stick, &trap);
+    /* docs/laws.md's Fig. 12 figures */
+    MEASURE("multimass.amp", amp);
+    MEASURE("multimass.rows", ref.n);
+    MEASURE("multimass.stick_rows", nstick);
+    MEASURE("multimass.stick_pct", 100.0 * nstick / ref.n);
+    MEASURE("multimass.rk4_h2_rms", dh.rms);
+    MEASURE("multimass.trap.rms_pct", 100 * dt.rms);
+    MEASURE("multimass.trap.creep_pct", 100 * dt.creep);
+    MEASURE("multimass.trap.creep_max_pct", 100 * dt.creep_max);
+    MEASURE("multimass.trap.steps", r0.st.steps);
+    MEASURE("multimass.trap.jac", r0.st.jac_evals);
     /* the reference solution is converged far below the differences between
      * the laws (>= 0.5 %) */
     CHECK(dh.rms < 1e-4, "reference converged: RK4 h = 0.1 ms vs 50 us, RMS x25 difference %.2g of "
@@ -285,6 +296,17 @@ int main(int argc, char **argv)
         dl[i] = (diff){NAN, NAN, NAN};
         if (rs[i].ok && load_curve(csv[i], &k[i]) == 0)
             dl[i] = compare(&ref, stick, &k[i]);
+        char key[64];
+        snprintf(key, sizeof key, "multimass.%s.rms_pct", laws[i].id);
+        MEASURE(key, 100 * dl[i].rms);
+        snprintf(key, sizeof key, "multimass.%s.creep_pct", laws[i].id);
+        MEASURE(key, 100 * dl[i].creep);
+        snprintf(key, sizeof key, "multimass.%s.creep_max_pct", laws[i].id);
+        MEASURE(key, 100 * dl[i].creep_max);
+        snprintf(key, sizeof key, "multimass.%s.steps", laws[i].id);
+        MEASURE(key, rs[i].st.steps);
+        snprintf(key, sizeof key, "multimass.%s.jac", laws[i].id);
+        MEASURE(key, rs[i].st.jac_evals);
         printf("INFO:   %-9s bdf: RMS %.2f %%, stick creep RMS %.2f %% (max %.2f %%)\n", laws[i].id,
                100 * dl[i].rms, 100 * dl[i].creep, 100 * dl[i].creep_max);
     }
@@ -301,6 +323,7 @@ int main(int argc, char **argv)
      * Bouc-Wen (1.5 times the larger of the two) and visibly (> 2 % of the
      * amplitude) */
     double other = fmax(dl[2].creep, dl[3].creep);
+    MEASURE("multimass.dahl.creep_ratio", dl[1].creep / other);
     CHECK(dl[1].creep > 1.5 * other && dl[1].creep > 0.02,
           "Fig. 12: Dahl creeps during the reference's stick: RMS %.2f %% of the amplitude, %.1f times "
           "Valanis/Bouc-Wen's larger %.2f %%", 100 * dl[1].creep, dl[1].creep / other, 100 * other);
@@ -315,6 +338,9 @@ int main(int argc, char **argv)
     run bf = run_law(&laws[0], 2, 1, "bdf", 0, 4.0, "");
     printf("INFO: reference with bdf, the whole 4 s: %ld steps, %ld rejected, %ld Jacobians, "
            "%.2f s CPU\n", bf.st.steps, bf.st.rejected, bf.st.jac_evals, bf.st.cpu_seconds);
+    MEASURE("multimass.bdf_ref.steps", bf.st.steps);
+    MEASURE("multimass.bdf_ref.rejected", bf.st.rejected);
+    MEASURE("multimass.bdf_ref.jac", bf.st.jac_evals);
     CHECK(bf.ok && bf.st.steps < 20000,
           "reference with bdf runs the varying-R_G case in %ld steps (no CVODE restart when a "
           "plastic slip changes)", bf.st.steps);
