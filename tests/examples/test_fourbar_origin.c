@@ -127,6 +127,7 @@ int main(void)
     if (ra == NROW && rb == NROW && na == nb && na <= 16) {
         CHECK_NEAR(a[1], 60 * PI / 180, 1e-15, "the crank starts at its pinned 60 deg");
         double e0 = joints_off(a), e0b = joints_off(b);
+        MEASURE("fourbar_origin.joints", e0);
         CHECK(e0 < 1e-12, "assembled from the origin: the joints close to %.2g m (< 1e-12; the "
               "hand-placed pose: %.2g m)", e0, e0b);
         double worst = 0;
@@ -138,6 +139,7 @@ int main(void)
                 if (dlt > worst)
                     worst = dlt, col = c, row = i;
             }
+        MEASURE("fourbar_origin.twin", worst);
         CHECK(worst < 1e-9, "every column over 0.5 s within 1e-9 of the hand-placed model's "
               "(worst %.2g, column %d at t = %.2f s)", worst, col, a[row * na]);
     }
@@ -171,6 +173,7 @@ int main(void)
     int nc = 0;
     if (rated2 && run_text("fourbar_rate", rated2, c, &nc) == NROW) {
         CHECK_NEAR(c[2], 2.0, 1e-12, "pinA.angle.v = 2 rad/s: the crank starts at 2 rad/s");
+        MEASURE("fourbar_origin.rate_markers", sqrt(c[3]));
         CHECK(sqrt(c[3]) < 1e-12, "and the joints' markers move together (relative speed "
               "%.2g m/s)", sqrt(c[3]));
     }

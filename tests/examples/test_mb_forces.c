@@ -92,6 +92,9 @@ static void elastic_pendulum(void)
             dH = fmax(dH, fabs(H[i] - H[0]));
             dE = fmax(dE, fabs(E[i] - E[0]));
         }
+        MEASURE("mbforces.pendulum.pos", ex);
+        MEASURE("mbforces.pendulum.H_rel", dH / fabs(H[0]));
+        MEASURE("mbforces.pendulum.E_rel", dE / E[0]);
         CHECK(t.nrow == 2001 && ex <= 1e-6, "elastic pendulum against RK4 (h 1 us) over 2 s: "
               "max position error %.3g m (1e-6; measured 6e-8 at h 50 us)", ex);
         CHECK(eL <= 1e-14, "the spring's length is the distance of its ends: %.3g m", eL);
@@ -151,6 +154,13 @@ static void incline(int k)
             ev = fmax(ev, fabs(v[i] - (v0 + a * ti)));
             eN = fmax(eN, fmax(fabs(n[i] - N), fabs(fabs(fn[i]) - N)));
             eF = fmax(eF, fabs(F[i] - mu * N));
+        }
+        {
+            char key[64];
+            snprintf(key, sizeof key, "mbforces.rail.%s.sv", k ? "switch" : "tanh");
+            MEASURE(key, fmax(es, ev));
+            snprintf(key, sizeof key, "mbforces.rail.%s.N", k ? "switch" : "tanh");
+            MEASURE(key, eN);
         }
         CHECK(es <= 1e-9 && ev <= 1e-9, "sliding down the rail: s and v against v0 t + a t^2/2 "
               "and v0 + a t, a = g (sin - mu cos): %.3g m, %.3g m/s (1e-9)", es, ev);
@@ -228,6 +238,7 @@ static void bearing(void)
             eF = fmax(eF, fabs(F[i] - mu * mass * g));
             es = fmax(es, fabs(slip[i] - r * (w0 * ti - dw * ti * ti / 2)));
         }
+        MEASURE("mbforces.wheel.w", ew);
         CHECK(ew <= 1e-9 * w0, "the wheel slows as w0 - mu m g r t / J: max error %.3g 1/s", ew);
         CHECK(eN <= 1e-9 * mass * g && eF <= 1e-9 * mass * g, "normal force m g (the pin's "
               "reaction) and friction mu m g: errors %.3g N, %.3g N", eN, eF);
@@ -292,6 +303,11 @@ static void law_on_rail(const char *name, const char *rail_src, const char *poin
                 range[c] = fmax(range[c], fabs(b[i]));
             }
         }
+        char key[64];
+        snprintf(key, sizeof key, "mbforces.rail_vs_mass.%s.x", name);
+        MEASURE(key, err[0] / range[0]);
+        snprintf(key, sizeof key, "mbforces.rail_vs_mass.%s.v", name);
+        MEASURE(key, err[1] / range[1]);
         CHECK(err[0] <= 1e-5 * range[0] && err[1] <= 1e-5 * range[1] &&
               err[2] <= 1e-3 * range[2], "%s on a rail (its reaction as normal force) against "
               "the point-mass model: x %.2g m, v %.2g m/s (1e-5 of their range), F %.2g N (1e-3 "

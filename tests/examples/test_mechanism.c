@@ -128,6 +128,9 @@ static void violations(const jnt_stats *s1, const jnt_stats *s2, double t2, int 
     char err[512];
     jnt_stats sh, sa;
     int rh = run_case1(NULL, 0.5e-3, 0, &sh, err, sizeof err);
+    MEASURE("e1.case1.cons", s1->cons_max);
+    MEASURE("e1.case1.vcons", s1->vcons_max);
+    MEASURE("e1.case1.vcons_h05", sh.vcons_max);
     CHECK(s1->cons_max <= 1e-12 && s1->vcons_max <= 4e-3 && rh == JNT_OK &&
               s1->vcons_max / sh.vcons_max >= 3.2 && s1->vcons_max / sh.vcons_max <= 4.8,
           "E1 case 1 (midpoint, 1 ms, six revolutions): |C| %.2g m (1e-12), |C_q v + C_t| %.3g "
@@ -141,6 +144,8 @@ static void violations(const jnt_stats *s1, const jnt_stats *s2, double t2, int 
           "%.3f s): |C| %.2g m (1e-12), |C_q v + C_t| %.3g (%.0e; measured %s)", t2,
           s2->cons_max, s2->vcons_max, vb, full ? "1.29e-2 over the six revolutions" : "5.6e-3 to 0.12 s");
     int ra = run_case1("hht", 0, 0.1, &sa, err, sizeof err);
+    MEASURE("e1.hht.cons", sa.cons_max);
+    MEASURE("e1.hht.vcons", sa.vcons_max);
     CHECK(ra == JNT_OK && sa.cons_max <= 1e-12 && sa.vcons_max <= 1e-10, "E1 case 1 under hht "
           "to 0.1 s: runs (%s), |C| %.2g m (1e-12), |C_q v + C_t| %.2g (1e-10: imposed to "
           "Newton's tolerance; the hht and generalized_alpha examples' --stats give 3e-17 to "
@@ -398,6 +403,16 @@ int main(void)
     csv_table c1, h1, c2, h2;
     jnt_stats s1, s2;
     int rc1 = run_example("examples/mechanism_ideal.jnt", "mechanism_ideal", 0, 0, &c1, &h1, &s1);
+    if (rc1 == JNT_OK) {
+        MEASURE("e1.case1.steps", s1.steps);
+        /* the slide's range (the example's header) */
+        const double *sl = csv_col(&c1, "s");
+        double smin = INFINITY, smax = -INFINITY;
+        for (int i = 0; sl && i < c1.nrow; i++)
+            smin = fmin(smin, sl[i]), smax = fmax(smax, sl[i]);
+        MEASURE("e1.case1.s_min", smin);
+        MEASURE("e1.case1.s_max", smax);
+    }
     if (rc1 == JNT_OK && !getenv("JNT_MECHANISM_REUSE"))
         CHECK(s1.steps == 1885 && s1.rejected == 0, "E1 case 1: %ld steps of 1 ms, %ld rejected "
               "(six revolutions, 1885 steps, none rejected)", s1.steps, s1.rejected);

@@ -164,6 +164,7 @@ static void double_pendulum(void)
      * does not drift (1.2e-8 at the end) */
     MEASURE("double_pendulum.energy_dev.h0.1ms", dev[0] / fabs(e0));
     MEASURE("double_pendulum.energy_dev.h0.05ms", dev[1] / fabs(e0));
+    MEASURE("double_pendulum.energy_end.h0.1ms", (end[0] - e0) / fabs(e0));
     CHECK(dev[0] <= 4e-6 * fabs(e0) && dev[1] <= 1e-6 * fabs(e0),
           "rho_inf = 1 keeps the energy within %.3g (h = 0.1 ms) and %.3g (h = 0.05 ms) relative "
           "over 10 s (4e-6, 1e-6)", dev[0] / fabs(e0), dev[1] / fabs(e0));
@@ -180,6 +181,10 @@ static void double_pendulum(void)
     double dev6, end6;
     int rc = dp_energy(m, d6, "double_pendulum_6.csv", &e0, &dev6, &end6, &rise, &ups, &above);
     CHECK(rc == JNT_OK, "double pendulum runs with rho_inf = 0.6, h = 10 ms");
+    MEASURE("double_pendulum.rho0.6.h10ms.loss", e0 - end6);
+    MEASURE("double_pendulum.rho0.6.h10ms.ups", ups);
+    MEASURE("double_pendulum.rho0.6.h10ms.rise", rise);
+    MEASURE("double_pendulum.rho0.6.h10ms.loss_pct", 100 * (e0 - end6) / fabs(e0));
     CHECK(rc == JNT_OK && end6 < e0 - 10 * fabs(end[0] - e0) && above <= 1e-12 * fabs(e0),
           "rho_inf = 0.6 (h = 10 ms) dissipates: %.6g J -> %.6g J (rho_inf = 1: -> %.6g J), never "
           "above the start (%d of 1000 rows rise, by up to %.3g J)", e0, end6, end[0], ups, rise);

@@ -99,6 +99,15 @@ static void contact(const char *integ, const char *tag)
             small += want < 1e-4;
         }
     }
+    {
+        char key[64];
+        snprintf(key, sizeof key, "step_control.%s.contact_steps", tag);
+        MEASURE(key, checked);
+        snprintf(key, sizeof key, "step_control.%s.contact_small", tag);
+        MEASURE(key, small);
+        snprintf(key, sizeof key, "step_control.%s.contact_rel", tag);
+        MEASURE(key, worst);
+    }
     CHECK(checked > 100 && small > 50 && worst <= 1e-9,
           "%s: %d steps set by contact (eqs. 19-20), %d of them below 0.1 ms, each the rule's "
           "step to %.2g (rel 1e-9)", tag, checked, small, worst);
@@ -128,6 +137,8 @@ static void friction(void)
         big += h[i] >= 1e-4;
     }
     /* rel 1e-9: h is a difference of times near 0.025 s */
+    MEASURE("step_control.friction.at_min", at_min);
+    MEASURE("step_control.friction.hmin", hmin);
     CHECK(at_min >= 10 && worst <= 1e-9 && least >= hmin * (1 - 1e-9),
           "friction steps (eq. 33): %d steps of dtau_min / Omega = %.6g s (to %.2g) where the "
           "slip reverses, none shorter", at_min, hmin, worst);

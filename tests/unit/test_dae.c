@@ -310,6 +310,9 @@ static void test_double_pendulum(void)
         above = fmax(above, energy(tr_y(k)) - e0);
         last = energy(tr_y(k));
     }
+    MEASURE("dae.dp.rho0.6.h20ms.ups", ups);
+    MEASURE("dae.dp.rho0.6.h20ms.rise", rise);
+    MEASURE("dae.dp.rho0.6.h20ms.loss", e0 - last);
     printf("  double pendulum rho 0.6 h %g: energy %.6g -> %.6g over %d rows, %d rises (largest "
            "%.3g J), highest above E0 %.3g J\n", h2, e0, last, trn, ups, rise, above);
     /* numerical dissipation of rho_inf < 1 (Arnold & Bruls 2007): the energy

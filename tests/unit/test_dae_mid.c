@@ -129,6 +129,7 @@ static void energy_exact(void)
                "lu %ld, |C| %.3g\n", dE, csv_col(&t, "E")[0], r1, r2, dmin, st.steps,
                st.newton_iters, (double)st.newton_iters / st.steps, st.jac_evals, st.lu_decomps,
                st.cons_max);
+        MEASURE("mid.sliders.energy", dE);
         CHECK(st.steps == 10000 && t.nrow == 1001 && r1 > 0.1 && r2 > 0.1 && dmin > 0.5,
               "the run takes 10^4 steps and the bodies move (%.3g, %.3g m), never closer than "
               "%.3g m (the zero-length spring is smooth there)", r1, r2, dmin);
@@ -283,6 +284,9 @@ static void order(void)
         ew[k] = fmax(fabs(y[2] - yr[2]), fabs(y[3] - yr[3]));
         double c = dp_cons(&t);
         cmax = fmax(cmax, c);
+        char key[64];
+        snprintf(key, sizeof key, "mid.dp.angle_err.h%g", 1e3 * hv[k]);
+        MEASURE(key, ea[k]);
         printf("  midpoint %s: angle error %.3g rad, rate error %.3g rad/s at t = 1 s; steps %ld, "
                "rejected %ld, newton %.2f a step, jac %ld, lu %ld, |C| %.3g (rows %.3g), "
                "|C_q v| %.3g\n", hs[k], ea[k], ew[k], st.steps, st.rejected,
@@ -307,6 +311,7 @@ static void order(void)
         for (int k = 0; k < 4; k++)
             la += log(ea[k]), lw += log(ew[k]);
         pa = (4 * sa - sx * la) / den, pw = (4 * sw - sx * lw) / den;
+        MEASURE("mid.dp.order", pa);
         printf("  observed order: angles %.3f (halvings %.3f %.3f %.3f), rates %.3f (%.3f %.3f "
                "%.3f)\n", pa, log2(ea[0] / ea[1]), log2(ea[1] / ea[2]), log2(ea[2] / ea[3]), pw,
                log2(ew[0] / ew[1]), log2(ew[1] / ew[2]), log2(ew[2] / ew[3]));
@@ -373,6 +378,15 @@ static void energy_bounded(void)
             half[k][0] = half[k][1] = 0.0;
             for (int i = 0; i < t.nrow; i++)
                 half[k][tc[i] > 5.0] = fmax(half[k][tc[i] > 5.0], fabs(E[i] - E[0]) / fabs(E[0]));
+            char key[64];
+            snprintf(key, sizeof key, "mid.dp10.%s.energy_dev", k ? "h0.1" : "h0.2");
+            MEASURE(key, dev[k]);
+            snprintf(key, sizeof key, "mid.dp10.%s.energy_end", k ? "h0.1" : "h0.2");
+            MEASURE(key, end[k]);
+            snprintf(key, sizeof key, "mid.dp10.%s.newton", k ? "h0.1" : "h0.2");
+            MEASURE(key, (double)st.newton_iters / st.steps);
+            snprintf(key, sizeof key, "mid.dp10.%s.vcons", k ? "h0.1" : "h0.2");
+            MEASURE(key, st.vcons_max);
             printf("  midpoint %s, 10 s: |E - E0| / E0 %.3g (first 5 s %.3g, last 5 s %.3g), "
                    "E(10 s) - E0 %.3g relative; steps %ld, newton %.2f a step, jac %ld, lu %ld, "
                    "|C_q v| %.3g\n", hs[k], dev[k], half[k][0], half[k][1], end[k], st.steps,
@@ -399,6 +413,9 @@ static void energy_bounded(void)
     if (rc == JNT_OK)
         dp_energy(&t, &gdev, &gend);
     csv_free(&t);
+    MEASURE("mid.dp10.ga.energy_dev", gdev);
+    MEASURE("mid.dp10.ga.energy_end", gend);
+    MEASURE("mid.dp10.ga.newton", (double)st.newton_iters / st.steps);
     printf("  generalized-alpha rho_inf 1, h 0.1 ms, 10 s: |E - E0| / E0 %.3g, E(10 s) - E0 "
            "%.3g; newton %.2f a step\n", gdev, gend, (double)st.newton_iters / st.steps);
     /* the reason for the method: the same step, a far smaller energy error */
@@ -458,6 +475,9 @@ static void andrews(void)
         if (rc == JNT_OK)
             e[k] = andsoln_error(&t, NULL);
         csv_free(&t);
+        char key[64];
+        snprintf(key, sizeof key, "mid.andrews.%s.error", k ? "h2us" : "h4us");
+        MEASURE(key, e[k]);
         printf("  andrews midpoint %s: angle error %.3g rad at 0.03 s; steps %ld, newton %.2f a "
                "step, jac %ld, lu %ld, cpu %.3g s\n", hs[k], e[k], st.steps,
                (double)st.newton_iters / st.steps, st.jac_evals, st.lu_decomps, st.cpu_seconds);

@@ -161,6 +161,7 @@ static void planar(void)
         same &= g[k0 * nq + j] == g[k1 * nq + j] && fabs(g[k2 * nq + j] - g[k3 * nq + j]) < 1e-15;
     CHECK(same, "the rows of A.angle.v and rail.s.v are those of A.angle and rail.s");
     double e = fd_error(a, d->p, y, 20);
+    MEASURE("pins.fd_worst", e);
     CHECK(e < 1e-8, "gradient rows match central differences at 20 states (worst %.2g)", e);
     /* -D changes the value, not the kernel */
     CHECK(jnt_set_param(m, d, "th0", PI / 4) == JNT_OK && jnt_init_state(m, d) == JNT_OK,

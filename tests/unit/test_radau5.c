@@ -128,6 +128,14 @@ static void test_pendulum(void)
                "newton %ld, jac %ld, lu %ld, |C| %.3g, energy drift %.3g\n", tol[k],
                (Tn - T) / T, st.steps, st.rejected, st.newton_iters, st.jac_evals,
                st.lu_decomps, st.cons_max, fabs(energy(tr_y(trn - 1)) / energy(tr_y(0)) - 1));
+        /* docs/multibody.md's radau5 table: radau5.pendulum.RTOL.FIELD */
+        const char *f[5] = {"error", "steps", "rejected", "newton", "jac"};
+        double v[5] = {fabs(Tn - T) / T, st.steps, st.rejected, st.newton_iters, st.jac_evals};
+        for (int i = 0; i < 5; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "radau5.pendulum.%g.%s", tol[k], f[i]);
+            MEASURE(key, v[i]);
+        }
         CHECK_REL(Tn, T, lim[k], "pendulum period (exact: elliptic integral)");
         CHECK(st.cons_max < 1e-2 * tol[k], "pendulum: |C| after every step %.3g < rtol / 100",
               st.cons_max);
@@ -187,11 +195,19 @@ static void test_andrews(void)
     printf("  andrews %s: error %.3g rad, steps %ld, rejected %ld, newton %ld, jac %ld, "
            "lu %ld, cons %.3g, cpu %.3g s\n", r5call, e, r5.steps, r5.rejected, r5.newton_iters,
            r5.jac_evals, r5.lu_decomps, r5.cons_max, r5.cpu_seconds);
+    MEASURE("radau5.andrews.error", e);
+    MEASURE("radau5.andrews.steps", r5.steps);
+    MEASURE("radau5.andrews.rejected", r5.rejected);
+    MEASURE("radau5.andrews.newton", r5.newton_iters);
+    MEASURE("radau5.andrews.jac", r5.jac_evals);
     CHECK(e <= 1e-7, "Andrews' squeezer with radau5: the seven angles at t = 0.03 s within "
           "1e-7 rad of the test set's andsoln (%.3g)", e);
     /* beside generalized-alpha at the step that reaches 1e-7 (bench section 11) */
     const char *gacall = "generalized_alpha(h = 0.4 us, rho_inf = 0.9)";
     double eg = andrews(gacall, "andrews_ga.csv", &ga);
+    MEASURE("radau5.andrews_ga.error", eg);
+    MEASURE("radau5.andrews_ga.steps", ga.steps);
+    MEASURE("radau5.andrews_ga.newton", ga.newton_iters);
     printf("  andrews %s: error %.3g rad, steps %ld, newton %ld, cpu %.3g s (radau5: %.3g x)\n",
            gacall, eg, ga.steps, ga.newton_iters, ga.cpu_seconds,
            r5.cpu_seconds / ga.cpu_seconds);
