@@ -80,14 +80,23 @@ int flex_sparse_model(const jnt_abi_model *a)
     return 0;
 }
 
+/* An unreduced body's products at its last state (sp_products): a flag
+ * (1.0 when valid), q_f and q_fd they were formed at, h = j1 + M q_f,
+ * M q_fd, M P q_fd and e = e0 + M P q_f; r each. */
+#define SP_CACHE(r) (6 * (size_t)(r) + 1)
+
 /* See flex.h. */
 size_t flex_work_size(const jnt_abi_model *a)
 {
-    size_t n = FLEX3_WORK;
-    for (int b = 0; b < a->nblocks; b++)
-        if (a->blocks[b].flags & JNT_BLOCK_FFRF_SPARSE && 4 * (size_t)a->blocks[b].r > n)
-            n = 4 * (size_t)a->blocks[b].r;
-    return n;
+    size_t n = FLEX3_WORK, c = 0;
+    for (int b = 0; b < a->nblocks; b++) {
+        if (!(a->blocks[b].flags & JNT_BLOCK_FFRF_SPARSE))
+            continue;
+        if ((size_t)a->blocks[b].r > n)
+            n = (size_t)a->blocks[b].r;
+        c += SP_CACHE(a->blocks[b].r);
+    }
+    return n + c;
 }
 
 /* Block b as a flexible3d body into *B; 0 when it is not one. */
@@ -166,6 +175,7 @@ static void ffrf_terms(const ffrf *F, double sv[2], double sd[2], double *h, dou
 /* An unreduced body's data and state at y (JNT_BLOCK_FFRF_SPARSE). */
 typedef struct ffrf_sp {
     int fr, q0, r, nq, nnz;
+    double *cache; /* SP_CACHE(r) doubles in the scratch (flex_work_size) */
     const int *cp, *ri, *rot, *pos;
     const double *S1, *j1, *e0, *vm, *vk, *vc;
     double m, s0[2], J0;
@@ -173,12 +183,21 @@ typedef struct ffrf_sp {
     double c, s, thd;
 } ffrf_sp;
 
-static int sparse_at(const jnt_model *m, int b, const double *y, ffrf_sp *F)
+static int sparse_at(const jnt_model *m, int b, const double *y, double *work, ffrf_sp *F)
 {
     const jnt_abi_model *a = m->abi;
     const jnt_abi_block *k = &a->blocks[b];
     if (!(k->flags & JNT_BLOCK_FFRF_SPARSE))
         return 0;
+    /* the scratch: r_max (at least FLEX3_WORK), then each body's cache */
+    size_t off = FLEX3_WORK;
+    for (int i = 0; i < a->nblocks; i++)
+        if ((a->blocks[i].flags & JNT_BLOCK_FFRF_SPARSE) && (size_t)a->blocks[i].r > off)
+            off = (size_t)a->blocks[i].r;
+    for (int i = 0; i < b; i++)
+        if (a->blocks[i].flags & JNT_BLOCK_FFRF_SPARSE)
+            off += SP_CACHE(a->blocks[i].r);
+    F->cache = work + off;
     int r = k->r;
     const double *inv = m->data + k->ffrf;
     size_t nnz = (size_t)inv[4];
@@ -200,46 +219,61 @@ static int sparse_at(const jnt_model *m, int b, const double *y, ffrf_sp *F)
     return 1;
 }
 
-/* (P x)_j = sign(rot_j) x_{|rot_j| - 1}: the nodes' rotation by +90 degrees. */
-static void sp_rotate(const ffrf_sp *F, const double *x, double *px)
+/* s = s0 + S1 q_f and S1 q_fd (sv, sd). */
+static void sp_svec(const ffrf_sp *F, double sv[2], double sd[2])
 {
+    double x = F->s0[0], y = F->s0[1], vx = 0.0, vy = 0.0;
+    const double *S1 = F->S1, *qf = F->qf, *qfd = F->qfd;
     for (int j = 0; j < F->r; j++) {
-        int p = F->rot[j];
-        px[j] = p < 0 ? -x[-p - 1] : x[p - 1];
+        x += S1[2 * j] * qf[j], y += S1[2 * j + 1] * qf[j];
+        vx += S1[2 * j] * qfd[j], vy += S1[2 * j + 1] * qfd[j];
     }
+    sv[0] = x, sv[1] = y, sd[0] = vx, sd[1] = vy;
 }
 
-/* y = beta y + sum over the pattern of val[i, j] x[j] (M, K or C times x). */
-static void sp_mv(const ffrf_sp *F, const double *val, const double *x, double beta, double *y)
-{
-    if (beta == 0.0)
-        memset(y, 0, (size_t)F->r * sizeof *y);
-    for (int j = 0; j < F->r; j++) {
-        double xj = x[j];
-        for (int k = F->cp[j]; k < F->cp[j + 1]; k++)
-            y[F->ri[k]] += val[k] * xj;
-    }
-}
-
-/* s = s0 + S1 q_f, S1 q_fd, h = j1 + M q_f (r), and when asked E q_fd =
- * M P q_fd and M q_fd (eq, mq; r each; pw: r of scratch). */
-static void sp_terms(const ffrf_sp *F, double sv[2], double sd[2], double *h, double *eq,
-                     double *mq, double *pw)
+/* The products of an unreduced body's M with its state, in F->cache
+ * (SP_CACHE), formed in one pass over M's pattern unless the cache holds
+ * them for this q_f and q_fd: the forces, the mass matrix and the
+ * Jacobian are evaluated at the same state in turn (a Newton iterate's
+ * rhs and mass, the Newton matrix, the step's closing Jacobian), and the
+ * pass's cost is reading the pattern, not the multiplications. Each
+ * product is summed column by column in the pattern's order. pw: r of
+ * scratch. Returns h = j1 + M q_f, then M q_fd, M P q_fd and e0 + M P q_f
+ * at r apart. */
+static const double *sp_products(const ffrf_sp *F, double *pw)
 {
     int r = F->r;
-    sv[0] = F->s0[0], sv[1] = F->s0[1], sd[0] = sd[1] = 0.0;
+    size_t bytes = (size_t)r * sizeof(double);
+    double *c = F->cache, *qf = c + 1, *qfd = qf + r, *h = qfd + r, *mq = h + r;
+    double *eq = mq + r, *e = eq + r;
+    if (c[0] == 1.0 && memcmp(qf, F->qf, bytes) == 0 && memcmp(qfd, F->qfd, bytes) == 0)
+        return h;
+    memcpy(h, F->j1, bytes);
+    memset(mq, 0, bytes);
+    memset(eq, 0, bytes);
+    memcpy(e, F->e0, bytes);
+    const int *cp = F->cp, *ri = F->ri, *rot = F->rot;
+    const double *vm = F->vm, *x = F->qf, *v = F->qfd;
+    for (int j = 0; j < r; j++) { /* P q_f into pw; P q_fd's entry as needed */
+        int p = rot[j];
+        pw[j] = p < 0 ? -x[-p - 1] : x[p - 1];
+    }
     for (int j = 0; j < r; j++) {
-        sv[0] += F->S1[2 * j] * F->qf[j], sv[1] += F->S1[2 * j + 1] * F->qf[j];
-        sd[0] += F->S1[2 * j] * F->qfd[j], sd[1] += F->S1[2 * j + 1] * F->qfd[j];
+        int p = rot[j];
+        double xj = x[j], vj = v[j], pvj = p < 0 ? -v[-p - 1] : v[p - 1], pxj = pw[j];
+        for (int k = cp[j]; k < cp[j + 1]; k++) {
+            int i = ri[k];
+            double a = vm[k];
+            h[i] += a * xj;
+            mq[i] += a * vj;
+            eq[i] += a * pvj;
+            e[i] += a * pxj;
+        }
     }
-    memcpy(h, F->j1, (size_t)r * sizeof *h);
-    sp_mv(F, F->vm, F->qf, 1.0, h);
-    if (mq)
-        sp_mv(F, F->vm, F->qfd, 0.0, mq);
-    if (eq) {
-        sp_rotate(F, F->qfd, pw);
-        sp_mv(F, F->vm, pw, 0.0, eq);
-    }
+    memcpy(qf, F->qf, bytes);
+    memcpy(qfd, F->qfd, bytes);
+    c[0] = 1.0;
+    return h;
 }
 
 /* The floating frame's forces a reduced and an unreduced body share (the
@@ -269,44 +303,61 @@ static void frame_forces(int nq, int fr, int q0, int r, double mass, const doubl
 }
 
 /* flex_forces for the unreduced bodies: the same equations as the reduced
- * one's below, the r x r products over the pattern. work: 4 r. */
+ * one's below, the r x r products over the pattern (sp_products, then
+ * K q_f + C q_fd in a second pass). work: flex_work_size's. */
 static void sparse_forces(const jnt_model *m, const double *y, const double *in, double *f,
                           double *work)
 {
     ffrf_sp F;
     for (int b = 0; b < m->abi->nblocks; b++) {
-        if (!sparse_at(m, b, y, &F))
+        if (!sparse_at(m, b, y, work, &F))
             continue;
         int r = F.r;
-        double *h = work, *eq = h + r, *pw = eq + r, sv[2], sd[2];
-        sp_terms(&F, sv, sd, h, eq, NULL, pw);
+        double sv[2], sd[2];
+        sp_svec(&F, sv, sd);
+        const double *h = sp_products(&F, work), *eq = h + 2 * (size_t)r;
         frame_forces(F.nq, F.fr, F.q0, r, F.m, F.S1, F.qfd, F.c, F.s, F.thd, sv, sd, h, eq,
                      in[6 * b], in[6 * b + 1], f);
         /* Q_f's - K q_f - C q_fd */
         double *ff = f + F.nq + F.q0;
+        const int *cp = F.cp, *ri = F.ri;
+        const double *vk = F.vk, *vc = F.vc;
         for (int j = 0; j < r; j++) {
             double qj = F.qf[j], vj = F.qfd[j];
-            for (int k = F.cp[j]; k < F.cp[j + 1]; k++)
-                ff[F.ri[k]] -= F.vk[k] * qj + F.vc[k] * vj;
+            for (int k = cp[j]; k < cp[j + 1]; k++)
+                ff[ri[k]] -= vk[k] * qj + vc[k] * vj;
         }
     }
 }
 
 /* flex_jac for the unreduced bodies (the reduced one's entries, the q_f
  * block by the pattern: thd^2 M - K in q_f, -2 thd M P - C in q_fd, where
- * (M P)[:, j] = sign(rot_p) M[:, p], p = |rot_j| - 1). in NULL: no gravity. */
+ * (M P)[:, j] = sign(rot_p) M[:, p], p = |rot_j| - 1). in NULL: no gravity.
+ * Into the model's own pattern the entries' places are known
+ * (flex_positions): one pass adds M, K and C, a second M P. */
 static void sparse_jac(const jnt_model *m, const double *y, const double *in, flex_acc *A,
                        double *work)
 {
     ffrf_sp F;
     for (int b = 0; b < m->abi->nblocks; b++) {
-        if (!sparse_at(m, b, y, &F))
+        if (!sparse_at(m, b, y, work, &F))
             continue;
         int r = F.r, nq = F.nq, fr = F.fr, q0 = F.q0, th = fr + 2, thv = nq + fr + 2;
-        double *h = work, *eq = h + r, *mq = eq + r, *pw = mq + r;
-        double sv[2], sd[2], c = F.c, s = F.s, thd = F.thd;
+        double sv[2], sd[2], c = F.c, s = F.s, thd = F.thd, t2 = thd * thd;
         double gx = in ? in[6 * b] : 0.0, gy = in ? in[6 * b + 1] : 0.0;
-        sp_terms(&F, sv, sd, h, eq, mq, pw);
+        const int *pq = A->cp == m->jcolptr && !A->ld ? F.pos : NULL;
+        const int *pv = pq ? pq + F.nnz : NULL, *pe = pq ? pq + 2 * F.nnz : NULL;
+        const int *pf = pq ? pq + 4 * (size_t)F.nnz + 6 * (size_t)r : NULL;
+        const int *cp = F.cp, *ri = F.ri;
+        const double *vm = F.vm, *vk = F.vk, *vc = F.vc;
+        double *av = A->a;
+        sp_svec(&F, sv, sd);
+        const double *h = sp_products(&F, work), *mq = h + r, *eq = mq + r;
+        for (int j = 0; pq && j < r; j++)
+            for (int k = cp[j]; k < cp[j + 1]; k++) {
+                av[pq[k]] += t2 * vm[k] - vk[k];
+                av[pv[k]] -= vc[k];
+            }
         double wx = thd * thd * sv[0] + 2.0 * thd * sd[1];
         double wy = thd * thd * sv[1] - 2.0 * thd * sd[0];
         flex_acc_add(A, nq + fr, th, -s * wx - c * wy);
@@ -314,10 +365,6 @@ static void sparse_jac(const jnt_model *m, const double *y, const double *in, fl
         double dx = 2.0 * thd * sv[0] + 2.0 * sd[1], dy = 2.0 * thd * sv[1] - 2.0 * sd[0];
         flex_acc_add(A, nq + fr, thv, c * dx - s * dy);
         flex_acc_add(A, nq + fr + 1, thv, s * dx + c * dy);
-        /* the model's own pattern: the entries' places are known */
-        const int *pq = A->cp == m->jcolptr && !A->ld ? F.pos : NULL;
-        const int *pv = pq ? pq + F.nnz : NULL, *pe = pq ? pq + 2 * F.nnz : NULL;
-        const int *pf = pq ? pq + 4 * (size_t)F.nnz + 6 * (size_t)r : NULL;
         for (int j = 0; j < r; j++) {
             double ax = F.S1[2 * j], ay = F.S1[2 * j + 1];
             ADD_AT(pf, 8 * j, nq + fr, q0 + j, thd * thd * (c * ax - s * ay));
@@ -342,40 +389,43 @@ static void sparse_jac(const jnt_model *m, const double *y, const double *in, fl
             ADD_AT(pf, 8 * i + 7, nq + q0 + i, th, F.S1[2 * i] * lgx + F.S1[2 * i + 1] * lgy);
         }
         for (int j = 0, e = 0; j < r; j++) {
-            for (int k = F.cp[j]; k < F.cp[j + 1]; k++) {
-                int i = F.ri[k];
-                if (pq) {
-                    A->a[pq[k]] += thd * thd * F.vm[k] - F.vk[k];
-                    A->a[pv[k]] -= F.vc[k];
-                    continue;
-                }
-                flex_acc_add(A, nq + q0 + i, q0 + j, thd * thd * F.vm[k] - F.vk[k]);
-                flex_acc_add(A, nq + q0 + i, nq + q0 + j, -F.vc[k]);
+            for (int k = cp[j]; !pq && k < cp[j + 1]; k++) {
+                flex_acc_add(A, nq + q0 + ri[k], q0 + j, t2 * vm[k] - vk[k]);
+                flex_acc_add(A, nq + q0 + ri[k], nq + q0 + j, -vc[k]);
             }
             int p = F.rot[j] < 0 ? -F.rot[j] - 1 : F.rot[j] - 1;
-            double sg = F.rot[p] < 0 ? -1.0 : 1.0;
-            for (int k = F.cp[p]; k < F.cp[p + 1]; k++, e++)
+            double w = -2.0 * thd * (F.rot[p] < 0 ? -1.0 : 1.0);
+            for (int k = cp[p]; k < cp[p + 1]; k++, e++)
                 if (pe)
-                    A->a[pe[e]] += -2.0 * thd * sg * F.vm[k];
+                    av[pe[e]] += w * vm[k];
                 else
-                    flex_acc_add(A, nq + q0 + F.ri[k], nq + q0 + j, -2.0 * thd * sg * F.vm[k]);
+                    flex_acc_add(A, nq + q0 + ri[k], nq + q0 + j, w * vm[k]);
         }
     }
 }
 
 /* flex_mass for the unreduced bodies: M_ff = M by the pattern, the frame's
- * rows and columns dense. */
+ * rows and columns dense (h and e = e0 + E q_f = e0 + M P q_f from
+ * sp_products). */
 static void sparse_mass(const jnt_model *m, const double *y, flex_acc *A, double *work)
 {
     ffrf_sp F;
     for (int b = 0; b < m->abi->nblocks; b++) {
-        if (!sparse_at(m, b, y, &F))
+        if (!sparse_at(m, b, y, work, &F))
             continue;
         int r = F.r, fr = F.fr, q0 = F.q0;
-        double *h = work, *e = h + r, *pw = e + r;
         double sv[2], sd[2], c = F.c, s = F.s;
-        sp_terms(&F, sv, sd, h, NULL, NULL, pw);
         const int *pm = A->cp == m->mcolptr && !A->ld && F.pos ? F.pos + 3 * F.nnz : NULL;
+        const int *cp = F.cp, *ri = F.ri;
+        const double *vm = F.vm;
+        sp_svec(&F, sv, sd);
+        const double *h = sp_products(&F, work), *e = h + 3 * (size_t)r;
+        for (int j = 0; j < r; j++)
+            for (int k = cp[j]; k < cp[j + 1]; k++)
+                if (pm)
+                    A->a[pm[k]] += vm[k];
+                else
+                    flex_acc_add(A, q0 + ri[k], q0 + j, vm[k]);
         flex_acc_add(A, fr, fr, F.m);
         flex_acc_add(A, fr + 1, fr + 1, F.m);
         double ax = -s * sv[0] - c * sv[1], ay = c * sv[0] - s * sv[1];
@@ -385,25 +435,16 @@ static void sparse_mass(const jnt_model *m, const double *y, flex_acc *A, double
         for (int j = 0; j < r; j++)
             J += (F.j1[j] + h[j]) * F.qf[j];
         flex_acc_add(A, fr + 2, fr + 2, J);
-        /* e = e0 + E q_f = e0 + M P q_f */
-        sp_rotate(&F, F.qf, pw);
-        memcpy(e, F.e0, (size_t)r * sizeof *e);
-        sp_mv(&F, F.vm, pw, 1.0, e);
+        const int *pf = pm ? pm + F.nnz : NULL;
         for (int j = 0; j < r; j++) {
             double bx = F.S1[2 * j], by = F.S1[2 * j + 1];
             double rx = c * bx - s * by, ry = s * bx + c * by;
-            const int *pf = pm ? pm + F.nnz : NULL;
             ADD_AT(pf, 6 * j, fr, q0 + j, rx);
             ADD_AT(pf, 6 * j + 1, q0 + j, fr, rx);
             ADD_AT(pf, 6 * j + 2, fr + 1, q0 + j, ry);
             ADD_AT(pf, 6 * j + 3, q0 + j, fr + 1, ry);
             ADD_AT(pf, 6 * j + 4, fr + 2, q0 + j, e[j]);
             ADD_AT(pf, 6 * j + 5, q0 + j, fr + 2, e[j]);
-            for (int k = F.cp[j]; k < F.cp[j + 1]; k++)
-                if (pm)
-                    A->a[pm[k]] += F.vm[k];
-                else
-                    flex_acc_add(A, q0 + F.ri[k], q0 + j, F.vm[k]);
         }
     }
 }

@@ -11,6 +11,9 @@
  *     reads) are that Jacobian's entries, none lost outside the pattern;
  *   - so are the mass matrices;
  *   - the sparse pattern is a fraction of the dense one's;
+ *   - the same at two more states, one differing from the last in q_fd
+ *     only, the next in q_f only (flex.c keeps the products with M of the
+ *     last state: a stale one would show here);
  * then both run 50 ms (frame held, gravity) and their tips agree (1e-8 m:
  * the two Newton matrices are the same numbers, factorised by LAPACK and
  * KLU); and a sparse
@@ -156,6 +159,32 @@ int main(void)
     diff(nq * nq, M1, M2, &e, &s);
     CHECK(rc == 0 && s > 0 && e <= 1e-12 * s, "M(q): sparse against dense %.3g of %.3g (1e-12)",
           e, s);
+    /* core/flex.c keeps an unreduced body's products with M for the next
+     * evaluation at the same q_f and q_fd: a state that differs from the last
+     * in q_fd only (the mass, which reads q_f only, first), then in q_f only,
+     * gives the dense model's mass, rhs and Jacobian again */
+    int q0 = b->blocks[0].q0, r = b->blocks[0].r;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *what = pass ? "q_f" : "q_fd";
+        for (int i = 0; i < r; i++)
+            y[(pass ? 0 : nq) + q0 + i] *= 1.5 - 0.1 * (i % 3);
+        rc = eval_mass(ms, ds, 0.1, y, mv) | eval_mass(md, dd, 0.1, y, mvd);
+        expand(nq, md->mcolptr, md->mrowind, mvd, M1);
+        expand(nq, ms->mcolptr, ms->mrowind, mv, M2);
+        diff(nq * nq, M1, M2, &e, &s);
+        CHECK(rc == 0 && e <= 1e-12 * s, "%s changed: M(q) sparse against dense %.3g of %.3g",
+              what, e, s);
+        jnt_eval_rhs(ms, ds, 0.1, y, f2);
+        jnt_eval_rhs(md, dd, 0.1, y, f1);
+        diff(n, f1, f2, &e, &s);
+        CHECK(e <= 1e-12 * s, "%s changed: rhs sparse against dense %.3g of %.3g", what, e, s);
+        rc = eval_jac_values(ms, ds, 0.1, y, jv, &bad, &badv);
+        rc |= jnt_eval_jacobian(md, dd, 0.1, y, J1);
+        expand(n, ms->jcolptr, ms->jrowind, jv, J3);
+        diff(n * n, J1, J3, &e, &s);
+        CHECK(rc == 0 && e <= 1e-12 * s, "%s changed: the Jacobian sparse against dense %.3g "
+              "of %.3g", what, e, s);
+    }
     jnt_model *rd = compile("flexd", "", 1), *rs = compile("flexs", "reduce = none", 1);
     double t1[2] = {0}, t2[2] = {0};
     if (rd && rs && run(rd, t1) == JNT_OK && run(rs, t2) == JNT_OK)
