@@ -175,6 +175,7 @@ static void test_coulomb3(void)
         MEASURE("coulomb3.stick_slope", k_st);
         MEASURE("coulomb3.slip_slope", k_sl);
         MEASURE("coulomb3.energy", cycle_energy(&t, 1, 1));
+        MEASURE("coulomb3.energy_rel", cycle_energy(&t, 1, 1) / (4 * RG * A * (u0 - RG / c1)) - 1);
         CHECK_REL(k_st, (c1 + c2) * A, 1e-9, "coulomb3: stick slope (c1 + c2) area (seed 000 Fig. 1)");
         CHECK_REL(k_sl, c2 * A, 1e-9, "coulomb3: slip slope c2 area (seed 000 Fig. 1)");
         CHECK_REL(cycle_energy(&t, 1, 1), 4 * RG * A * (u0 - RG / c1), 1e-5,
