@@ -523,6 +523,9 @@ static void rotor_clearance(void)
     int nec, npl, nst;
     double ec = rotor_drift("energy_consistent", 0, &nec), pl = rotor_drift("plain", 0, &npl);
     double st = rotor_drift("energy_consistent", 1, &nst);
+    MEASURE("clearance.sphere.ec", ec);
+    MEASURE("clearance.sphere.plain", pl);
+    MEASURE("clearance.sphere.steps", st);
     CHECK(nec >= 100 && ec <= 5e-9, "rigid rotor, spherical clearance joint, midpoint rule: "
           "energy within %.2g (relative, 5e-9) through %d impacts with the energy-consistent "
           "contact force (seed 001 eq. 4 and Sect. 2.5)", ec, nec);
@@ -533,6 +536,8 @@ static void rotor_clearance(void)
           nst);
     int cec, cpl;
     double yec = cylinder_drift("energy_consistent", &cec), ypl = cylinder_drift("plain", &cpl);
+    MEASURE("clearance.cylinder.ec", yec);
+    MEASURE("clearance.cylinder.plain", ypl);
     CHECK(cec >= 100 && yec <= 5e-9 && ypl >= 1000 * yec, "rigid rotor, cylinder clearance "
           "joint: energy between impacts within %.2g (5e-9) through %d impacts with the "
           "energy-consistent form, %.2g with the plain law", yec, cec, ypl);
@@ -636,6 +641,9 @@ static void rub(void)
             worst = fmax(worst, (E[i] - E[i - 1]) / E[0]);
             at_mu += N[i] > 1 && fabs(f[i] / N[i] - 0.3) <= 1e-3;
         }
+        MEASURE("clearance.rub.steps", t.nrow - 1);
+        MEASURE("clearance.rub.fall_pct", 100 * (1 - E[t.nrow - 1] / E[0]));
+        MEASURE("clearance.rub.at_mu", at_mu);
         CHECK(rises == 0 && E[t.nrow - 1] < 0.99 * E[0], "clearance-joint friction, midpoint "
               "rule: the energy falls at every one of %d steps (largest rise %.2g of E0; it "
               "falls %.1f %% in all)", t.nrow - 1, worst, 100 * (1 - E[t.nrow - 1] / E[0]));
@@ -691,6 +699,8 @@ static void rolling(void)
         }
         CHECK(n > 1000 && stick == n, "rolling: the races stick from 50 ms on (%d of %d steps)",
               stick, n);
+        MEASURE("clearance.roll.whirl_pct", 100 * roll);
+        MEASURE("clearance.roll.energy", drift);
         CHECK(roll < 0.02, "rolling: the journal whirls at -w rho_l / r (largest relative "
               "difference %.2g, tol 2e-2)", roll);
         CHECK(drift < 1e-3, "rolling: the energy stays (largest change %.2g of its value at "
@@ -768,6 +778,10 @@ static void plane_bristle(void)
                 dir = fmax(dir, fabs((fa[i] * vc[i] - fc[i] * va[i]) / (hypot(fa[i], fc[i]) * v)));
                 n++;
             }
+            if (k == 0) {
+                MEASURE("clearance.plane_bristle.mag", mag);
+                MEASURE("clearance.plane_bristle.dir", dir);
+            }
             if (k == 0)
                 CHECK(n > 50 && mag < 1e-3 && dir < 2e-2, "plane bristle: |f| = mu N to %.2g "
                       "and f against the slip to %.2g (sin of the angle) over %d sliding rows",
@@ -783,6 +797,7 @@ static void plane_bristle(void)
         csv_free(&t);
         jnt_model_free(m);
     }
+    MEASURE("clearance.line_bristles.first", first[1]);
     CHECK(fabs(first[1] - 0.3 * sqrt(2)) < 0.01 && fabs(first[0] - 0.3) < 1e-3, "at 45 degrees "
           "two line bristles carry %.4f N per N (sqrt(2) mu), the plane bristle %.4f (mu)",
           first[1], first[0]);
@@ -807,6 +822,9 @@ static void axial_slide(void)
                 slid = fmax(slid, fabs(f[i] / N[i] - mu));
             turn = fmax(turn, fabs(ft[i]));
         }
+        MEASURE("clearance.axial.slid", slid);
+        MEASURE("clearance.axial.stop", x[t.nrow - 1]);
+        MEASURE("clearance.axial.stop_exact", stop);
         CHECK(slid < 1e-6 && turn < 1e-9, "axial slip: f = mu N while sliding (%.2g), the "
               "circumferential friction %.2g N", slid, turn);
         CHECK(fabs(x[t.nrow - 1] - stop) <= 2e-3 * stop, "axial slip: the journal stops at "
