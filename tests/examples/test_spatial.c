@@ -121,6 +121,7 @@ static void products(void)
             for (int i = 0; i < t[0].nrow; i++)
                 d = fmax(d, fabs(t[0].col[c2][i] - t[1].col[c2][i]) /
                                 (1 + fabs(t[0].col[c2][i])));
+        MEASURE("spatial.products_of_inertia", d);
         CHECK(d <= 1e-9, "products of inertia: the body declared with its tensor in a turned "
               "frame moves as the principal-axes body (largest difference %.2g, tol 1e-9)", d);
     }
@@ -868,6 +869,8 @@ static void twist(void)
             amax = fmax(amax, fabs(a[i]));
         }
         double dE = drift(&t, csv_col(&t, "E"));
+        MEASURE("spatial.twist.err_rel", err / amp);
+        MEASURE("spatial.twist.energy", dE);
         CHECK(amax <= PI && err <= 1e-3 * amp && dE <= 1e-4, "torsional spring on a spatial "
               "revolute joint past +-pi (the joint's angle wraps, |angle| <= %.4f): extension "
               "against r (w0/W) sin(W t) to %.2g of its amplitude %.3f m (1e-3), energy within "
