@@ -212,6 +212,8 @@ section "embed"
 # numbers in the docs: each figure marked <!--m:KEY--> in docs/ and the
 # examples' headers against what the tests above measured (docs/testing.md)
 cat "$B"/tests/*.txt 2>/dev/null | grep '^MEASURE:' >> "$measures"
+# how many figures are marked, per file (docs/testing.md quotes the counts)
+/usr/bin/python3 tests/docs/numbers.py count docs/*.md examples/*.jnt >> "$measures"
 # (the sanitizer build runs no Python: its figures are not checked there)
 /usr/bin/python3 tests/docs/numbers.py check "$measures" ${JNT_SKIP_PYTHON:+--skip python.} \
     docs/*.md examples/*.jnt \

@@ -18,6 +18,11 @@ show the value times 1e6, e.g. in microseconds).
                                         (or within tol), and every key measured
     numbers.py write MEASURES FILE...   rewrite each marked figure from the
                                         measured value at its digits (make docs)
+    numbers.py count FILE...            the marked figures per file as MEASURE
+                                        lines, docs.marked.NAME (docs/laws.md:
+                                        laws, examples/festoon.jnt:
+                                        examples.festoon) and docs.marked.all,
+                                        which docs/testing.md quotes
 
 --skip PREFIX (before the files, repeatable): figures whose key starts with
 PREFIX are not checked (their tests did not run: the sanitizer build skips
@@ -84,7 +89,23 @@ def agrees(written, value, tol):
     return float(formatted(value, written)) == w
 
 
+def count(files):
+    """MEASURE lines: the marked figures of each file and of all of them."""
+    total = 0
+    for path in files:
+        with open(path, encoding='utf-8') as f:
+            n = len(MARK.findall(f.read()))
+        stem = os.path.splitext(os.path.basename(path))[0]
+        name = stem if os.path.basename(os.path.dirname(path)) == 'docs' else 'examples.' + stem
+        print('MEASURE: docs.marked.%s %d' % (name, n))
+        total += n
+    print('MEASURE: docs.marked.all %d' % total)
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 2 and argv[0] == 'count':
+        return count(argv[1:])
     if len(argv) < 3 or argv[0] not in ('check', 'write'):
         print(__doc__.strip(), file=sys.stderr)
         return 2
