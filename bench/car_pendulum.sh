@@ -9,10 +9,13 @@
 # ratios to the largest basis. Then the same model with the sheet unreduced
 # (issue 30 item 5: its 3212 DOFs, 3200 elastic coordinates, kept sparse,
 # docs/reduction.md; every one of the 480 contact pairs physical) over
-# BENCH12_T (default 2.5 s, the paper's T_sim), BENCH12_N runs (default 1:
-# one run is long), and each reduced basis's CPU as a share of it, against
-# seed 000's 0.2 % (its 3009-DOF model, 60 JTVs against all 903 pairs).
-# When BENCH12_T is not 2.5 s the reduced bases are run over it too.
+# BENCH12_T, BENCH12_N runs (default 1), and each reduced basis's CPU as a
+# share of it, against seed 000's 0.2 % (its 3009-DOF model, 60 JTVs against
+# all 903 pairs). BENCH12_T defaults to the first 0.3 s (the load ramp and
+# the first burst of contact chatter: about 30 s of CPU unreduced);
+# BENCH_LONG=1 makes it the paper's whole T_sim, 2.5 s (several minutes of
+# CPU unreduced; docs/reduction.md has one such run). When BENCH12_T is not
+# 2.5 s the reduced bases are run over it too.
 # shellcheck disable=SC2154
 if ! command -v agg >/dev/null 2>&1; then
     BENCH_SECTIONS=12 exec sh bench/run.sh
@@ -67,7 +70,9 @@ for k in 1 2 3; do cp_row cp $k "$(cp_label $k)" "$ref"; done
 echo
 echo "The $STAT_NAME of $N runs each (CPU of the integration, --stats)."
 echo
-T12=${BENCH12_T:-2.5 s}
+T12="0.3 s"
+[ "${BENCH_LONG:-0}" = 1 ] && T12="2.5 s"
+T12=${BENCH12_T:-$T12}
 N12=${BENCH12_N:-1}
 echo "The same model with the sheet unreduced (3212 DOFs, 3200 elastic coordinates, sparse; every" \
      "contact pair physical), FORCE0 with friction, $T12:"

@@ -39,8 +39,11 @@ void flex_acc_add(flex_acc *A, int row, int col, double v);
  * body (JNT_BLOCK_FFRF_SPARSE). */
 int flex_sparse_model(const jnt_abi_model *a);
 
-/* The scratch (doubles) the routines below need: 4 r for the largest
- * unreduced body, 46 r + 1 for the largest flexible3d one. */
+/* The scratch (doubles) the routines below need: 46 r + 1 for the largest
+ * flexible3d body (JNT_FLEX3_MAX_R) or r for the largest unreduced one,
+ * whichever is more, then 6 r + 1 for each unreduced body (its products
+ * with M at its last state, kept between calls and marked valid by a flag
+ * in it: the scratch is zeroed before its first use). */
 size_t flex_work_size(const jnt_abi_model *a);
 
 /* Add the forces of every flexible body at y to the rhs f (rows of v:
