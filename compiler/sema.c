@@ -128,6 +128,8 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
             sema_eval_chain(&S, &S.syms[i]);
     if (!S.have_sim)
         out->integrator = NULL; /* analyses only: no integrator to check */
+    if (out->want_scene && !diag_errors(dc)) /* before the passes that rewrite outputs */
+        sema_scene_probes(&S);
     if (!diag_errors(dc)) {
         sema_init_finish(&S);
         sema_steps_finish(&S);

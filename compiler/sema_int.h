@@ -485,6 +485,12 @@ struct jnt_scene *sema_scene(sema *S);
  * `sphere(radius)` (lengths, parameters only; what its pictures draw): into
  * b->shape, b->shape_size, or a located error. */
 void sema_body_shape(sema *S, body *b, const ast *e);
+/* For the scene (ir_model.want_scene): the values its pictures need of the
+ * contact and friction elements between markers (gaps, forces, slip rates,
+ * the markers' positions) as output columns of the scene's own IR (never
+ * compiled), so that every later pass rewrites them as it does the
+ * outputs; sema_scene takes them out as the scene's probes. */
+void sema_scene_probes(sema *S);
 /* sema_kind.c: what output column e of dimension dim is beyond its
  * dimension, JNT_KIND_* (an angle, an energy, ...; JNT_KIND_NONE when its
  * parts do not say or disagree with dim). */

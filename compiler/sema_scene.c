@@ -12,8 +12,14 @@
 
 #include "alloc.h"
 #include "expr.h"
+#include "expr_int.h"
 #include "jnt/scene.h"
 #include "sema_int.h"
+
+/* The probes' names among the scene IR's output columns (sema_scene_probes):
+ * PROBE_TAG "ELEM:MA:MB:WHAT", WHAT one of gap, force, v, ax, ay, az, bx,
+ * by, bz. Only the scene's IR has them: it is never compiled. */
+#define PROBE_TAG "\001scene:"
 
 /* The parameters' default values (each default may read the earlier ones). */
 static double *param_defaults(const sema *S)
@@ -255,6 +261,203 @@ static int find_node(const jnt_scene_mesh *ms, const dof *f, int *node, int *com
     return -1;
 }
 
+/* The marker at element end n (-1: none), or for a ground point
+ * `(x, y[, z])` its coordinates' expressions in x (then -2). */
+static int end_marker(sema *S, const ast *n, ex_id x[3])
+{
+    if (n->kind == AST_TUPLE) {
+        for (int c = 0; c < 3; c++) {
+            sval v = c < n->nkids ? sema_num(S, &S->global, n->kids[c], "a ground point")
+                                  : sval_num(ex_const(S->pool, 0), units_none);
+            x[c] = v.k == V_NUM ? v.e : ex_const(S->pool, 0);
+        }
+        return -2;
+    }
+    if (n->kind != AST_MEMBER && n->kind != AST_NAME)
+        return -1;
+    sval v = sema_eval(S, &S->global, n);
+    return v.k == V_MARKER ? v.id : -1;
+}
+
+/* One probe: expression e named PROBE_TAG "ELEM:MA:MB:WHAT" among the outputs. */
+static void probe(sema *S, int ei, int ma, int mb, const char *what, ex_id e)
+{
+    char *nm = xasprintf(PROBE_TAG "%d:%d:%d:%s", ei, ma, mb, what);
+    ir_add(&S->m->out, nm, e, -1, units_none, loc_none);
+}
+
+/* See sema_int.h. */
+void sema_scene_probes(sema *S)
+{
+    ex_pool *P = S->pool;
+    for (int ei = 0; ei < S->nelem; ei++) {
+        const elem *el = &S->elems[ei];
+        if ((el->kind != ELEM_CONTACT && el->kind != ELEM_FRICTION) || el->iname ||
+            !el->decl || el->decl->nkids < 2 || el->force.k != V_NUM || !el->done)
+            continue;
+        ex_id xa[3], xb[3];
+        int ma = end_marker(S, el->decl->kids[0], xa), mb = end_marker(S, el->decl->kids[1], xb);
+        if (ma == -1 || mb == -1 || (ma < 0 && mb < 0))
+            continue; /* not between markers (between mesh nodes: sema_scene's contacts) */
+        static const char *const q[2][2] = {{"gap", "force"}, {"force", "v"}};
+        int fr = el->kind == ELEM_FRICTION;
+        sval v[2];
+        int ok = 1;
+        for (int k = 0; k < 2; k++) { /* its quantity, without a diagnostic when absent */
+            int found = 0;
+            for (int i = el->nq - 1; i >= 0 && !found; i--)
+                if (!strcmp(el->q[i].name, q[fr][k]))
+                    v[k] = el->q[i].val, found = 1;
+            ok &= found && v[k].k == V_NUM;
+        }
+        if (!ok)
+            continue;
+        probe(S, ei, ma, mb, fr ? "ff" : "gap", v[0].e);
+        probe(S, ei, ma, mb, fr ? "fv" : "force", v[1].e);
+        for (int s2 = 0; s2 < 2; s2++) { /* the markers' positions */
+            int mk = s2 ? mb : ma;
+            const ex_id *x = s2 ? xb : xa;
+            const marker *m = mk >= 0 ? &S->markers[mk] : NULL;
+            ex_id c[3] = {m ? m->px : x[0], m ? m->py : x[1],
+                          m ? (m->d3 ? m->pz : ex_const(P, 0)) : x[2]};
+            for (int k = 0; k < 3; k++) {
+                char w[3] = {s2 ? 'b' : 'a', (char)('x' + k), 0};
+                probe(S, ei, ma, mb, w, c[k] >= 0 ? c[k] : ex_const(P, 0));
+            }
+        }
+    }
+}
+
+/* The probes' program: the sub-DAG of their expressions in post-order,
+ * each node's operands as positions in it (jnt_scene.probe_prog). */
+typedef struct probe_prog {
+    int n, nroot, nu;
+    ex_node *node;
+    int *root;
+    double *val;
+} probe_prog;
+
+static void prog_free(void *pp)
+{
+    probe_prog *g = pp;
+    if (!g)
+        return;
+    free(g->node);
+    free(g->root);
+    free(g->val);
+    free(g);
+}
+
+/* jnt_scene.probe: the program at a state (ex_eval's rules; the gathered
+ * points from u). */
+static int prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
+                     const double *p, double *out)
+{
+    probe_prog *g = pp;
+    double *val = g->val;
+    for (int i = 0; i < g->n; i++) {
+        const ex_node *x = &g->node[i];
+        int na = ex_nargs(x->kind);
+        double va = na >= 1 ? val[x->a] : 0, vb = na >= 2 ? val[x->b] : 0;
+        double vc = na >= 3 ? val[x->c] : 0;
+        switch (x->kind) {
+        case EX_CONST: val[i] = x->v; break;
+        case EX_T: val[i] = t; break;
+        case EX_Y: val[i] = y[x->a]; break;
+        case EX_D: val[i] = d[x->a]; break;
+        case EX_P: val[i] = p[x->a]; break;
+        case EX_UP: val[i] = u ? u[x->a] : NAN; break;
+        case EX_UV: val[i] = u ? u[g->nu + x->a] : NAN; break;
+        case EX_POW: /* a constant exponent as ex_eval takes it */
+            val[i] = g->node[x->b].kind == EX_CONST ? ex_apply(EX_POW, va, vb, 0.0) : pow(va, vb);
+            break;
+        default: val[i] = ex_apply(x->kind, va, vb, vc); break;
+        }
+    }
+    for (int k = 0; k < g->nroot; k++)
+        out[k] = val[g->root[k]];
+    return 0;
+}
+
+/* The marker contacts of the probes among the outputs (sema_scene_probes),
+ * each friction element paired with the contact between the same markers. */
+static void scene_mcontacts(sema *S, jnt_scene *sc)
+{
+    const ir_vars *o = &S->m->out;
+    size_t tl = strlen(PROBE_TAG);
+    int first = -1, n = 0;
+    for (int i = 0; i < o->n; i++)
+        if (!strncmp(o->v[i].name, PROBE_TAG, tl)) {
+            if (first < 0)
+                first = i;
+            n++;
+        }
+    if (n == 0)
+        return;
+    /* the program of all probes, in their order */
+    ex_id *roots = xmalloc((size_t)n * sizeof *roots);
+    for (int k = 0; k < n; k++)
+        roots[k] = o->v[first + k].rhs;
+    ex_id *order;
+    ex_map pos;
+    ex_map_init(&pos, 64);
+    int nn = ex_topo(S->pool, n, roots, &order, &pos);
+    probe_prog *g = xcalloc(1, sizeof *g);
+    g->n = nn, g->nroot = n, g->nu = S->m->f.n;
+    g->node = xmalloc(((size_t)nn + 1) * sizeof *g->node);
+    g->root = xmalloc((size_t)n * sizeof *g->root);
+    g->val = xmalloc(((size_t)nn + 1) * sizeof *g->val);
+    for (int i = 0; i < nn; i++) {
+        ex_node x = *ex_get(S->pool, order[i]);
+        int na = ex_nargs(x.kind);
+        if (na >= 1)
+            x.a = ex_map_get(&pos, x.a);
+        if (na >= 2)
+            x.b = ex_map_get(&pos, x.b);
+        if (na >= 3)
+            x.c = ex_map_get(&pos, x.c);
+        g->node[i] = x;
+    }
+    for (int k = 0; k < n; k++)
+        g->root[k] = ex_map_get(&pos, roots[k]);
+    free(order);
+    ex_map_free(&pos);
+    free(roots);
+    sc->probe_prog = g;
+    sc->probe = prog_eval;
+    sc->probe_free = prog_free;
+    sc->nprobe = n;
+    sc->probe_ny = S->m->y.n, sc->probe_nd = S->m->d.n, sc->probe_nu = S->m->f.n;
+    /* the contacts, then their frictions (by the markers at their ends) */
+    sc->mcontact = xcalloc((size_t)n + 1, sizeof *sc->mcontact);
+    int *ends = xmalloc(2 * ((size_t)n + 1) * sizeof *ends);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < n; k++) {
+            int ei, ma, mb;
+            char what[8];
+            if (sscanf(o->v[first + k].name + tl, "%d:%d:%d:%7s", &ei, &ma, &mb, what) != 4)
+                continue;
+            /* the element's probes follow in probe()'s order: its two values, then
+             * ax, ay, az, bx, by, bz */
+            if (pass == 0 && !strcmp(what, "gap")) {
+                int c = sc->nmcontact++;
+                sc->mcontact[c] = (jnt_scene_mcontact){
+                    .name = xstrdup(S->elems[ei].name), .gap = k, .force = k + 1, .xa = k + 2,
+                    .xb = k + 5, .ffric = -1, .vfric = -1};
+                ends[2 * c] = ma, ends[2 * c + 1] = mb;
+            }
+            for (int c = 0; pass == 1 && !strcmp(what, "ff") && c < sc->nmcontact; c++) {
+                jnt_scene_mcontact *ct = &sc->mcontact[c];
+                int ca = ends[2 * c], cb = ends[2 * c + 1];
+                if (ct->ffric < 0 && ((ca == ma && cb == mb) || (ca == mb && cb == ma))) {
+                    ct->ffric = k, ct->vfric = k + 1;
+                    break;
+                }
+            }
+        }
+    free(ends);
+}
+
 /* See sema_int.h. */
 void sema_body_shape(sema *S, body *b, const ast *e)
 {
@@ -462,6 +665,7 @@ jnt_scene *sema_scene(sema *S)
         sc->modes[sc->nmodes++] = (jnt_scene_modes){.name = xstrdup(d->name), .mesh = mesh,
                                                     .count = (int)count};
     }
+    scene_mcontacts(S, sc);
     free(fnode);
     free(gfin);
     free(smap);

@@ -62,6 +62,7 @@ struct jnt_vtk {
      * first coordinate and velocity, a mesh's q1 and qd1, a joint's first
      * multiplier and their count; -1 where the model has none */
     int *bq, *bv, *mq, *mv, *jl, *jn;
+    double *probe; /* the scene's probes at this frame */
 };
 
 /* The frame's rotation A (3 x 3, column-major: the columns are the body's
@@ -435,14 +436,40 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
 {
     const jnt_scene *s = w->s;
     const jnt_model *m = w->m;
-    int nu = m->abi->nu, n = s->ncontact;
+    int nu = m->abi->nu, n = s->ncontact + s->nmcontact;
     const double *u = eval_gather(m, w->d, y);
-    if (eval_forces(m, w->d, t, y, w->ydot) != 0) {
+    if (s->ncontact > 0 && eval_forces(m, w->d, t, y, w->ydot) != 0) {
         snprintf(w->err, sizeof w->err, "the model's kernel failed at t = %g s (VTK contacts)", t);
         return JNT_ERR_KERNEL;
     }
-    const double *F = eval_point_forces(m, w->d);
-    for (int k = 0; k < n; k++) {
+    const double *F = s->ncontact > 0 ? eval_point_forces(m, w->d) : NULL;
+    /* the contacts between markers: their values are the scene's probes */
+    if (s->nmcontact > 0 && s->probe(s->probe_prog, t, y, u, w->d->d, w->d->p, w->probe) != 0) {
+        snprintf(w->err, sizeof w->err, "the scene's probes failed at t = %g s", t);
+        return JNT_ERR_KERNEL;
+    }
+    for (int k = 0; k < s->nmcontact; k++) {
+        const jnt_scene_mcontact *c = &s->mcontact[k];
+        const double *pr = w->probe, *a = pr + c->xa, *b = pr + c->xb;
+        int i = s->ncontact + k;
+        double d[3], len = 0, fn = pr[c->force];
+        for (int j = 0; j < 3; j++) {
+            w->pts[3 * i + j] = 0.5 * (a[j] + b[j]);
+            d[j] = a[j] - b[j], len += d[j] * d[j];
+        }
+        len = sqrt(len);
+        /* the normal force along the line from the second marker to the first */
+        for (int j = 0; j < 3; j++)
+            w->v1[3 * i + j] = len > 0 ? fn * d[j] / len : 0;
+        w->f1[i] = fn;
+        w->f2[i] = c->ffric >= 0 ? pr[c->ffric] : 0;
+        w->f3[i] = pr[c->gap];
+        w->f4[i] = c->vfric >= 0 ? pr[c->vfric] : 0;
+        w->v2[i] = fn <= 0 ? 0 : fabs(w->f4[i]) < 1e-6 ? 1 : 2;
+        for (int j = 0; j < 3; j++)
+            w->v3[3 * i + j] = a[j], w->v3[3 * n + 3 * i + j] = b[j];
+    }
+    for (int k = 0; k < s->ncontact; k++) {
         const jnt_scene_contact *c = &s->contact[k];
         double pa[3] = {0, 0, 0}, pb[3] = {0, 0, 0};
         int have_a = c->mesh_a >= 0, have_b = c->mesh_b >= 0;
@@ -489,6 +516,13 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
     vtkx_arr(&vf, "Float64", "gap", 1, w->f3, 8 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "slip_rate", 1, w->f4, 8 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "state", 1, w->v2, 8 * (uint64_t)n);
+    if (s->nmcontact > 0) { /* the markers of the contacts between markers (0 for the others) */
+        for (int k = 0; k < s->ncontact; k++)
+            for (int j = 0; j < 3; j++)
+                w->v3[3 * k + j] = w->v3[3 * n + 3 * k + j] = 0;
+        vtkx_arr(&vf, "Float64", "marker_a", 3, w->v3, 24 * (uint64_t)n);
+        vtkx_arr(&vf, "Float64", "marker_b", 3, w->v3 + 3 * n, 24 * (uint64_t)n);
+    }
     poly_close(&vf);
     return commit(w, o);
 }
@@ -565,7 +599,7 @@ int jnt_vtk_frame(jnt_vtk *w, double t, const double *y)
         snprintf(path, ln, "%s/mesh_%s.vtu", sub, s->mesh[i].name);
         rc = write_mesh(w, i, path, y);
     }
-    if (rc == JNT_OK && s->ncontact > 0) {
+    if (rc == JNT_OK && s->ncontact + s->nmcontact > 0) {
         snprintf(path, ln, "%s/contacts.vtp", sub);
         rc = write_contacts(w, path, t, y);
         blk[1] = "contacts";
@@ -776,6 +810,7 @@ static void vtk_free(jnt_vtk *w)
     free(w->pconn);
     free(w->poffs);
     free(w->bq), free(w->bv), free(w->mq), free(w->mv), free(w->jl), free(w->jn);
+    free(w->probe);
     free(w);
 }
 
@@ -808,8 +843,8 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->dir = strdup(dir);
     w->stem = strdup(stem);
     /* scratch for the largest block: points, cells, vectors */
-    size_t np = (size_t)s->nbody * (1 + SHAPE_PTS) + (size_t)s->nmarker + (size_t)s->ncontact +
-                (size_t)s->njoint + 1;
+    size_t np = (size_t)s->nbody * (1 + SHAPE_PTS) + (size_t)s->nmarker +
+                2 * ((size_t)s->ncontact + (size_t)s->nmcontact) + (size_t)s->njoint + 1;
     size_t nc = np, r = 1;
     for (int i = 0; i < s->nmesh; i++) {
         if ((size_t)s->mesh[i].nnode > np)
@@ -841,6 +876,16 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     for (int i = 0; w->mpos0 && i < s->nmesh; i++)
         w->mpos0[i] = (long)nall, nall += 3 * (size_t)s->mesh[i].nnode;
     w->mpos = malloc((nall + 1) * sizeof *w->mpos);
+    w->probe = malloc(((size_t)s->nprobe + 1) * sizeof *w->probe);
+    if (s->nprobe > 0 && (s->probe_ny != m->abi->ny || s->probe_nd != m->abi->nd ||
+                          s->probe_nu != m->abi->nu)) {
+        if (err && errn)
+            snprintf(err, errn, "the model's description (%d, %d, %d states, discrete states "
+                     "and points) does not match the model run (%d, %d, %d)", s->probe_ny,
+                     s->probe_nd, s->probe_nu, m->abi->ny, m->abi->nd, m->abi->nu);
+        vtk_free(w);
+        return JNT_ERR_MODEL;
+    }
     if (resolve(w) != JNT_OK) {
         if (err && errn)
             snprintf(err, errn, "%s", w->err);
@@ -852,7 +897,7 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->times = malloc((size_t)est * sizeof *w->times);
     if (!w->dir || !w->stem || !w->pts || !w->v1 || !w->v2 || !w->v3 || !w->f1 || !w->f2 ||
         !w->f3 || !w->f4 || !w->conn || !w->offs || !w->ctype || !w->qq || !w->uu || !w->ydot ||
-        !w->mpos || !w->mpos0 || !w->pconn || !w->poffs ||
+        !w->mpos || !w->mpos0 || !w->pconn || !w->poffs || !w->probe ||
         !w->times) {
         vtk_free(w);
         return JNT_ERR_NOMEM;

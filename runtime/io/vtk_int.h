@@ -1,6 +1,6 @@
 /*
  * vtk_int.h: what the VTK writer (runtime/io/vtk.c) lends the mode-shape
- * writers (vtk_linear.c) (internal).
+ * writers (runtime/analyse/vtk_linear.c) (internal).
  */
 #ifndef JNT_VTK_INT_H
 #define JNT_VTK_INT_H

@@ -157,6 +157,11 @@ void jnt_scene_free(jnt_scene *s)
     for (int i = 0; i < s->nmodes; i++)
         free(s->modes[i].name);
     free(s->modes);
+    for (int i = 0; i < s->nmcontact; i++)
+        free(s->mcontact[i].name);
+    free(s->mcontact);
+    if (s->probe_free)
+        s->probe_free(s->probe_prog);
     free(s->model);
     free(s);
 }

@@ -275,7 +275,7 @@ int jnt_sim_main_scene(const jnt_model *m, const jnt_scene *scene, const char *p
             fprintf(stderr, "%s: error: VTK output: %s\n", prog, jnt_vtk_error(vtk));
             st = JNT_ERR_IO;
         }
-        /* the mode shapes of the linear analyses (runtime/io/vtk_linear.c) */
+        /* the mode shapes of the linear analyses (runtime/analyse/vtk_linear.c) */
         if (st == JNT_OK && jnt_vtk_analyses(vtk, d, verr, sizeof verr) != JNT_OK) {
             fprintf(stderr, "%s: error: VTK mode shapes: %s\n", prog, verr);
             st = JNT_ERR_IO;

@@ -293,6 +293,7 @@ def linear(stem, d, name, csv_path, modes_name):
     col = {c: i for i, c in enumerate(names)}
     want = [r for r in rows if r[col["im"]] >= 0][:20]
     files = sorted(glob.glob(os.path.join(d, name + "_mode_*.vtu")))
+    print("MEASURE: seeing.linear.%s.files %d" % (stem, len(files)))
     ok(len(files) == len(want) > 0, "%s: %d linear mode files for the %d eigenvalues of "
        "non-negative imaginary part" % (stem, len(files), len(want)))
     worst_e, worst_s, worst_i, scale_ok, nsame = 0.0, 0.0, 0.0, True, 0
@@ -327,6 +328,46 @@ def linear(stem, d, name, csv_path, modes_name):
     ok(nsame > 0 and worst_s <= 1e-9 and worst_i <= 1e-9,
        "%s: the first %d linear modes are the modes analysis's shapes (1 - |cos| at most %.3g), "
        "real (|imaginary part| at most %.3g of the real)" % (stem, nsame, worst_s, worst_i))
+
+
+def mcontacts(stem, d, csvpath, cols, mcols, key=None):
+    """The contact between markers (the last point of the contacts block, a
+    clearance joint's) at every frame against the CSV's columns: cols its gap,
+    normal force, friction force and slip rate ('-': no column), mcols the
+    first marker's x, y, z; the state 0 where the normal force is 0, the
+    force vector the normal force along the line between the markers."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {c: i for i, c in enumerate(names)}
+    what = ["gap", "normal_force", "friction_force", "slip_rate"]
+    cols, mcols = cols.split(","), mcols.split(",")
+    worst, peak, good, nclosed = 0.0, 0.0, len(fr) == len(rows) > 0, 0
+    for k, (t, f) in enumerate(fr):
+        ds = blocks(f)["contacts"]
+        for a, c in zip(what, cols):
+            if c != "-":
+                v, want = arr(ds, a)[-1], rows[k, col[c]]
+                worst = max(worst, abs(v - want) / max(abs(want), 1e-300) if want else abs(v))
+        for j, c in enumerate(mcols):
+            if c != "-":
+                v, want = arr(ds, "marker_a")[-1][j], rows[k, col[c]]
+                worst = max(worst, abs(v - want) / max(abs(want), 1e-300) if want else abs(v))
+        fn, st = arr(ds, "normal_force")[-1], arr(ds, "state")[-1]
+        a, b, fv = arr(ds, "marker_a")[-1], arr(ds, "marker_b")[-1], arr(ds, "force")[-1]
+        good &= bool((st == 0) == (fn <= 0)) and np.allclose(pts(ds)[-1], (a + b) / 2, atol=1e-15)
+        good &= abs(np.linalg.norm(fv) - abs(fn)) <= 1e-12 * max(abs(fn), 1)
+        if fn > 0 and nclosed == 0:
+            first = t
+        peak = max(peak, fn)
+        nclosed += fn > 0
+    if key:  # docs/seeing.md's figures (docs/testing.md, "Numbers in the docs")
+        print("MEASURE: %s.frames %d\nMEASURE: %s.closed %d\nMEASURE: %s.peak %.17g"
+              % (key, len(fr), key, nclosed, key, peak))
+        if nclosed:
+            print("MEASURE: %s.first %.17g" % (key, first))
+    ok(good and worst <= 1e-12, "%s: the contact between markers at %d frames is the CSV's %s "
+       "(largest relative difference %.3g; closed at %d frames, peak %.4g N)"
+       % (stem, len(fr), ",".join(c for c in cols + mcols if c != "-"), worst, nclosed, peak))
 
 
 def shapes(stem, d, want):
@@ -378,6 +419,8 @@ if __name__ == "__main__":
         modes(*args)
     elif kind == "linear":
         linear(*args)
+    elif kind == "mcontacts":
+        mcontacts(*args)
     elif kind == "shapes":
         shapes(*args)
     elif kind == "contacts":

@@ -79,6 +79,23 @@ if "$J" run car_pendulum.jnt --vtk c_car_pendulum -o c_car_pendulum.csv > c.log 
 else
     fail "car_pendulum (contacts): jnt run --vtk failed"; grep error c.log | head -3
 fi
+# contacts between markers, clearance joints: the mechanism's race (energy-consistent,
+# with its two race frictions) over 6 ms, its pin striking from 3.2 ms (a row every 0.1
+# ms), against the CSV's gap, fn, ft, v; the rotor's journal T (a flexible body's node
+# marker) against the CSV's ty, tz and its friction's slip rate vs
+short mechanism_clearance 6ms
+sed -i 's|^output "mechanism_clearance.csv" every 0 s|output "mechanism_clearance.csv" every 0.1 ms|' \
+    mechanism_clearance.jnt
+if "$J" run mechanism_clearance.jnt --vtk k_mech -o k_mech.csv > k.log 2>&1; then
+    check mcontacts mechanism_clearance k_mech k_mech.csv gap,fn,ft,v -,-,- seeing.mech_race
+else
+    fail "mechanism_clearance (contacts): jnt run --vtk failed"; grep error k.log | head -3
+fi
+if "$J" run rotor_clearance.jnt --vtk k_rotor -o k_rotor.csv > kr.log 2>&1; then
+    check mcontacts rotor_clearance k_rotor k_rotor.csv -,fn,ft,vs -,ty,tz
+else
+    fail "rotor_clearance (contacts): jnt run --vtk failed"; grep error kr.log | head -3
+fi
 # mode shapes: cantilever_modes' analysis beam_modes : modes(of = beam, count = 6)
 if "$J" run "$ROOT/examples/cantilever_modes.jnt" --vtk m_cantilever > m.log 2>&1; then
     check modes cantilever_modes m_cantilever beam_modes \

@@ -95,6 +95,28 @@ typedef struct jnt_scene_friction {
     int ga, gb;
 } jnt_scene_friction;
 
+/* A contact element between two markers (a clearance joint's races'
+ * centres, or any two points of bodies or of the ground), drawn with the
+ * contacts: its values are the scene's probes at a state (jnt_scene.probe):
+ * the markers' positions (x, y, z from probe xa and from xb: a flexible
+ * body's marker where its node is), the gap and the normal force, and
+ * those of the friction element between the same markers. */
+typedef struct jnt_scene_mcontact {
+    char *name;
+    int xa, xb;       /* probes of the two markers' positions */
+    int gap, force;   /* probes of its gap (m) and normal force (N) */
+    int ffric, vfric; /* its friction element's force (N) and slip rate (m/s); -1: none */
+} jnt_scene_mcontact;
+
+/* The scene's probes: values of the model's expressions that a picture
+ * needs and the run's CSV may not hold, evaluated at a state by probe()
+ * (the compiler's interpreter of the model's expressions, sema_scene.c)
+ * into out[0 .. nprobe): 0, or -1 when the state does not match (the
+ * model's ny, nd, nu: probe_ny, probe_nd, probe_nu). probe_free releases
+ * probe_prog (jnt_scene_free calls it). */
+typedef int (*jnt_scene_probe_fn)(void *prog, double t, const double *y, const double *u,
+                                  const double *d, const double *p, double *out);
+
 typedef struct jnt_scene {
     char *model;
     int nbody, nmarker, njoint, nmesh, ncontact, nfric, nmodes;
@@ -105,6 +127,12 @@ typedef struct jnt_scene {
     jnt_scene_contact *contact;
     jnt_scene_friction *fric;
     jnt_scene_modes *modes;
+    int nmcontact;
+    jnt_scene_mcontact *mcontact;
+    int nprobe, probe_ny, probe_nd, probe_nu;
+    void *probe_prog;
+    jnt_scene_probe_fn probe;
+    void (*probe_free)(void *prog);
 } jnt_scene;
 
 /* Describe the model in `path` (its semantic analysis, no code): JNT_OK and
@@ -142,7 +170,7 @@ int jnt_vtk_frame(jnt_vtk *w, double t, const double *y);
 int jnt_vtk_modes(const jnt_scene *s, const char *dir, char *err, size_t errn);
 
 /* The mode shapes of the model's `analysis NAME : linear(at = T)` into the
- * writer's folder (runtime/io/vtk_linear.c): the Jacobian's right
+ * writer's folder (runtime/analyse/vtk_linear.c): the Jacobian's right
  * eigenvectors at the state of time T (a run of its own, with d's
  * parameters), one file DIR/NAME_mode_K.vtu per eigenvalue of non-negative
  * imaginary part in the order of NAME.csv (at most 20): every point of
