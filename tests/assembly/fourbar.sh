@@ -23,9 +23,11 @@ else fail "10 crank lengths: exit $rc, $ok rows ok"; head -3 "$T/err"; fi
 awk -F, 'NR > 2 && $6 == "ok" { n++; th[$4] = 1; if ($5 + 0 > g) g = $5 + 0 }
          END { d = 0; for (k in th) d++
                printf "%d rows, %d different rocker angles at t = 0, pinC at most %.3g m apart\n", n, d, g
-               exit !(n == 10 && d == 10 && g < 1e-12) }' "$T/grid.csv" > "$T/poses"
+               printf "MEASURE: fourbar.grid.rows %d\nMEASURE: fourbar.grid.angles %d\nMEASURE: fourbar.grid.pinC %.6g\n", n, d, g > "/dev/stderr"
+               exit !(n == 10 && d == 10 && g < 1e-12) }' "$T/grid.csv" > "$T/poses" 2> "$T/poses_measures"
 if [ $? -eq 0 ]; then pass "$(cat "$T/poses")"
 else fail "poses: $(cat "$T/poses")"; fi
+cat "$T/poses_measures" # docs/multibody.md's table (MEASURE lines)
 
 # a crank longer than the three other links together: a failed row
 "$J" sweep examples/fourbar_guess.jnt --list L1=0.1,0.7 -o "$T/fail.csv" > "$T/out" 2> "$T/err"

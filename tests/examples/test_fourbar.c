@@ -131,15 +131,18 @@ static void guessed(void)
     CHECK(rc == JNT_OK, "the four-bar from a sketch 5 cm off assembles and runs");
     if (rc == JNT_OK) {
         double gap = loop_gap(&t, 0), Ls = 0.25;
+        MEASURE("fourbar.guess.gap0", gap);
         CHECK(gap <= 1e-12 * Ls, "assembled from the sketch: the joints' markers %.3g m apart "
               "at t = 0 (1e-12 of the length scale %.2g m)", gap, Ls);
         /* the coupler was drawn at (0.15 m, 0.18 m): how far it moved */
         double mv = hypot(csv_col(&t, "x2")[0] - 0.15, csv_col(&t, "y2")[0] - 0.18);
+        MEASURE("fourbar.guess.coupler_moved", mv);
         CHECK(mv > 0.04 && mv < 0.06, "the coupler moved %.4f m from its sketched place onto "
               "the loop (about 5 cm)", mv);
         double psi, th3;
         closed_pose(csv_col(&t, "th1")[0], &psi, &th3);
         double e = fmax(fabs(csv_col(&t, "th2")[0] - psi), fabs(csv_col(&t, "th3")[0] - th3));
+        MEASURE("fourbar.guess.pose", e);
         CHECK(e <= 1e-11, "the assembled pose is the elbow-up closed form at the crank angle "
               "it reached (%.6f rad): %.3g rad (1e-11)", csv_col(&t, "th1")[0], e);
         double worst = 0;
