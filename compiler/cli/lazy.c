@@ -5,7 +5,8 @@
  * Linked against them, every start of the command loaded 22 shared objects
  * and resolved OpenBLAS's 14,000 references to its own symbols: 3.5 ms of
  * the 7.5 ms CPU of a FrDyn2 run (docs/performance.md, "Start-up"), though a
- * small model calls none of them, or only the LU of its BDF integrator. The
+ * small model calls none of them (its BDF integrator's LU of at most
+ * DENSE_SMALL_N unknowns is runtime/linalg/dense.c's plain loops). The
  * Makefile links the jnt executables without these libraries and with this
  * file, which defines each function the runtime calls (the list below, with
  * the prototype of the library's own header, so that a wrong one does not
@@ -17,7 +18,7 @@
  * test programs, Python): this file is in neither.
  *
  * LAPACKE_dgetrf_work and LAPACKE_dgetrs_work in column-major order (the
- * dense LU of the BDF integrator) are, in LAPACKE 3, a call of LAPACK's
+ * dense LU of the BDF integrator above DENSE_SMALL_N unknowns) are, in LAPACKE 3, a call of LAPACK's
  * dgetrf_ or dgetrs_ with an argument error shifted by one (info < 0:
  * info - 1): here that call goes to OpenBLAS's, the routine the link bound,
  * so such a model loads no LAPACKE, reference LAPACK or BLAS wrapper (0.6 ms).

@@ -2,7 +2,10 @@
  * integ_bdf.c: variable-order BDF by SUNDIALS CVODE (6.x) with the model's
  * analytic Jacobian and a dense direct linear solver of our own on LAPACK
  * (OpenBLAS's blocked dgetrf; Debian builds SUNDIALS without its LAPACK
- * module, and its own unblocked LU is 20 to 30 times slower at 800 states).
+ * module, and its own unblocked LU is 20 to 30 times slower at 800 states),
+ * or, for a matrix of at most DENSE_SMALL_N unknowns, on the plain loops of
+ * linalg/dense.h, so that a small model loads no BLAS (the jnt command
+ * loads OpenBLAS on first use: 2.2 ms of a FrDyn2 run, docs/performance.md).
  * Models whose Jacobian pattern is known in y (point bodies) and large
  * enough for the crossover of linalg/sparse.h solve I - gamma J sparse
  * instead (KLU through integ_linsys.c: pattern analysed once per run,
@@ -31,6 +34,7 @@
 
 #include "core/data.h"
 #include "integ.h"
+#include "linalg/dense.h"
 
 _Static_assert(sizeof(lapack_int) == sizeof(int), "LAPACKE with 32-bit integers expected");
 
@@ -146,7 +150,9 @@ static int lu_setup(SUNLinearSolver S, SUNMatrix A)
     (void)A;
     lu_solver *c = S->content;
     lapack_int k = c->condensed ? c->m : c->n;
-    lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, k, k, c->R, k, c->ipiv);
+    lapack_int info = k <= DENSE_SMALL_N
+                          ? dense_lu_factor(k, c->R, k, c->ipiv)
+                          : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, k, k, c->R, k, c->ipiv);
     c->last = info;
     return info == 0 ? SUNLS_SUCCESS : info > 0 ? SUNLS_LUFACT_FAIL : SUNLS_ILL_INPUT;
 }
@@ -161,6 +167,10 @@ static int lu_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, sunr
     if (!c->condensed) {
         if (x != b)
             memcpy(xv, bv, n * sizeof *xv);
+        if (c->n <= DENSE_SMALL_N) {
+            dense_lu_solve(c->n, c->R, c->n, c->ipiv, xv);
+            return SUNLS_SUCCESS;
+        }
         return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', c->n, 1, c->R, c->n, c->ipiv, xv,
                                    c->n) == 0 ? SUNLS_SUCCESS : SUNLS_ILL_INPUT;
     }
@@ -170,10 +180,15 @@ static int lu_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b, sunr
         y[i] = bv[c->sidx[i]];
     for (int k = 0; k < c->npos; k++)
         bq[k] = bv[c->pos[k]];
-    cblas_dgemv(CblasColMajor, CblasNoTrans, c->m, c->npos, c->gamma, c->JSQ, c->m, bq, 1, 1.0,
-                y, 1);
-    if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', c->m, 1, c->R, c->m, c->ipiv, y, c->m) != 0)
-        return SUNLS_ILL_INPUT;
+    if (c->m <= DENSE_SMALL_N) {
+        dense_gemv_add(c->m, c->npos, c->gamma, c->JSQ, c->m, bq, y);
+        dense_lu_solve(c->m, c->R, c->m, c->ipiv, y);
+    } else {
+        cblas_dgemv(CblasColMajor, CblasNoTrans, c->m, c->npos, c->gamma, c->JSQ, c->m, bq, 1,
+                    1.0, y, 1);
+        if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', c->m, 1, c->R, c->m, c->ipiv, y, c->m) != 0)
+            return SUNLS_ILL_INPUT;
+    }
     for (int k = 0; k < c->npos; k++)
         xv[c->pos[k]] = bv[c->pos[k]] + c->gamma * y[c->smap[c->vel[k]]];
     for (int i = 0; i < c->m; i++)
