@@ -100,7 +100,7 @@ JNT
 rt_rotor "20 us" "" > "$RT_DIR/clear_1.jnt"
 rt_rotor "1 ms" "steps = contact_steps(eps_p = 3 um, qbar_min = 5, alpha = 1.2)" > "$RT_DIR/clear_2.jnt"
 # E2 without step control: the example with its steps lines dropped
-sed 's/until *= *3 s/until = 1.2 s/' examples/rotor_clearance.jnt > "$RT_DIR/e2_ctrl.jnt"
+sed -e 's/until *= *3 s/until = 1.2 s/' -e 's/^const beta_s = 1e-3 s/const beta_s = 0 s/' examples/rotor_clearance.jnt > "$RT_DIR/e2_ctrl.jnt"  # undamped: the whip
 grep -v 'steps *= *\(contact\|friction\)_steps' "$RT_DIR/e2_ctrl.jnt" > "$RT_DIR/e2_fixed.jnt"
 for f in spin clear_1 clear_2 mj_RK4 mj_Euler e2_ctrl e2_f100 e2_f20; do : > "$RT_DIR/$f.cpu"; done
 i=0
