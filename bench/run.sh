@@ -534,12 +534,12 @@ for case in "none (unreduced)|" \
     f="$OUT/$tag.jnt"
     sed -e "s|^  reduce .*// REDUCE\$|  $red|" -e "s|\"lap_joint/|\"$PWD/examples/lap_joint/|g" \
         examples/lap_joint.jnt > "$f"
-    st=$("$B/jnt" run "$f" -o "$OUT/$tag.csv" --stats 2>&1 | tail -n 1)
+    st=$(JNT_ALLOW_PATH="$PWD/examples" "$B/jnt" run "$f" -o "$OUT/$tag.csv" --stats 2>&1 | tail -n 1)
     printf '%s\n' "lap_joint $tag: $st" >> "$RAW"
     cpu=$(printf '%s\n' "$st" | sed -n 's/.*cpu \([0-9.e+-]*\) s.*/\1/p')
     steps=$(printf '%s\n' "$st" | sed -n 's/^steps \([0-9]*\),.*/\1/p')
     lu=$(printf '%s\n' "$st" | sed -n 's/.* lu \([0-9]*\),.*/\1/p')
-    nq=$("$B/jnt" emit "$f" 2>/dev/null | grep -o '"sheet\.q[0-9]*"' | wc -l)
+    nq=$(JNT_ALLOW_PATH="$PWD/examples" "$B/jnt" emit "$f" 2>/dev/null | grep -o '"sheet\.q[0-9]*"' | wc -l)
     [ -z "$red" ] && ref="$OUT/$tag.csv" && tu=$cpu
     err=$(awk -F, '/^#/ { next }  # the units, provenance and end lines
                    NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "fc") c = i }
