@@ -598,6 +598,33 @@ for m in examples/frdyn2_bench.jnt examples/multimass.jnt examples/lap_joint.jnt
 done
 echo
 echo "Run times are the $STAT_NAME of $N8 runs of the integration's CPU time (--stats), no CSV."
+# the two clearance examples (one joint's Jacobian: the derivatives pass's cuts, issue 31) and
+# the multimass chain at n = 2,000 and 20,000 (the emit's growth): emit and (the two clearance
+# ones) build, CPU time of jnt and its gcc (user + system, /usr/bin/time); their runs are other
+# sections'. gcc -O2 on the 20,000-mass chain's 4 MB of C takes minutes: not built.
+echo
+echo "| model | emit CPU (s) | C (KB) | jnt build CPU (s) | jnt build wall (s) |"
+echo "|---|---:|---:|---:|---:|"
+for n in 2000 20000; do
+    sed "s/^const n     = 100\$/const n     = $n/" examples/multimass.jnt > "$OUT/multimass_$n.jnt"
+done
+for m in examples/rotor_clearance.jnt examples/mechanism_clearance.jnt "$OUT/multimass_2000.jnt" \
+         "$OUT/multimass_20000.jnt"; do
+    tag=b8c_$(basename "$m" .jnt)
+    /usr/bin/time -f "%U %S" -o "$OUT/$tag.etime" "$B/jnt" emit "$m" -o "$OUT/$tag.c" 2> /dev/null
+    csz=$(wc -c < "$OUT/$tag.c")
+    bc="" bw=""
+    case $m in examples/*)
+        t0=$(date +%s.%N)
+        /usr/bin/time -f "%U %S" -o "$OUT/$tag.btime" "$B/jnt" build "$m" -o "$OUT/$tag.sim" 2> /dev/null
+        t1=$(date +%s.%N)
+        bc=$(tail -n 1 "$OUT/$tag.btime" | awk '{ printf "%.2f", $1 + $2 }')
+        bw=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') ;;
+    esac
+    printf '%s\n' "bench8 build $tag: emit $(tail -n 1 "$OUT/$tag.etime"), C $csz, build $bc" >> "$RAW"
+    echo "| $(basename "$m" .jnt) | $(tail -n 1 "$OUT/$tag.etime" | awk '{ printf "%.2f", $1 + $2 }') |" \
+         "$((csz / 1024)) | $bc | $bw |"
+done
 } | tee -a "$RES"
 fi
 

@@ -251,11 +251,59 @@ static void gen_rhs(const gen_ctx *g)
     close_fn(g->out);
 }
 
-/* The Jacobian's values, in the order of its pattern. */
+/* The Jacobian's values, in the order of its pattern. With cuts (deriv.c):
+ * the entries' direct parts, the chain rule's factors (a) and the cuts'
+ * slots' direct parts (b) into one local array, then the chain rule
+ * x[dst] += a[i] x[src] as one loop over a table of triples in order (model
+ * data, or a literal for a model without tables): the cuts' slots first,
+ * then the entries. */
 static void gen_jac(const gen_ctx *g)
 {
+    const ir_jac *J = &g->m->jac;
     open_fn(g, "jac", KARGS("jv"), "tyudp");
-    emit_roll(g, g->m->jac.nnz, g->m->jac.val, "jv", NULL);
+    if (!J->na) {
+        emit_roll(g, J->nnz, J->val, "jv", NULL);
+        close_fn(g->out);
+        return;
+    }
+    int n = J->nnz + J->na + J->nb;
+    ex_id *roots = xmalloc((size_t)n * sizeof *roots);
+    memcpy(roots, J->val, (size_t)J->nnz * sizeof *roots);
+    memcpy(roots + J->nnz, J->a, (size_t)J->na * sizeof *roots);
+    memcpy(roots + J->nnz + J->na, J->b, (size_t)J->nb * sizeof *roots);
+    int *tri = xmalloc(3 * (size_t)J->nchain * sizeof *tri + 1);
+    int nb0 = J->nnz + J->na; /* the cuts' slots in jx */
+    for (int t = 0; t < J->nchain; t++) {
+        const int *c = J->chain + 3 * t;
+        tri[3 * t] = c[0] >= 0 ? c[0] : nb0 - 1 - c[0];
+        tri[3 * t + 1] = J->nnz + c[1];
+        tri[3 * t + 2] = nb0 + c[2];
+    }
+    fprintf(g->out, "    double jx[%d];\n", n);
+    emit_roll(g, n, roots, "jx", NULL);
+    fputs("#line 1 \"<jnt>\"\n", g->out);
+    if (g->tabs) {
+        long off = gen_tab_ints(g->tabs, tri, 3 * J->nchain);
+        fprintf(g->out, "    const double *T = %s_kd + %ld;\n", g->px, off);
+    } else {
+        char id[64];
+        snprintf(id, sizeof id, "%s_jac_chain", g->px);
+        put_ints(g->out, id, tri, 3 * J->nchain);
+        fprintf(g->out, "    const int *T = %s;\n", id);
+    }
+    /* a factor 0 adds nothing, also where the slot is not finite: a cut
+     * in the branch an 'if' did not take (the energy-consistent form's
+     * unset last state, -1e30) has slots of no meaning, which the unrolled
+     * derivative never computed */
+    fprintf(g->out, "    for (int i = 0; i < %d; i++) { /* the chain rule at the cuts (deriv.c) */\n"
+                    "        double a = jx[(int)T[3 * i + 1]];\n"
+                    "        if (a != 0.0)\n"
+                    "            jx[(int)T[3 * i]] += a * jx[(int)T[3 * i + 2]];\n"
+                    "    }\n"
+                    "    for (int i = 0; i < %d; i++)\n        jv[i] = jx[i];\n",
+            J->nchain, J->nnz);
+    free(tri);
+    free(roots);
     close_fn(g->out);
 }
 

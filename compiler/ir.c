@@ -51,6 +51,9 @@ void ir_free(ir_model *m)
     free(m->jac.colptr);
     free(m->jac.rowind);
     free(m->jac.val);
+    free(m->jac.a);
+    free(m->jac.b);
+    free(m->jac.chain);
     for (int i = 0; i < m->nan; i++) {
         free(m->an[i].name);
         for (int c = 0; c < m->an[i].ncol; c++)

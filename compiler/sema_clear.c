@@ -165,8 +165,15 @@ int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, cons
              .y = -1, .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
              .vel = C(0)};
     if (!ai) {
-        f.pos = ex_op1(P, EX_NEG, cyl_gap(P, rho_k, rho_l, z, NULL));
-        sema_mb_lin(S, &f, f.pos, 0, NULL, NULL);
+        /* the coefficients -dq/dz . dz/dcoordinate with eq. 14's dq/dz (the
+         * envelope theorem at the phi found: the derivative of the Newton
+         * steps' expression differs by qbar'(phi) dphi/dz, qbar' the last
+         * step's residual), so that the law is differentiated against z, not
+         * again for every coordinate */
+        ex_id g[4];
+        f.pos = ex_op1(P, EX_NEG, cyl_gap(P, rho_k, rho_l, z, g));
+        cyl_ctx c = {z, g};
+        sema_mb_lin(S, &f, f.pos, 0, cyl_coef, &c);
         return sema_mb_push_dof(S, &f);
     }
     /* energy-consistent: z at the last step end in discrete states (at first

@@ -583,7 +583,11 @@ static sval eval_index(sema *S, const scope *sc, const ast *n)
     if (sema_int_const(S, sc, n->kids[1], &i) != 0)
         return sval_err;
     sym *s = &S->syms[base.id];
-    for (int k = 0; k < s->ninst; k++) {
+    /* an array over a range holds index idx[0] + k at k: there first, so
+     * that n lookups cost n, not n^2 (a set, {1, 10, 15}: scanned) */
+    long k0 = s->ninst > 0 ? i - s->idx[0] : -1;
+    int guess = k0 >= 0 && k0 < s->ninst && s->idx[k0] == i;
+    for (int k = guess ? (int)k0 : 0; k < s->ninst; k++) {
         if (s->idx[k] != i)
             continue;
         if (s->kind == SYM_BODY)
