@@ -146,6 +146,8 @@ CCB="gcc -std=c11 -O2 -Wall -Wextra -Iruntime/include"
 $CCB -o "$OUT/timeit" bench/timeit.c || exit 1
 # shellcheck disable=SC2086
 $CCB -o "$OUT/bench_jit" bench/bench_jnt.c "$B/libjnt.a" $LDLIBS || exit 1
+# shellcheck disable=SC2086
+$CCB -o "$OUT/slide_ratio" bench/slide_ratio.c "$B/libjnt.a" $LDLIBS || exit 1
 
 # Per model: can it be compiled at all? (the reason is kept for the table)
 ok_model() {
@@ -446,11 +448,12 @@ fi
 # ---- 6. seed 003's beam on beam: the couplings side by side (issue 5) --------------
 # examples/beam_on_beam.jnt (paper-size qm6 meshes, mu ramped to 0.3) with each coupling,
 # 0.3 s (C crosses both unstable windows of the locus, 48.1-48.8 and 50.9-51.5 mm; 857k
-# central-difference steps), no CSV, in-process (bench_jit: compile, one untimed run,
-# one timed run: about 2-3 s each on modal coordinates), and the time of the example's
-# locus (issue 12). The four couplings run interleaved, NB6 rounds (default 5: FiLm, a,
-# b, c, FiLm, a, ...), so that a change of the machine's load falls on all of them; the
-# table gives each one's median time and the median over the rounds of its ratio to
+# central-difference steps), no CSV (the output kernel still runs at every row), and the
+# time of the example's locus (issue 12). bench/slide_ratio.c compiles the four models
+# once in one process, runs each once untimed, then NB6 rounds (default 5) of one run of
+# each in turn (FiLm, a, b, c, FiLm, a, ...), so that a change of the machine's load
+# falls on all of them; a run's time is its thread's CPU time. The table gives each
+# coupling's median CPU time and the median (and range) over the rounds of its ratio to
 # FiLm's time in the same round (issue 30 item 7).
 # Seed 003: Subs-a, -b, -c take 68, 74, 69 % of FiLm's time.
 if want 6; then
@@ -459,32 +462,28 @@ NB=${NB6:-5}
 echo
 echo "## 6. Seed 003's beam on beam: CPU time of each coupling relative to FiLm"
 echo
-echo "| coupling | time (s) | relative to FiLm (median of the rounds' ratios) | seed 003 (paper) | steps | steps per second |"
-echo "|---|---:|---:|---:|---:|---:|"
-: > "$OUT/bob_times.txt"
-for rnd in $(seq 1 "$NB"); do
-    for cp in film "dual(assumption = basic)" "dual(assumption = realistic)" "dual(assumption = simplified)"; do
-        f="$OUT/bob_$(printf '%s' "$cp" | tr -cd 'a-z').jnt"
-        sed "s/coupling = dual(assumption = realistic)/coupling = $cp/" examples/beam_on_beam.jnt > "$f"
-        line=$("$OUT/bench_jit" run "$f" 1 -D "t_end=0.3 s" 2>&1 | tail -n 1)
-        printf '%s\n' "beam_on_beam $cp round $rnd: $line" >> "$RAW"
-        printf '%s|%s|%s|%s\n' "$rnd" "$cp" "$(kv run_s_min "$line")" "$(kv steps "$line")" \
-            >> "$OUT/bob_times.txt"
-    done
+echo "| coupling | CPU time (s) | relative to FiLm (median of the rounds' ratios) | range | seed 003 (paper) | steps | steps per CPU second |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+bobs=""
+for cp in film "dual(assumption = basic)" "dual(assumption = realistic)" "dual(assumption = simplified)"; do
+    f="$OUT/bob_$(printf '%s' "$cp" | tr -cd 'a-z').jnt"
+    sed "s/coupling = dual(assumption = realistic)/coupling = $cp/" examples/beam_on_beam.jnt > "$f"
+    bobs="$bobs $f"
 done
+# shellcheck disable=SC2086
+"$OUT/slide_ratio" "$NB" $bobs -D "t_end=0.3 s" > "$OUT/bob_times.txt" 2>&1
+sed 's/^/beam_on_beam: /' "$OUT/bob_times.txt" >> "$RAW"
 for cp in film "dual(assumption = basic)" "dual(assumption = realistic)" "dual(assumption = simplified)"; do
     case $cp in film) paper=1 ;; *basic*) paper=0.68 ;; *realistic*) paper=0.74 ;; *) paper=0.69 ;; esac
-    awk -F'|' -v cp="$cp" -v paper="$paper" '
-        function med(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-                                       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-        $2 == "film" { tf[$1] = $3 }
-        $2 == cp { t[++n] = $3; r[$1] = $3; steps = $4 }
-        END { for (k in r) if (tf[k] > 0) q[++m] = r[k] / tf[k]
-              tm = med(t, n); printf "| %s | %.3f | %.3f | %s | %s | %.0f |\n", cp, tm, m ? med(q, m) : 0, paper, steps, steps / tm }' \
-        "$OUT/bob_times.txt"
+    f="$OUT/bob_$(printf '%s' "$cp" | tr -cd 'a-z').jnt"
+    line=$(grep "^model=$f " "$OUT/bob_times.txt")
+    awk -v cp="$cp" -v paper="$paper" -v c="$(kv cpu_med "$line")" -v q="$(kv ratio_med "$line")" \
+        -v lo="$(kv ratio_min "$line")" -v hi="$(kv ratio_max "$line")" -v st="$(kv steps "$line")" \
+        'BEGIN { if (c == "") { printf "| %s | n/a | | | %s | | |\n", cp, paper; exit }
+                 printf "| %s | %.3f | %.3f | %.3f-%.3f | %s | %s | %.0f |\n", cp, c, q, lo, hi, paper, st, st / c }'
 done
 echo
-echo "Times are the medians of $NB interleaved rounds (one timed run each, wall clock)."
+echo "CPU times are the medians of $NB interleaved rounds (one timed run each, bench/slide_ratio.c)."
 # The locus (seed 003 Fig. 4, the example's analysis: 41 positions, mu = 0.3 at until =
 # 0.18 s): jnt run of the example with its analysis and without it, the simulation cut
 # to 1 ns; the difference is the analysis. Its CSV names the eigensolver of each row.

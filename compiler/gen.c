@@ -13,12 +13,14 @@
  * back to the .jnt source. The text depends only on the model, so it is
  * golden-testable.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expr_int.h"
 #include "gen.h"
 #include "gen_loop.h"
+#include "gen_reads.h"
 #include "alloc.h"
 
 static void put_names(FILE *out, const char *id, const ir_vars *vs)
@@ -83,6 +85,16 @@ typedef struct gen_ctx {
     gl_tables *tabs;  /* the loops' tables (the top model's kernels), or NULL: unrolled */
     long jac_off[2];  /* the Jacobian's colptr and rowind in tabs, or -1: literals */
 } gen_ctx;
+
+/* Runs of at least this many constant zero rows of the rhs are a memset. */
+#define GEN_ZERO_RUN 8
+
+/* 1 when e is the constant +0. */
+static int is_zero(ex_pool *P, ex_id e)
+{
+    const ex_node *x = ex_get(P, e);
+    return x->kind == EX_CONST && x->v == 0 && !signbit(x->v);
+}
 
 /* Jacobian patterns longer than this are model data (gen_bind copies them). */
 #define GEN_PATTERN_MAX 256
@@ -239,15 +251,41 @@ static void gen_init(const gen_ctx *g)
 static void gen_rhs(const gen_ctx *g)
 {
     const ir_model *m = g->m;
-    int ny = m->y.n, nu = m->f.n;
+    int ny = m->y.n, nu = m->f.n, nt = ny + nu, n = 0, nrun = 0;
+    ex_id *all = xmalloc(((size_t)nt + 1) * sizeof *all);
+    ex_id *roots = xmalloc(((size_t)nt + 1) * sizeof *roots);
+    int *index = xmalloc(((size_t)nt + 1) * sizeof *index);
+    int *run = xmalloc(2 * ((size_t)nt + 1) * sizeof *run);
+    for (int i = 0; i < nt; i++)
+        all[i] = i < ny ? m->y.v[i].rhs : m->f.v[i - ny].rhs;
+    /* Runs of rows that are the constant +0 (a substructure's coordinate
+     * rows, forces on no point) are one memset each: rolled, one store per
+     * row in a loop over a table, they were 17 % of a step of
+     * examples/beam_on_beam.jnt under libtcc (docs/interfaces.md). */
+    for (int i = 0; i < nt;) {
+        int j = i;
+        while (j < nt && is_zero(m->pool, all[j]))
+            j++;
+        if (j - i >= GEN_ZERO_RUN) {
+            run[2 * nrun] = i;
+            run[2 * nrun++ + 1] = j - i;
+            i = j;
+            continue;
+        }
+        for (j = j > i ? j : i + 1; i < j; i++)
+            index[n] = i, roots[n++] = all[i];
+    }
+    if (nrun)
+        fputs("void *memset(void *, int, unsigned long);\n", g->out);
     open_fn(g, "rhs", KARGS("out"), "tyudp");
-    ex_id *roots = xmalloc(((size_t)ny + nu + 1) * sizeof *roots);
-    for (int i = 0; i < ny; i++)
-        roots[i] = m->y.v[i].rhs;
-    for (int i = 0; i < nu; i++)
-        roots[ny + i] = m->f.v[i].rhs;
-    emit_roll(g, ny + nu, roots, "out", NULL);
+    for (int k = 0; k < nrun; k++)
+        fprintf(g->out, "    memset(out + %d, 0, %d * sizeof(double));\n", run[2 * k],
+                run[2 * k + 1]);
+    emit_roll(g, n, roots, "out", nrun ? index : NULL);
+    free(run);
+    free(index);
     free(roots);
+    free(all);
     close_fn(g->out);
 }
 
@@ -546,14 +584,30 @@ static void gen_summaries(const gen_ctx *g)
 static void gen_blocks(const gen_ctx *g)
 {
     const ir_model *m = g->m;
+    /* a model with interfaces: what its outputs read of each block (gen_reads.h) */
+    int reads = m->nifaces > 0 && m->nblocks <= 64, have[64] = {0};
+    for (int b = 0; reads && b < m->nblocks; b++) {
+        int *rd = gen_out_reads(m, b);
+        if ((have[b] = rd != NULL)) {
+            fprintf(g->out, "static const int %s_reads%d[] = {", g->px, b);
+            for (int i = 0; i <= rd[0]; i++)
+                fprintf(g->out, "%s%d,", i % 16 ? " " : "\n    ", rd[i]);
+            fputs("\n};\n", g->out);
+        }
+        free(rd);
+    }
     fprintf(g->out, "static const jnt_abi_block %s_blocks[] = {\n", g->px);
     for (int b = 0; b < m->nblocks; b++) {
         const ir_block *k = &m->blocks[b];
         fputs("    {", g->out);
         ex_put_cstr(g->out, k->name);
-        fprintf(g->out, ", %d, %d, %ld, %ld, %ld, %d, %d, %ld, %d, %d, %d, %ld},\n", k->q0,
+        fprintf(g->out, ", %d, %d, %ld, %ld, %ld, %d, %d, %ld, %d, %d, %d, %ld", k->q0,
                 k->r, k->off[0], k->off[1], k->off[2], k->g0, k->ng, k->off[3], k->qdd0,
                 k->flags, k->frame, k->off[4]);
+        if (reads && have[b])
+            fprintf(g->out, ", %s_reads%d},\n", g->px, b);
+        else
+            fputs(", 0},\n", g->out); /* out_reads: all of it */
     }
     fputs("};\n", g->out);
 }

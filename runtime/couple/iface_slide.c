@@ -42,6 +42,7 @@ typedef struct run_ctx {
     double in[6 * IFACE_MAX_SUB], in_t; /* block_in at in_t */
     double *dmu;      /* nd zeros but the slip speed asked for, then nifaces mu */
     int force_state;  /* the force kernel reads the state (its Jacobian has entries) */
+    slide_rows *rows[IFACE_MAX_SUB]; /* what the output rows read of each block */
 } run_ctx;
 
 /* The model state y = (q, qd) of every block from the slide vectors. */
@@ -327,24 +328,77 @@ static void write_contacts(const jnt_abi_model *a, const slide_data *sd, double 
 
 /* The blocks' accelerations (at the step's start, the central difference's
  * a_n) into the discrete states that outputs read (only outputs may: sema
- * offers SUB.SET[k].uy.a in the output block alone). */
-static void write_accels(const run_ctx *c, double *d)
+ * offers SUB.SET[k].uy.a in the output block alone); all: every one, else
+ * those the outputs read (jnt_abi_block.out_reads). */
+static void write_accels(const run_ctx *c, double *d, int all)
 {
     for (int b = 0; b < c->a->nblocks; b++) {
         const jnt_abi_block *k = &c->a->blocks[b];
-        if (k->qdd0 >= 0)
-            memcpy(d + k->qdd0, c->sd->a + slide_model_offset(c->sm, b),
-                   (size_t)k->r * sizeof *d);
+        const double *acc = c->sd->a + slide_model_offset(c->sm, b);
+        if (k->qdd0 < 0)
+            continue;
+        if (all || !k->out_reads) {
+            memcpy(d + k->qdd0, acc, (size_t)k->r * sizeof *d);
+            continue;
+        }
+        for (int e = 1; e <= k->out_reads[0]; e++)
+            if (k->out_reads[e] >= 2 * k->r)
+                d[k->qdd0 + k->out_reads[e] - 2 * k->r] = acc[k->out_reads[e] - 2 * k->r];
     }
 }
 
-/* One output row at the slide state (brought up to date: slide_sync). */
+/* What the output kernel reads of each block (jnt_abi_block.out_reads) as
+ * slide_rows, so that an output row computes only those values of the
+ * physical state (u = Phi q on modal coordinates: 3 n^2 operations per
+ * block for all of it; docs/interfaces.md). 0, or a message in err. */
+static int output_rows(run_ctx *c, char *err, size_t errn)
+{
+    for (int b = 0; b < c->a->nblocks; b++) {
+        const jnt_abi_block *k = &c->a->blocks[b];
+        unsigned char *what = NULL;
+        if (k->out_reads) {
+            what = calloc((size_t)k->r + 1, 1);
+            if (!what)
+                break;
+            int n = k->out_reads[0];
+            for (int j = 1; j <= n && n <= 3 * k->r; j++) {
+                int e = k->out_reads[j];
+                if (e < 0 || e >= 3 * k->r || (e >= 2 * k->r && k->qdd0 < 0)) {
+                    n = -1;
+                    break;
+                }
+                what[e % k->r] |= e < k->r ? SLIDE_ROW_U : e < 2 * k->r ? SLIDE_ROW_V
+                                                                         : SLIDE_ROW_A;
+            }
+            if (n < 0 || n > 3 * k->r) {
+                free(what);
+                snprintf(err, errn, "substructure '%s': the table of what the outputs read "
+                                    "is out of range", k->name);
+                return JNT_ERR_MODEL;
+            }
+        }
+        c->rows[b] = slide_rows_new(c->sm, b, what);
+        free(what);
+        if (!c->rows[b])
+            break;
+    }
+    for (int b = 0; b < c->a->nblocks; b++)
+        if (!c->rows[b]) {
+            snprintf(err, errn, "out of memory");
+            return JNT_ERR_NOMEM;
+        }
+    return JNT_OK;
+}
+
+/* One output row at the slide state: the part of the physical state the
+ * output kernel reads brought up to date (slide_sync_rows). */
 static int emit(run_ctx *c, slide_data *sd, csv_writer *csv)
 {
     jnt_data *dt = c->dt;
-    slide_sync(c->sm, sd);
+    for (int b = 0; b < c->a->nblocks; b++)
+        slide_sync_rows(c->sm, sd, c->rows[b]);
     if (sd->step > 0)
-        write_accels(c, dt->d);
+        write_accels(c, dt->d, 0);
     to_y(c, c->sd->u, c->sd->v, c->y);
     if (c->a->output(c->sd->t, c->y, eval_gather(c->m, dt, c->y), dt->d, dt->p, dt->out) < 0)
         return data_error(dt, JNT_ERR_KERNEL, "t = %.9g s: the output kernel failed", c->sd->t);
@@ -393,6 +447,8 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
     free(u0);
     if (rc != JNT_OK)
         rc = data_error(dt, rc < 0 ? rc : JNT_ERR_MODEL, "t = %.9g s: %s", s->t0, slide_error(sd));
+    else if ((rc = output_rows(&c, err, sizeof err)) != JNT_OK)
+        rc = data_error(dt, rc, "%s", err);
     else
         rc = emit(&c, sd, csv);
     double oe = s->out_every, next = s->t0 + oe;
@@ -417,9 +473,14 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
             rc = data_error(dt, JNT_STOPPED, "stopped at t = %.9g s", sd->t);
     }
     progress_clear(&pg);
+    /* the whole state at the end: y, and the accelerations of the last row */
     slide_sync(sm, sd);
     to_y(&c, sd->u, sd->v, dt->y);
+    if (rc == JNT_OK && sd->step > 0)
+        write_accels(&c, dt->d, 1);
     dt->t = sd->t;
+    for (int b = 0; b < a->nblocks; b++)
+        slide_rows_free(c.rows[b]);
     slide_data_free(sd);
     slide_model_free(sm);
     free(c.y);

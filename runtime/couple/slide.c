@@ -494,6 +494,7 @@ static void ports_forget(const slide_model *m, struct slide_work *w)
     for (int c = 0; c < SLIDE_NCONF; c++)
         for (int p = 0; p < m->nport; p++)
             w->pgen[c][p] = LONG_MIN;
+    w->uncommitted = 0;
 }
 
 /* See slide.h. */

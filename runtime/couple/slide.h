@@ -258,6 +258,25 @@ int slide_step(const slide_model *m, slide_data *d);
  * u = Phi q for those on modal coordinates, n^2 operations each). */
 void slide_sync(const slide_model *m, slide_data *d);
 
+/* Part of a substructure's physical state (slide_sync_rows): what an output
+ * row reads of it, when that is a few of its coordinates. */
+typedef struct slide_rows slide_rows;
+enum { SLIDE_ROW_U = 1, SLIDE_ROW_V = 2, SLIDE_ROW_A = 4 };
+
+/* The part of substructure s made of its coordinates i < n (its size) with
+ * what[i] != 0, a sum of SLIDE_ROW_U, SLIDE_ROW_V, SLIDE_ROW_A (u, v, a);
+ * what NULL: all of them. Keeps a copy of those rows of the modal basis
+ * (one row each, contiguous). NULL when out of memory or s is no
+ * substructure. */
+slide_rows *slide_rows_new(const slide_model *m, int s, const unsigned char *what);
+void slide_rows_free(slide_rows *r);
+
+/* Bring the part r of d->u, d->v, d->a up to date (slide_def.lazy): the
+ * values slide_sync gives them, bit for bit (the same products summed in
+ * the same order), at n operations per value instead of n^2 for the
+ * substructure; the rest of d->u, d->v, d->a is left as it was. */
+void slide_sync_rows(const slide_model *m, slide_data *d, const slide_rows *r);
+
 /* 1 when substructure s is stepped on its modal coordinates (slide_coords). */
 int slide_model_modal(const slide_model *m, int s);
 

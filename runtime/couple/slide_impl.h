@@ -105,6 +105,8 @@ struct slide_work {
     double *ralpha;                                    /* nsub: Rayleigh alpha at t_n */
     int *ipiv, *idx, *map;                             /* 2 nc, 2 nc, 3 nc */
     double t0;                                         /* start time of the run */
+    int uncommitted;   /* the last slide_step returned before its commit: its u* and
+                          u_n+1 ports carry the stamp of the step it will try again */
     char err[256];
 };
 

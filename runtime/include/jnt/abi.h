@@ -24,7 +24,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 16
+#define JNT_ABI_VERSION 17
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -165,6 +165,14 @@ typedef struct jnt_abi_block {
      * JNT_FFRF3_*, gravity (gx, gy, gz) at in[6 b .. 6 b + 2] (core/flex3d.c). */
     int frame;
     long ffrf;
+    /* A model with interfaces: what its output kernel reads of the block,
+     * so that an output row computes only that of the physical state
+     * (runtime/couple/iface_slide.c). NULL: all of it. Else out_reads[0] = n,
+     * then n entries e in [0, 3r): e < r the displacement of coordinate e
+     * (y[q0 + e]), r <= e < 2r the velocity of coordinate e - r
+     * (y[q0 + e]), 2r <= e the acceleration of coordinate e - 2r
+     * (d[qdd0 + e - 2r]). ABI 17. */
+    const int *out_reads;
 } jnt_abi_block;
 
 enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4, JNT_BLOCK_FFRF3 = 8,

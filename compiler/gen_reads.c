@@ -1,0 +1,61 @@
+/*
+ * gen_reads.c: what the output kernel reads of each linear block
+ * (gen_reads.h). One walk over the output expressions' DAG: their leaves
+ * name the states (EX_Y: a coordinate or its velocity), the discrete states
+ * (EX_D: the accelerations a model with interfaces keeps from qdd0 on) and
+ * the gathered points (EX_UP, EX_UV: rows of the basis) they read.
+ */
+#include <stdlib.h>
+
+#include "gen_reads.h"
+#include "alloc.h"
+#include "expr_int.h"
+
+/* See gen_reads.h. */
+int *gen_out_reads(const ir_model *m, int b)
+{
+    const ir_block *k = &m->blocks[b];
+    int r = k->r, n = m->out.n;
+    if (k->ffrf || k->nffrf || r <= 0)
+        return NULL;
+    char *need = xcalloc(3 * (size_t)r, 1);
+    ex_id *roots = xmalloc(((size_t)n + 1) * sizeof *roots);
+    for (int i = 0; i < n; i++)
+        roots[i] = m->out.v[i].rhs;
+    ex_map pos;
+    ex_id *order = NULL;
+    ex_map_init(&pos, 64);
+    int nn = n > 0 ? ex_topo(m->pool, n, roots, &order, &pos) : 0;
+    for (int i = 0; i < nn; i++) {
+        const ex_node *x = ex_get(m->pool, order[i]);
+        int e = -1;
+        if (x->kind == EX_Y && x->a >= k->q0 && x->a < k->q0 + 2 * r)
+            e = x->a - k->q0;
+        else if (x->kind == EX_D && k->qdd0 >= 0 && x->a >= k->qdd0 && x->a < k->qdd0 + r)
+            e = 2 * r + x->a - k->qdd0;
+        if (e >= 0) {
+            need[e] = 1;
+            continue;
+        }
+        if ((x->kind == EX_UP || x->kind == EX_UV) && x->a >= k->g0 && x->a < k->g0 + k->ng) {
+            /* the point's basis row (ng x r, column-major): its coordinates */
+            int row = x->a - k->g0, base = x->kind == EX_UV ? r : 0;
+            for (int c = 0; c < r; c++)
+                if (k->rows[row + (size_t)k->ng * c] != 0)
+                    need[base + c] = 1;
+        }
+    }
+    int cnt = 0;
+    for (int e = 0; e < 3 * r; e++)
+        cnt += need[e];
+    int *out = xmalloc(((size_t)cnt + 1) * sizeof *out);
+    out[0] = cnt;
+    for (int e = 0, j = 1; e < 3 * r; e++)
+        if (need[e])
+            out[j++] = e;
+    free(order);
+    ex_map_free(&pos);
+    free(roots);
+    free(need);
+    return out;
+}
