@@ -41,24 +41,9 @@ has "an fe matrix linked to /dev/zero: said what it is" "not a regular file"
 gen_undef() { awk -v n="$1" 'BEGIN { print "model u"; for (i = 0; i < n; i++) printf "param p%d = q%d\n", i, i }'; }
 gen_bodies() { awk -v n="$1" 'BEGIN { print "model b"; for (i = 0; i < n; i++)
     printf "body b%d : point(mass = 1 kg) { dof x }\n", i }'; }
-# best_ns FILE: the least CPU time (user + system, of the child) of three checks of FILE, in
-# ns: CPU time rather than wall clock, and the least of three, so that other load on a shared
-# machine does not count (wall clock failed at 24x under a load of 20)
-best_ns() {
-    /usr/bin/python3 -c '
-import resource, subprocess, sys
-best = None
-for r in range(3):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    best = t if best is None else min(best, t)
-print(int(best * 1e9))' "$J" check "$1"
-}
 for kind in undef bodies; do
     gen_$kind 10000 > "$T/$kind.1.jnt"; gen_$kind 100000 > "$T/$kind.10.jnt"
-    t1=$(best_ns "$T/$kind.1.jnt"); t10=$(best_ns "$T/$kind.10.jnt")
+    t1=$(cpu_ns "$J" check "$T/$kind.1.jnt"); t10=$(cpu_ns "$J" check "$T/$kind.10.jnt")
     # 15x, with 50 ms of slack for a start-up that does not scale
     if [ "$t10" -le $(( 15 * t1 + 50000000 )) ]; then pass "front end linear in $kind: 10x the model, $((t10 / 1000000)) ms against $((t1 / 1000000)) ms"
     else fail "front end superlinear in $kind: 10x the model, $((t10 / 1000000)) ms against $((t1 / 1000000)) ms"; fi

@@ -13,20 +13,11 @@ gen_bodies() { awk -v n="$1" 'BEGIN { print "model b"; for (i = 0; i < n; i++) {
     printf "body b%d : point(mass = 1 kg) { dof x }\n", i
     printf "spring s%d between b%d.x and ground { stiffness = 1 N/m }\n", i, i }
     print "simulate { integrator = rk4(h = 1 ms)  until = 1 ms }" }'; }
-# best_ns CMD...: the shortest of three runs of CMD, in ns (the least disturbed by other load)
-best_ns() {
-    b=
-    for r in 1 2 3; do
-        s=$(date +%s%N); "$@" > /dev/null 2>&1; e=$(( $(date +%s%N) - s ))
-        [ -z "$b" ] || [ "$e" -lt "$b" ] && b=$e
-    done
-    echo "$b"
-}
 gen_bodies 5000 > b5k.jnt
 gen_bodies 20000 > b20k.jnt
 for cmd in emit run; do
-    t1=$(best_ns "$J" $cmd b5k.jnt -o b5k.out)
-    t4=$(best_ns "$J" $cmd b20k.jnt -o b20k.out)
+    t1=$(cpu_ns "$J" $cmd b5k.jnt -o b5k.out)
+    t4=$(cpu_ns "$J" $cmd b20k.jnt -o b20k.out)
     if [ "$t4" -lt $(( 5 * t1 )) ]; then
         pass "jnt $cmd linear: 5k -> 20k bodies, $((t1 / 1000000)) -> $((t4 / 1000000)) ms"
     else
