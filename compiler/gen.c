@@ -596,6 +596,7 @@ static void gen_blocks(const gen_ctx *g)
         }
         free(rd);
     }
+    int state = m->nifaces > 0 && gen_forces_read_state(m) ? JNT_BLOCK_STATE_FORCES : 0;
     fprintf(g->out, "static const jnt_abi_block %s_blocks[] = {\n", g->px);
     for (int b = 0; b < m->nblocks; b++) {
         const ir_block *k = &m->blocks[b];
@@ -603,7 +604,7 @@ static void gen_blocks(const gen_ctx *g)
         ex_put_cstr(g->out, k->name);
         fprintf(g->out, ", %d, %d, %ld, %ld, %ld, %d, %d, %ld, %d, %d, %d, %ld", k->q0,
                 k->r, k->off[0], k->off[1], k->off[2], k->g0, k->ng, k->off[3], k->qdd0,
-                k->flags, k->frame, k->off[4]);
+                k->flags | state, k->frame, k->off[4]);
         if (reads && have[b])
             fprintf(g->out, ", %s_reads%d},\n", g->px, b);
         else

@@ -12,6 +12,21 @@
 #include "expr_int.h"
 
 /* See gen_reads.h. */
+int gen_forces_read_state(const ir_model *m)
+{
+    static const ex_kind kinds[] = {EX_Y, EX_UP, EX_UV};
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < m->y.n; i++)
+            if (ex_depends(m->pool, m->y.v[i].rhs, kinds[k], -1))
+                return 1;
+        for (int i = 0; i < m->f.n; i++)
+            if (ex_depends(m->pool, m->f.v[i].rhs, kinds[k], -1))
+                return 1;
+    }
+    return 0;
+}
+
+/* See gen_reads.h. */
 int *gen_out_reads(const ir_model *m, int b)
 {
     const ir_block *k = &m->blocks[b];

@@ -17,4 +17,9 @@
  * rows): the runtime then computes all of it. Owned by the caller. */
 int *gen_out_reads(const ir_model *m, int b);
 
+/* Do the rhs kernel's forces of m read the state: any state (EX_Y) or
+ * gathered point (EX_UP, EX_UV) under a derivative or force expression,
+ * also where only an `if` condition reads it (JNT_BLOCK_STATE_FORCES). */
+int gen_forces_read_state(const ir_model *m);
+
 #endif

@@ -90,6 +90,10 @@ grep -A5 '^FAIL' "$B/tests/kernels.txt"
 B=$B sh tests/cli/startup.sh > "$B/tests/startup.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/startup.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/startup.txt"
+# a sliding interface's force that reads the state only through a condition
+B=$B sh tests/cli/iface_state.sh > "$B/tests/iface_state.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$B/tests/iface_state.txt" >> "$log"
+grep -A5 '^FAIL' "$B/tests/iface_state.txt"
 section "command line"
 
 # issue 17's defects: inputs, limits, outputs under signals and full disks

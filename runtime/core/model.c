@@ -89,7 +89,7 @@ static int abi_valid(const jnt_abi_model *a, const double *data)
     if (a->nifaces < 0 || (a->nifaces > 0 && (!a->ifaces || !a->iface_mu || a->nblocks < 1)))
         return 0;
     for (int b = 0; b < a->nblocks; b++)
-        if (a->blocks[b].flags && !a->block_in)
+        if ((a->blocks[b].flags & ~JNT_BLOCK_STATE_FORCES) && !a->block_in)
             return 0;
     for (int f = 0; f < a->nifaces; f++) {
         const jnt_abi_iface *k = &a->ifaces[f];

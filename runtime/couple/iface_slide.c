@@ -41,9 +41,22 @@ typedef struct run_ctx {
     long last_step;
     double in[6 * IFACE_MAX_SUB], in_t; /* block_in at in_t */
     double *dmu;      /* nd zeros but the slip speed asked for, then nifaces mu */
-    int force_state;  /* the force kernel reads the state (its Jacobian has entries) */
+    int force_state;  /* the force kernel reads the state (forces_read_state) */
     slide_rows *rows[IFACE_MAX_SUB]; /* what the output rows read of each block */
 } run_ctx;
+
+/* Does the force kernel read the state: its Jacobian has entries, or the
+ * compiler says so (JNT_BLOCK_STATE_FORCES: also a state read only by a
+ * condition, `if x > 0 m then ...`, whose derivative is zero). */
+static int forces_read_state(const jnt_abi_model *a)
+{
+    if (a->jac_colptr[a->ny + 2 * a->nu] > 0)
+        return 1;
+    for (int b = 0; b < a->nblocks; b++)
+        if (a->blocks[b].flags & JNT_BLOCK_STATE_FORCES)
+            return 1;
+    return 0;
+}
 
 /* The model state y = (q, qd) of every block from the slide vectors. */
 static void to_y(const run_ctx *c, const double *u, const double *v, double *y)
@@ -245,10 +258,10 @@ int iface_model(const jnt_model *mdl, const double *p, double h, slide_model **o
         /* The substructures run on their modal coordinates where the damping
          * allows (slide_coords): the physical state is computed at the output
          * rows (slide_sync), and before the force kernel only when it reads
-         * the state (its Jacobian has entries). */
+         * the state (forces_read_state). */
         slide_def def = {.nsub = nb, .sub = subs, .niface = a->nifaces, .iface = ifs,
                          .method = (slide_method)method, .h = h, .lazy = 1,
-                         .force_state = a->jac_colptr[a->ny + 2 * a->nu] > 0};
+                         .force_state = forces_read_state(a)};
         rc = slide_model_new(&def, out, err, errn);
     }
 done:
@@ -418,7 +431,7 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
     const jnt_abi_model *a = m->abi;
     char err[256] = "";
     run_ctx c = {.m = m, .a = a, .dt = dt, .p = dt->p, .last_t = NAN, .last_step = -1, .in_t = NAN,
-                 .force_state = a->jac_colptr[a->ny + 2 * a->nu] > 0};
+                 .force_state = forces_read_state(a)};
     slide_model *sm = NULL;
     int rc = iface_model(m, dt->p, s->h, &sm, err, sizeof err);
     if (rc != JNT_OK)

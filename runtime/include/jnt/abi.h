@@ -175,8 +175,12 @@ typedef struct jnt_abi_block {
     const int *out_reads;
 } jnt_abi_block;
 
+/* JNT_BLOCK_STATE_FORCES (a model with interfaces, on every block): the rhs kernel's forces
+ * read the state (a coordinate, a velocity or a gathered point, also where only a condition
+ * reads it, which the Jacobian cannot show), so the runtime writes the blocks' state into y
+ * before calling it. No block_in values. */
 enum { JNT_BLOCK_FRAME = 1, JNT_BLOCK_RAYLEIGH = 2, JNT_BLOCK_FFRF = 4, JNT_BLOCK_FFRF3 = 8,
-       JNT_BLOCK_FFRF_SPARSE = 16 };
+       JNT_BLOCK_FFRF_SPARSE = 16, JNT_BLOCK_STATE_FORCES = 32 };
 
 /* JNT_BLOCK_FFRF | JNT_BLOCK_FFRF_SPARSE: a flexible2d body left unreduced
  * (its basis the identity on the substructure's free DOFs, r up to
