@@ -13,7 +13,7 @@
 # share of it, against seed 000's 0.2 % (its 3009-DOF model, 60 JTVs against
 # all 903 pairs). BENCH12_T defaults to the first 0.3 s (the load ramp and
 # the first burst of contact chatter: about 30 s of CPU unreduced);
-# BENCH_LONG=1 makes it the paper's whole T_sim, 2.5 s (several minutes of
+# BENCH_LONG=1 makes it the paper's whole T_sim, 2.5 s (about 14 minutes of
 # CPU unreduced; docs/reduction.md has one such run). When BENCH12_T is not
 # 2.5 s the reduced bases are run over it too.
 # shellcheck disable=SC2154
