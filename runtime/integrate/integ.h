@@ -121,6 +121,12 @@ int integ_fail_cause(integ_run *r, int fallback, double t, const char *what);
 int integ_factor_failed(integ_run *r, int info, int n);
 /* Cubic Hermite interpolation between (t, y, f) and (t_new, y_new, f_new). */
 int integ_hermite(integ_run *r, double t, double *yout);
+/* One step's cubic Hermite over n values: out[i] = h00 y0[i] + h10 f0[i] +
+ * h01 y1[i] + h11 f1[i] with the basis at theta = (t - r->t) / h, f0 and f1
+ * the rates at the step's ends (the multibody integrators' (q, v) and
+ * (v, q'') and integ_hermite's (y, f)). */
+void integ_hermite_rows(const integ_run *r, double t, int n, const double *y0, const double *f0,
+                        const double *y1, const double *f1, double *out);
 /* End of the next fixed step of size h from r->t: snapped to the grid
  * t0 + k h to avoid drift, and to t_end for the last step. */
 double integ_fixed_end(const integ_run *r, double h);

@@ -366,13 +366,9 @@ static int mid_interp(integ_run *r, double t, double *yout)
 {
     const integ_dae *w = ((const mid *)r->mem)->w;
     int nq = w->nq, ny = r->abi->ny;
-    double h = r->t_new - r->t;
-    double th = (t - r->t) / h, u = 1.0 - th;
-    double h00 = (1.0 + 2.0 * th) * u * u, h10 = th * u * u * h;
-    double h01 = th * th * (3.0 - 2.0 * th), h11 = -th * th * u * h;
+    double th = (t - r->t) / (r->t_new - r->t), u = 1.0 - th;
     const double *y0 = r->y, *y1 = r->y_new;
-    for (int i = 0; i < nq; i++)
-        yout[i] = h00 * y0[i] + h10 * y0[nq + i] + h01 * y1[i] + h11 * y1[nq + i];
+    integ_hermite_rows(r, t, nq, y0, y0 + nq, y1, y1 + nq, yout);
     for (int i = nq; i < ny; i++)
         yout[i] = u * y0[i] + th * y1[i];
     return 0;

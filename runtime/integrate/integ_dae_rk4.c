@@ -749,20 +749,11 @@ static int drk_interp(integ_run *r, double t, double *yout)
 {
     const drk *w = r->mem;
     int nq = w->nq, nz = w->nz;
-    double h = r->t_new - r->t;
-    double th = (t - r->t) / h, u = 1.0 - th;
-    double h00 = (1.0 + 2.0 * th) * u * u, h10 = th * u * u * h;
-    double h01 = th * th * (3.0 - 2.0 * th), h11 = -th * th * u * h;
+    double th = (t - r->t) / (r->t_new - r->t), u = 1.0 - th;
     const double *y0 = r->y, *y1 = r->y_new;
-    for (int i = 0; i < nq; i++) {
-        yout[i] = h00 * y0[i] + h10 * y0[nq + i] + h01 * y1[i] + h11 * y1[nq + i];
-        yout[nq + i] = h00 * y0[nq + i] + h10 * w->ka[0][i] + h01 * y1[nq + i] +
-                       h11 * w->acc1[i];
-    }
-    for (int j = 0; j < nz; j++) {
-        int i = 2 * nq + j;
-        yout[i] = h00 * y0[i] + h10 * w->kz[0][j] + h01 * y1[i] + h11 * w->fz1[j];
-    }
+    integ_hermite_rows(r, t, nq, y0, y0 + nq, y1, y1 + nq, yout);
+    integ_hermite_rows(r, t, nq, y0 + nq, w->ka[0], y1 + nq, w->acc1, yout + nq);
+    integ_hermite_rows(r, t, nz, y0 + 2 * nq, w->kz[0], y1 + 2 * nq, w->fz1, yout + 2 * nq);
     for (int i = w->c0; i < w->ny; i++)
         yout[i] = u * y0[i] + th * y1[i];
     return 0;

@@ -247,14 +247,21 @@ int integ_factor_failed(integ_run *r, int info, int n)
 }
 
 /* See integ.h. Cubic Hermite basis on theta = (t - t_n) / h. */
-int integ_hermite(integ_run *r, double t, double *yout)
+void integ_hermite_rows(const integ_run *r, double t, int n, const double *y0, const double *f0,
+                        const double *y1, const double *f1, double *out)
 {
     double h = r->t_new - r->t;
     double th = (t - r->t) / h, u = 1.0 - th;
     double h00 = (1.0 + 2.0 * th) * u * u, h10 = th * u * u * h;
     double h01 = th * th * (3.0 - 2.0 * th), h11 = -th * th * u * h;
-    for (int i = 0; i < r->abi->ny; i++)
-        yout[i] = h00 * r->y[i] + h10 * r->f[i] + h01 * r->y_new[i] + h11 * r->f_new[i];
+    for (int i = 0; i < n; i++)
+        out[i] = h00 * y0[i] + h10 * f0[i] + h01 * y1[i] + h11 * f1[i];
+}
+
+/* See integ.h. */
+int integ_hermite(integ_run *r, double t, double *yout)
+{
+    integ_hermite_rows(r, t, r->abi->ny, r->y, r->f, r->y_new, r->f_new, yout);
     return 0;
 }
 
