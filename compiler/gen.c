@@ -699,7 +699,7 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     put_ref(g, m->pin.n, "pins", ",\n");
     fputs("    ", out);
     put_ref(g, g->tabs != NULL, "bind", ",\n");
-    fprintf(out, "    %s_out_kinds,\n};\n", px);
+    fprintf(out, "    %s_out_kinds,\n    %d,\n};\n", px, gen_gather_skip(m));
 }
 
 /* One model: its tables, kernels and jnt_abi_model object `abi_name`

@@ -22,4 +22,10 @@ int *gen_out_reads(const ir_model *m, int b);
  * also where only an `if` condition reads it (JNT_BLOCK_STATE_FORCES). */
 int gen_forces_read_state(const ir_model *m);
 
+/* The halves of the gather (positions u, velocities uv) that no kernel of
+ * a group reads: jnt_abi_model.gather_skip's JNT_SKIP_* bits for the rhs
+ * and jac kernels, update and output (leaves EX_UP, EX_UV); 0 for a model
+ * without gathered points. */
+int gen_gather_skip(const ir_model *m);
+
 #endif

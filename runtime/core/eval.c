@@ -113,8 +113,9 @@ static double *ew_flex(const jnt_abi_model *a, jnt_data *d)
     return ew_dense(a, d) + dense_size(a) + 6 * (size_t)a->nblocks;
 }
 
-/* eval_gather's last y (ny) and, after it, 1.0 when u holds its gather:
- * the arena's last ny + 1 doubles (eval_work_size). */
+/* eval_gather's last y (ny) and, after it, the halves of u that hold its
+ * gather (1 the positions, 2 the velocities, 3 both; 0 before any): the
+ * arena's last ny + 1 doubles (eval_work_size). */
 static double *ew_ylast(const jnt_model *m, jnt_data *d)
 {
     size_t nw, ni;
@@ -137,39 +138,65 @@ static void rows_mul(const model_block *mb, int ng, int r, const double *v, doub
     }
 }
 
+/* The halves (1 u, 2 uv) that kernel group `group` (EVAL_*) reads of
+ * model a: the compiler's gather_skip (jnt_abi_model) says which it never
+ * reads. */
+static int gather_need(const jnt_abi_model *a, int group)
+{
+    static const int skip_u[] = {0, JNT_SKIP_RHS_U, JNT_SKIP_UPDATE_U, JNT_SKIP_OUTPUT_U};
+    static const int skip_uv[] = {0, JNT_SKIP_RHS_UV, JNT_SKIP_UPDATE_UV, JNT_SKIP_OUTPUT_UV};
+    if (group <= EVAL_ALL || group > EVAL_OUTPUT)
+        return 3;
+    return (a->gather_skip & skip_u[group] ? 0 : 1) | (a->gather_skip & skip_uv[group] ? 0 : 2);
+}
+
 /* See eval.h. */
-const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
+const double *eval_gather_for(const jnt_model *m, jnt_data *d, const double *y, int group)
 {
     const jnt_abi_model *a = m->abi;
+    double *ylast = ew_ylast(m, d);
+    size_t ny = (size_t)a->ny;
     if (a->nu == 0) { /* nothing to gather: y kept for eval_last_y only */
-        double *ylast = ew_ylast(m, d);
-        memcpy(ylast, y, (size_t)a->ny * sizeof *y);
-        ylast[a->ny] = 1.0;
+        memcpy(ylast, y, ny * sizeof *y);
+        ylast[ny] = 3.0;
         return NULL;
     }
     /* the same y again (the Newton loop's rhs, constraint rates and
-     * output at one state): u is still its gather */
-    double *u = d->ew, *ylast = ew_ylast(m, d);
-    size_t ny = (size_t)a->ny;
-    if (ylast[ny] == 1.0 && memcmp(ylast, y, ny * sizeof *y) == 0)
+     * output at one state): u still holds the halves it gathered, and only
+     * those a kernel reads that it does not hold are gathered */
+    double *u = d->ew;
+    int need = gather_need(a, group), have = 0;
+    if (ylast[ny] != 0.0 && memcmp(ylast, y, ny * sizeof *y) == 0)
+        have = (int)ylast[ny] & 3;
+    need &= ~have;
+    if (need == 0)
         return u;
     for (int b = 0; b < a->nblocks; b++) {
         const jnt_abi_block *k = &a->blocks[b];
         if (k->ng == 0)
             continue;
-        rows_mul(&m->blk[b], k->ng, k->r, y + k->q0, u + k->g0);
-        rows_mul(&m->blk[b], k->ng, k->r, y + vel0(a, k), u + a->nu + k->g0);
+        if (need & 1)
+            rows_mul(&m->blk[b], k->ng, k->r, y + k->q0, u + k->g0);
+        if (need & 2)
+            rows_mul(&m->blk[b], k->ng, k->r, y + vel0(a, k), u + a->nu + k->g0);
     }
-    memcpy(ylast, y, ny * sizeof *y);
-    ylast[ny] = 1.0;
+    if (have == 0)
+        memcpy(ylast, y, ny * sizeof *y);
+    ylast[ny] = (double)(have | need);
     return u;
+}
+
+/* See eval.h. */
+const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y)
+{
+    return eval_gather_for(m, d, y, EVAL_ALL);
 }
 
 /* See eval.h. */
 const double *eval_last_y(const jnt_model *m, jnt_data *d)
 {
     const double *ylast = ew_ylast(m, d);
-    return ylast[m->abi->ny] == 1.0 ? ylast : NULL;
+    return ylast[m->abi->ny] != 0.0 ? ylast : NULL;
 }
 
 /* See eval.h. */
@@ -184,7 +211,7 @@ int eval_forces(const jnt_model *m, jnt_data *d, double t, const double *y, doub
     const jnt_abi_model *a = m->abi;
     if (a->nu == 0)
         return a->rhs(t, y, NULL, d->d, d->p, ydot);
-    const double *u = eval_gather(m, d, y);
+    const double *u = eval_gather_for(m, d, y, EVAL_RHS);
     double *o = ew_out(a, d);
     int rc = a->rhs(t, y, u, d->d, d->p, o);
     if (rc != 0)
@@ -273,7 +300,7 @@ static int jac_acc(const jnt_model *m, jnt_data *d, double t, const double *y, f
     size_t n = (size_t)a->ny;
     int nu = a->nu, ny = a->ny;
     double *jv = ew_jv(a, d);
-    int rc = a->jac(t, y, eval_gather(m, d, y), d->d, d->p, jv);
+    int rc = a->jac(t, y, eval_gather_for(m, d, y, EVAL_RHS), d->d, d->p, jv);
     if (rc != 0)
         return rc;
     for (int c = 0; c < ny + 2 * nu; c++)

@@ -27,6 +27,14 @@ void eval_work_size(const jnt_abi_model *a, size_t *nw, size_t *ni);
  * d's scratch), or NULL when the model has none. Valid until the next call. */
 const double *eval_gather(const jnt_model *m, jnt_data *d, const double *y);
 
+/* The kernel groups of jnt_abi_model.gather_skip: EVAL_ALL gathers both
+ * halves, the others only those the group's kernels read (the rhs and jac,
+ * update, output), the other half left as it was. */
+enum { EVAL_ALL, EVAL_RHS, EVAL_UPDATE, EVAL_OUTPUT };
+
+/* eval_gather for the kernels of `group` (EVAL_*). */
+const double *eval_gather_for(const jnt_model *m, jnt_data *d, const double *y, int group);
+
 /* The y of the last eval_gather (the output kernel's state while an output
  * row is written: the VTK writer's frame), or NULL before any. */
 const double *eval_last_y(const jnt_model *m, jnt_data *d);

@@ -325,7 +325,8 @@ double integ_wrms(int n, const double *v, const double *y, double rtol, double a
 static int emit(integ_run *r, csv_writer *csv, double t, const double *y)
 {
     jnt_data *dt = r->data;
-    int rc = r->abi->output(t, y, eval_gather(dt->m, dt, y), r->d, r->p, dt->out);
+    const double *u = eval_gather_for(dt->m, dt, y, EVAL_OUTPUT);
+    int rc = r->abi->output(t, y, u, r->d, r->p, dt->out);
     if (rc < 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the output kernel failed (status %d)", rc);
     if (csv) {
@@ -455,7 +456,8 @@ int integ_drive(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_wri
         int changed = 0;
         if (nd > 0) {
             memcpy(d_old, r.d, (size_t)nd * sizeof *d_old);
-            int urc = a->update(r.t_new, r.y_new, eval_gather(m, dt, r.y_new), r.d, r.p);
+            int urc = a->update(r.t_new, r.y_new, eval_gather_for(m, dt, r.y_new, EVAL_UPDATE),
+                                r.d, r.p);
             if (urc < 0) {
                 rc = integ_fail(&r, JNT_ERR_KERNEL, r.t_new, "the update kernel failed (status %d)",
                                 urc);

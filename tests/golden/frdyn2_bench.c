@@ -281,6 +281,7 @@ const jnt_abi_model jnt_generated_model = {
     0, 0, 0, 0,
     0,
     m_out_kinds,
+    0,
 };
 
 #ifdef JNT_STANDALONE

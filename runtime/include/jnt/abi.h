@@ -24,7 +24,7 @@
 #ifndef JNT_ABI_H
 #define JNT_ABI_H
 
-#define JNT_ABI_VERSION 17
+#define JNT_ABI_VERSION 18
 
 /* The largest linear block (reduced substructure) the runtime handles. */
 #define JNT_MAX_BLOCK 1024
@@ -364,6 +364,15 @@ typedef struct jnt_abi_model {
      * from a pure number, an energy from a torque. The units line of a CSV
      * names them (rad, rad/s, rad/s^2, J, W: units_column). ABI 16. */
     const signed char *out_kinds;
+    /* the halves of the gather u = R q, uv = R qd (jnt_abi_block) that no
+     * kernel of a group reads, so that the runtime skips them (JNT_SKIP_*:
+     * the rhs and jac kernels; update; output); 0: compute both for all.
+     * Every other kernel that takes u gets both halves. ABI 18. */
+    int gather_skip;
 } jnt_abi_model;
+
+/* jnt_abi_model.gather_skip: U the positions, UV the velocities. */
+enum { JNT_SKIP_RHS_U = 1, JNT_SKIP_RHS_UV = 2, JNT_SKIP_UPDATE_U = 4, JNT_SKIP_UPDATE_UV = 8,
+       JNT_SKIP_OUTPUT_U = 16, JNT_SKIP_OUTPUT_UV = 32 };
 
 #endif
