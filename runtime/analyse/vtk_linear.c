@@ -23,6 +23,8 @@
  * `displacement_im` (D_im), point scalars `amplitude` (|D| of the point);
  * field data `eigenvalue` (re, im; 1/s), `frequency_Hz` (|im| / 2 pi),
  * `damping_ratio` (-re / |lambda|) and `row` (the mode's k in NAME.csv).
+ * The points' derivative, the turning and scaling and the file are shared
+ * with the complex modes' writer (vtk_mode_*, io/vtk_int.h; io/vtk_locus.c).
  * An analysis allocates its own memory: it is not part of the step loop.
  */
 #include <lapacke.h>
@@ -58,8 +60,8 @@ static int cmp_eig(const void *a, const void *b)
     return x->im < y->im ? -1 : x->im > y->im;
 }
 
-/* D = (P(y0 + e v) - P(y0 - e v)) / (2 e) into D (3 np). */
-static void derivative(jnt_vtk *w, const double *y0, const double *v, int ny, double *yy,
+/* See io/vtk_int.h. */
+void vtk_mode_derivative(jnt_vtk *w, const double *y0, const double *v, int ny, double *yy,
                        double *pa, double *pb, double *D, long np)
 {
     double big = 0;
@@ -99,34 +101,81 @@ static void lin_free(lin_work *k)
     free(k->conn), free(k->offs), free(k->type), free(k->idx), free(k->used);
 }
 
-/* One mode's file: the points X0 + D_re, the fields. */
-static int write_mode(const char *path, long np, long nc, const lin_work *k, const double *ev,
-                      char *err, size_t errn)
+/* See io/vtk_int.h. */
+int vtk_mode_write(const char *path, const vtk_mode_file *mf, int nfield,
+                   const char *const *names, const int *ncomp, const double *vals, char *err,
+                   size_t errn)
 {
+    long np = mf->np, nc = mf->nc;
     jnt_outfile *o = NULL;
     if (jnt_outfile_open(path, NULL, &o, err, errn) != JNT_OK)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
     vtkx_head(&vf, "UnstructuredGrid");
     fprintf(vf.f, "<FieldData>\n");
-    vtkx_field(&vf, "eigenvalue", 2, ev, 1);
-    vtkx_field(&vf, "frequency_Hz", 1, ev + 2, 1);
-    vtkx_field(&vf, "damping_ratio", 1, ev + 3, 1);
-    vtkx_field(&vf, "row", 1, ev + 4, 1);
+    for (int i = 0; i < nfield; vals += ncomp[i++])
+        vtkx_field(&vf, names[i], ncomp[i], vals, 1);
     fprintf(vf.f, "</FieldData>\n");
     fprintf(vf.f, "<Piece NumberOfPoints=\"%ld\" NumberOfCells=\"%ld\">\n<Points>\n", np, nc);
-    vtkx_arr(&vf, "Float64", "Points", 3, k->pts, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "Points", 3, mf->pts, 24 * (uint64_t)np);
     fprintf(vf.f, "</Points>\n<Cells>\n");
-    vtkx_arr(&vf, "Int64", "connectivity", 1, k->conn, 8 * (uint64_t)(nc ? k->offs[nc - 1] : 0));
-    vtkx_arr(&vf, "Int64", "offsets", 1, k->offs, 8 * (uint64_t)nc);
-    vtkx_arr(&vf, "UInt8", "types", 1, k->type, (uint64_t)nc);
+    vtkx_arr(&vf, "Int64", "connectivity", 1, mf->conn,
+             8 * (uint64_t)(nc ? mf->offs[nc - 1] : 0));
+    vtkx_arr(&vf, "Int64", "offsets", 1, mf->offs, 8 * (uint64_t)nc);
+    vtkx_arr(&vf, "UInt8", "types", 1, mf->type, (uint64_t)nc);
     fprintf(vf.f, "</Cells>\n<PointData Vectors=\"displacement\" Scalars=\"amplitude\">\n");
-    vtkx_arr(&vf, "Float64", "displacement", 3, k->dr, 24 * (uint64_t)np);
-    vtkx_arr(&vf, "Float64", "displacement_im", 3, k->di, 24 * (uint64_t)np);
-    vtkx_arr(&vf, "Float64", "amplitude", 1, k->amp, 8 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "displacement", 3, mf->dr, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "displacement_im", 3, mf->di, 24 * (uint64_t)np);
+    vtkx_arr(&vf, "Float64", "amplitude", 1, mf->amp, 8 * (uint64_t)np);
     fprintf(vf.f, "</PointData>\n");
     vtkx_tail(&vf, "UnstructuredGrid");
     return jnt_outfile_commit(o, err, errn) == JNT_OK ? JNT_OK : JNT_ERR_IO;
+}
+
+/* See io/vtk_int.h. */
+double vtk_scene_size(const double *x0, long np)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (long i = 0; i < np; i++)
+        for (int c = 0; c < 3; c++)
+            lo[c] = fmin(lo[c], x0[3 * i + c]), hi[c] = fmax(hi[c], x0[3 * i + c]);
+    double size = 0;
+    for (int c = 0; c < 3 && np > 0; c++)
+        size += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    return sqrt(size);
+}
+
+/* See io/vtk_int.h. */
+int vtk_mode_scale(const vtk_mode_file *mf, const double *x0, double size)
+{
+    long np = mf->np;
+    double *dr = mf->dr, *di = mf->di;
+    /* turned: its largest component real and positive */
+    long big = -1;
+    double bmag = 0;
+    for (long i = 0; i < 3 * np; i++)
+        if (hypot(dr[i], di[i]) > bmag)
+            bmag = hypot(dr[i], di[i]), big = i;
+    if (big < 0)
+        return 0;
+    double cr = dr[big] / bmag, ci = -di[big] / bmag, amax = 0;
+    for (long i = 0; i < 3 * np; i++) {
+        double a = dr[i] * cr - di[i] * ci, b = dr[i] * ci + di[i] * cr;
+        dr[i] = a, di[i] = b;
+    }
+    for (long i = 0; i < np; i++) {
+        double a2 = 0;
+        for (int c = 0; c < 3; c++)
+            a2 += dr[3 * i + c] * dr[3 * i + c] + di[3 * i + c] * di[3 * i + c];
+        mf->amp[i] = sqrt(a2);
+        amax = fmax(amax, mf->amp[i]);
+    }
+    double f = amax > 0 ? 0.1 * size / amax : 0;
+    for (long i = 0; i < 3 * np; i++)
+        dr[i] *= f, di[i] *= f, mf->pts[i] = x0[i] + dr[i];
+    for (long i = 0; i < np; i++)
+        mf->amp[i] *= f;
+    return 1;
 }
 
 /* The modes of linear analysis an (at its time `at`). */
@@ -205,15 +254,7 @@ static int linear_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *a
     }
     if (rc == JNT_OK) {
         vtk_points(w, k.y0, k.x0, k.conn, k.offs, k.type, &nc);
-        /* the scene's size: the diagonal of its bounding box */
-        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (long i = 0; i < np; i++)
-            for (int c = 0; c < 3; c++)
-                lo[c] = fmin(lo[c], k.x0[3 * i + c]), hi[c] = fmax(hi[c], k.x0[3 * i + c]);
-        double size = 0;
-        for (int c = 0; c < 3 && np > 0; c++)
-            size += (hi[c] - lo[c]) * (hi[c] - lo[c]);
-        size = sqrt(size);
+        double size = vtk_scene_size(k.x0, np); /* the diagonal of its bounding box */
         for (int i = 0; i < n; i++)
             k.idx[i] = (eig){k.re[i], k.im[i], i};
         qsort(k.idx, nn, sizeof *k.idx, cmp_eig);
@@ -248,41 +289,24 @@ static int linear_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *a
                     k.vneg[i] = -k.vr[(size_t)jj * nn + i];
                 vim = k.vneg;
             }
-            derivative(w, k.y0, vre, n, k.yy, k.pa, k.pb, k.dr, np);
+            vtk_mode_derivative(w, k.y0, vre, n, k.yy, k.pa, k.pb, k.dr, np);
             if (vim)
-                derivative(w, k.y0, vim, n, k.yy, k.pa, k.pb, k.di, np);
+                vtk_mode_derivative(w, k.y0, vim, n, k.yy, k.pa, k.pb, k.di, np);
             else
                 memset(k.di, 0, 3 * (size_t)np * sizeof *k.di);
-            /* turned: its largest component real and positive */
-            long big = -1;
-            double bmag = 0;
-            for (long i = 0; i < 3 * np; i++)
-                if (hypot(k.dr[i], k.di[i]) > bmag)
-                    bmag = hypot(k.dr[i], k.di[i]), big = i;
-            if (big < 0)
+            vtk_mode_file mf = {.np = np, .nc = nc, .pts = k.pts, .conn = k.conn,
+                                .offs = k.offs, .type = k.type, .dr = k.dr, .di = k.di,
+                                .amp = k.amp};
+            if (!vtk_mode_scale(&mf, k.x0, size))
                 continue; /* the mode moves no point (a law's state, a multiplier) */
-            double cr = k.dr[big] / bmag, ci = -k.di[big] / bmag, amax = 0;
-            for (long i = 0; i < 3 * np; i++) {
-                double a = k.dr[i] * cr - k.di[i] * ci, b = k.dr[i] * ci + k.di[i] * cr;
-                k.dr[i] = a, k.di[i] = b;
-            }
-            for (long i = 0; i < np; i++) {
-                double a2 = 0;
-                for (int c = 0; c < 3; c++)
-                    a2 += k.dr[3 * i + c] * k.dr[3 * i + c] + k.di[3 * i + c] * k.di[3 * i + c];
-                k.amp[i] = sqrt(a2);
-                amax = fmax(amax, k.amp[i]);
-            }
-            double f = amax > 0 ? 0.1 * size / amax : 0;
-            for (long i = 0; i < 3 * np; i++)
-                k.dr[i] *= f, k.di[i] *= f, k.pts[i] = k.x0[i] + k.dr[i];
-            for (long i = 0; i < np; i++)
-                k.amp[i] *= f;
             double lam = hypot(k.re[j], k.im[j]);
             double ev[5] = {k.re[j], k.im[j], fabs(k.im[j]) / (2 * 3.14159265358979323846),
                             lam > 0 ? -k.re[j] / lam : 0, r + 1};
             snprintf(path, ln, "%s/%s_mode_%d.vtu", vtk_dir(w), an->name, ++nmode);
-            rc = write_mode(path, np, nc, &k, ev, err, errn);
+            static const char *const names[] = {"eigenvalue", "frequency_Hz", "damping_ratio",
+                                                "row"};
+            static const int ncomp[] = {2, 1, 1, 1};
+            rc = vtk_mode_write(path, &mf, 4, names, ncomp, ev, err, errn);
         }
         free(path);
     }
@@ -303,10 +327,11 @@ int jnt_vtk_analyses(jnt_vtk *w, const jnt_data *d, char *err, size_t errn)
     int rc = JNT_OK;
     for (int i = 0; rc == JNT_OK && i < a->nanalyses; i++) {
         const jnt_abi_analysis *an = &a->analyses[i];
-        if (an->kind != JNT_ANALYSIS_LINEAR)
+        if (an->kind != JNT_ANALYSIS_LINEAR && an->kind != JNT_ANALYSIS_LOCUS)
             continue;
         err[0] = '\0';
-        rc = linear_modes(w, d, an, err, errn);
+        rc = an->kind == JNT_ANALYSIS_LINEAR ? linear_modes(w, d, an, err, errn)
+                                             : vtk_locus_modes(w, d, an, err, errn);
         if (rc != JNT_OK) { /* the analysis named in the message */
             char msg[512];
             snprintf(msg, sizeof msg, "analysis '%s': %s", an->name, err);

@@ -30,6 +30,7 @@
 #include "jnt/jnt.h"
 #include "slide_eig.h"
 #include "slide_impl.h"
+#include "slide_shapes.h"
 
 /* Add c times the (physical) row of port p over the global coordinates to
  * row (entries `stride` apart). */
@@ -65,17 +66,18 @@ static int cmp_mode(const void *a, const void *b)
 /* Work arrays of the QZ path. */
 typedef struct mwork {
     double *M, *C, *K, *Nr, *Er, *YN, *Q, *tau, *Wm, *T, *KL, *Mp, *Cp, *Kp, *A, *B;
-    double *ar, *ai, *be;
-    int *ipiv;
+    double *ar, *ai, *be, *VR;
+    int *ipiv, *ip2;
 } mwork;
 
 static void mwork_free(mwork *w)
 {
     double *p[] = {w->M, w->C, w->K, w->Nr, w->Er, w->YN, w->Q, w->tau, w->Wm, w->T, w->KL,
-                   w->Mp, w->Cp, w->Kp, w->A, w->B, w->ar, w->ai, w->be};
+                   w->Mp, w->Cp, w->Kp, w->A, w->B, w->ar, w->ai, w->be, w->VR};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(w->ipiv);
+    free(w->ip2);
 }
 
 /* X^T Y Z for N x r L: out (r x r) = L^T (Y L), Y N x N. */
@@ -114,10 +116,103 @@ typedef struct frozen {
     double *chimu;   /* ncontact: chi mu (0: no friction coupling) */
 } frozen;
 
+/* The 2-norm of x (n). */
+static double nrm2(int n, const double *x, int inc)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[(size_t)i * inc] * x[(size_t)i * inc];
+    return sqrt(s);
+}
+
+/* t += c X z for the r x r matrix X and the complex z = zr + i zi
+ * (t = tr + i ti). */
+static void cmatvec(int r, const double *X, const double *zr, const double *zi, double c,
+                    double *tr, double *ti)
+{
+    cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, c, X, r, zr, 1, 1.0, tr, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, r, r, c, X, r, zi, 1, 1.0, ti, 1);
+}
+
+/* The shape of the wanted eigenvalue s = sr + i si near dggev's root j
+ * (vectors w->VR, n2 = 2 r): q0 = x[0 .. r) (dggev: column j + i column
+ * j + 1 for the first of a complex pair, the conjugate for the second),
+ * refined by two steps of inverse iteration q <- P(s)^-1 q, P(s) = s^2 Mp
+ * + s Cp + Kp (QZ's root is off by up to 1e-3 |s| on this unscaled pencil,
+ * test_eigen.c; s is the exact solver's), u = L q (L = the last r columns
+ * of w->Q when r < N, else u = q) into u (re N, then im N), and the
+ * relative residual |P(s) q| / ((|s|^2 |Mp| + |s| |Cp| + |Kp|) |q|)
+ * (Frobenius norms) into *res. Scratch: w->A, w->B, w->ip2. */
+static void qz_vector(mwork *w, int N, int r, int na, int j, int n2, double sr, double si,
+                      const double *Mp, const double *Cp, const double *Kp, double *u,
+                      double *res)
+{
+    double *P = w->A, *x = w->B, *qr = x, *qi = x + r, *tr = x + 2 * r, *ti = x + 3 * r;
+    double *sqr = x + 4 * r, *sqi = x + 5 * r;
+    int jr = j, ji = -1;
+    double sg = 1;
+    if (w->ai[j] > 0 && j + 1 < n2)
+        ji = j + 1;
+    else if (w->ai[j] < 0 && j > 0)
+        jr = j - 1, ji = j, sg = -1;
+    for (int i = 0; i < r; i++) {
+        qr[i] = w->VR[i + (size_t)n2 * jr];
+        qi[i] = ji >= 0 ? sg * w->VR[i + (size_t)n2 * ji] : 0;
+    }
+    /* P(s) as the real 2r x 2r [Re P, -Im P; Im P, Re P], s^2 = a2 + i b2 */
+    double a2 = sr * sr - si * si, b2 = 2 * sr * si;
+    for (int c = 0; c < r; c++)
+        for (int i = 0; i < r; i++) {
+            size_t l = i + (size_t)r * c;
+            double pr = a2 * Mp[l] + sr * Cp[l] + Kp[l], pi = b2 * Mp[l] + si * Cp[l];
+            P[i + (size_t)n2 * c] = pr;
+            P[r + i + (size_t)n2 * (r + c)] = pr;
+            P[r + i + (size_t)n2 * c] = pi;
+            P[i + (size_t)n2 * (r + c)] = -pi;
+        }
+    if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n2, n2, P, n2, w->ip2) == 0)
+        for (int it = 0; it < 2; it++) {
+            LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n2, 1, P, n2, w->ip2, x, n2);
+            double nx = nrm2(n2, x, 1);
+            if (!(nx > 0) || !isfinite(nx))
+                break;
+            cblas_dscal(n2, 1 / nx, x, 1);
+        }
+    /* the residual P(s) q */
+    memset(tr, 0, 2 * (size_t)r * sizeof *tr);
+    for (int i = 0; i < r; i++) {
+        sqr[i] = sr * qr[i] - si * qi[i];
+        sqi[i] = sr * qi[i] + si * qr[i];
+    }
+    cmatvec(r, Cp, sqr, sqi, 1.0, tr, ti);
+    for (int i = 0; i < r; i++) {
+        sqr[i] = a2 * qr[i] - b2 * qi[i];
+        sqi[i] = a2 * qi[i] + b2 * qr[i];
+    }
+    cmatvec(r, Mp, sqr, sqi, 1.0, tr, ti);
+    cmatvec(r, Kp, qr, qi, 1.0, tr, ti);
+    int rr = r * r;
+    double s2 = sr * sr + si * si, nq = hypot(nrm2(r, qr, 1), nrm2(r, qi, 1));
+    double scale = (s2 * nrm2(rr, Mp, 1) + sqrt(s2) * nrm2(rr, Cp, 1) + nrm2(rr, Kp, 1)) * nq;
+    *res = scale > 0 ? hypot(nrm2(r, tr, 1), nrm2(r, ti, 1)) / scale : 0;
+    if (r < N) {
+        const double *L = w->Q + (size_t)N * na;
+        cblas_dgemv(CblasColMajor, CblasNoTrans, N, r, 1.0, L, N, qr, 1, 0.0, u, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, N, r, 1.0, L, N, qi, 1, 0.0, u + N, 1);
+    } else {
+        memcpy(u, qr, (size_t)N * sizeof *u);
+        memcpy(u + N, qi, (size_t)N * sizeof *u);
+    }
+}
+
 /* QZ (dggev) on the first-order pencil of the primal assembly in physical
  * coordinates; the finite eigenvalues into sr, si (room for 2 N), their
- * count to *nroot. */
-static int solve_qz(const frozen *fz, double *sr, double *si, int *nroot, char *err, size_t errn)
+ * count to *nroot. With want (nwant modes), also the shapes of those
+ * eigenvalues from dggev's right eigenvectors (qz_vector: mode k's u at
+ * vec + 2 N k, its residual at res[k]); without, dggev computes no
+ * vectors. */
+static int solve_qz(const frozen *fz, double *sr, double *si, int *nroot, const slide_mode *want,
+                    int nwant, double *vec, double *res, char *err, size_t errn)
 {
     const slide_model *m = fz->m;
     const slide_modes_opts *o = fz->o;
@@ -246,6 +341,12 @@ static int solve_qz(const frozen *fz, double *sr, double *si, int *nroot, char *
     MALLOC(w.ar, n2);
     MALLOC(w.ai, n2);
     MALLOC(w.be, n2);
+    if (want) {
+        MALLOC(w.VR, (size_t)n2 * n2);
+        MALLOC(w.ip2, n2);
+        free(w.B);
+        MALLOC(w.B, (size_t)n2 * n2 + 6 * (size_t)r);
+    }
     if (!ok) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "slide_modes_at: out of memory (%d states)", n2);
         goto done;
@@ -260,8 +361,9 @@ static int solve_qz(const frozen *fz, double *sr, double *si, int *nroot, char *
         }
     }
     if (n2 > 0) {
-        lapack_int info = LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', 'N', n2, w.A, n2, w.B, n2, w.ar,
-                                        w.ai, w.be, NULL, 1, NULL, 1);
+        lapack_int info = LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', want ? 'V' : 'N', n2, w.A, n2, w.B,
+                                        n2, w.ar, w.ai, w.be, NULL, 1, want ? w.VR : NULL,
+                                        want ? n2 : 1);
         if (info != 0) {
             rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "slide_modes_at: dggev failed (info %d)",
                           (int)info);
@@ -278,6 +380,24 @@ static int solve_qz(const frozen *fz, double *sr, double *si, int *nroot, char *
         si[ns++] = w.ai[j] / bb;
     }
     *nroot = ns;
+    /* the wanted modes' shapes: QZ's nearest finite root's vector, refined */
+    for (int k = 0; k < nwant; k++) {
+        double wr = want[k].re, wi = 2 * 3.14159265358979323846 * want[k].freq, dmin = INFINITY;
+        int jn = -1;
+        for (int j = 0; j < n2; j++) {
+            double bb = w.be[j];
+            if (!(fabs(bb) > 1e-14 * hypot(w.ar[j], w.ai[j])) || bb == 0)
+                continue;
+            double dd = hypot(w.ar[j] / bb - wr, w.ai[j] / bb - wi);
+            if (dd < dmin)
+                dmin = dd, jn = j;
+        }
+        if (jn < 0) {
+            rc = jnt_errf(err, errn, JNT_ERR_SOLVER, "slide_modes_shapes: no finite root");
+            goto done;
+        }
+        qz_vector(&w, N, r, na, jn, n2, wr, wi, Mp, Cp, Kp, vec + 2 * (size_t)N * k, res + k);
+    }
 done:
     mwork_free(&w);
     return rc;
@@ -323,10 +443,12 @@ static int modal_system(const frozen *fz, slide_eigsys *e, double **buf)
     return JNT_OK;
 }
 
-/* See slide.h. */
-int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes_opts *o,
-                   slide_mode *out, int cap, int *nout, int *ncontact, int *solver, char *err,
-                   size_t errn)
+/* slide_modes_at; with want (nwant modes), instead the shapes of those
+ * modes into vec and res (solve_qz), and nothing into out. */
+static int modes_at(const slide_model *m, void *user, double p, const slide_modes_opts *o,
+                    slide_mode *out, int cap, int *nout, int *ncontact, int *solver,
+                    const slide_mode *want, int nwant, double *vec, double *res, char *err,
+                    size_t errn)
 {
     slide_modes_opts def;
     memset(&def, 0, sizeof def);
@@ -387,6 +509,11 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
     }
     if (ncontact)
         *ncontact = fz.na;
+    if (want) { /* the shapes: QZ's vectors */
+        int ns = 0;
+        rc = solve_qz(&fz, sr, si, &ns, want, nwant, vec, res, err, errn);
+        goto done;
+    }
     /* The solver: on the modes when every substructure's damping is
      * classical (free, symmetric, secular), else QZ. */
     int classical = 1, frictionless = 1, use = SLIDE_EIG_QZ;
@@ -444,7 +571,7 @@ int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes
                           p);
     }
     if (rc == JNT_OK && use == SLIDE_EIG_QZ)
-        rc = solve_qz(&fz, sr, si, &ns, err, errn);
+        rc = solve_qz(&fz, sr, si, &ns, NULL, 0, NULL, NULL, err, errn);
     if (rc != JNT_OK)
         goto done;
     if (solver)
@@ -478,6 +605,32 @@ done:
     free(mbuf);
     free(md);
     return rc;
+}
+
+/* See slide.h. */
+int slide_modes_at(const slide_model *m, void *user, double p, const slide_modes_opts *o,
+                   slide_mode *out, int cap, int *nout, int *ncontact, int *solver, char *err,
+                   size_t errn)
+{
+    return modes_at(m, user, p, o, out, cap, nout, ncontact, solver, NULL, 0, NULL, NULL, err,
+                    errn);
+}
+
+/* See slide_shapes.h. */
+int slide_modes_shapes(const slide_model *m, void *user, double p, const slide_modes_opts *o,
+                       const slide_mode *want, int nwant, double *u, double *res, char *err,
+                       size_t errn)
+{
+    if (!want || nwant < 0 || !u || !res)
+        return jnt_errf(err, errn, JNT_ERR_USAGE, "slide_modes_shapes: bad arguments");
+    int n = 0;
+    return modes_at(m, user, p, o, NULL, 0, &n, NULL, NULL, want, nwant, u, res, err, errn);
+}
+
+/* See slide_shapes.h. */
+int slide_model_size(const slide_model *m)
+{
+    return m ? m->N : 0;
 }
 
 /* See slide.h. */

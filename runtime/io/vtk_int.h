@@ -1,12 +1,15 @@
 /*
  * vtk_int.h: what the VTK writer (runtime/io/vtk.c) lends the mode-shape
- * writers (runtime/analyse/vtk_linear.c) (internal).
+ * writers (runtime/analyse/vtk_linear.c, runtime/io/vtk_locus.c) and what
+ * those share (internal).
  */
 #ifndef JNT_VTK_INT_H
 #define JNT_VTK_INT_H
 
 #include <stdint.h>
 
+#include "jnt/abi.h"
+#include "jnt/jnt.h"
 #include "jnt/scene.h"
 
 /* Every point of the scene at state y, meshes first (their nodes, mesh by
@@ -22,5 +25,39 @@ long vtk_points(jnt_vtk *w, const double *y, double *x, int64_t *conn, int64_t *
 const jnt_scene *vtk_scene(const jnt_vtk *w);
 const jnt_model *vtk_model(const jnt_vtk *w);
 const char *vtk_dir(const jnt_vtk *w);
+
+/* ---- mode shapes (runtime/analyse/vtk_linear.c) ---- */
+
+/* One mode's file: np points pts (X0 + D_re), the scene's nc cells (conn,
+ * offs, type as vtk_points gives them), point vectors dr (displacement),
+ * di (displacement_im) and scalars amp (amplitude). */
+typedef struct vtk_mode_file {
+    long np, nc;
+    double *pts;
+    int64_t *conn, *offs;
+    unsigned char *type;
+    double *dr, *di, *amp;
+} vtk_mode_file;
+
+/* D = (P(y0 + e v) - P(y0 - e v)) / (2 e) into D (3 np): the points'
+ * derivative along state direction v (ny), e = 1e-4 / max |v|; yy (ny),
+ * pa, pb (3 np) are scratch. */
+void vtk_mode_derivative(jnt_vtk *w, const double *y0, const double *v, int ny, double *yy,
+                         double *pa, double *pb, double *D, long np);
+/* The diagonal of the bounding box of the np points x0. */
+double vtk_scene_size(const double *x0, long np);
+/* D = dr + i di turned so that its largest component is real and positive,
+ * scaled so that its largest point moves size / 10; amp = |D| of each
+ * point, pts = x0 + dr. 0 when D moves no point (nothing written), else 1. */
+int vtk_mode_scale(const vtk_mode_file *mf, const double *x0, double size);
+/* Write mf to path (.vtu) with nfield field arrays: names[i] of ncomp[i]
+ * values, taken one after the other from vals. */
+int vtk_mode_write(const char *path, const vtk_mode_file *mf, int nfield,
+                   const char *const *names, const int *ncomp, const double *vals, char *err,
+                   size_t errn);
+
+/* The mode shapes of a complex_modes analysis (runtime/io/vtk_locus.c). */
+int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, char *err,
+                    size_t errn);
 
 #endif

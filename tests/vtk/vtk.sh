@@ -54,6 +54,17 @@ check fe lap_joint v_lap_joint mesh_sheet \
 # beam_on_beam: plate2d nx = 100, ny = 2 and nx = 75, ny = 2 (the upper one turned)
 check gen beam_on_beam v_beam_on_beam mesh_lower 303 200 4
 check gen beam_on_beam v_beam_on_beam mesh_upper 228 150 4
+# the complex modes of its locus (runtime/io/vtk_locus.c): at the run's end (0.1 ms) mu is
+# still ramped to 0 (real shapes); at 0.18 s (mu = 0.3) across the unstable window (complex)
+check locus beam_on_beam v_beam_on_beam locus locus.csv 531 350 1
+sed 's/from = C_from - s0, to = C_to - s0, steps = 40)/from = 2.2 mm, to = 2.6 mm, steps = 2, time = 0.18 s)/' \
+    beam_on_beam.jnt > bob_mu.jnt
+if grep -q "steps = 2, time = 0.18 s" bob_mu.jnt &&
+   "$J" run bob_mu.jnt --vtk l_bob -o bob_mu.csv > bob_mu.log 2>&1; then
+    check locus bob_mu l_bob locus locus.csv 531 350 0
+else
+    fail "beam_on_beam (locus with friction): jnt run --vtk failed"; grep error bob_mu.log | head -3
+fi
 # beam_mass_friction: beam2d of 24 elements, 25 nodes on the axis and 50 surface points
 check gen beam_mass_friction v_beam_mass_friction mesh_beam 75 24 2
 # rotor_clearance: beam3d of 12 elements

@@ -1,0 +1,215 @@
+/*
+ * vtk_locus.c: the mode shapes of a model's `analysis NAME :
+ * complex_modes(along = IFACE, ...)` as VTK files (vtk_locus_modes, called
+ * by jnt_vtk_analyses; docs/seeing.md, "Mode shapes"). The analysis writes
+ * the eigenvalues of the locus, position by position, to NAME.csv
+ * (runtime/couple/slide_modes.c, by the cheapest exact solver); with
+ * `--vtk DIR` the same positions are solved again here (eigenvalues only)
+ * to find the position whose largest real part is largest (the most
+ * unstable; the first on ties); at that position only, QZ with right
+ * eigenvectors refined by inverse iteration at NAME.csv's eigenvalues
+ * (slide_modes_shapes) gives the shapes. Written: its
+ * unstable modes, then its lowest-frequency modes, at most
+ * JNT_VTK_MAX_MODES files in all, in ascending frequency (NAME.csv's
+ * order):
+ *
+ *   DIR/NAME_mode_K.vtu   K from 1: every point of the scene at the
+ *                         model's initial state (the moved substructure
+ *                         is not drawn at the position), moved by the real
+ *                         part of the mode's displacement
+ *
+ * The mode's complex displacement of the substructures' reduced
+ * coordinates goes into the state's q of each block, and the points'
+ * displacement is their derivative along it (vtk_mode_derivative: the
+ * meshes' expansion through their basis, one dgemm per mesh), turned and
+ * scaled as the linear analysis's (vtk_mode_scale). Point vectors
+ * `displacement`, `displacement_im`, scalars `amplitude`; field data
+ * `eigenvalue` (re, im; 1/s, NAME.csv's), `frequency_Hz`, `damping_ratio`
+ * (-re / |lambda|), `position` (m), `row` (the mode's row in NAME.csv,
+ * from 1), `unstable` (0/1) and `residual` (the relative residual of its
+ * eigen-equation, solve_qz). An analysis allocates its own memory.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/data.h"
+#include "core/err.h"
+#include "core/model.h"
+#include "couple/iface_slide.h"
+#include "couple/slide_shapes.h"
+#include "io/vtk_int.h"
+
+#define JNT_VTK_MAX_MODES 20
+#define TWO_PI (2 * 3.14159265358979323846)
+#define LOCUS_UNSTABLE_TOL 1e-4 /* iface_slide.c's IFACE_UNSTABLE_TOL: the same flags */
+
+/* Scratch of one analysis. */
+typedef struct loc_work {
+    slide_mode *md, *want;
+    double *U, *res, *vre, *vim, *y0, *yy, *x0, *pa, *pb, *dr, *di, *amp, *pts;
+    int64_t *conn, *offs;
+    unsigned char *type, *sel;
+} loc_work;
+
+static void loc_free(loc_work *k)
+{
+    double *p[] = {k->U, k->res, k->vre, k->vim, k->y0, k->yy, k->x0, k->pa, k->pb, k->dr,
+                   k->di, k->amp, k->pts};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        free(p[i]);
+    free(k->md), free(k->want), free(k->conn), free(k->offs), free(k->type);
+    free(k->sel);
+}
+
+/* The files of the nw modes k->want (NAME.csv's rows k->row), shapes
+ * k->U, residuals k->res, at position p. */
+static int write_modes(jnt_vtk *w, const jnt_abi_analysis *an, loc_work *k, const int *row,
+                       int nw, int N, double p, long np, long nc, char *err, size_t errn)
+{
+    const jnt_abi_model *a = vtk_model(w)->abi;
+    int ny = a->ny, nmode = 0, rc = JNT_OK;
+    double size = vtk_scene_size(k->x0, np);
+    size_t ln = strlen(vtk_dir(w)) + strlen(an->name) + 32;
+    char *path = malloc(ln);
+    if (!path)
+        return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
+    for (int j = 0; rc == JNT_OK && j < nw; j++) {
+        /* the substructures' coordinates into their blocks' q */
+        const double *u = k->U + 2 * (size_t)N * j;
+        memset(k->vre, 0, (size_t)ny * sizeof *k->vre);
+        memset(k->vim, 0, (size_t)ny * sizeof *k->vim);
+        for (int b = 0, off = 0; b < a->nblocks; off += a->blocks[b++].r)
+            for (int i = 0; i < a->blocks[b].r; i++) {
+                k->vre[a->blocks[b].q0 + i] = u[off + i];
+                k->vim[a->blocks[b].q0 + i] = u[N + off + i];
+            }
+        vtk_mode_derivative(w, k->y0, k->vre, ny, k->yy, k->pa, k->pb, k->dr, np);
+        vtk_mode_derivative(w, k->y0, k->vim, ny, k->yy, k->pa, k->pb, k->di, np);
+        vtk_mode_file mf = {.np = np, .nc = nc, .pts = k->pts, .conn = k->conn, .offs = k->offs,
+                            .type = k->type, .dr = k->dr, .di = k->di, .amp = k->amp};
+        if (!vtk_mode_scale(&mf, k->x0, size))
+            continue;
+        const slide_mode *md = &k->want[j];
+        double re = md->re, im = TWO_PI * md->freq, lam = hypot(re, im);
+        double ev[] = {re, im, md->freq, lam > 0 ? -re / lam : 0, p, row[j], md->unstable,
+                       k->res[j]};
+        static const char *const names[] = {"eigenvalue", "frequency_Hz", "damping_ratio",
+                                            "position", "row", "unstable", "residual"};
+        static const int ncomp[] = {2, 1, 1, 1, 1, 1, 1};
+        snprintf(path, ln, "%s/%s_mode_%d.vtu", vtk_dir(w), an->name, ++nmode);
+        rc = vtk_mode_write(path, &mf, 7, names, ncomp, ev, err, errn);
+    }
+    free(path);
+    return rc;
+}
+
+/* See io/vtk_int.h. */
+int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, char *err,
+                    size_t errn)
+{
+    const jnt_model *m = vtk_model(w);
+    const jnt_abi_model *a = m->abi;
+    jnt_settings s;
+    memset(&s, 0, sizeof s);
+    double v[4] = {0, 0, 0, 0};
+    if (a->settings(d->p, &s) < 0 || an->values(d->p, v) < 0)
+        return jnt_errf(err, errn, JNT_ERR_KERNEL, "its settings failed");
+    slide_model *sm = NULL;
+    int rc = iface_model(m, d->p, s.h, &sm, err, errn);
+    if (rc != JNT_OK)
+        return rc;
+    void *ctx = iface_modes_ctx(m, d->p);
+    jnt_data *e = jnt_data_new(m);
+    int N = slide_model_size(sm), cap = 2 * N + 2, ny = a->ny;
+    long nc = 0, np = vtk_points(w, NULL, NULL, NULL, NULL, NULL, &nc), nconn = 0;
+    for (int i = 0; i < vtk_scene(w)->nmesh; i++)
+        nconn += (long)vtk_scene(w)->mesh[i].ncell * vtk_scene(w)->mesh[i].nen;
+    nconn += vtk_scene(w)->nbody + 2 * (long)vtk_scene(w)->nmarker;
+    size_t p3 = 3 * (size_t)np + 1, nn = (size_t)ny + 1;
+    loc_work k = {0};
+    k.md = malloc((size_t)cap * sizeof *k.md);
+    k.want = malloc(JNT_VTK_MAX_MODES * sizeof *k.want);
+    k.U = malloc(2 * ((size_t)N + 1) * JNT_VTK_MAX_MODES * sizeof *k.U);
+    k.res = malloc(JNT_VTK_MAX_MODES * sizeof *k.res), k.sel = calloc((size_t)cap, 1);
+    k.vre = malloc(nn * sizeof *k.vre), k.vim = malloc(nn * sizeof *k.vim);
+    k.y0 = malloc(nn * sizeof *k.y0), k.yy = malloc(nn * sizeof *k.yy);
+    k.x0 = malloc(p3 * sizeof *k.x0), k.pa = malloc(p3 * sizeof *k.pa);
+    k.pb = malloc(p3 * sizeof *k.pb), k.dr = malloc(p3 * sizeof *k.dr);
+    k.di = malloc(p3 * sizeof *k.di), k.pts = malloc(p3 * sizeof *k.pts);
+    k.amp = malloc(((size_t)np + 1) * sizeof *k.amp);
+    k.conn = malloc(((size_t)nconn + 1) * sizeof *k.conn);
+    k.offs = malloc(((size_t)nc + 1) * sizeof *k.offs);
+    k.type = malloc((size_t)nc + 1);
+    if (!ctx || !e || !k.md || !k.want || !k.U || !k.res || !k.sel || !k.vre ||
+        !k.vim || !k.y0 || !k.yy || !k.x0 || !k.pa || !k.pb || !k.dr || !k.di || !k.pts ||
+        !k.amp || !k.conn || !k.offs || !k.type) {
+        rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for %d coordinates", N);
+        goto done;
+    }
+    /* the blocks' q hold the substructures' coordinates, in order */
+    int nr = 0;
+    for (int b = 0; b < a->nblocks; b++)
+        nr += a->blocks[b].r;
+    if (nr != N) {
+        rc = jnt_errf(err, errn, JNT_ERR_MODEL, "%d coordinates in the blocks, %d coupled", nr,
+                      N);
+        goto done;
+    }
+    /* the points at the initial state */
+    memcpy(e->p, d->p, (size_t)a->np * sizeof *e->p);
+    memcpy(e->set, d->set, (size_t)a->np * sizeof *e->set);
+    rc = jnt_init_state(m, e);
+    if (rc != JNT_OK) {
+        snprintf(err, errn, "%s", jnt_data_error(e));
+        goto done;
+    }
+    memcpy(k.y0, e->y, (size_t)ny * sizeof *k.y0);
+    vtk_points(w, k.y0, k.x0, k.conn, k.offs, k.type, &nc);
+    slide_modes_opts o;
+    memset(&o, 0, sizeof o);
+    o.moved = 1 + a->ifaces[an->ncol].slave;
+    o.unstable_tol = LOCUS_UNSTABLE_TOL;
+    o.t = v[2];
+    o.speed = v[3];
+    /* the locus's positions as slide_modes_locus takes them: the most unstable */
+    int steps = an->nrow, rows = 0, brow = 0, n = 0;
+    double pbest = v[0], rbest = -INFINITY;
+    for (int i = 0; i <= steps && rc == JNT_OK; i++) {
+        double p = steps ? v[0] + (v[1] - v[0]) * i / steps : v[0];
+        rc = slide_modes_at(sm, ctx, p, &o, k.md, cap, &n, NULL, NULL, err, errn);
+        for (int j = 0; j < n && rc == JNT_OK; j++)
+            if (k.md[j].re > rbest)
+                rbest = k.md[j].re, pbest = p, brow = rows;
+        rows += n;
+    }
+    /* its modes as NAME.csv has them: the unstable, then the lowest */
+    if (rc == JNT_OK)
+        rc = slide_modes_at(sm, ctx, pbest, &o, k.md, cap, &n, NULL, NULL, err, errn);
+    if (rc != JNT_OK)
+        goto done;
+    int nw = 0, row[JNT_VTK_MAX_MODES];
+    for (int j = 0; j < n && nw < JNT_VTK_MAX_MODES; j++)
+        if (k.md[j].unstable)
+            k.sel[j] = 1, nw++;
+    for (int j = 0; j < n && nw < JNT_VTK_MAX_MODES; j++)
+        if (!k.sel[j])
+            k.sel[j] = 1, nw++;
+    nw = 0;
+    for (int j = 0; j < n; j++)
+        if (k.sel[j])
+            k.want[nw] = k.md[j], row[nw++] = brow + j + 1;
+    /* their shapes */
+    rc = slide_modes_shapes(sm, ctx, pbest, &o, k.want, nw, k.U, k.res, err, errn);
+    if (rc == JNT_OK)
+        rc = write_modes(w, an, &k, row, nw, N, pbest, np, nc, err, errn);
+done:
+    if (rc != JNT_OK && err[0] == '\0')
+        snprintf(err, errn, "%s", jnt_status_message(rc));
+    loc_free(&k);
+    jnt_data_free(e);
+    iface_modes_ctx_free(ctx);
+    slide_model_free(sm);
+    return rc;
+}
