@@ -12,6 +12,9 @@
  * The step is halved until |C|_2 decreases (Armijo, 1e-4), as in Nocedal &
  * Wright, Numerical Optimization, 2nd ed., Sect. 10.3 (Gauss-Newton with a
  * line search).
+ * Both dimensions at most DENSE_QR_MAX: the factorisation and Q's product
+ * are linalg/dense.c's plain loops (the same algorithm as dgeqp3 and
+ * dormqr), so that a small model loads no OpenBLAS for its assembly.
  */
 #include <float.h>
 #include <lapacke.h>
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "linalg/dense.h"
 
 #define RANK_TOL 1e-9   /* a pivot below this times the first: a dependent row */
 #define POSE_TOL 1e-5   /* at the assembled pose: a pivot below this times the first is a
@@ -37,7 +41,7 @@
 
 /* The workspace: J, C, the QR factors of (J S)^T and vectors. */
 typedef struct ws {
-    int n, m, r;
+    int n, m, r, small; /* small: factored by dense_qp3 */
     double *J, *c, *a, *tau, *y, *dq, *qt, *ct;
     lapack_int *piv;
 } ws;
@@ -68,6 +72,19 @@ static int ws_alloc(ws *w, int n, int m)
     return 0;
 }
 
+/* y = Q y (n entries) with the first k reflectors of w's factors. Returns 0 or -1. */
+static int apply_q(const ws *w, int k, double *y)
+{
+    if (w->small) {
+        dense_qr_apply(w->n, k, w->a, w->n, w->tau, y);
+        return 0;
+    }
+    return LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'N', w->n, 1, k, w->a, w->n, w->tau, y, w->n)
+                   == 0
+               ? 0
+               : -1;
+}
+
 /* R(i, j) of the factors in w->a (n x m, column-major). */
 #define R_(w, i, j) ((w)->a[(size_t)(j) * (w)->n + (i)])
 
@@ -80,9 +97,11 @@ static int factor(ws *w, const double *J, const double *s)
             w->a[(size_t)i * n + j] = J[(size_t)i * n + j] * s[j];
     memset(w->piv, 0, (size_t)m * sizeof *w->piv);
     w->r = 0;
+    w->small = n <= DENSE_QR_MAX && m <= DENSE_QR_MAX;
     if (m == 0)
         return 0;
-    if (LAPACKE_dgeqp3(LAPACK_COL_MAJOR, n, m, w->a, n, w->piv, w->tau) != 0)
+    if (w->small ? dense_qp3(n, m, w->a, n, w->piv, w->tau) != 0
+                 : LAPACKE_dgeqp3(LAPACK_COL_MAJOR, n, m, w->a, n, w->piv, w->tau) != 0)
         return -1;
     int k = n < m ? n : m;
     double r0 = fabs(R_(w, 0, 0));
@@ -115,8 +134,7 @@ static int solve(ws *w, const double *b, const double *s, double *dx)
     }
     for (int i = r; i < n; i++)
         w->y[i] = 0.0;
-    if (k > 0 && LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'N', n, 1, k, w->a, n, w->tau, w->y,
-                                n) != 0)
+    if (k > 0 && apply_q(w, k, w->y) != 0)
         return -1;
     for (int j = 0; j < n; j++)
         dx[j] = s[j] * w->y[j];
@@ -349,7 +367,7 @@ static int structural(const assemble_problem *p, ws *w, const double *q, double 
         for (int j = 0; j < n; j++)
             w->y[j] = j < r ? 0.0 : fmod(0.6180339887 * (j + 1), 1.0) - 0.5;
         int k = n < p->m ? n : p->m;
-        if (LAPACKE_dormqr(LAPACK_COL_MAJOR, 'L', 'N', n, 1, k, w->a, n, w->tau, w->y, n) == 0) {
+        if (apply_q(w, k, w->y) == 0) {
             double z = norm2(n, w->y), step = TANGENT * p->length / (z > 0 ? z : 1.0);
             for (int j = 0; j < n; j++)
                 q2[j] = q[j] + step * p->scale[j] * w->y[j];

@@ -1,6 +1,7 @@
 /*
- * dense.c: LU with partial pivoting of small dense matrices in plain loops
- * (dense.h), so that a small model's implicit integrator loads no BLAS.
+ * dense.c: LU with partial pivoting and QR with column pivoting of small
+ * dense matrices in plain loops (dense.h), so that a small model's implicit
+ * integrator and a small multibody model's assembly load no BLAS.
  */
 #include "dense.h"
 
@@ -104,4 +105,149 @@ void dense_gemv_add(int m, int n, double alpha, const double *a, int lda, const 
             s += a[i + (long)k * lda] * x[k];
         y[i] += alpha * s;
     }
+}
+
+/* The 2-norm of x (n entries), scaled by its largest magnitude so that no
+ * square overflows or underflows (the role of BLAS dnrm2's scaling). */
+static double nrm2(int n, const double *x)
+{
+    double big = 0.0;
+    for (int i = 0; i < n; i++)
+        big = fmax(big, fabs(x[i]));
+    if (big == 0.0 || !isfinite(big))
+        return big;
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        double t = x[i] / big;
+        s += t * t;
+    }
+    return big * sqrt(s);
+}
+
+/* sqrt(x^2 + y^2) without overflow (LAPACK's dlapy2). */
+static double pythag(double x, double y)
+{
+    double w = fmax(fabs(x), fabs(y)), z = fmin(fabs(x), fabs(y));
+    if (z == 0.0 || w > DBL_MAX)
+        return w;
+    return w * sqrt(1.0 + (z / w) * (z / w));
+}
+
+/* The reflector H = I - tau v v^T, v = (1, x), with H (alpha, x) = (beta, 0)
+ * (LAPACK's dlarfg): alpha becomes beta, x becomes v's tail. Golub & Van
+ * Loan, 4th ed., Algorithm 5.1.1, with LAPACK's sign (beta = -sign(alpha)
+ * ||(alpha, x)||) and its rescaling of a tiny beta. */
+static void reflector(int n, double *alpha, double *x, double *tau)
+{
+    *tau = 0.0;
+    if (n <= 1)
+        return;
+    double xnorm = nrm2(n - 1, x);
+    if (xnorm == 0.0)
+        return;
+    double beta = -copysign(pythag(*alpha, xnorm), *alpha);
+    double safmin = DBL_MIN / (DBL_EPSILON / 2), rsafmn = 1.0 / safmin;
+    int knt = 0;
+    if (fabs(beta) < safmin) {
+        do {
+            knt++;
+            for (int i = 0; i < n - 1; i++)
+                x[i] *= rsafmn;
+            beta *= rsafmn;
+            *alpha *= rsafmn;
+        } while (fabs(beta) < safmin && knt < 20);
+        xnorm = nrm2(n - 1, x);
+        beta = -copysign(pythag(*alpha, xnorm), *alpha);
+    }
+    *tau = (beta - *alpha) / beta;
+    double scal = 1.0 / (*alpha - beta);
+    for (int i = 0; i < n - 1; i++)
+        x[i] *= scal;
+    for (int j = 0; j < knt; j++)
+        beta *= safmin;
+    *alpha = beta;
+}
+
+/* C = H C for the m x n column-major C (ldc), H = I - tau v v^T with v =
+ * (1, v[1..m-1]) (LAPACK's dlarf 'L': w = C^T v, then C -= tau v w^T). */
+static void reflect(int m, int n, const double *v, double tau, double *c, int ldc)
+{
+    if (tau == 0.0)
+        return;
+    for (int j = 0; j < n; j++) {
+        double *cj = c + (long)j * ldc;
+        double w = cj[0];
+        for (int i = 1; i < m; i++)
+            w += v[i] * cj[i];
+        w *= tau;
+        cj[0] -= w;
+        for (int i = 1; i < m; i++)
+            cj[i] -= v[i] * w;
+    }
+}
+
+/* LAPACK's dgeqp3 with every column free, which below ilaenv's crossover
+ * (min(m, n) < 128) is the unblocked dlaqp2: at step i the remaining column of largest partial
+ * norm comes to position i, its reflector zeroes it below the diagonal and
+ * is applied to the columns right of it, whose partial norms are then
+ * downdated, ||a_j(i+1:m)|| = ||a_j(i:m)|| sqrt(1 - (|r_ij| / ||a_j(i:m)||)^2),
+ * and recomputed when the downdate has lost more than half the digits
+ * (Drmac & Bujanovic, LAPACK Working Note 176, the test against
+ * sqrt(eps) on the ratio to the norm last computed). */
+int dense_qp3(int m, int n, double *a, int lda, int *jpvt, double *tau)
+{
+    if (n > DENSE_QR_MAX || m < 0 || n < 0)
+        return -1;
+    double vn1[DENSE_QR_MAX], vn2[DENSE_QR_MAX];
+    const double tol3z = sqrt(DBL_EPSILON);
+    int mn = m < n ? m : n;
+    for (int j = 0; j < n; j++) {
+        jpvt[j] = j + 1;
+        vn1[j] = vn2[j] = nrm2(m, a + (long)j * lda);
+    }
+    for (int i = 0; i < mn; i++) {
+        /* the pivot: the first column of largest partial norm */
+        int p = i;
+        for (int j = i + 1; j < n; j++)
+            if (vn1[j] > vn1[p])
+                p = j;
+        if (p != i) {
+            double *ap = a + (long)p * lda, *ai = a + (long)i * lda;
+            for (int r = 0; r < m; r++) {
+                double t = ap[r];
+                ap[r] = ai[r];
+                ai[r] = t;
+            }
+            int t = jpvt[p];
+            jpvt[p] = jpvt[i];
+            jpvt[i] = t;
+            vn1[p] = vn1[i];
+            vn2[p] = vn2[i];
+        }
+        double *aii = a + i + (long)i * lda;
+        reflector(m - i, aii, aii + 1, &tau[i]);
+        if (i + 1 < n)
+            reflect(m - i, n - i - 1, aii, tau[i], aii + lda, lda);
+        for (int j = i + 1; j < n; j++) {
+            if (vn1[j] == 0.0)
+                continue;
+            double r = fabs(a[i + (long)j * lda]) / vn1[j];
+            double t = fmax(1.0 - r * r, 0.0);
+            double q = vn1[j] / vn2[j];
+            if (t * q * q <= tol3z) {
+                vn1[j] = i + 1 < m ? nrm2(m - i - 1, a + i + 1 + (long)j * lda) : 0.0;
+                vn2[j] = vn1[j];
+            } else {
+                vn1[j] *= sqrt(t);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Q c = H(1) (H(2) (... H(k) c)), the last reflector first (dorm2r 'L', 'N'). */
+void dense_qr_apply(int m, int k, const double *a, int lda, const double *tau, double *c)
+{
+    for (int i = k - 1; i >= 0; i--)
+        reflect(m - i, 1, a + i + (long)i * lda, tau[i], c + i, m - i);
 }

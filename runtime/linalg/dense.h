@@ -1,6 +1,7 @@
 /*
- * dense.h: LU factorisation with partial pivoting of small dense matrices in
- * plain loops (internal), for the Newton matrices of small models.
+ * dense.h: LU factorisation with partial pivoting and QR with column
+ * pivoting of small dense matrices in plain loops (internal), for the Newton
+ * matrices and the assembly of small models.
  *
  * A model of a few states (seed 002's FrDyn2 bench: a 3 x 3 condensed BDF
  * matrix) called OpenBLAS only for its LU, and loading OpenBLAS cost 2.2 ms
@@ -32,6 +33,27 @@ int dense_lu_factor(int n, double *a, int lda, int *ipiv);
 /* Solve a x = b with the factors of dense_lu_factor, in place in b (one
  * right-hand side, as dgetrs with trans 'N'). */
 void dense_lu_solve(int n, const double *lu, int lda, const int *ipiv, double *b);
+
+/* The most columns dense_qp3 takes (its norms live on the stack). Assembly
+ * (runtime/integrate/assemble.c) factors with it when both dimensions are
+ * at most this; LAPACK's dgeqp3 is then its unblocked dlaqp2 on level-2
+ * OpenBLAS kernels, and the plain loops cost at most about what loading
+ * OpenBLAS does (tests/unit/test_dense.c prints both times). */
+#define DENSE_QR_MAX 64
+
+/* QR with column pivoting of the m x n column-major a (lda), in place as
+ * LAPACK's dgeqp3 with every column free (jpvt all zero on entry): A P =
+ * Q R, R on and above the diagonal, Q = H(1) ... H(min(m, n)) with H(i) =
+ * I - tau[i] v v^T, v = (0 .. 0, 1, a(i+1:m, i)); jpvt[j] the 1-based
+ * column of A at position j. The same algorithm (dlaqp2: largest remaining
+ * partial norm, downdated and recomputed when cancellation took half its
+ * digits), so the same pivots and R to rounding. Returns 0, or -1 when n >
+ * DENSE_QR_MAX or a dimension is negative (a untouched). */
+int dense_qp3(int m, int n, double *a, int lda, int *jpvt, double *tau);
+
+/* c = Q c for one column of m entries, Q = H(1) ... H(k) from dense_qp3's a
+ * (lda) and tau, as LAPACK's dormqr with side 'L' and trans 'N'. */
+void dense_qr_apply(int m, int k, const double *a, int lda, const double *tau, double *c);
 
 /* y += alpha A x for the m x n column-major A (leading dimension lda), as
  * dgemv with beta 1: the sum A x first, then scaled and added. */

@@ -47,6 +47,17 @@ fi
 rows=$(grep -c '^[0-9]' "$T/frdyn2.csv")
 if [ "$rows" -eq 1176 ]; then pass "frdyn2_bench: 1176 rows"; else fail "frdyn2_bench: $rows rows, want 1176"; fi
 
+# a multibody model (double pendulum, generalized-alpha): its assembly's QR
+# with column pivoting is linalg/dense.c's dense_qp3, so no OpenBLAS or
+# LAPACKE; its Newton matrix is KLU's
+trace "$T/dp.st" "$J" run examples/double_pendulum.jnt -o "$T/dp.csv"
+loaded=$(grep -v ENOENT "$T/dp.st" | grep -o 'lib\(openblas\|lapacke\|cholmod\|klu\|arpack\|metis\|lapack\)\.so[^"]*' | sort -u | tr '\n' ' ')
+if [ "$loaded" = "libklu.so.1 " ]; then
+    pass "double_pendulum loads KLU only (no OpenBLAS for its assembly)"
+else
+    fail "double_pendulum loads: ${loaded:-nothing}(want libklu.so.1 only)"
+fi
+
 # an explicit integrator: nothing numerical at all
 small_model "$T/m.jnt"
 trace "$T/m.st" "$J" run "$T/m.jnt" -o "$T/m.csv"

@@ -3,7 +3,8 @@
  * (compiler/cli/lazy.c). Linked as the jnt executable is (the Makefile:
  * lazy.o, libjnt.a, no OpenBLAS, LAPACKE, CHOLMOD, KLU or ARPACK), it checks
  * in /proc/self that a model loads only what it calls (a small BDF model,
- * whose LU is linalg/dense.c's, nothing at all) and starts no BLAS thread,
+ * whose LU is linalg/dense.c's, nothing at all; a multibody model, whose
+ * assembly QR is dense.c's too, KLU only) and starts no BLAS thread,
  * and that the LU calls lazy.c answers itself (LAPACKE_dgetrf_work and
  * LAPACKE_dgetrs_work in column-major order) give LAPACKE's results bit for
  * bit.
@@ -123,6 +124,10 @@ int main(void)
     /* point masses: KLU's sparse LU and nothing else */
     CHECK(run("multimass", 0.01) == JNT_OK, "multimass runs");
     check_mapped("multimass", "libklu");
+    /* a multibody model: its assembly's QR with column pivoting is linalg/dense.c's
+     * dense_qp3 (no OpenBLAS or LAPACKE), its Newton matrix KLU's */
+    CHECK(run("double_pendulum", 0.05) == JNT_OK, "double_pendulum runs");
+    check_mapped("double_pendulum", "libklu");
     /* a modal reduction at compile time: LAPACKE (on OpenBLAS) */
     CHECK(run("cantilever_modes", 0) == JNT_OK, "cantilever_modes compiles");
     check_mapped("cantilever_modes", "libopenblas libgfortran libklu liblapacke");
