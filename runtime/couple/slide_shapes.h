@@ -1,7 +1,7 @@
 /*
  * slide_shapes.h: the complex modes of substructures coupled at frozen
  * contacts with their shapes (runtime/couple/slide_modes.c; used by the
- * VTK writer of complex_modes analyses, runtime/io/vtk_locus.c).
+ * VTK writer of complex_modes analyses, runtime/analyse/vtk_locus.c).
  */
 #ifndef JNT_SLIDE_SHAPES_H
 #define JNT_SLIDE_SHAPES_H

@@ -1,6 +1,6 @@
 /*
  * vtk_int.h: what the VTK writer (runtime/io/vtk.c) lends the mode-shape
- * writers (runtime/analyse/vtk_linear.c, runtime/io/vtk_locus.c) and what
+ * writers (runtime/analyse/vtk_linear.c, runtime/analyse/vtk_locus.c) and what
  * those share (internal).
  */
 #ifndef JNT_VTK_INT_H
@@ -26,7 +26,7 @@ const jnt_scene *vtk_scene(const jnt_vtk *w);
 const jnt_model *vtk_model(const jnt_vtk *w);
 const char *vtk_dir(const jnt_vtk *w);
 
-/* ---- mode shapes (runtime/analyse/vtk_linear.c) ---- */
+/* ---- mode shapes (runtime/io/vtk_mode.c) ---- */
 
 /* One mode's file: np points pts (X0 + D_re), the scene's nc cells (conn,
  * offs, type as vtk_points gives them), point vectors dr (displacement),
@@ -56,7 +56,7 @@ int vtk_mode_write(const char *path, const vtk_mode_file *mf, int nfield,
                    const char *const *names, const int *ncomp, const double *vals, char *err,
                    size_t errn);
 
-/* The mode shapes of a complex_modes analysis (runtime/io/vtk_locus.c). */
+/* The mode shapes of a complex_modes analysis (runtime/analyse/vtk_locus.c). */
 int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, char *err,
                     size_t errn);
 
