@@ -59,7 +59,7 @@ static double norm_inf(int n, const double *a, int lda)
 /* The normwise backward error ||b - A x|| / (||A|| ||x|| + ||b||), infinity norms. */
 static double backward(int n, const double *a, int lda, const double *x, const double *b)
 {
-    double r[NMAX];
+    double r[NMAX] = {0}; /* = {0}: gcc -O1 with the sanitizers cannot see n <= NMAX */
     for (int i = 0; i < n; i++) {
         long double s = b[i];
         for (int j = 0; j < n; j++)
