@@ -661,7 +661,8 @@ void deriv_model(ir_model *m)
         size_t nd = split_direct(&g, ent[r], (size_t)nent[r]);
         npc[r] = pattern(&g, ent[r], nd, (size_t)nent[r]);
         pc[r] = xmalloc(((size_t)npc[r] + 1) * sizeof *pc[r]);
-        memcpy(pc[r], g.cols, (size_t)npc[r] * sizeof *pc[r]);
+        if (npc[r] > 0) /* g.cols is NULL until a root has a pattern */
+            memcpy(pc[r], g.cols, (size_t)npc[r] * sizeof *pc[r]);
         for (int j = 0; j < npc[r]; j++)
             J->colptr[pc[r][j] + 1]++;
     }
