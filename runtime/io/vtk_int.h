@@ -23,6 +23,18 @@
 long vtk_points(jnt_vtk *w, const double *y, double *x, int64_t *conn, int64_t *offs,
                 unsigned char *type, long *ncell);
 const jnt_scene *vtk_scene(const jnt_vtk *w);
+/* ---- body shapes (runtime/io/vtk_shape.c) ---- */
+#define SHAPE_SEG 16  /* a cylinder's sides, a sphere's circles: SHAPE_SEG-gons */
+#define SHAPE_PTS (3 * SHAPE_SEG) /* points of a shape at most (a sphere's three circles) */
+#define SHAPE_CONN (6 * SHAPE_SEG) /* face corners of a shape at most */
+/* Body b's shape in its frame: corners x (3 per point, *np of them) and
+ * faces (corner counts in fn, their corners in fc, *nf faces). Planar
+ * bodies (flat) draw the outline in their plane: a box lx by ly, a
+ * cylinder length by its diameter (the axis along x), a sphere its circle;
+ * spatial ones a box's six faces, a cylinder's caps and sides, a sphere's
+ * three great circles. */
+void vtk_shape(const jnt_scene_body *b, int flat, double *x, int *np, int *fn, int *fc, int *nf);
+
 const jnt_model *vtk_model(const jnt_vtk *w);
 const char *vtk_dir(const jnt_vtk *w);
 

@@ -8,7 +8,8 @@ NAME=frontend
 . tests/trust/lib.sh
 cd "$T"
 
-# ---- (8) jnt emit: 4x the bodies, less than 5x the time --------------------------
+# ---- (8) jnt emit, run: 4x the bodies, less than 8x the CPU (quadratic is 16x; measured 4.2-4.5x,
+# once 6.1x on a quiet machine: the least of three runs of a JIT compile still varies) ----
 gen_bodies() { awk -v n="$1" 'BEGIN { print "model b"; for (i = 0; i < n; i++) {
     printf "body b%d : point(mass = 1 kg) { dof x }\n", i
     printf "spring s%d between b%d.x and ground { stiffness = 1 N/m }\n", i, i }
@@ -18,10 +19,10 @@ gen_bodies 20000 > b20k.jnt
 for cmd in emit run; do
     t1=$(cpu_ns "$J" $cmd b5k.jnt -o b5k.out)
     t4=$(cpu_ns "$J" $cmd b20k.jnt -o b20k.out)
-    if [ "$t4" -lt $(( 5 * t1 )) ]; then
+    if [ "$t4" -lt $(( 8 * t1 )) ]; then
         pass "jnt $cmd linear: 5k -> 20k bodies, $((t1 / 1000000)) -> $((t4 / 1000000)) ms"
     else
-        fail "jnt $cmd superlinear: 5k -> 20k bodies, $((t1 / 1000000)) -> $((t4 / 1000000)) ms (ratio >= 5)"
+        fail "jnt $cmd superlinear: 5k -> 20k bodies, $((t1 / 1000000)) -> $((t4 / 1000000)) ms (ratio >= 8)"
     fi
 done
 
