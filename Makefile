@@ -49,7 +49,7 @@ DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev 
              python3-venv python3-wheel python3-pip python3-paraview xvfb ffmpeg paraview
 DEB_BENCH := octave time libmujoco-dev linux-perf
 
-COMPILER_SRC := $(wildcard compiler/*.c)
+COMPILER_SRC := $(wildcard compiler/front/*.c compiler/lower/*.c compiler/sema/*.c compiler/kinds/*.c compiler/jit/*.c)
 RUNTIME_SRC  := $(wildcard runtime/*/*.c)
 GEN_SRC      := $(B)/gen/lexer.c $(B)/gen/parser.c
 LIB_OBJ      := $(patsubst %.c,$(B)/obj/%.o,$(COMPILER_SRC) $(RUNTIME_SRC)) \
@@ -143,7 +143,7 @@ $(B)/libjnt.a: $(LIB_OBJ)
 # libjnt.so contains libtcc and JITs in memory as libjnt.a does. Debian's
 # libtcc.a is not PIC, but a shared object can hold it with its symbols hidden
 # (--exclude-libs) and its references to glibc's stdout, stderr and environ
-# renamed to jit.c's hidden copies (compiler/jit.c). -z text: the link fails
+# renamed to jit.c's hidden copies (compiler/jit/jit.c). -z text: the link fails
 # rather than leave relocations in the code.
 TCC_A := $(shell $(CC) -print-file-name=libtcc.a)
 $(B)/obj/libtcc_so.a: $(TCC_A)
@@ -358,7 +358,7 @@ docs: deps
 # PREFIX/bin/jnt, PREFIX/lib/libjnt.so.VERSION (soname libjnt.so.MAJOR) with
 # its links, libjnt.a, PREFIX/include/jnt/*.h, PREFIX/lib/pkgconfig/jnt.pc,
 # PREFIX/share/jnt/stdlib (found by the installed jnt relative to itself:
-# compiler/paths.c), PREFIX/share/man/man1/jnt.1 (from docs/cli.md) and the
+# compiler/front/paths.c), PREFIX/share/man/man1/jnt.1 (from docs/cli.md) and the
 # Python package in the site-packages folder under PREFIX that $(PYTHON)
 # searches (PREFIX/bin/python3 when PREFIX is a virtual environment): for
 # /usr/local, /usr, ~/.local or a venv it imports as is; for another prefix
@@ -403,7 +403,7 @@ install: all
 # ---- the Python package ------------------------------------------------------
 # B/python: python/'s package with libjnt.so, the headers and the stdlib laid
 # out inside it as under a prefix (lib/, include/jnt/, share/jnt/stdlib/:
-# libjnt.so finds the last two beside its lib/, compiler/paths.c), ready for
+# libjnt.so finds the last two beside its lib/, compiler/front/paths.c), ready for
 # pip install --no-build-isolation --no-index B/python (docs/python.md)
 python-package: build
 	@rm -rf $(B)/python

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
+#include "jit/compile.h"
 #include "jnt/jnt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 /*
- * lexer.re: the tokenizer of .jnt sources (re2c; see compiler/lex.h).
+ * lexer.re: the tokenizer of .jnt sources (re2c; see compiler/front/lex.h).
  *
  * The text ends with a NUL that serves as re2c's sentinel. Numbers may carry
  * a unit written after them on the same line (`9.81 m/s^2`, `0.3ms`,
@@ -9,7 +9,7 @@
  * Keywords are scanned as identifiers and looked up in one table, which also
  * serves the unit rule (`x < 0 then`: `then` is no unit) and messages.
  */
-#include "lex.h"
+#include "front/lex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "parser.h"
-#include "alloc.h"
+#include "front/alloc.h"
 
 /*!re2c
     re2c:define:YYCTYPE = "unsigned char";

@@ -1,7 +1,7 @@
 /*
  * parser.y: the grammar of .jnt files (Lemon). Every action builds one node
- * through a parse_* function of compiler/parse_build.c; the driver that feeds
- * tokens and reports syntax errors is compiler/parse.c.
+ * through a parse_* function of compiler/front/parse_build.c; the driver that feeds
+ * tokens and reports syntax errors is compiler/front/parse.c.
  *
  * Expressions are stratified (no precedence declarations) so that element
  * endpoints can be restricted to postfix expressions: `between a.x and b`
@@ -27,7 +27,7 @@
 %include {
 #include <assert.h>
 #include <stdlib.h>
-#include "parse_ctx.h"
+#include "front/parse_ctx.h"
 }
 
 %syntax_error {

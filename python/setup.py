@@ -10,7 +10,7 @@ needs at run time beside its modules, laid out as an install prefix:
     jnt/share/jnt/stdlib/*.jnt   the standard library of laws
 
 libjnt.so finds include/ and share/jnt/stdlib beside its own lib/ folder
-(compiler/paths.c), so the installed package needs no JNT_* variable. The
+(compiler/front/paths.c), so the installed package needs no JNT_* variable. The
 files come from the package folder when make staged them there (make
 python-package: $B/python), else from the source tree: the build directory
 $JNT_BUILD_DIR (relative to the source tree, as make's B=), default

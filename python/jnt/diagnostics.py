@@ -1,7 +1,7 @@
 """The compiler's diagnostics as objects: CompileError.diagnostics.
 
 libjnt writes each diagnostic to the compile options' FILE* as text
-(compiler/diag.c):
+(compiler/front/diag.c):
 
     path:LINE:COL: error: message
       the source line

@@ -34,7 +34,7 @@
 #include "flex3d.h"
 
 /* flexible3d bodies (core/flex3d.c): the scratch of one body, on the stack
- * (its r is at most JNT_FLEX3_MAX_R, sema_flex.c) */
+ * (its r is at most JNT_FLEX3_MAX_R, kinds/flexible.c) */
 #define FLEX3_WORK (46 * JNT_FLEX3_MAX_R + 1)
 
 /* See flex.h. */

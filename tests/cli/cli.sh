@@ -66,7 +66,7 @@ else fail "lap_joint's C: warnings"; head -5 "$T/lap.gcc.txt"; fi
 
 # the same joint on modal(40) + static + jtv(60) (78 coordinates instead of 27): the same
 # C but for the basis's states (their names and initial values: under 120 bytes a
-# coordinate; the C of the elements is loops, compiler/gen_loop.c), three times the data
+# coordinate; the C of the elements is loops, compiler/lower/gen_loop.c), three times the data
 sed -e 's|^  reduce .*// REDUCE$|  reduce = modal(modes = 40) + static(at = load) + jtv(count = 60, pairs = {joint_a, joint_b}, comp = uy, dkdg = 2 * eps_N * lam_N * A)|' \
     -e "s|\"lap_joint/|\"$PWD/examples/lap_joint/|g" examples/lap_joint.jnt > "$T/lap60.jnt"
 JNT_ALLOW_PATH="$PWD/examples" "$J" emit "$T/lap60.jnt" -o "$T/lap60.c" 2> /dev/null || fail "emit lap_joint on 78 coordinates"
@@ -76,7 +76,7 @@ then pass "lap_joint on 78 coordinates: $sz60 bytes of C (27 coordinates: $sz)"
 else fail "lap_joint on 78 coordinates: $sz60 bytes of C (27 coordinates: $sz)"; fi
 
 # The C of N contact pairs on a reduced chain grows neither with N (one loop over the
-# pairs, compiler/gen_loop.c) nor with the basis: 60 modes instead of 10 add the same
+# pairs, compiler/lower/gen_loop.c) nor with the basis: 60 modes instead of 10 add the same
 # bytes (the 100 more states' names) to 500 pairs as to 1000
 pairs_model() { # N MODES
     printf 'model pairs\nimport contact\nconst n = %d\n' "$1"

@@ -2,7 +2,7 @@
 # Lists that must follow the code: the editor grammars (editors/jnt.vim,
 # editors/vscode) and docs/language.md's keyword lists against the keywords
 # of grammar/lexer.re's table and the built-in functions of
-# compiler/sema_expr.c; docs/laws.md against the laws of stdlib/. Run from
+# compiler/sema/eval.c; docs/laws.md against the laws of stdlib/. Run from
 # the repository root.
 pass() { echo "PASS: editors: $*"; }
 fail() { echo "FAIL: editors: $*"; }
@@ -11,11 +11,11 @@ trap 'rm -rf "$W"' EXIT
 words() { tr ' |' '\n\n' | sed '/^$/d' | sort -u; }
 
 grep -o '{"[a-z_]*", TK_[A-Z_]*}' grammar/lexer.re | sed 's/{"\([a-z_]*\)".*/\1/' | words > "$W/kw"
-grep -o '{"[a-z0-9_]*", [0-9], "' compiler/sema_expr.c | sed 's/{"\([a-z0-9_]*\)".*/\1/' |
+grep -o '{"[a-z0-9_]*", [0-9], "' compiler/sema/eval.c | sed 's/{"\([a-z0-9_]*\)".*/\1/' |
     words > "$W/fn"
 [ "$(wc -l < "$W/kw")" -ge 30 ] && [ "$(wc -l < "$W/fn")" -ge 20 ] &&
     pass "$(wc -l < "$W/kw") keywords in the lexer, $(wc -l < "$W/fn") built-in functions" ||
-    fail "the keyword or function table was not found (lexer.re, sema_expr.c changed shape?)"
+    fail "the keyword or function table was not found (lexer.re, sema/eval.c changed shape?)"
 
 # same_set NAME FILE: FILE's words are exactly the expected list $W/NAME
 same_set() {

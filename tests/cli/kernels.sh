@@ -1,6 +1,6 @@
 #!/bin/sh
 # Issue 31 item 1: one kernel per element kind, looped over its instances
-# (compiler/gen_loop.c, docs/performance.md). The generated C of a contact
+# (compiler/lower/gen_loop.c, docs/performance.md). The generated C of a contact
 # array does not grow with its pairs, every example's C is under 150 KB, and a
 # looped model runs to the unrolled model's rows. Prints PASS/FAIL lines.
 # Run from the repository root with B set to the build directory.
@@ -33,7 +33,7 @@ then pass "kernels: 10,000 contact pairs emit $s10000 bytes of C, 100 pairs $s10
 else fail "kernels: the C grows with the pairs (100: $s100 bytes, 10,000: $s10000)"; fi
 
 # every example's C under 150 KB, the two with a clearance joint on a body in
-# director coordinates included (the derivatives pass's cuts, compiler/deriv.c:
+# director coordinates included (the derivatives pass's cuts, compiler/lower/deriv.c:
 # the joint's law is differentiated against its point's few quantities, the
 # chain rule to the coordinates is a table loop; docs/performance.md)
 big=""

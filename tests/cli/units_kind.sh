@@ -1,5 +1,5 @@
 #!/bin/sh
-# What a column is beyond its dimension (issue 32 item 4; compiler/sema_kind.c,
+# What a column is beyond its dimension (issue 32 item 4; compiler/sema/units_kind.c,
 # jnt_abi_model.out_kinds, ABI 16): angle columns carry rad, energy columns J,
 # in the CSV's units line and so in jnt plot's labels; a torque stays N*m, an
 # angle scaled to degrees or divided by an angle has no unit. Prints PASS/FAIL.
@@ -43,7 +43,7 @@ if "$J" run top.jnt -o top.csv > top.log 2>&1; then
 else
     fail "heavy top: jnt run failed"; tail -3 top.log
 fi
-# the rules (compiler/sema_kind.c): what makes an angle, an energy, a power
+# the rules (compiler/sema/units_kind.c): what makes an angle, an energy, a power
 cat > kinds.jnt <<'JNT'
 model kinds
 param m   = 1 kg

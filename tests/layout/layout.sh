@@ -16,10 +16,10 @@ CC="gcc -std=c11 -D_POSIX_C_SOURCE=200809L -DJNT_SOURCE_DIR=\"x\" -DJNT_LINK_LIB
 
 # 1. include paths
 bad=""
-for f in compiler/*.c; do
+for f in compiler/front/*.c compiler/lower/*.c compiler/sema/*.c compiler/kinds/*.c compiler/jit/*.c; do
     $CC -Iruntime/include -Icompiler -I"$B/gen" "$f" 2> /dev/null || bad="$bad $f"
 done
-if [ -z "$bad" ]; then pass "compiler/*.c build with -Iruntime/include -Icompiler only"
+if [ -z "$bad" ]; then pass "compiler/*/*.c build with -Iruntime/include -Icompiler only"
 else fail "compiler files need more than the public headers:$bad"; fi
 bad=""
 for f in compiler/cli/*.c examples/embed/*.c; do
@@ -27,7 +27,7 @@ for f in compiler/cli/*.c examples/embed/*.c; do
 done
 if [ -z "$bad" ]; then pass "the command line and examples/embed build with -Iruntime/include only"
 else fail "clients of the public API need more than it:$bad"; fi
-if grep -l '#include "\(core\|setup\|io\|couple\|integrate\|analyse\|linalg\|sim\)/' compiler/*.c compiler/*.h \
+if grep -l '#include "\(core\|setup\|io\|couple\|integrate\|analyse\|linalg\|sim\)/' compiler/*/*.c compiler/*/*.h \
     compiler/cli/*.c > /dev/null 2>&1; then
     fail "the compiler includes the runtime's insides"
 else
@@ -41,10 +41,10 @@ if ! ls "$OBJ"/runtime/*/*.o > /dev/null 2>&1; then
     exit 0
 fi
 # files of one module may call each other in a circle
-MODULES="setup/fe_ setup/red_ couple/slide integrate/integ_ compiler/sema compiler/parse"
+MODULES="setup/fe_ setup/red_ couple/slide integrate/integ_ compiler/sema/ compiler/front/parse"
 T=${TMPDIR:-/tmp}/jnt-layout.$$
 trap 'rm -f "$T".*' EXIT
-for o in "$OBJ"/runtime/*/*.o "$OBJ"/compiler/*.o "$OBJ"/compiler/cli/*.o; do
+for o in "$OBJ"/runtime/*/*.o "$OBJ"/compiler/*/*.o; do
     n=${o#"$OBJ"/}; n=${n#runtime/}; n=${n%.o}
     # compiler/cli/lazy.c defines the numerical libraries' functions for the jnt
     # executables (loading them on first use): a call to it is a call to them

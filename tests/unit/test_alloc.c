@@ -1,5 +1,5 @@
 /*
- * test_alloc.c: the allocation family's way out of a failure (compiler/alloc.c): recovery
+ * test_alloc.c: the allocation family's way out of a failure (compiler/front/alloc.c): recovery
  * points, guards, internal errors, and the public compile entry points failing cleanly at
  * every allocation of a whole compilation (alloc_fail_after), then compiling normally again.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "front/alloc.h"
 #include "check.h"
 #include "jnt/jnt.h"
 #include "oom_model.h"

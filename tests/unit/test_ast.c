@@ -1,11 +1,11 @@
 /*
- * test_ast.c: the syntax tree's arena and dump (compiler/ast.c).
+ * test_ast.c: the syntax tree's arena and dump (compiler/front/ast.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
+#include "front/ast.h"
 #include "check.h"
 
 /* The dump of n in a malloc'd string. */

@@ -1,5 +1,5 @@
 /*
- * test_cache.c: the compile cache (compiler/cache.c, issue 29 item 4), in a scratch
+ * test_cache.c: the compile cache (compiler/jit/cache.c, issue 29 item 4), in a scratch
  * folder of its own (XDG_CACHE_HOME set to a new temporary folder, removed at the end):
  *   - car_pendulum compiled twice: the first stores an entry, the second is a hit (the
  *     cache's counters say which), the C text and model data of jnt_translate_file are
@@ -30,9 +30,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "jit/cache.h"
 #include "check.h"
-#include "compile.h"
+#include "jit/compile.h"
 #include "jnt/jnt.h"
 
 static char dir[256];      /* the scratch XDG_CACHE_HOME */
@@ -346,7 +346,7 @@ static void code_cases(void)
 int main(void)
 {
     /* the entries' sizes below are those of unrolled C (car_pendulum's 2 MB; its kernels
-     * as loops, compiler/gen_loop.c, make 0.7 MB) */
+     * as loops, compiler/lower/gen_loop.c, make 0.7 MB) */
     setenv("JNT_LOOPS", "0", 1);
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/jnt-test-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");

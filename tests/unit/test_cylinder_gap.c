@@ -1,7 +1,7 @@
 /*
  * test_cylinder_gap.c: seed 001's spatial clearance joint in the language
  * (`contact ... { clearance = cylinder(rho_k, rho_l, axis) }`,
- * compiler/sema_mb3d.c: a start from the direction across the axis and four
+ * compiler/kinds/rigid3d.c: a start from the direction across the axis and four
  * Newton steps on eq. 12, as expressions) against the runtime's library
  * (runtime/core/clearance.c: clr_spatial_gap, a guarded multi-start Newton
  * checked against brute force in test_clearance.c), on random poses of a

@@ -1,5 +1,5 @@
 /*
- * test_diag.c: the source table and diagnostics (compiler/diag.c): line and
+ * test_diag.c: the source table and diagnostics (compiler/front/diag.c): line and
  * column, the exact output format (tabs kept under the caret), severities,
  * the error cap, and jnt_closest_name.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "diag.h"
+#include "front/diag.h"
 #include "jnt/jnt.h"
 
 static char out[4096];

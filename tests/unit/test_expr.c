@@ -1,5 +1,5 @@
 /*
- * test_expr.c: the expression engine (compiler/expr.c, diff.c, gen_expr.c).
+ * test_expr.c: the expression engine (compiler/lower/expr.c, diff.c, gen_expr.c).
  *
  * Hash-consing, simplification and folding are checked node by node; ex_eval
  * against direct libm calls (exact); ex_diff against central finite
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "expr.h"
+#include "lower/expr.h"
 
 /* ---- shorthands over one pool ---------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /*
  * test_gather_half.c: the gather skips the half no kernel reads
- * (jnt_abi_model.gather_skip, compiler/gen_reads.c, runtime/core/eval.c).
+ * (jnt_abi_model.gather_skip, compiler/lower/gen_reads.c, runtime/core/eval.c).
  * A modal substructure tied to a point body by a spring: its rhs kernel
  * reads the gathered positions only, so eval_forces leaves the velocity
  * half of u unwritten (the arena's zeros), and a later full gather at the

@@ -1,6 +1,6 @@
 /*
  * test_iface.c: `interface ... : sliding` in the language (compiler/
- * sema_iface.c, runtime/couple/iface_slide.c on runtime/couple/slide.h): a block (a free
+ * kinds/interface.c, runtime/couple/iface_slide.c on runtime/couple/slide.h): a block (a free
  * plate2d) pressed onto a Craig-Bampton cantilever (plate2d) and dragged,
  * compiled from jnt text and run by `central`, with each coupling.
  *

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "diag.h"
-#include "lex.h"
+#include "front/diag.h"
+#include "front/lex.h"
 #include "parser.h"
 
 static char errs[4096];

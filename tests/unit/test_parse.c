@@ -1,6 +1,6 @@
 /*
- * test_parse.c: the parser (grammar/parser.y, compiler/parse.c,
- * compiler/parse_build.c): tree shapes and locations of every construct,
+ * test_parse.c: the parser (grammar/parser.y, compiler/front/parse.c,
+ * compiler/front/parse_build.c): tree shapes and locations of every construct,
  * keywords used as names, syntax-error messages, and two golden sets:
  *
  *   tests/golden/X.jnt -> X.ast   the tree as ast_dump prints it
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "parse.h"
+#include "front/parse.h"
 
 #ifndef JNT_SOURCE_DIR
 #define JNT_SOURCE_DIR "."

@@ -3,7 +3,7 @@
  * computes only what its outputs read (issue 30 item 7, docs/interfaces.md):
  *
  *   - the compiler's table of what the outputs read of each block
- *     (jnt_abi_block.out_reads, compiler/gen_reads.c): an acceleration and
+ *     (jnt_abi_block.out_reads, compiler/lower/gen_reads.c): an acceleration and
  *     a velocity of a kept DOF of the Craig-Bampton cantilever are its
  *     coordinate's entries, a displacement of the unreduced block one
  *     entry, a block the outputs do not name none;
@@ -13,7 +13,7 @@
  *   - a run of the model writes the same rows whether its outputs read one
  *     quantity or several (the partial state is never read stale);
  *   - the rhs kernel writes runs of constant zero rows with one memset
- *     (compiler/gen.c), and the JIT resolves it (compiler/jit.c).
+ *     (compiler/lower/gen.c), and the JIT resolves it (compiler/jit/jit.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -214,7 +214,7 @@ static void check_runs(void)
     jnt_model_free(m2);
 }
 
-/* The rhs kernel's zero rows: one memset per run (compiler/gen.c). */
+/* The rhs kernel's zero rows: one memset per run (compiler/lower/gen.c). */
 static void check_memset(void)
 {
     char path[512];

@@ -356,7 +356,7 @@ typedef struct jnt_abi_model {
     /* where the model data is, called by jnt_model_wrap before anything else
      * reads the table: generated kernels loop over an element kind's
      * instances reading their indices and constants from tables in the model
-     * data (compiler/gen_loop.h), and a long jac_colptr / jac_rowind is copied
+     * data (compiler/lower/gen_loop.h), and a long jac_colptr / jac_rowind is copied
      * from it. NULL: the kernels read no model data. */
     void (*bind)(const double *data);
     /* what each output column is beyond its dimension (JNT_KIND_*, nout

@@ -110,7 +110,7 @@ typedef struct jnt_scene_mcontact {
 
 /* The scene's probes: values of the model's expressions that a picture
  * needs and the run's CSV may not hold, evaluated at a state by probe()
- * (the compiler's interpreter of the model's expressions, sema_scene.c)
+ * (the compiler's interpreter of the model's expressions, sema/scene.c)
  * into out[0 .. nprobe): 0, or -1 when the state does not match (the
  * model's ny, nd, nu: probe_ny, probe_nd, probe_nu). probe_free releases
  * probe_prog (jnt_scene_free calls it). */

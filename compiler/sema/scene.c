@@ -1,0 +1,677 @@
+/*
+ * scene.c: what a model looks like (jnt/scene.h), from its semantic
+ * analysis: the multibody bodies and their markers, the joints and their
+ * multipliers, each substructure's finite-element mesh with its basis at the
+ * nodes, and the contact and friction elements between mesh nodes. Built at
+ * the end of sema_lower when the IR asks for it (ir_model.want_scene); the
+ * runtime's VTK writer (runtime/io/vtk.c) draws it at every output row.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/alloc.h"
+#include "lower/expr.h"
+#include "lower/expr_int.h"
+#include "jnt/scene.h"
+#include "sema_int.h"
+
+/* The probes' names among the scene IR's output columns (sema_scene_probes):
+ * PROBE_TAG "ELEM:MA:MB:WHAT", WHAT one of gap, force, v, ax, ay, az, bx,
+ * by, bz. Only the scene's IR has them: it is never compiled. */
+#define PROBE_TAG "\001scene:"
+
+/* The parameters' default values (each default may read the earlier ones). */
+static double *param_defaults(const sema *S)
+{
+    const ir_vars *p = &S->m->p;
+    double *v = xcalloc((size_t)p->n + 1, sizeof *v);
+    for (int i = 0; i < p->n; i++)
+        v[i] = p->v[i].rhs >= 0 ? ex_eval(S->pool, p->v[i].rhs, 0, NULL, NULL, v) : 0;
+    return v;
+}
+
+/* e at the state where every body is at the origin, unturned (directors
+ * the unit vectors); 0 where it reads what only the run knows (NaN). */
+static double at_rest(const sema *S, ex_id e, const double *y, const double *d, const double *p)
+{
+    if (e < 0)
+        return 0;
+    double v = ex_eval(S->pool, e, 0, y, d, p);
+    return isfinite(v) ? v : 0;
+}
+
+/* The y index of the first state named "PREFIX.lambda..." and how many
+ * follow it with that prefix: a joint's multipliers. */
+static int lambdas(const sema *S, const char *joint, int *n)
+{
+    const ir_vars *y = &S->m->y;
+    size_t l = strlen(joint);
+    int l0 = -1;
+    *n = 0;
+    for (int i = 0; i < y->n; i++) {
+        const char *nm = y->v[i].name;
+        if (!strncmp(nm, joint, l) && !strncmp(nm + l, ".lambda", 7)) {
+            if (l0 < 0)
+                l0 = i;
+            ++*n;
+        }
+    }
+    return l0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Order quadrilateral c's corners around their centre (in the plane of
+ * the two largest extents of the mesh: x-y for planar meshes). */
+static void quad_order(const double *x, int *c)
+{
+    double cx = 0, cy = 0, ang[4];
+    for (int k = 0; k < 4; k++)
+        cx += 0.25 * x[3 * c[k]], cy += 0.25 * x[3 * c[k] + 1];
+    for (int k = 0; k < 4; k++)
+        ang[k] = atan2(x[3 * c[k] + 1] - cy, x[3 * c[k]] - cx);
+    for (int a = 1; a < 4; a++) /* insertion sort by angle */
+        for (int b = a; b > 0 && ang[b] < ang[b - 1]; b--) {
+            double t = ang[b];
+            ang[b] = ang[b - 1], ang[b - 1] = t;
+            int u = c[b];
+            c[b] = c[b - 1], c[b - 1] = u;
+        }
+}
+
+/* Cells of a mesh from which nodes its matrices couple: every four nodes
+ * coupled pairwise (the four-node elements of plate2d and of imported
+ * plane meshes: nodes of different elements are not all coupled), else a
+ * line for every coupled pair (beam elements), else points. adj: the
+ * nnode sorted neighbour lists (CSR). */
+static void mesh_cells(jnt_scene_mesh *ms, const int *aptr, const int *adj)
+{
+    int cap = 16, nc = 0;
+    int *conn = xmalloc((size_t)cap * 4 * sizeof *conn);
+#define COUPLED(i, j) (bsearch(&(j), adj + aptr[i], (size_t)(aptr[(i) + 1] - aptr[i]), \
+                               sizeof(int), cmp_int) != NULL)
+    for (int i = 0; i < ms->nnode; i++)
+        for (int a = aptr[i]; a < aptr[i + 1]; a++) {
+            int j = adj[a];
+            if (j <= i)
+                continue;
+            for (int b = a + 1; b < aptr[i + 1]; b++) {
+                int k = adj[b];
+                if (k <= j || !COUPLED(j, k))
+                    continue;
+                for (int c = b + 1; c < aptr[i + 1]; c++) {
+                    int l = adj[c];
+                    if (l <= k || !COUPLED(j, l) || !COUPLED(k, l))
+                        continue;
+                    if (nc == cap)
+                        conn = xrealloc(conn, (size_t)(cap *= 2) * 4 * sizeof *conn);
+                    int *q = conn + 4 * nc++;
+                    q[0] = i, q[1] = j, q[2] = k, q[3] = l;
+                    quad_order(ms->x, q);
+                }
+            }
+        }
+#undef COUPLED
+    if (nc > 0) {
+        ms->nen = 4;
+    } else { /* lines between coupled nodes */
+        for (int i = 0; i < ms->nnode; i++)
+            for (int k = aptr[i]; k < aptr[i + 1]; k++) {
+                if (adj[k] <= i)
+                    continue;
+                if (nc == cap)
+                    conn = xrealloc(conn, (size_t)(cap *= 2) * 4 * sizeof *conn);
+                conn[2 * nc] = i, conn[2 * nc + 1] = adj[k];
+                nc++;
+            }
+        ms->nen = 2;
+    }
+    if (nc == 0) { /* points */
+        conn = xrealloc(conn, ((size_t)ms->nnode + 1) * sizeof *conn);
+        for (int i = 0; i < ms->nnode; i++)
+            conn[i] = i;
+        nc = ms->nnode, ms->nen = 1;
+    }
+    ms->ncell = nc;
+    ms->conn = conn;
+}
+
+/* Add the node couplings of matrix a (its DOFs dof_node[] -> node, -1: none)
+ * to the pair list. */
+static void couple(const fe_sparse *a, const int *dof_node, int **pr, int *np, int *cap)
+{
+    for (int c = 0; c < a->n; c++)
+        for (int k = a->colptr[c]; k < a->colptr[c + 1]; k++) {
+            int i = dof_node[a->rowind[k]], j = dof_node[c];
+            if (i < 0 || j < 0 || i == j || a->val[k] == 0)
+                continue;
+            if (*np == *cap)
+                *pr = xrealloc(*pr, (size_t)(*cap = *cap ? 2 * *cap : 1024) * 2 * sizeof **pr);
+            (*pr)[2 * *np] = i, (*pr)[2 * *np + 1] = j;
+            ++*np;
+        }
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Substructure si as a mesh: reference coordinates, the basis at every
+ * node's ux, uy, uz (fe_point_dofs: surface points through their master),
+ * cells from the couplings of its matrices (before the fixes too). */
+static void scene_mesh(const sema *S, int si, const ir_block *k, jnt_scene_mesh *ms)
+{
+    const subst *b = &S->subs[si];
+    const fe_model *fe = b->fe;
+    int n = fe->nnode, r = b->r;
+    ms->name = xstrdup(b->name);
+    ms->q0 = k->q0;
+    ms->qv0 = S->m->nq > 0 ? S->m->nq + k->q0 : k->q0 + r;
+    ms->r = r;
+    ms->nnode = n;
+    if (b->mr && b->kr) {
+        ms->mr = xmalloc((size_t)r * r * sizeof *ms->mr + 1);
+        ms->kr = xmalloc((size_t)r * r * sizeof *ms->kr + 1);
+        memcpy(ms->mr, b->mr, (size_t)r * r * sizeof *ms->mr);
+        memcpy(ms->kr, b->kr, (size_t)r * r * sizeof *ms->kr);
+    }
+    ms->x = xcalloc(3 * (size_t)n + 1, sizeof *ms->x);
+    ms->phi = xcalloc(3 * (size_t)n * (size_t)r + 1, sizeof *ms->phi);
+    size_t ld = 3 * (size_t)n;
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            ms->x[3 * i + c] = fe->node[i].x[c];
+            int dof[4];
+            double cf[4];
+            int nd = fe_point_dofs(fe, i, c, dof, cf);
+            for (int t = 0; t < nd; t++)
+                for (int q = 0; q < r; q++)
+                    ms->phi[(size_t)q * ld + 3 * (size_t)i + c] +=
+                        cf[t] * b->phi[(size_t)q * b->ndof + dof[t]];
+        }
+    /* node couplings: of K and M now, and of M before the fixes */
+    int *pr = NULL, np = 0, cap = 0;
+    int nd0 = fe->ndof > (b->dof0 ? b->m0.n : 0) ? fe->ndof : b->m0.n;
+    int *dn = xmalloc(((size_t)nd0 + 1) * sizeof *dn);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !b->dof0)
+            break;
+        for (int i = 0; i < nd0; i++)
+            dn[i] = -1;
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < FE_NDOF_NODE; c++) {
+                int d = pass ? b->dof0[FE_NDOF_NODE * i + c] : fe->node[i].dof[c];
+                if (d >= 0 && d < nd0)
+                    dn[d] = i;
+            }
+        if (pass == 0) {
+            couple(&fe->K, dn, &pr, &np, &cap);
+            couple(&fe->M, dn, &pr, &np, &cap);
+        } else {
+            couple(&b->m0, dn, &pr, &np, &cap);
+        }
+    }
+    free(dn);
+    if (np > 0)
+        qsort(pr, (size_t)np, 2 * sizeof *pr, cmp_pair);
+    int *aptr = xcalloc((size_t)n + 2, sizeof *aptr);
+    int *adj = xmalloc(((size_t)np + 1) * sizeof *adj);
+    int na = 0;
+    for (int t = 0; t < np; t++) {
+        if (t > 0 && pr[2 * t] == pr[2 * t - 2] && pr[2 * t + 1] == pr[2 * t - 1])
+            continue;
+        adj[na++] = pr[2 * t + 1];
+        aptr[pr[2 * t] + 1]++;
+    }
+    for (int i = 0; i < n; i++)
+        aptr[i + 1] += aptr[i];
+    free(pr);
+    mesh_cells(ms, aptr, adj);
+    free(aptr);
+    free(adj);
+}
+
+/* The mesh node whose component row of the basis is dof f's coefficients:
+ * *node, *comp; -1 when none is. */
+static int find_node(const jnt_scene_mesh *ms, const dof *f, int *node, int *comp)
+{
+    size_t ld = 3 * (size_t)ms->nnode;
+    double big = 0;
+    for (int q = 0; q < ms->r; q++)
+        big = fmax(big, fabs(f->coef[q]));
+    double tol = 1e-12 * (big > 0 ? big : 1);
+    for (int i = 0; i < ms->nnode; i++)
+        for (int c = 0; c < 3; c++) {
+            int q = 0;
+            const double *row = ms->phi + 3 * (size_t)i + c;
+            while (q < ms->r && fabs(row[(size_t)q * ld] - f->coef[q]) <= tol)
+                q++;
+            if (q == ms->r && big > 0) {
+                *node = i, *comp = c;
+                return 0;
+            }
+        }
+    return -1;
+}
+
+/* The marker at element end n (-1: none), or for a ground point
+ * `(x, y[, z])` its coordinates' expressions in x (then -2). */
+static int end_marker(sema *S, const ast *n, ex_id x[3])
+{
+    if (n->kind == AST_TUPLE) {
+        for (int c = 0; c < 3; c++) {
+            sval v = c < n->nkids ? sema_num(S, &S->global, n->kids[c], "a ground point")
+                                  : sval_num(ex_const(S->pool, 0), units_none);
+            x[c] = v.k == V_NUM ? v.e : ex_const(S->pool, 0);
+        }
+        return -2;
+    }
+    if (n->kind != AST_MEMBER && n->kind != AST_NAME)
+        return -1;
+    sval v = sema_eval(S, &S->global, n);
+    return v.k == V_MARKER ? v.id : -1;
+}
+
+/* One probe: expression e named PROBE_TAG "ELEM:MA:MB:WHAT" among the outputs. */
+static void probe(sema *S, int ei, int ma, int mb, const char *what, ex_id e)
+{
+    char *nm = xasprintf(PROBE_TAG "%d:%d:%d:%s", ei, ma, mb, what);
+    ir_add(&S->m->out, nm, e, -1, units_none, loc_none);
+}
+
+/* See sema_int.h. */
+void sema_scene_probes(sema *S)
+{
+    ex_pool *P = S->pool;
+    for (int ei = 0; ei < S->nelem; ei++) {
+        const elem *el = &S->elems[ei];
+        if ((el->kind != ELEM_CONTACT && el->kind != ELEM_FRICTION) || el->iname ||
+            !el->decl || el->decl->nkids < 2 || el->force.k != V_NUM || !el->done)
+            continue;
+        ex_id xa[3], xb[3];
+        int ma = end_marker(S, el->decl->kids[0], xa), mb = end_marker(S, el->decl->kids[1], xb);
+        if (ma == -1 || mb == -1 || (ma < 0 && mb < 0))
+            continue; /* not between markers (between mesh nodes: sema_scene's contacts) */
+        static const char *const q[2][2] = {{"gap", "force"}, {"force", "v"}};
+        int fr = el->kind == ELEM_FRICTION;
+        sval v[2];
+        int ok = 1;
+        for (int k = 0; k < 2; k++) { /* its quantity, without a diagnostic when absent */
+            int found = 0;
+            for (int i = el->nq - 1; i >= 0 && !found; i--)
+                if (!strcmp(el->q[i].name, q[fr][k]))
+                    v[k] = el->q[i].val, found = 1;
+            ok &= found && v[k].k == V_NUM;
+        }
+        if (!ok)
+            continue;
+        probe(S, ei, ma, mb, fr ? "ff" : "gap", v[0].e);
+        probe(S, ei, ma, mb, fr ? "fv" : "force", v[1].e);
+        for (int s2 = 0; s2 < 2; s2++) { /* the markers' positions */
+            int mk = s2 ? mb : ma;
+            const ex_id *x = s2 ? xb : xa;
+            const marker *m = mk >= 0 ? &S->markers[mk] : NULL;
+            ex_id c[3] = {m ? m->px : x[0], m ? m->py : x[1],
+                          m ? (m->d3 ? m->pz : ex_const(P, 0)) : x[2]};
+            for (int k = 0; k < 3; k++) {
+                char w[3] = {s2 ? 'b' : 'a', (char)('x' + k), 0};
+                probe(S, ei, ma, mb, w, c[k] >= 0 ? c[k] : ex_const(P, 0));
+            }
+        }
+    }
+}
+
+/* The probes' program: the sub-DAG of their expressions in post-order,
+ * each node's operands as positions in it (jnt_scene.probe_prog). */
+typedef struct probe_prog {
+    int n, nroot, nu;
+    ex_node *node;
+    int *root;
+    double *val;
+} probe_prog;
+
+static void prog_free(void *pp)
+{
+    probe_prog *g = pp;
+    if (!g)
+        return;
+    free(g->node);
+    free(g->root);
+    free(g->val);
+    free(g);
+}
+
+/* jnt_scene.probe: the program at a state (ex_eval's rules; the gathered
+ * points from u). */
+static int prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
+                     const double *p, double *out)
+{
+    probe_prog *g = pp;
+    double *val = g->val;
+    for (int i = 0; i < g->n; i++) {
+        const ex_node *x = &g->node[i];
+        int na = ex_nargs(x->kind);
+        double va = na >= 1 ? val[x->a] : 0, vb = na >= 2 ? val[x->b] : 0;
+        double vc = na >= 3 ? val[x->c] : 0;
+        switch (x->kind) {
+        case EX_CONST: val[i] = x->v; break;
+        case EX_T: val[i] = t; break;
+        case EX_Y: val[i] = y[x->a]; break;
+        case EX_D: val[i] = d[x->a]; break;
+        case EX_P: val[i] = p[x->a]; break;
+        case EX_UP: val[i] = u ? u[x->a] : NAN; break;
+        case EX_UV: val[i] = u ? u[g->nu + x->a] : NAN; break;
+        case EX_POW: /* a constant exponent as ex_eval takes it */
+            val[i] = g->node[x->b].kind == EX_CONST ? ex_apply(EX_POW, va, vb, 0.0) : pow(va, vb);
+            break;
+        default: val[i] = ex_apply(x->kind, va, vb, vc); break;
+        }
+    }
+    for (int k = 0; k < g->nroot; k++)
+        out[k] = val[g->root[k]];
+    return 0;
+}
+
+/* The marker contacts of the probes among the outputs (sema_scene_probes),
+ * each friction element paired with the contact between the same markers. */
+static void scene_mcontacts(sema *S, jnt_scene *sc)
+{
+    const ir_vars *o = &S->m->out;
+    size_t tl = strlen(PROBE_TAG);
+    int first = -1, n = 0;
+    for (int i = 0; i < o->n; i++)
+        if (!strncmp(o->v[i].name, PROBE_TAG, tl)) {
+            if (first < 0)
+                first = i;
+            n++;
+        }
+    if (n == 0)
+        return;
+    /* the program of all probes, in their order */
+    ex_id *roots = xmalloc((size_t)n * sizeof *roots);
+    for (int k = 0; k < n; k++)
+        roots[k] = o->v[first + k].rhs;
+    ex_id *order;
+    ex_map pos;
+    ex_map_init(&pos, 64);
+    int nn = ex_topo(S->pool, n, roots, &order, &pos);
+    probe_prog *g = xcalloc(1, sizeof *g);
+    g->n = nn, g->nroot = n, g->nu = S->m->f.n;
+    g->node = xmalloc(((size_t)nn + 1) * sizeof *g->node);
+    g->root = xmalloc((size_t)n * sizeof *g->root);
+    g->val = xmalloc(((size_t)nn + 1) * sizeof *g->val);
+    for (int i = 0; i < nn; i++) {
+        ex_node x = *ex_get(S->pool, order[i]);
+        int na = ex_nargs(x.kind);
+        if (na >= 1)
+            x.a = ex_map_get(&pos, x.a);
+        if (na >= 2)
+            x.b = ex_map_get(&pos, x.b);
+        if (na >= 3)
+            x.c = ex_map_get(&pos, x.c);
+        g->node[i] = x;
+    }
+    for (int k = 0; k < n; k++)
+        g->root[k] = ex_map_get(&pos, roots[k]);
+    free(order);
+    ex_map_free(&pos);
+    free(roots);
+    sc->probe_prog = g;
+    sc->probe = prog_eval;
+    sc->probe_free = prog_free;
+    sc->nprobe = n;
+    sc->probe_ny = S->m->y.n, sc->probe_nd = S->m->d.n, sc->probe_nu = S->m->f.n;
+    /* the contacts, then their frictions (by the markers at their ends) */
+    sc->mcontact = xcalloc((size_t)n + 1, sizeof *sc->mcontact);
+    int *ends = xmalloc(2 * ((size_t)n + 1) * sizeof *ends);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < n; k++) {
+            int ei, ma, mb;
+            char what[8];
+            if (sscanf(o->v[first + k].name + tl, "%d:%d:%d:%7s", &ei, &ma, &mb, what) != 4)
+                continue;
+            /* the element's probes follow in probe()'s order: its two values, then
+             * ax, ay, az, bx, by, bz */
+            if (pass == 0 && !strcmp(what, "gap")) {
+                int c = sc->nmcontact++;
+                sc->mcontact[c] = (jnt_scene_mcontact){
+                    .name = xstrdup(S->elems[ei].name), .gap = k, .force = k + 1, .xa = k + 2,
+                    .xb = k + 5, .ffric = -1, .vfric = -1};
+                ends[2 * c] = ma, ends[2 * c + 1] = mb;
+            }
+            for (int c = 0; pass == 1 && !strcmp(what, "ff") && c < sc->nmcontact; c++) {
+                jnt_scene_mcontact *ct = &sc->mcontact[c];
+                int ca = ends[2 * c], cb = ends[2 * c + 1];
+                if (ct->ffric < 0 && ((ca == ma && cb == mb) || (ca == mb && cb == ma))) {
+                    ct->ffric = k, ct->vfric = k + 1;
+                    break;
+                }
+            }
+        }
+    free(ends);
+}
+
+/* See sema_int.h. */
+void sema_body_shape(sema *S, body *b, const ast *e)
+{
+    static const char *const kinds[3] = {"box", "cylinder", "sphere"};
+    static const int nargs[3] = {3, 2, 1};
+    static const char *const forms[3] = {"box(lx, ly, lz)", "cylinder(radius, length)",
+                                         "sphere(radius)"};
+    static const jnt_dim DIM_LEN = {{0, 6, 0, 0, 0}};
+    int k = -1;
+    for (int i = 0; e->kind == AST_CALL && e->name && i < 3; i++)
+        if (!strcmp(e->name, kinds[i]))
+            k = i;
+    if (k < 0) {
+        diag_error(S->dc, e->loc, "a shape is box(lx, ly, lz), cylinder(radius, length) or "
+                                  "sphere(radius), in lengths");
+        return;
+    }
+    if (e->nkids != nargs[k]) {
+        diag_error(S->dc, e->loc, "'%s' takes %d length%s: %s", kinds[k], nargs[k],
+                   nargs[k] > 1 ? "s" : "", forms[k]);
+        return;
+    }
+    ex_id v[3] = {-1, -1, -1};
+    for (int i = 0; i < nargs[k]; i++) {
+        const ast *a = e->kids[i]->kind == AST_ARG ? e->kids[i]->kids[0] : e->kids[i];
+        sval x = sema_num_dim(S, &S->global, a, DIM_LEN, "a shape's size");
+        if (x.k != V_NUM)
+            return;
+        if (sema_is_dynamic(S, x.e)) {
+            diag_error(S->dc, a->loc, "a shape's size may use parameters only");
+            return;
+        }
+        v[i] = x.e;
+    }
+    b->shape = JNT_SHAPE_BOX + k;
+    memcpy(b->shape_size, v, sizeof v);
+}
+
+/* See sema_int.h. */
+jnt_scene *sema_scene(sema *S)
+{
+    jnt_scene *sc = xcalloc(1, sizeof *sc);
+    sc->model = xstrdup(S->m->name ? S->m->name : "model");
+    double *p = param_defaults(S);
+    double *y = xcalloc((size_t)S->m->y.n + 1, sizeof *y);
+    double *dd = xcalloc((size_t)S->m->d.n + 1, sizeof *dd);
+    /* bodies with frames */
+    int *bmap = xmalloc(((size_t)S->nbody + 1) * sizeof *bmap);
+    sc->body = xcalloc((size_t)S->nbody + 1, sizeof *sc->body);
+    for (int i = 0; i < S->nbody; i++) {
+        const body *b = &S->bodies[i];
+        bmap[i] = -1;
+        if (!b->rigid && !b->rigid3)
+            continue;
+        jnt_scene_body *sb = &sc->body[sc->nbody];
+        sb->name = xstrdup(b->name);
+        sb->kind = b->rigid3 ? (b->flex ? JNT_BODY_FLEX3D : JNT_BODY_RIGID3D)
+                             : (b->flex ? JNT_BODY_FLEX2D : JNT_BODY_RIGID2D);
+        sb->q = S->dofs[b->dof0].y;
+        sb->shape = b->shape;
+        if (b->rigid3) /* directors d1, d2, d3 the unit vectors */
+            for (int c = 0; c < 3; c++)
+                y[S->dofs[b->dof0 + 3 + 4 * c].y] = 1;
+        bmap[i] = sc->nbody++;
+    }
+    for (int i = 0; i < S->nbody; i++) /* the shapes' sizes (parameters' defaults) */
+        for (int c = 0; bmap[i] >= 0 && S->bodies[i].shape && c < 3; c++)
+            sc->body[bmap[i]].size[c] = at_rest(S, S->bodies[i].shape_size[c], y, dd, p);
+    /* markers, in their bodies' frames */
+    sc->marker = xcalloc((size_t)S->nmarker + 1, sizeof *sc->marker);
+    for (int i = 0; i < S->nmarker; i++) {
+        const marker *m = &S->markers[i];
+        jnt_scene_marker *sm = &sc->marker[sc->nmarker++];
+        sm->name = xstrdup(m->name);
+        sm->body = m->body >= 0 ? bmap[m->body] : -1;
+        sm->x[0] = at_rest(S, m->px, y, dd, p);
+        sm->x[1] = at_rest(S, m->py, y, dd, p);
+        sm->x[2] = m->d3 ? at_rest(S, m->pz, y, dd, p) : 0;
+    }
+    /* joints and their multipliers */
+    static const char *const kinds[7] = {"revolute", "prismatic", "fixed", "spherical",
+                                         "universal", "cylindrical", "planar"};
+    sc->joint = xcalloc((size_t)S->njoint + 1, sizeof *sc->joint);
+    for (int i = 0; i < S->njoint; i++) {
+        const joint *j = &S->joints[i];
+        jnt_scene_joint *sj = &sc->joint[sc->njoint++];
+        sj->name = xstrdup(j->name);
+        sj->kind = j->kind >= 0 && j->kind < 7 ? kinds[j->kind] : "joint";
+        sj->a = j->a, sj->b = j->b;
+        sj->l0 = lambdas(S, j->name, &sj->nl);
+        sj->npos = j->d3 ? j->npos : j->kind == JOINT_PRISMATIC ? 0 : 2;
+        if (!j->d3 && j->kind == JOINT_PRISMATIC) {
+            sj->axis[0] = at_rest(S, j->ex, y, dd, p);
+            sj->axis[1] = at_rest(S, j->ey, y, dd, p);
+        } else if (!j->d3) {
+            sj->axis[2] = 1; /* planar joints turn about z */
+        }
+    }
+    /* meshes: the substructures with a basis, in block order */
+    sc->mesh = xcalloc((size_t)S->nsub + 1, sizeof *sc->mesh);
+    int *smap = xmalloc(((size_t)S->nsub + 1) * sizeof *smap);
+    int bi = 0;
+    for (int s = 0; s < S->nsub; s++) {
+        smap[s] = -1;
+        if (!S->subs[s].phi || !S->subs[s].fe || bi >= S->m->nblocks)
+            continue;
+        /* the basis at every node, 3 nnode x r: not for an unreduced (sparse)
+         * or huge mesh */
+        if (S->subs[s].sparse || 3.0 * S->subs[s].fe->nnode * S->subs[s].r > 5e7) {
+            bi++;
+            continue;
+        }
+        jnt_scene_mesh *ms = &sc->mesh[sc->nmesh];
+        scene_mesh(S, s, &S->m->blocks[bi++], ms);
+        int fb = sema_flex_of_sub(S, s);
+        ms->body = fb >= 0 ? bmap[fb] : -1;
+        smap[s] = sc->nmesh++;
+    }
+    /* each substructure point's gathered index (sema_sub_gather's order) */
+    int *gfin = xmalloc(((size_t)S->ndof + 1) * sizeof *gfin);
+    bi = 0;
+    for (int s = 0; s < S->nsub; s++) {
+        if (!S->subs[s].phi)
+            continue;
+        int g = bi < S->m->nblocks ? S->m->blocks[bi++].g0 : 0;
+        for (int i = 0; i < S->ndof; i++)
+            if (S->dofs[i].sub == s)
+                gfin[i] = g++;
+    }
+    /* contact and friction elements between mesh nodes */
+    sc->contact = xcalloc((size_t)S->nelem + 1, sizeof *sc->contact);
+    sc->fric = xcalloc((size_t)S->nelem + 1, sizeof *sc->fric);
+    int *fnode = xcalloc(4 * ((size_t)S->nelem + 1), sizeof *fnode);
+    for (int e = 0; e < S->nelem; e++) {
+        const elem *el = &S->elems[e];
+        if (el->kind != ELEM_CONTACT && el->kind != ELEM_FRICTION)
+            continue;
+        int msh[2] = {-1, -1}, nod[2] = {-1, -1}, cmp[2] = {-1, -1}, g[2] = {-1, -1};
+        int ok = 1;
+        for (int s = 0; s < 2; s++) {
+            int di = s ? el->b : el->a;
+            if (di < 0)
+                continue; /* the ground */
+            const dof *f = &S->dofs[di];
+            if (f->sub < 0 || smap[f->sub] < 0 || !f->coef) {
+                ok = 0;
+                break;
+            }
+            msh[s] = smap[f->sub];
+            g[s] = gfin[di];
+            if (find_node(&sc->mesh[msh[s]], f, &nod[s], &cmp[s]) != 0)
+                ok = 0;
+        }
+        if (!ok || (msh[0] < 0 && msh[1] < 0))
+            continue;
+        int comp = cmp[1] >= 0 ? cmp[1] : cmp[0];
+        if (el->kind == ELEM_FRICTION) {
+            int k = sc->nfric++;
+            sc->fric[k] = (jnt_scene_friction){.name = xstrdup(el->name), .comp = comp,
+                                               .ga = g[0], .gb = g[1]};
+            int *fn = fnode + 4 * k;
+            fn[0] = msh[0] >= 0 ? msh[0] * 1000000 + nod[0] : -1;
+            fn[1] = msh[1] >= 0 ? msh[1] * 1000000 + nod[1] : -1;
+            continue;
+        }
+        sc->contact[sc->ncontact++] = (jnt_scene_contact){
+            .name = xstrdup(el->name), .mesh_a = msh[0], .node_a = nod[0], .mesh_b = msh[1],
+            .node_b = nod[1], .comp = comp, .ga = g[0], .gb = g[1], .friction = -1};
+    }
+    /* pair each contact with the friction element between the same nodes */
+    for (int c = 0; c < sc->ncontact; c++) {
+        jnt_scene_contact *ct = &sc->contact[c];
+        int ka = ct->mesh_a >= 0 ? ct->mesh_a * 1000000 + ct->node_a : -1;
+        int kb = ct->mesh_b >= 0 ? ct->mesh_b * 1000000 + ct->node_b : -1;
+        for (int f = 0; f < sc->nfric; f++)
+            if (fnode[4 * f] == ka && fnode[4 * f + 1] == kb) {
+                ct->friction = f;
+                break;
+            }
+    }
+    /* the modes analyses of the main file: analysis NAME : modes(of = SUB, count = N) */
+    sc->modes = xcalloc((size_t)S->model->nkids + 1, sizeof *sc->modes);
+    for (int i = 0; i < S->model->nkids; i++) {
+        const ast *d = S->model->kids[i];
+        if (d->kind != AST_ANALYSIS || !d->str || strcmp(d->str, "modes") != 0)
+            continue;
+        long count = 6;
+        int mesh = -1;
+        for (int k = 0; k < d->nkids; k++) {
+            const ast *a = d->kids[k];
+            if (a->kind != AST_ARG || a->nkids < 1)
+                continue;
+            if (!strcmp(a->name, "of") && a->kids[0]->kind == AST_NAME) {
+                sym *sy = sema_find(S, a->kids[0]->name);
+                if (sy && sy->kind == SYM_SUB && sy->ninst > 0 && smap[sy->inst[0]] >= 0)
+                    mesh = smap[sy->inst[0]];
+            } else if (!strcmp(a->name, "count")) {
+                sema_int_const(S, &S->consts, a->kids[0], &count);
+            }
+        }
+        if (mesh < 0 || !sc->mesh[mesh].mr)
+            continue;
+        if (count > sc->mesh[mesh].r)
+            count = sc->mesh[mesh].r;
+        sc->modes[sc->nmodes++] = (jnt_scene_modes){.name = xstrdup(d->name), .mesh = mesh,
+                                                    .count = (int)count};
+    }
+    scene_mcontacts(S, sc);
+    free(fnode);
+    free(gfin);
+    free(smap);
+    free(bmap);
+    free(y);
+    free(dd);
+    free(p);
+    return sc;
+}
