@@ -61,21 +61,19 @@ static int cmp_eig(const void *a, const void *b)
 
 /* Scratch of one analysis. */
 typedef struct lin_work {
-    double *J, *J2, *re, *im, *re2, *im2, *vr, *vneg, *y0, *yy, *x0, *pa, *pb, *dr, *di,
-        *amp, *pts;
+    double *J, *J2, *re, *im, *re2, *im2, *vr, *vneg;
     unsigned char *used;
-    int64_t *conn, *offs;
-    unsigned char *type;
     eig *idx;
+    vtk_mode_buf b; /* the state, the scene's points, one mode file */
 } lin_work;
 
 static void lin_free(lin_work *k)
 {
-    double *p[] = {k->J, k->J2, k->re, k->im, k->re2, k->im2, k->vr, k->vneg, k->y0, k->yy,
-                   k->x0, k->pa, k->pb, k->dr, k->di, k->amp, k->pts};
+    double *p[] = {k->J, k->J2, k->re, k->im, k->re2, k->im2, k->vr, k->vneg};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
-    free(k->conn), free(k->offs), free(k->type), free(k->idx), free(k->used);
+    free(k->idx), free(k->used);
+    vtk_mode_free(&k->b);
 }
 
 /* The modes of linear analysis an (at its time `at`). */
@@ -103,35 +101,22 @@ static int linear_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *a
         jnt_run_opts o = {.csv_path = "", .t_end = at};
         rc = jnt_run(m, e, &o);
     }
-    long nc = 0, np = vtk_points(w, NULL, NULL, NULL, NULL, NULL, &nc);
-    long nconn = 0;
-    for (int i = 0; i < vtk_scene(w)->nmesh; i++)
-        nconn += (long)vtk_scene(w)->mesh[i].ncell * vtk_scene(w)->mesh[i].nen;
-    nconn += vtk_scene(w)->nbody + 2 * (long)vtk_scene(w)->nmarker;
-    size_t nn = (size_t)n, p3 = 3 * (size_t)np + 1;
+    size_t nn = (size_t)n;
     lin_work k = {0};
+    int bok = vtk_mode_alloc(w, n, &k.b) == JNT_OK;
     k.J = calloc(nn * nn, sizeof *k.J), k.vr = malloc(nn * nn * sizeof *k.vr);
     k.J2 = malloc(nn * nn * sizeof *k.J2), k.vneg = malloc(nn * sizeof *k.vneg);
     k.re = malloc(nn * sizeof *k.re), k.im = malloc(nn * sizeof *k.im);
     k.re2 = malloc(nn * sizeof *k.re2), k.im2 = malloc(nn * sizeof *k.im2);
     k.used = calloc(nn, 1);
-    k.y0 = malloc(nn * sizeof *k.y0), k.yy = malloc(nn * sizeof *k.yy);
-    k.x0 = malloc(p3 * sizeof *k.x0), k.pa = malloc(p3 * sizeof *k.pa);
-    k.pb = malloc(p3 * sizeof *k.pb), k.dr = malloc(p3 * sizeof *k.dr);
-    k.di = malloc(p3 * sizeof *k.di), k.pts = malloc(p3 * sizeof *k.pts);
-    k.amp = malloc(((size_t)np + 1) * sizeof *k.amp);
-    k.conn = malloc(((size_t)nconn + 1) * sizeof *k.conn);
-    k.offs = malloc(((size_t)nc + 1) * sizeof *k.offs);
-    k.type = malloc((size_t)nc + 1);
     k.idx = malloc(nn * sizeof *k.idx);
-    if (rc == JNT_OK && (!k.J || !k.J2 || !k.vneg || !k.re2 || !k.im2 || !k.used || !k.vr || !k.re || !k.im || !k.y0 || !k.yy || !k.x0 || !k.pa ||
-                         !k.pb || !k.dr || !k.di || !k.pts || !k.amp || !k.conn || !k.offs ||
-                         !k.type || !k.idx))
+    if (rc == JNT_OK && (!bok || !k.J || !k.J2 || !k.vneg || !k.re2 || !k.im2 || !k.used ||
+                         !k.vr || !k.re || !k.im || !k.idx))
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for %d states", n);
     else if (rc != JNT_OK)
         snprintf(err, errn, "%s", jnt_data_error(e));
     if (rc == JNT_OK) {
-        memcpy(k.y0, e->y, nn * sizeof *k.y0);
+        memcpy(k.b.y0, e->y, nn * sizeof *k.b.y0);
         rc = jnt_eval_jacobian(m, e, e->t, e->y, k.J);
         if (rc != JNT_OK)
             snprintf(err, errn, "%s", jnt_data_error(e));
@@ -153,8 +138,8 @@ static int linear_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *a
                                                      "(info %d)", (int)info);
     }
     if (rc == JNT_OK) {
-        vtk_points(w, k.y0, k.x0, k.conn, k.offs, k.type, &nc);
-        double size = vtk_scene_size(k.x0, np); /* the diagonal of its bounding box */
+        vtk_mode_base(w, &k.b);
+        double size = vtk_scene_size(k.b.x0, k.b.f.np); /* the diagonal of its bounding box */
         for (int i = 0; i < n; i++)
             k.idx[i] = (eig){k.re[i], k.im[i], i};
         qsort(k.idx, nn, sizeof *k.idx, cmp_eig);
@@ -189,15 +174,7 @@ static int linear_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *a
                     k.vneg[i] = -k.vr[(size_t)jj * nn + i];
                 vim = k.vneg;
             }
-            vtk_mode_derivative(w, k.y0, vre, n, k.yy, k.pa, k.pb, k.dr, np);
-            if (vim)
-                vtk_mode_derivative(w, k.y0, vim, n, k.yy, k.pa, k.pb, k.di, np);
-            else
-                memset(k.di, 0, 3 * (size_t)np * sizeof *k.di);
-            vtk_mode_file mf = {.np = np, .nc = nc, .pts = k.pts, .conn = k.conn,
-                                .offs = k.offs, .type = k.type, .dr = k.dr, .di = k.di,
-                                .amp = k.amp};
-            if (!vtk_mode_scale(&mf, k.x0, size))
+            if (!vtk_mode_shape(w, &k.b, vre, vim, n, k.b.x0, size))
                 continue; /* the mode moves no point (a law's state, a multiplier) */
             double lam = hypot(k.re[j], k.im[j]);
             double ev[5] = {k.re[j], k.im[j], fabs(k.im[j]) / (2 * 3.14159265358979323846),
@@ -206,7 +183,7 @@ static int linear_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *a
             static const char *const names[] = {"eigenvalue", "frequency_Hz", "damping_ratio",
                                                 "row"};
             static const int ncomp[] = {2, 1, 1, 1};
-            rc = vtk_mode_write(path, &mf, 4, names, ncomp, ev, err, errn);
+            rc = vtk_mode_write(path, &k.b.f, 4, names, ncomp, ev, err, errn);
         }
         free(path);
     }

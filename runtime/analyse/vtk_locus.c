@@ -48,29 +48,28 @@
 /* Scratch of one analysis. */
 typedef struct loc_work {
     slide_mode *md, *want;
-    double *U, *res, *vre, *vim, *y0, *yy, *x0, *pa, *pb, *dr, *di, *amp, *pts;
-    int64_t *conn, *offs;
-    unsigned char *type, *sel;
+    double *U, *res, *vre, *vim;
+    unsigned char *sel;
+    vtk_mode_buf b; /* the state, the scene's points, one mode file */
 } loc_work;
 
 static void loc_free(loc_work *k)
 {
-    double *p[] = {k->U, k->res, k->vre, k->vim, k->y0, k->yy, k->x0, k->pa, k->pb, k->dr,
-                   k->di, k->amp, k->pts};
+    double *p[] = {k->U, k->res, k->vre, k->vim};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
-    free(k->md), free(k->want), free(k->conn), free(k->offs), free(k->type);
-    free(k->sel);
+    free(k->md), free(k->want), free(k->sel);
+    vtk_mode_free(&k->b);
 }
 
 /* The files of the nw modes k->want (NAME.csv's rows k->row), shapes
  * k->U, residuals k->res, at position p. */
 static int write_modes(jnt_vtk *w, const jnt_abi_analysis *an, loc_work *k, const int *row,
-                       int nw, int N, double p, long np, long nc, char *err, size_t errn)
+                       int nw, int N, double p, char *err, size_t errn)
 {
     const jnt_abi_model *a = vtk_model(w)->abi;
     int ny = a->ny, nmode = 0, rc = JNT_OK;
-    double size = vtk_scene_size(k->x0, np);
+    double size = vtk_scene_size(k->b.x0, k->b.f.np);
     size_t ln = strlen(vtk_dir(w)) + strlen(an->name) + 32;
     char *path = malloc(ln);
     if (!path)
@@ -85,11 +84,7 @@ static int write_modes(jnt_vtk *w, const jnt_abi_analysis *an, loc_work *k, cons
                 k->vre[a->blocks[b].q0 + i] = u[off + i];
                 k->vim[a->blocks[b].q0 + i] = u[N + off + i];
             }
-        vtk_mode_derivative(w, k->y0, k->vre, ny, k->yy, k->pa, k->pb, k->dr, np);
-        vtk_mode_derivative(w, k->y0, k->vim, ny, k->yy, k->pa, k->pb, k->di, np);
-        vtk_mode_file mf = {.np = np, .nc = nc, .pts = k->pts, .conn = k->conn, .offs = k->offs,
-                            .type = k->type, .dr = k->dr, .di = k->di, .amp = k->amp};
-        if (!vtk_mode_scale(&mf, k->x0, size))
+        if (!vtk_mode_shape(w, &k->b, k->vre, k->vim, ny, k->b.x0, size))
             continue;
         const slide_mode *md = &k->want[j];
         double re = md->re, im = TWO_PI * md->freq, lam = hypot(re, im);
@@ -99,7 +94,7 @@ static int write_modes(jnt_vtk *w, const jnt_abi_analysis *an, loc_work *k, cons
                                             "position", "row", "unstable", "residual"};
         static const int ncomp[] = {2, 1, 1, 1, 1, 1, 1};
         snprintf(path, ln, "%s/%s_mode_%d.vtu", vtk_dir(w), an->name, ++nmode);
-        rc = vtk_mode_write(path, &mf, 7, names, ncomp, ev, err, errn);
+        rc = vtk_mode_write(path, &k->b.f, 7, names, ncomp, ev, err, errn);
     }
     free(path);
     return rc;
@@ -123,28 +118,16 @@ int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, c
     void *ctx = iface_modes_ctx(m, d->p);
     jnt_data *e = jnt_data_new(m);
     int N = slide_model_size(sm), cap = 2 * N + 2, ny = a->ny;
-    long nc = 0, np = vtk_points(w, NULL, NULL, NULL, NULL, NULL, &nc), nconn = 0;
-    for (int i = 0; i < vtk_scene(w)->nmesh; i++)
-        nconn += (long)vtk_scene(w)->mesh[i].ncell * vtk_scene(w)->mesh[i].nen;
-    nconn += vtk_scene(w)->nbody + 2 * (long)vtk_scene(w)->nmarker;
-    size_t p3 = 3 * (size_t)np + 1, nn = (size_t)ny + 1;
+    size_t nn = (size_t)ny + 1;
     loc_work k = {0};
+    int bok = vtk_mode_alloc(w, ny, &k.b) == JNT_OK;
     k.md = malloc((size_t)cap * sizeof *k.md);
     k.want = malloc(JNT_VTK_MAX_MODES * sizeof *k.want);
     k.U = malloc(2 * ((size_t)N + 1) * JNT_VTK_MAX_MODES * sizeof *k.U);
     k.res = malloc(JNT_VTK_MAX_MODES * sizeof *k.res), k.sel = calloc((size_t)cap, 1);
     k.vre = malloc(nn * sizeof *k.vre), k.vim = malloc(nn * sizeof *k.vim);
-    k.y0 = malloc(nn * sizeof *k.y0), k.yy = malloc(nn * sizeof *k.yy);
-    k.x0 = malloc(p3 * sizeof *k.x0), k.pa = malloc(p3 * sizeof *k.pa);
-    k.pb = malloc(p3 * sizeof *k.pb), k.dr = malloc(p3 * sizeof *k.dr);
-    k.di = malloc(p3 * sizeof *k.di), k.pts = malloc(p3 * sizeof *k.pts);
-    k.amp = malloc(((size_t)np + 1) * sizeof *k.amp);
-    k.conn = malloc(((size_t)nconn + 1) * sizeof *k.conn);
-    k.offs = malloc(((size_t)nc + 1) * sizeof *k.offs);
-    k.type = malloc((size_t)nc + 1);
-    if (!ctx || !e || !k.md || !k.want || !k.U || !k.res || !k.sel || !k.vre ||
-        !k.vim || !k.y0 || !k.yy || !k.x0 || !k.pa || !k.pb || !k.dr || !k.di || !k.pts ||
-        !k.amp || !k.conn || !k.offs || !k.type) {
+    if (!bok || !ctx || !e || !k.md || !k.want || !k.U || !k.res || !k.sel || !k.vre ||
+        !k.vim) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for %d coordinates", N);
         goto done;
     }
@@ -165,8 +148,8 @@ int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, c
         snprintf(err, errn, "%s", jnt_data_error(e));
         goto done;
     }
-    memcpy(k.y0, e->y, (size_t)ny * sizeof *k.y0);
-    vtk_points(w, k.y0, k.x0, k.conn, k.offs, k.type, &nc);
+    memcpy(k.b.y0, e->y, (size_t)ny * sizeof *k.b.y0);
+    vtk_mode_base(w, &k.b);
     slide_modes_opts o;
     memset(&o, 0, sizeof o);
     o.moved = 1 + a->ifaces[an->ncol].slave;
@@ -203,7 +186,7 @@ int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, c
     /* their shapes */
     rc = slide_modes_shapes(sm, ctx, pbest, &o, k.want, nw, k.U, k.res, err, errn);
     if (rc == JNT_OK)
-        rc = write_modes(w, an, &k, row, nw, N, pbest, np, nc, err, errn);
+        rc = write_modes(w, an, &k, row, nw, N, pbest, err, errn);
 done:
     if (rc != JNT_OK && err[0] == '\0')
         snprintf(err, errn, "%s", jnt_status_message(rc));

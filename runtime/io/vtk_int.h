@@ -51,6 +51,28 @@ typedef struct vtk_mode_file {
     double *dr, *di, *amp;
 } vtk_mode_file;
 
+/* The scratch of one mode-shape writer (vtk_mode_alloc): the state y0
+ * and a work copy yy (ny each), the scene's points at y0 x0 and two more
+ * pa, pb (3 np each), and the one mode file f it fills (its points, the
+ * scene's cells, displacement and amplitude; f.np, f.nc the counts). */
+typedef struct vtk_mode_buf {
+    double *y0, *yy, *x0, *pa, *pb;
+    vtk_mode_file f;
+} vtk_mode_buf;
+
+/* *b for writer w's scene and ny states: JNT_OK, or JNT_ERR_NOMEM with
+ * nothing held. vtk_mode_free releases it (a zeroed one too). */
+int vtk_mode_alloc(jnt_vtk *w, int ny, vtk_mode_buf *b);
+void vtk_mode_free(vtk_mode_buf *b);
+/* The scene's points at b->y0 into b->x0, its cells into b->f. */
+void vtk_mode_base(jnt_vtk *w, vtk_mode_buf *b);
+/* One mode's shape along the state direction vre + i vim (vim NULL: a
+ * real one): the points' derivatives (vtk_mode_derivative) into b->f.dr,
+ * b->f.di, turned and scaled (vtk_mode_scale) from the points x0 (b->x0,
+ * or another placement of them). 0 when it moves no point, else 1. */
+int vtk_mode_shape(jnt_vtk *w, vtk_mode_buf *b, const double *vre, const double *vim, int ny,
+                   const double *x0, double size);
+
 /* D = (P(y0 + e v) - P(y0 - e v)) / (2 e) into D (3 np): the points'
  * derivative along state direction v (ny), e = 1e-4 / max |v|; yy (ny),
  * pa, pb (3 np) are scratch. */

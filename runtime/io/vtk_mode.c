@@ -1,12 +1,14 @@
 /*
  * vtk_mode.c: what the mode-shape writers share (io/vtk_int.h;
- * runtime/analyse/vtk_linear.c, runtime/analyse/vtk_locus.c): the points'
- * derivative along a state direction, the turning and scaling of a shape,
- * and its .vtu file. Not part of the step loop.
+ * runtime/analyse/vtk_linear.c, runtime/analyse/vtk_locus.c): their
+ * scratch (the state, the scene's points and cells, one mode file), the
+ * points' derivative along a state direction, the turning and scaling of
+ * a shape, and its .vtu file. Not part of the step loop.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -113,4 +115,61 @@ int vtk_mode_scale(const vtk_mode_file *mf, const double *x0, double size)
     for (long i = 0; i < np; i++)
         mf->amp[i] *= f;
     return 1;
+}
+
+/* See io/vtk_int.h. */
+int vtk_mode_alloc(jnt_vtk *w, int ny, vtk_mode_buf *b)
+{
+    memset(b, 0, sizeof *b);
+    const jnt_scene *s = vtk_scene(w);
+    long nc = 0, np = vtk_points(w, NULL, NULL, NULL, NULL, NULL, &nc), nconn = 0;
+    for (int i = 0; i < s->nmesh; i++)
+        nconn += (long)s->mesh[i].ncell * s->mesh[i].nen;
+    nconn += s->nbody + 2 * (long)s->nmarker;
+    size_t nn = (size_t)ny + 1, p3 = 3 * (size_t)np + 1;
+    vtk_mode_file *f = &b->f;
+    f->np = np, f->nc = nc;
+    b->y0 = malloc(nn * sizeof *b->y0), b->yy = malloc(nn * sizeof *b->yy);
+    b->x0 = malloc(p3 * sizeof *b->x0), b->pa = malloc(p3 * sizeof *b->pa);
+    b->pb = malloc(p3 * sizeof *b->pb), f->dr = malloc(p3 * sizeof *f->dr);
+    f->di = malloc(p3 * sizeof *f->di), f->pts = malloc(p3 * sizeof *f->pts);
+    f->amp = malloc(((size_t)np + 1) * sizeof *f->amp);
+    f->conn = malloc(((size_t)nconn + 1) * sizeof *f->conn);
+    f->offs = malloc(((size_t)nc + 1) * sizeof *f->offs);
+    f->type = malloc((size_t)nc + 1);
+    if (!b->y0 || !b->yy || !b->x0 || !b->pa || !b->pb || !f->dr || !f->di || !f->pts ||
+        !f->amp || !f->conn || !f->offs || !f->type) {
+        vtk_mode_free(b);
+        return JNT_ERR_NOMEM;
+    }
+    return JNT_OK;
+}
+
+/* See io/vtk_int.h. */
+void vtk_mode_free(vtk_mode_buf *b)
+{
+    double *p[] = {b->y0, b->yy, b->x0, b->pa, b->pb, b->f.dr, b->f.di, b->f.pts, b->f.amp};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        free(p[i]);
+    free(b->f.conn), free(b->f.offs), free(b->f.type);
+    memset(b, 0, sizeof *b);
+}
+
+/* See io/vtk_int.h. */
+void vtk_mode_base(jnt_vtk *w, vtk_mode_buf *b)
+{
+    vtk_points(w, b->y0, b->x0, b->f.conn, b->f.offs, b->f.type, &b->f.nc);
+}
+
+/* See io/vtk_int.h. */
+int vtk_mode_shape(jnt_vtk *w, vtk_mode_buf *b, const double *vre, const double *vim, int ny,
+                   const double *x0, double size)
+{
+    long np = b->f.np;
+    vtk_mode_derivative(w, b->y0, vre, ny, b->yy, b->pa, b->pb, b->f.dr, np);
+    if (vim)
+        vtk_mode_derivative(w, b->y0, vim, ny, b->yy, b->pa, b->pb, b->f.di, np);
+    else
+        memset(b->f.di, 0, 3 * (size_t)np * sizeof *b->f.di);
+    return vtk_mode_scale(&b->f, x0, size);
 }
