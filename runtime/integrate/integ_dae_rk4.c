@@ -87,15 +87,18 @@ typedef struct drk {
     /* the Schur complement path (M diagonal): S = C_q M^-1 C_q^T (nc x nc) */
     int schur;
     int *cc_ptr, *cc_e, *cc_row; /* C_q by columns: column i's entries jv[cc_e[..]] at row cc_row */
+    double *cq;                  /* C_q's values in that order (cq[p] = jv[cc_e[p]]) */
     int *md;                     /* nq: M's diagonal entry of column i */
     int *s_colptr, *s_rowind;    /* S's pattern */
     double *s_val;
-    int ntr, *tr_a, *tr_b, *tr_i, *tr_pos; /* S[tr_pos] += jv[tr_a] jv[tr_b] / M_ii */
+    int ntr, *tr_a, *tr_b, *tr_i, *tr_pos; /* S[tr_pos] += cq[tr_a] cq[tr_b] / M_ii (upper) */
     int *s_pd;                   /* nc: S's diagonal */
     double *minv, *sy;           /* 1 / M_ii (nq); scratch (nc) */
     /* S = L D L^T (Davis's LDL, natural order): the pattern of L from S's
      * elimination tree, its values at each factorisation */
     int *l_p, *l_parent, *l_nz, *l_i, *l_pat, *l_flag;
+    int *sc_p, *sc_i, *sc_q;     /* row k of L: its columns sc_i (in the order LDL visits
+                                    them) and each entry's position in l_x */
     double *l_x, *l_d, *l_y;
     double *b;                   /* the right side and solution (n) */
     double *ys;                  /* a stage state (ny) */
@@ -105,6 +108,13 @@ typedef struct drk {
     double *acc1, *fz1;          /* q'' and f_z at the step end (the next k1) */
     double *lam1;                /* lambda there */
 } drk;
+
+/* fmax(a, b) for a not NaN, inline (gcc -O2 calls libm's fmax through the
+ * PLT: a few percent of a small model's step) */
+static inline double drk_max(double a, double b)
+{
+    return b > a ? b : a;
+}
 
 static void drk_work(int ny, int nnz, size_t *nw, size_t *ni)
 {
@@ -208,9 +218,9 @@ static int drk_mass_diagonal(const jnt_model *m, int nq)
     return 1;
 }
 
-/* The Schur path's pattern: C_q by columns, S's pattern (every pair of rows
- * that share a column of C_q, and the diagonal) and the products that fill
- * it. 0 or -1 (no memory). */
+/* The Schur path's pattern: C_q by columns, S's upper triangle (every pair
+ * of rows k <= l that share a column of C_q, and the diagonal: LDL reads no
+ * more) and the products that fill it. 0 or -1 (no memory). */
 static int drk_schur_pattern(integ_run *r, drk *w)
 {
     const jnt_model *m = r->data->m;
@@ -234,8 +244,9 @@ static int drk_schur_pattern(integ_run *r, drk *w)
     }
     w->cc_e = malloc(((size_t)ncq + 1) * sizeof *w->cc_e);
     w->cc_row = malloc(((size_t)ncq + 1) * sizeof *w->cc_row);
+    w->cq = malloc(((size_t)ncq + 1) * sizeof *w->cq);
     rcol = malloc(((size_t)ncq + 1) * sizeof *rcol);
-    if (!w->cc_e || !w->cc_row || !rcol)
+    if (!w->cc_e || !w->cc_row || !w->cq || !rcol)
         goto out;
     long ntr = 0;
     for (int i = 0, p = 0; i < nq; i++) {
@@ -257,7 +268,7 @@ static int drk_schur_pattern(integ_run *r, drk *w)
     for (int k = nc; k > 0; k--)
         rp[k] = rp[k - 1];
     rp[0] = 0;
-    /* S's columns: for row l, the rows of every column it touches */
+    /* S's columns: for row l, the rows k <= l of every column it touches */
     for (int k = 0; k < nc; k++)
         mark[k] = -1;
     size_t cap = (size_t)nc + (size_t)ntr + 1;
@@ -277,7 +288,7 @@ static int drk_schur_pattern(integ_run *r, drk *w)
         for (int q = rp[l]; q < rp[l + 1]; q++) {
             int i = rcol[q];
             for (int p = w->cc_ptr[i]; p < w->cc_ptr[i + 1]; p++)
-                if (mark[w->cc_row[p]] != l) {
+                if (w->cc_row[p] <= l && mark[w->cc_row[p]] != l) {
                     mark[w->cc_row[p]] = l;
                     w->s_rowind[e++] = w->cc_row[p];
                 }
@@ -293,16 +304,18 @@ static int drk_schur_pattern(integ_run *r, drk *w)
                 w->s_pd[l] = a;
     }
     w->s_colptr[nc] = e;
-    /* the products: column i's entries (k, l) pairwise, at S(k, l) */
+    /* the products: column i's entries (k, l) pairwise, k <= l, at S(k, l) */
     int t = 0;
     for (int i = 0; i < nq; i++)
         for (int pa = w->cc_ptr[i]; pa < w->cc_ptr[i + 1]; pa++)
             for (int pb = w->cc_ptr[i]; pb < w->cc_ptr[i + 1]; pb++) {
                 int k = w->cc_row[pa], l = w->cc_row[pb], at = -1;
+                if (k > l)
+                    continue;
                 for (int a = w->s_colptr[l]; a < w->s_colptr[l + 1]; a++)
                     if (w->s_rowind[a] == k)
                         at = a;
-                w->tr_a[t] = w->cc_e[pa], w->tr_b[t] = w->cc_e[pb], w->tr_i[t] = i;
+                w->tr_a[t] = pa, w->tr_b[t] = pb, w->tr_i[t] = i;
                 w->tr_pos[t++] = at;
             }
     w->ntr = t;
@@ -339,32 +352,24 @@ static int ldl_symbolic(drk *w)
     w->l_p[0] = 0;
     for (int k = 0; k < n; k++)
         w->l_p[k + 1] = w->l_p[k] + w->l_nz[k];
-    w->l_i = malloc(((size_t)w->l_p[n] + 1) * sizeof *w->l_i);
-    w->l_x = malloc(((size_t)w->l_p[n] + 1) * sizeof *w->l_x);
-    return w->l_i && w->l_x ? 0 : -1;
-}
-
-/* S = L D L^T from w->s_val (LDL's ldl_numeric, row by row of L). Returns 0,
- * or 1 + k when the pivot d_k is not above tiny times S's largest diagonal
- * (the constraints lost rank). */
-static int ldl_numeric(drk *w)
-{
-    int n = w->nc;
-    const int *ap = w->s_colptr, *ai = w->s_rowind;
-    const double *ax = w->s_val;
-    double *y = w->l_y, big = 0.0;
-    for (int k = 0; k < n; k++)
-        big = fmax(big, fabs(ax[w->s_pd[k]]));
+    size_t lnz = (size_t)w->l_p[n] + 1;
+    w->l_i = malloc(lnz * sizeof *w->l_i);
+    w->l_x = malloc(lnz * sizeof *w->l_x);
+    w->sc_p = malloc(((size_t)n + 1) * sizeof *w->sc_p);
+    w->sc_i = malloc(lnz * sizeof *w->sc_i);
+    w->sc_q = malloc(lnz * sizeof *w->sc_q);
+    if (!w->l_i || !w->l_x || !w->sc_p || !w->sc_i || !w->sc_q)
+        return -1;
+    /* the rows of L as ldl_numeric's elimination-tree walks visit them (its
+     * loop without the arithmetic), recorded once: the pattern is fixed */
+    int s = 0;
     for (int k = 0; k < n; k++) {
         int top = n;
-        y[k] = 0.0;
+        w->sc_p[k] = s;
         w->l_flag[k] = k;
         w->l_nz[k] = 0;
-        for (int p = ap[k]; p < ap[k + 1]; p++) {
-            int i = ai[p], len = 0;
-            if (i > k)
-                continue;
-            y[i] += ax[p];
+        for (int p = w->s_colptr[k]; p < w->s_colptr[k + 1]; p++) {
+            int i = w->s_rowind[p], len = 0;
             for (; w->l_flag[i] != k; i = w->l_parent[i]) {
                 w->l_pat[len++] = i;
                 w->l_flag[i] = k;
@@ -372,23 +377,48 @@ static int ldl_numeric(drk *w)
             while (len > 0)
                 w->l_pat[--top] = w->l_pat[--len];
         }
+        for (; top < n; top++) {
+            int i = w->l_pat[top], q = w->l_p[i] + w->l_nz[i]++;
+            w->l_i[q] = k;
+            w->sc_i[s] = i, w->sc_q[s++] = q;
+        }
+    }
+    w->sc_p[n] = s;
+    return 0;
+}
+
+/* S = L D L^T from w->s_val (LDL's ldl_numeric, row by row of L, with the
+ * rows' patterns of ldl_symbolic: the same arithmetic in the same order).
+ * Returns 0, or 1 + k when the pivot d_k is not above tiny times S's
+ * largest diagonal (the constraints lost rank). */
+static int ldl_numeric(drk *w)
+{
+    int n = w->nc;
+    const int *ap = w->s_colptr, *ai = w->s_rowind, *li = w->l_i, *lp = w->l_p;
+    const double *ax = w->s_val;
+    double *y = w->l_y, *lx = w->l_x, *d = w->l_d, big = 0.0;
+    for (int k = 0; k < n; k++) {
+        double a = fabs(ax[w->s_pd[k]]);
+        big = a > big ? a : big;
+    }
+    for (int k = 0; k < n; k++) {
+        for (int p = ap[k]; p < ap[k + 1]; p++)
+            y[ai[p]] += ax[p];
         double dk = y[k];
         y[k] = 0.0;
-        for (; top < n; top++) {
-            int i = w->l_pat[top], p2 = w->l_p[i] + w->l_nz[i], p;
+        for (int s = w->sc_p[k]; s < w->sc_p[k + 1]; s++) {
+            int i = w->sc_i[s], q = w->sc_q[s];
             double yi = y[i];
             y[i] = 0.0;
-            for (p = w->l_p[i]; p < p2; p++)
-                y[w->l_i[p]] -= w->l_x[p] * yi;
-            double lki = yi / w->l_d[i];
+            for (int p = lp[i]; p < q; p++)
+                y[li[p]] -= lx[p] * yi;
+            double lki = yi / d[i];
             dk -= lki * yi;
-            w->l_i[p] = k;
-            w->l_x[p] = lki;
-            w->l_nz[i]++;
+            lx[q] = lki;
         }
         if (!(dk > 1e-13 * big))
             return 1 + k;
-        w->l_d[k] = dk;
+        d[k] = dk;
     }
     return 0;
 }
@@ -421,12 +451,12 @@ static int drk_solve(drk *w)
         y[k] = -w->b[nq + k];
     for (int i = 0; i < nq; i++)
         for (int p = w->cc_ptr[i]; p < w->cc_ptr[i + 1]; p++)
-            y[w->cc_row[p]] += w->jv[w->cc_e[p]] * x[i];
+            y[w->cc_row[p]] += w->cq[p] * x[i];
     ldl_solve(w, y);
     for (int i = 0; i < nq; i++) {
         double c = 0.0;
         for (int p = w->cc_ptr[i]; p < w->cc_ptr[i + 1]; p++)
-            c += w->jv[w->cc_e[p]] * y[w->cc_row[p]];
+            c += w->cq[p] * y[w->cc_row[p]];
         x[i] -= w->minv[i] * c;
     }
     memcpy(w->b + nq, y, (size_t)nc * sizeof *y);
@@ -450,9 +480,12 @@ static int drk_factor(integ_run *r, drk *w, double t, const double *y)
     if (w->schur) {
         for (int i = 0; i < w->nq; i++)
             w->minv[i] = 1.0 / w->mv[w->md[i]];
+        int ncq = w->cc_ptr[w->nq];
+        for (int p = 0; p < ncq; p++)
+            w->cq[p] = w->jv[w->cc_e[p]];
         memset(w->s_val, 0, (size_t)w->s_colptr[w->nc] * sizeof *w->s_val);
         for (int k = 0; k < w->ntr; k++)
-            w->s_val[w->tr_pos[k]] += w->jv[w->tr_a[k]] * w->jv[w->tr_b[k]] * w->minv[w->tr_i[k]];
+            w->s_val[w->tr_pos[k]] += w->cq[w->tr_a[k]] * w->cq[w->tr_b[k]] * w->minv[w->tr_i[k]];
         for (int k = 0; r->data->ncons_off && k < w->nc; k++)
             if (r->data->cons_off[k])
                 w->s_val[w->s_pd[k]] = 1.0;
@@ -570,8 +603,8 @@ static int drk_begin(integ_run *r, drk *w, double t, double *y, int project)
     for (int k = 0; k < nc; k++) {
         if (r->data->ncons_off && r->data->cons_off[k])
             continue;
-        r->st->cons_max = fmax(r->st->cons_max, fabs(w->f[w->c0 + k]));
-        r->st->vcons_max = fmax(r->st->vcons_max, fabs(w->cr[2 * nc + k]));
+        r->st->cons_max = drk_max(r->st->cons_max, fabs(w->f[w->c0 + k]));
+        r->st->vcons_max = drk_max(r->st->vcons_max, fabs(w->cr[2 * nc + k]));
     }
     return 0;
 }
@@ -703,7 +736,7 @@ static int drk_step(integ_run *r)
     /* positions onto C = 0 with the fourth stage's matrix */
     double qmax = 0.0;
     for (int j = 0; j < nq; j++)
-        qmax = fmax(qmax, fabs(y1[j]));
+        qmax = drk_max(qmax, fabs(y1[j]));
     double tol = CONS_TOL * (1.0 + qmax), cprev = INFINITY;
     for (int it = 0;; it++) {
         if ((rc = integ_rhs(r, r->t_new, y1, w->f)) != 0)
@@ -711,7 +744,7 @@ static int drk_step(integ_run *r)
         double cm = 0.0;
         for (int k = 0; k < nc; k++)
             if (!(r->data->ncons_off && r->data->cons_off[k]))
-                cm = fmax(cm, fabs(w->f[w->c0 + k]));
+                cm = drk_max(cm, fabs(w->f[w->c0 + k]));
         if (cm <= tol)
             break;
         if (it == PROJECT_MAXIT)
@@ -767,7 +800,8 @@ static void drk_stop(integ_run *r)
     sparse_lu_free(&w->lu);
     free(w->l_p), free(w->l_parent), free(w->l_nz), free(w->l_i), free(w->l_pat);
     free(w->l_flag), free(w->l_x), free(w->l_d), free(w->l_y);
-    free(w->cc_ptr), free(w->cc_e), free(w->cc_row), free(w->md), free(w->minv);
+    free(w->sc_p), free(w->sc_i), free(w->sc_q);
+    free(w->cc_ptr), free(w->cc_e), free(w->cc_row), free(w->cq), free(w->md), free(w->minv);
     free(w->s_colptr), free(w->s_rowind), free(w->s_val), free(w->s_pd);
     free(w->tr_a), free(w->tr_b), free(w->tr_i), free(w->tr_pos);
     free(w->jv), free(w->mv), free(w->b);
