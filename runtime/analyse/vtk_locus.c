@@ -4,19 +4,19 @@
  * by jnt_vtk_analyses; docs/seeing.md, "Mode shapes"). The analysis writes
  * the eigenvalues of the locus, position by position, to NAME.csv
  * (runtime/couple/slide_modes.c, by the cheapest exact solver); with
- * `--vtk DIR` the same positions are solved again here (eigenvalues only)
- * to find the position whose largest real part is largest (the most
- * unstable; the first on ties); at that position only, QZ with right
- * eigenvectors refined by inverse iteration at NAME.csv's eigenvalues
- * (slide_modes_shapes) gives the shapes. Written: its
- * unstable modes, then its lowest-frequency modes, at most
- * JNT_VTK_MAX_MODES files in all, in ascending frequency (NAME.csv's
- * order):
+ * `--vtk DIR` each of the same positions is solved again here: its
+ * eigenvalues as NAME.csv has them (slide_modes_at), then QZ with right
+ * eigenvectors refined by inverse iteration at those eigenvalues
+ * (slide_modes_shapes) for the shapes. Written at each position P (m):
+ * its unstable modes, then its lowest-frequency modes, at most
+ * JNT_VTK_MAX_MODES files, in ascending frequency (NAME.csv's order):
  *
- *   DIR/NAME_mode_K.vtu   K from 1: every point of the scene at the
- *                         model's initial state (the moved substructure
- *                         is not drawn at the position), moved by the real
- *                         part of the mode's displacement
+ *   DIR/NAME_at_Pmm_mode_K.vtu   P the position in mm (%.9g), K from 1:
+ *                         every point of the scene at the model's initial
+ *                         state, the moved substructure's mesh translated
+ *                         to the position (P along x, as the analysis
+ *                         moves it), moved by the real part of the
+ *                         mode's displacement
  *
  * The mode's complex displacement of the substructures' reduced
  * coordinates goes into the state's q of each block, and the points'
@@ -48,14 +48,14 @@
 /* Scratch of one analysis. */
 typedef struct loc_work {
     slide_mode *md, *want;
-    double *U, *res, *vre, *vim;
+    double *U, *res, *vre, *vim, *xp;
     unsigned char *sel;
     vtk_mode_buf b; /* the state, the scene's points, one mode file */
 } loc_work;
 
 static void loc_free(loc_work *k)
 {
-    double *p[] = {k->U, k->res, k->vre, k->vim};
+    double *p[] = {k->U, k->res, k->vre, k->vim, k->xp};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
     free(k->md), free(k->want), free(k->sel);
@@ -63,14 +63,15 @@ static void loc_free(loc_work *k)
 }
 
 /* The files of the nw modes k->want (NAME.csv's rows k->row), shapes
- * k->U, residuals k->res, at position p. */
+ * k->U, residuals k->res, at position p: the scene's points xp (its moved
+ * substructure at p), size the scene's at the initial state. */
 static int write_modes(jnt_vtk *w, const jnt_abi_analysis *an, loc_work *k, const int *row,
-                       int nw, int N, double p, char *err, size_t errn)
+                       int nw, int N, double p, const double *xp, double size, char *err,
+                       size_t errn)
 {
     const jnt_abi_model *a = vtk_model(w)->abi;
     int ny = a->ny, nmode = 0, rc = JNT_OK;
-    double size = vtk_scene_size(k->b.x0, k->b.f.np);
-    size_t ln = strlen(vtk_dir(w)) + strlen(an->name) + 32;
+    size_t ln = strlen(vtk_dir(w)) + strlen(an->name) + 64;
     char *path = malloc(ln);
     if (!path)
         return jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory");
@@ -84,7 +85,7 @@ static int write_modes(jnt_vtk *w, const jnt_abi_analysis *an, loc_work *k, cons
                 k->vre[a->blocks[b].q0 + i] = u[off + i];
                 k->vim[a->blocks[b].q0 + i] = u[N + off + i];
             }
-        if (!vtk_mode_shape(w, &k->b, k->vre, k->vim, ny, k->b.x0, size))
+        if (!vtk_mode_shape(w, &k->b, k->vre, k->vim, ny, xp, size))
             continue;
         const slide_mode *md = &k->want[j];
         double re = md->re, im = TWO_PI * md->freq, lam = hypot(re, im);
@@ -93,7 +94,9 @@ static int write_modes(jnt_vtk *w, const jnt_abi_analysis *an, loc_work *k, cons
         static const char *const names[] = {"eigenvalue", "frequency_Hz", "damping_ratio",
                                             "position", "row", "unstable", "residual"};
         static const int ncomp[] = {2, 1, 1, 1, 1, 1, 1};
-        snprintf(path, ln, "%s/%s_mode_%d.vtu", vtk_dir(w), an->name, ++nmode);
+        /* + 0.0: no "-0" in a name */
+        snprintf(path, ln, "%s/%s_at_%.9gmm_mode_%d.vtu", vtk_dir(w), an->name, p * 1e3 + 0.0,
+                 ++nmode);
         rc = vtk_mode_write(path, &k->b.f, 7, names, ncomp, ev, err, errn);
     }
     free(path);
@@ -126,8 +129,9 @@ int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, c
     k.U = malloc(2 * ((size_t)N + 1) * JNT_VTK_MAX_MODES * sizeof *k.U);
     k.res = malloc(JNT_VTK_MAX_MODES * sizeof *k.res), k.sel = calloc((size_t)cap, 1);
     k.vre = malloc(nn * sizeof *k.vre), k.vim = malloc(nn * sizeof *k.vim);
+    k.xp = malloc((3 * (size_t)k.b.f.np + 1) * sizeof *k.xp);
     if (!bok || !ctx || !e || !k.md || !k.want || !k.U || !k.res || !k.sel || !k.vre ||
-        !k.vim) {
+        !k.vim || !k.xp) {
         rc = jnt_errf(err, errn, JNT_ERR_NOMEM, "out of memory for %d coordinates", N);
         goto done;
     }
@@ -156,37 +160,43 @@ int vtk_locus_modes(jnt_vtk *w, const jnt_data *d, const jnt_abi_analysis *an, c
     o.unstable_tol = LOCUS_UNSTABLE_TOL;
     o.t = v[2];
     o.speed = v[3];
-    /* the locus's positions as slide_modes_locus takes them: the most unstable */
-    int steps = an->nrow, rows = 0, brow = 0, n = 0;
-    double pbest = v[0], rbest = -INFINITY;
+    /* the moved substructure's mesh: its points (vtk_points: the meshes
+     * first, in the scene's order) are translated with it */
+    const jnt_scene *sc = vtk_scene(w);
+    long mv0 = 0, mv1 = 0;
+    for (int i = 0, at = 0; i < sc->nmesh; at += sc->mesh[i++].nnode)
+        if (!strcmp(sc->mesh[i].name, a->blocks[a->ifaces[an->ncol].slave].name))
+            mv0 = at, mv1 = at + sc->mesh[i].nnode;
+    double size = vtk_scene_size(k.b.x0, k.b.f.np);
+    /* the locus's positions as slide_modes_locus takes them, each with its
+     * modes as NAME.csv has them: the unstable, then the lowest */
+    int steps = an->nrow, rows = 0, n = 0;
     for (int i = 0; i <= steps && rc == JNT_OK; i++) {
         double p = steps ? v[0] + (v[1] - v[0]) * i / steps : v[0];
         rc = slide_modes_at(sm, ctx, p, &o, k.md, cap, &n, NULL, NULL, err, errn);
-        for (int j = 0; j < n && rc == JNT_OK; j++)
-            if (k.md[j].re > rbest)
-                rbest = k.md[j].re, pbest = p, brow = rows;
+        if (rc != JNT_OK)
+            break;
+        int nw = 0, row[JNT_VTK_MAX_MODES];
+        memset(k.sel, 0, (size_t)cap);
+        for (int j = 0; j < n && nw < JNT_VTK_MAX_MODES; j++)
+            if (k.md[j].unstable)
+                k.sel[j] = 1, nw++;
+        for (int j = 0; j < n && nw < JNT_VTK_MAX_MODES; j++)
+            if (!k.sel[j])
+                k.sel[j] = 1, nw++;
+        nw = 0;
+        for (int j = 0; j < n; j++)
+            if (k.sel[j])
+                k.want[nw] = k.md[j], row[nw++] = rows + j + 1;
         rows += n;
+        /* their shapes, on the scene with the moved substructure at p (along x) */
+        memcpy(k.xp, k.b.x0, 3 * (size_t)k.b.f.np * sizeof *k.xp);
+        for (long q = mv0; q < mv1; q++)
+            k.xp[3 * q] += p;
+        rc = slide_modes_shapes(sm, ctx, p, &o, k.want, nw, k.U, k.res, err, errn);
+        if (rc == JNT_OK)
+            rc = write_modes(w, an, &k, row, nw, N, p, k.xp, size, err, errn);
     }
-    /* its modes as NAME.csv has them: the unstable, then the lowest */
-    if (rc == JNT_OK)
-        rc = slide_modes_at(sm, ctx, pbest, &o, k.md, cap, &n, NULL, NULL, err, errn);
-    if (rc != JNT_OK)
-        goto done;
-    int nw = 0, row[JNT_VTK_MAX_MODES];
-    for (int j = 0; j < n && nw < JNT_VTK_MAX_MODES; j++)
-        if (k.md[j].unstable)
-            k.sel[j] = 1, nw++;
-    for (int j = 0; j < n && nw < JNT_VTK_MAX_MODES; j++)
-        if (!k.sel[j])
-            k.sel[j] = 1, nw++;
-    nw = 0;
-    for (int j = 0; j < n; j++)
-        if (k.sel[j])
-            k.want[nw] = k.md[j], row[nw++] = brow + j + 1;
-    /* their shapes */
-    rc = slide_modes_shapes(sm, ctx, pbest, &o, k.want, nw, k.U, k.res, err, errn);
-    if (rc == JNT_OK)
-        rc = write_modes(w, an, &k, row, nw, N, pbest, err, errn);
 done:
     if (rc != JNT_OK && err[0] == '\0')
         snprintf(err, errn, "%s", jnt_status_message(rc));

@@ -330,65 +330,98 @@ def linear(stem, d, name, csv_path, modes_name):
        "real (|imaginary part| at most %.3g of the real)" % (stem, nsame, worst_s, worst_i))
 
 
-def locus(stem, d, name, csv_path, nnode, ncell, real):
-    """The mode files of `analysis NAME : complex_modes(...)`: at the locus
-    position whose largest real part is largest (the first on ties), its
-    unstable modes, then its lowest, at most 20, in the CSV's order; each
-    file's eigenvalue, position and flag its row's; the shape belongs to the
-    eigenvalue (the runtime's residual of the projected eigen-equation, from
-    the CSV's eigenvalue and the vector); the scene is the FE meshes (nnode
-    points, ncell cells). real = 1: no friction and proportional damping,
-    so every shape is real up to its phase (an independent property of the
-    vector: friction's non-symmetric stiffness makes them complex)."""
+def locus(stem, d, name, csv_path, nnode, ncell, real, moved="upper"):
+    """The mode files of `analysis NAME : complex_modes(...)`: at every
+    position of the locus (NAME.csv's), NAME_at_Pmm_mode_K.vtu (P the
+    position in mm, %.9g), its unstable modes, then its lowest, at most 20,
+    in the CSV's order; each file's eigenvalue, position and flag its row's;
+    the shape belongs to the eigenvalue (the runtime's residual of the
+    projected eigen-equation, from the CSV's eigenvalue and the vector); the
+    scene is the FE meshes (nnode points, ncell cells), the moved
+    substructure's undeformed mesh (the basis file's) translated by P along
+    x, the others' where they are. The measures are those of the position
+    whose largest real part is largest (the first on ties). real = 1: no
+    friction and proportional damping, so every shape is real up to its
+    phase (an independent property of the vector: friction's non-symmetric
+    stiffness makes them complex)."""
     names, rows = csv(csv_path)
     col = {c: i for i, c in enumerate(names)}
-    best = int(np.argmax(rows[:, col["real"]]))
-    p = rows[best, col["position"]]
-    at = [i for i in range(len(rows)) if rows[i, col["position"]] == p]
-    unst = [i for i in at if rows[i, col["unstable"]] == 1]
-    want = (unst + [i for i in at if i not in unst])[:20]
-    want.sort()
-    files = sorted(glob.glob(os.path.join(d, name + "_mode_*.vtu")))
-    ok(len(files) == len(want) > 0, "%s: %d complex mode files for the %d wanted modes at "
-       "position %.6g m (%d unstable)" % (stem, len(files), len(want), p, len(unst)))
-    worst_e, worst_r, worst_i, same, scale_ok, ufreq = 0.0, 0.0, 0.0, True, True, 0.0
-    for k in range(1, len(files) + 1):
-        ds = read_vtu(os.path.join(d, "%s_mode_%d.vtu" % (name, k)))
-        fd = ds.GetFieldData()
-        row_k = int(v2n(fd.GetArray("row"))[0])
-        same &= k <= len(want) and row_k == want[k - 1] + 1
-        row = rows[row_k - 1]
-        s = complex(row[col["real"]], 2 * np.pi * row[col["frequency"]])
-        ev = v2n(fd.GetArray("eigenvalue"))[0]
-        worst_e = max(worst_e, abs(complex(ev[0], ev[1]) - s) / abs(s),
-                      abs(v2n(fd.GetArray("frequency_Hz"))[0] - row[col["frequency"]]) /
-                      row[col["frequency"]])
-        same &= v2n(fd.GetArray("position"))[0] == p
-        same &= v2n(fd.GetArray("unstable"))[0] == row[col["unstable"]]
-        if row[col["unstable"]] == 1:
-            ufreq = max(ufreq, v2n(fd.GetArray("frequency_Hz"))[0])
-        worst_r = max(worst_r, v2n(fd.GetArray("residual"))[0])
-        same &= ds.GetNumberOfPoints() == nnode and ds.GetNumberOfCells() == ncell
-        u, ui = arr(ds, "displacement"), arr(ds, "displacement_im")
-        x = pts(ds) - u
-        size = np.linalg.norm(x.max(axis=0) - x.min(axis=0))
-        amp = np.sqrt(np.sum(u ** 2 + ui ** 2, axis=1))
-        scale_ok &= abs(amp.max() - 0.1 * size) <= 1e-12 * size
-        worst_i = max(worst_i, np.linalg.norm(ui) / np.linalg.norm(u))
+    best = rows[int(np.argmax(rows[:, col["real"]])), col["position"]]
+    ref = {os.path.basename(f).rsplit("_basis_", 1)[1][:-4]: pts(read_vtu(f))
+           for f in glob.glob(os.path.join(d, "*_basis_*.vtu"))}
+    positions = sorted(set(rows[:, col["position"]]))
+    nfile_all = len(glob.glob(os.path.join(d, name + "_at_*mm_mode_*.vtu")))
+    nwant_all, count_ok, same, scale_ok, place_ok = 0, True, True, True, len(ref) == 2
+    worst_e, worst_r, worst_place, unst_best, worst_i, ufreq = 0.0, 0.0, 0.0, 0, 0.0, 0.0
+    for p in positions:
+        at = [i for i in range(len(rows)) if rows[i, col["position"]] == p]
+        unst = [i for i in at if rows[i, col["unstable"]] == 1]
+        want = (unst + [i for i in at if i not in unst])[:20]
+        want.sort()
+        nwant_all += len(want)
+        tag = "%s_at_%.9gmm_mode_" % (name, p * 1e3 + 0.0)
+        files = glob.glob(os.path.join(d, tag + "*.vtu"))
+        count_ok &= len(files) == len(want) > 0
+        wi = 0.0
+        for k in range(1, len(files) + 1):
+            ds = read_vtu(os.path.join(d, "%s%d.vtu" % (tag, k)))
+            fd = ds.GetFieldData()
+            row_k = int(v2n(fd.GetArray("row"))[0])
+            same &= k <= len(want) and row_k == want[k - 1] + 1
+            row = rows[row_k - 1]
+            s = complex(row[col["real"]], 2 * np.pi * row[col["frequency"]])
+            ev = v2n(fd.GetArray("eigenvalue"))[0]
+            worst_e = max(worst_e, abs(complex(ev[0], ev[1]) - s) / abs(s),
+                          abs(v2n(fd.GetArray("frequency_Hz"))[0] - row[col["frequency"]]) /
+                          row[col["frequency"]])
+            same &= v2n(fd.GetArray("position"))[0] == p
+            same &= v2n(fd.GetArray("unstable"))[0] == row[col["unstable"]]
+            if p == best and row[col["unstable"]] == 1:
+                ufreq = max(ufreq, v2n(fd.GetArray("frequency_Hz"))[0])
+            worst_r = max(worst_r, v2n(fd.GetArray("residual"))[0])
+            same &= ds.GetNumberOfPoints() == nnode and ds.GetNumberOfCells() == ncell
+            u, ui = arr(ds, "displacement"), arr(ds, "displacement_im")
+            x = pts(ds) - u
+            # the meshes in the scene's order (lower, upper), the moved one at p
+            at0 = 0
+            for mesh in ("lower", "upper"):
+                if mesh not in ref:
+                    continue
+                X = ref[mesh].copy()
+                if mesh == moved:
+                    X[:, 0] += p
+                n = len(X)
+                dev = np.abs(x[at0:at0 + n] - X).max() / np.abs(X).max()
+                worst_place = max(worst_place, dev)
+                at0 += n
+            if k == 1:
+                size0 = np.linalg.norm(np.ptp(np.vstack(list(ref.values())), axis=0))
+            amp = np.sqrt(np.sum(u ** 2 + ui ** 2, axis=1))
+            scale_ok &= abs(amp.max() - 0.1 * size0) <= 1e-12 * size0
+            wi = max(wi, np.linalg.norm(ui) / np.linalg.norm(u))
+        worst_i = max(worst_i, wi)
+        if p == best:
+            unst_best, imag_best = len(unst), wi
+    place_ok &= worst_place <= 1e-12
+    ok(count_ok and nfile_all == nwant_all, "%s: %d complex mode files at the %d positions of "
+       "the locus (%.6g to %.6g m), each position's wanted modes under its name"
+       % (stem, nfile_all, len(positions), positions[0], positions[-1]))
     ok(same and worst_e <= 1e-12, "%s: each complex mode's eigenvalue, position and flag are "
        "its row of %s (largest relative difference %.3g), %d points and %d cells"
        % (stem, os.path.basename(csv_path), worst_e, nnode, ncell))
     ok(worst_r <= 1e-12 and scale_ok, "%s: each shape satisfies its eigen-equation (relative "
        "residual at most %.3g), its largest point moved 0.1 of the scene" % (stem, worst_r))
-    print("MEASURE: seeing.locus.%s.unstable %d" % (stem, len(unst)))
-    print("MEASURE: seeing.locus.%s.imag %.3g" % (stem, worst_i))
+    ok(place_ok, "%s: the %s mesh drawn translated to each position along x, the other in "
+       "place (largest relative deviation %.3g)" % (stem, moved, worst_place))
+    print("MEASURE: seeing.locus.%s.unstable %d" % (stem, unst_best))
+    print("MEASURE: seeing.locus.%s.imag %.3g" % (stem, imag_best))
     print("MEASURE: seeing.locus.%s.ufreq %.6g" % (stem, ufreq))
     if real == "1":
         ok(worst_i <= 1e-9, "%s: without friction every shape is real (|imaginary part| at most "
            "%.3g of the real)" % (stem, worst_i))
     else:
-        ok(worst_i >= 1e-3, "%s: with friction the shapes are complex (|imaginary part| up to "
-           "%.3g of the real)" % (stem, worst_i))
+        ok(imag_best >= 1e-3, "%s: with friction the shapes are complex (|imaginary part| up to "
+           "%.3g of the real at the most unstable position)" % (stem, imag_best))
 
 
 def mcontacts(stem, d, csvpath, cols, mcols, key=None):
