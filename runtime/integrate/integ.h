@@ -238,6 +238,8 @@ void integ_radau5_lambda(double lam[9]);
 typedef struct integ_dae {
     int nq, nz, nc, nx, N;
     int stab;                /* 1: stabilised index 2 (mu and the velocity rows) */
+    int once;                /* 1: the consistent start only (rk4): at most
+                                DAE_ONCE_LOOPS unknowns, dense plain loops */
     int hht;                 /* 1: HHT-alpha; 0: generalized-alpha */
     double alpha_m, alpha_f; /* generalized-alpha's; HHT: 0 and -alpha */
     double gamma, beta;      /* Newmark's */
@@ -274,6 +276,10 @@ typedef struct integ_dae {
     assemble_info asm_info;  /* what the assembly at the start did */
 } integ_dae;
 
+/* integ_dae.once: the consistent start's few factorisations take the
+ * plain-loop dense LU up to this order, which loads no library */
+#define DAE_ONCE_LOOPS 64
+
 /* Coefficients of the Newton matrix: on the columns of q''_i, m M + iq I,
  * kq[b] J(:, q_i) + kv[b] J(:, v_i) and cv C_q(:, i) in the velocity rows;
  * on z_j's, iz I + kz[b] J(:, z_j); on lambda_k's, kl[b] J(:, lambda_k); on
@@ -286,8 +292,9 @@ typedef struct integ_dae_coef {
 } integ_dae_coef;
 
 /* Allocate w's arrays and the Newton matrix's pattern and factorisation
- * (its path by linalg/sparse.h's crossover); w->stab chooses the
- * formulation. 0 or JNT_ERR_NOMEM (message set). */
+ * (its path by linalg/sparse.h's crossover; with w->once and at most
+ * DAE_ONCE_LOOPS unknowns dense.h's plain loops, SPARSE_LOOPS); w->stab
+ * chooses the formulation. 0 or JNT_ERR_NOMEM (message set). */
 int integ_dae_alloc(integ_run *r, integ_dae *w);
 void integ_dae_free(integ_dae *w);
 /* M at (t, y) into w->mv unless kept (mass_const). 0 or JNT_ERR_KERNEL. */

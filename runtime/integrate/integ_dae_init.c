@@ -181,6 +181,8 @@ int integ_dae_alloc(integ_run *r, integ_dae *w)
     }
     w->colptr[N] = e;
     int path = sparse_choose(N, e, SPARSE_AUTO);
+    if (w->once && N <= DAE_ONCE_LOOPS && !getenv("JNT_LINSOLVE"))
+        path = SPARSE_LOOPS;
     if (sparse_lu_init(&w->lu, N, w->colptr, w->rowind, path) != 0)
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory for the %d x %d Newton matrix",
                           N, N);

@@ -88,6 +88,8 @@ typedef struct drk {
     int schur;
     int *cc_ptr, *cc_e, *cc_row; /* C_q by columns: column i's entries jv[cc_e[..]] at row cc_row */
     double *cq;                  /* C_q's values in that order (cq[p] = jv[cc_e[p]]) */
+    int *cr_ptr, *cr_col, *cr_p; /* C_q by rows: row k's columns cr_col, entries cq[cr_p] */
+    double *cqr;                 /* C_q's values by rows (cqr[e] = cq[cr_p[e]]) */
     int *md;                     /* nq: M's diagonal entry of column i */
     int *s_colptr, *s_rowind;    /* S's pattern */
     double *s_val;
@@ -99,6 +101,8 @@ typedef struct drk {
     int *l_p, *l_parent, *l_nz, *l_i, *l_pat, *l_flag;
     int *sc_p, *sc_i, *sc_q;     /* row k of L: its columns sc_i (in the order LDL visits
                                     them) and each entry's position in l_x */
+    int *lr_p, *lr_j, *lr_q;     /* row k of L by increasing column: the columns, their
+                                    positions in l_x */
     double *l_x, *l_d, *l_y;
     double *b;                   /* the right side and solution (n) */
     double *ys;                  /* a stage state (ny) */
@@ -259,12 +263,18 @@ static int drk_schur_pattern(integ_run *r, drk *w)
         long c = w->cc_ptr[i + 1] - w->cc_ptr[i];
         ntr += c * c;
     }
-    /* C_q by rows: the columns of row k */
+    /* C_q by rows: the columns of row k (increasing) and their entries */
+    w->cr_p = malloc(((size_t)ncq + 1) * sizeof *w->cr_p);
+    w->cqr = malloc(((size_t)ncq + 1) * sizeof *w->cqr);
+    if (!w->cr_p || !w->cqr)
+        goto out;
     for (int k = 0; k < nc; k++)
         rp[k + 1] += rp[k];
     for (int i = 0; i < nq; i++)
-        for (int p = w->cc_ptr[i]; p < w->cc_ptr[i + 1]; p++)
+        for (int p = w->cc_ptr[i]; p < w->cc_ptr[i + 1]; p++) {
+            w->cr_p[rp[w->cc_row[p]]] = p;
             rcol[rp[w->cc_row[p]]++] = i;
+        }
     for (int k = nc; k > 0; k--)
         rp[k] = rp[k - 1];
     rp[0] = 0;
@@ -319,6 +329,8 @@ static int drk_schur_pattern(integ_run *r, drk *w)
                 w->tr_pos[t++] = at;
             }
     w->ntr = t;
+    w->cr_ptr = rp, w->cr_col = rcol;
+    rp = rcol = NULL;
     rc = 0;
 out:
     free(rp), free(mark), free(rcol);
@@ -384,6 +396,22 @@ static int ldl_symbolic(drk *w)
         }
     }
     w->sc_p[n] = s;
+    /* L by rows, columns increasing (the forward solve's dot products) */
+    w->lr_p = calloc((size_t)n + 1, sizeof *w->lr_p);
+    w->lr_j = malloc(lnz * sizeof *w->lr_j);
+    w->lr_q = malloc(lnz * sizeof *w->lr_q);
+    if (!w->lr_p || !w->lr_j || !w->lr_q)
+        return -1;
+    for (int p = 0; p < w->l_p[n]; p++)
+        w->lr_p[w->l_i[p] + 1]++;
+    for (int k = 0; k < n; k++)
+        w->lr_p[k + 1] += w->lr_p[k];
+    for (int j = 0; j < n; j++)
+        for (int p = w->l_p[j]; p < w->l_p[j + 1]; p++)
+            w->lr_j[w->lr_p[w->l_i[p]]] = j, w->lr_q[w->lr_p[w->l_i[p]]++] = p;
+    for (int k = n; k > 0; k--)
+        w->lr_p[k] = w->lr_p[k - 1];
+    w->lr_p[0] = 0;
     return 0;
 }
 
@@ -423,18 +451,28 @@ static int ldl_numeric(drk *w)
     return 0;
 }
 
-/* x = S^-1 x in place with the LDL^T factors. */
+/* x = S^-1 x in place with the LDL^T factors: L by rows and L^T by its
+ * columns, each row a running sum in a register (the subtractions in the
+ * order of the column-oriented loops, so the same result). */
 static void ldl_solve(const drk *w, double *x)
 {
     int n = w->nc;
-    for (int j = 0; j < n; j++)
-        for (int p = w->l_p[j]; p < w->l_p[j + 1]; p++)
-            x[w->l_i[p]] -= w->l_x[p] * x[j];
+    const int *li = w->l_i, *lp = w->l_p, *rq = w->lr_q, *rj = w->lr_j;
+    const double *lx = w->l_x;
+    for (int k = 0; k < n; k++) {
+        double xk = x[k];
+        for (int e = w->lr_p[k]; e < w->lr_p[k + 1]; e++)
+            xk -= lx[rq[e]] * x[rj[e]];
+        x[k] = xk;
+    }
     for (int j = 0; j < n; j++)
         x[j] /= w->l_d[j];
-    for (int j = n - 1; j >= 0; j--)
-        for (int p = w->l_p[j]; p < w->l_p[j + 1]; p++)
-            x[j] -= w->l_x[p] * x[w->l_i[p]];
+    for (int j = n - 1; j >= 0; j--) {
+        double xj = x[j];
+        for (int p = lp[j]; p < lp[j + 1]; p++)
+            xj -= lx[p] * x[li[p]];
+        x[j] = xj;
+    }
 }
 
 /* Solve (1) for the right side w->b = [a (nq); b (nc)] in place: on the
@@ -447,11 +485,12 @@ static int drk_solve(drk *w)
     double *x = w->b, *y = w->sy;
     for (int i = 0; i < nq; i++)
         x[i] *= w->minv[i];
-    for (int k = 0; k < nc; k++)
-        y[k] = -w->b[nq + k];
-    for (int i = 0; i < nq; i++)
-        for (int p = w->cc_ptr[i]; p < w->cc_ptr[i + 1]; p++)
-            y[w->cc_row[p]] += w->cq[p] * x[i];
+    for (int k = 0; k < nc; k++) {
+        double yk = -w->b[nq + k];
+        for (int e = w->cr_ptr[k]; e < w->cr_ptr[k + 1]; e++)
+            yk += w->cqr[e] * x[w->cr_col[e]];
+        y[k] = yk;
+    }
     ldl_solve(w, y);
     for (int i = 0; i < nq; i++) {
         double c = 0.0;
@@ -483,6 +522,8 @@ static int drk_factor(integ_run *r, drk *w, double t, const double *y)
         int ncq = w->cc_ptr[w->nq];
         for (int p = 0; p < ncq; p++)
             w->cq[p] = w->jv[w->cc_e[p]];
+        for (int e = 0; e < ncq; e++)
+            w->cqr[e] = w->cq[w->cr_p[e]];
         memset(w->s_val, 0, (size_t)w->s_colptr[w->nc] * sizeof *w->s_val);
         for (int k = 0; k < w->ntr; k++)
             w->s_val[w->tr_pos[k]] += w->cq[w->tr_a[k]] * w->cq[w->tr_b[k]] * w->minv[w->tr_i[k]];
@@ -624,6 +665,7 @@ static int drk_start(integ_run *r)
     integ_dae *dw = calloc(1, sizeof *dw);
     if (!dw)
         return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory starting rk4");
+    dw->once = 1; /* a small model's start loads no LU library (sparse.h, SPARSE_LOOPS) */
     int rc = integ_dae_alloc(r, dw);
     if (rc == 0)
         rc = integ_dae_consistent(r, dw);
@@ -800,7 +842,8 @@ static void drk_stop(integ_run *r)
     sparse_lu_free(&w->lu);
     free(w->l_p), free(w->l_parent), free(w->l_nz), free(w->l_i), free(w->l_pat);
     free(w->l_flag), free(w->l_x), free(w->l_d), free(w->l_y);
-    free(w->sc_p), free(w->sc_i), free(w->sc_q);
+    free(w->sc_p), free(w->sc_i), free(w->sc_q), free(w->lr_p), free(w->lr_j), free(w->lr_q);
+    free(w->cr_ptr), free(w->cr_col), free(w->cr_p), free(w->cqr);
     free(w->cc_ptr), free(w->cc_e), free(w->cc_row), free(w->cq), free(w->md), free(w->minv);
     free(w->s_colptr), free(w->s_rowind), free(w->s_val), free(w->s_pd);
     free(w->tr_a), free(w->tr_b), free(w->tr_i), free(w->tr_pos);

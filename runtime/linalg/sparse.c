@@ -1,6 +1,6 @@
 /*
- * sparse.c: the Newton matrices' LU, sparse (KLU) or dense (LAPACK)
- * (sparse.h).
+ * sparse.c: the Newton matrices' LU, sparse (KLU) or dense (LAPACK, or
+ * dense.h's plain loops) (sparse.h).
  *
  * LAPACK is called directly (dgetrf_, dgetrs_): the LAPACKE wrappers scan
  * the matrix for NaN at every call, which cost 20 % of a dense solve.
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dense.h"
 #include "sparse.h"
 
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
@@ -63,6 +64,7 @@ int sparse_lu_init(sparse_lu *s, int n, const int *colptr, const int *rowind, in
     s->colptr = colptr;
     s->rowind = rowind;
     s->klu = path == SPARSE_KLU;
+    s->loops = path == SPARSE_LOOPS;
     if (!s->klu) {
         s->a = malloc((size_t)n * (size_t)n * sizeof *s->a + 1);
         s->ipiv = malloc((size_t)n * sizeof *s->ipiv + 1);
@@ -100,7 +102,9 @@ int sparse_lu_factor(sparse_lu *s, const double *val)
             for (int k = s->colptr[j]; k < s->colptr[j + 1]; k++)
                 s->a[(size_t)j * n + s->rowind[k]] += val[k];
         int info = 0;
-        if (n > 0)
+        if (n > 0 && s->loops)
+            info = dense_lu_factor(n, s->a, n, s->ipiv);
+        else if (n > 0)
             dgetrf_(&n, &n, s->a, &n, s->ipiv, &info);
         return info > 0 ? info : info < 0 ? -1 : 0;
     }
@@ -129,6 +133,10 @@ int sparse_lu_solve(sparse_lu *s, double *b)
     int n = s->n;
     if (n == 0)
         return 0;
+    if (s->loops) {
+        dense_lu_solve(n, s->a, n, s->ipiv, b);
+        return 0;
+    }
     if (!s->klu) {
         int one = 1, info = 0;
         dgetrs_("N", &n, &one, s->a, &n, s->ipiv, b, &n, &info, 1);

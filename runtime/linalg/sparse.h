@@ -26,13 +26,19 @@
 #define SPARSE_COL_NNZ 8
 #define SPARSE_MAX_DENSITY 0.1
 
-/* How to factorise: the measured crossover, or forced (tests, JNT_LINSOLVE). */
-enum { SPARSE_AUTO, SPARSE_DENSE, SPARSE_KLU };
+/* How to factorise: the measured crossover, or forced (tests, JNT_LINSOLVE).
+ * SPARSE_LOOPS: dense, by dense.h's plain loops at any order, for a few
+ * factorisations of a small matrix (a multibody model's consistent start
+ * before an integrator that needs no LU library): it loads no library, where
+ * KLU's first call under `jnt run` loads five (compiler/cli/lazy.c, about
+ * 0.3 ms) and LAPACK's OpenBLAS (about 2 ms). */
+enum { SPARSE_AUTO, SPARSE_DENSE, SPARSE_KLU, SPARSE_LOOPS };
 
 typedef struct sparse_lu {
     int n, nnz;
     const int *colptr, *rowind; /* the pattern (not owned) */
     int klu;                    /* 1: KLU, 0: LAPACK on a dense copy */
+    int loops;                  /* dense by dense.h's loops instead of LAPACK (SPARSE_LOOPS) */
     int factored;               /* KLU: a numeric factorisation exists */
     double *a;                  /* dense: n x n, column-major, the LU factors */
     int *ipiv;                  /* dense: n pivots */
@@ -45,7 +51,7 @@ typedef struct sparse_lu {
 int sparse_choose(int n, long nnz, int mode);
 
 /* Prepare for matrices of pattern (colptr, rowind), n x n, taking path
- * `path` (SPARSE_DENSE or SPARSE_KLU): allocates, and for KLU analyses the
+ * `path` (SPARSE_DENSE, SPARSE_LOOPS or SPARSE_KLU): allocates, and for KLU analyses the
  * pattern. The dense path may go without a pattern (NULL, NULL): the caller
  * then fills s->a and factorises with val NULL. Returns 0, or -1 when out of memory or the pattern is invalid
  * (s is then safe to free). */

@@ -3,7 +3,9 @@
  * (compiler/cli/lazy.c). Linked as the jnt executable is (the Makefile:
  * lazy.o, libjnt.a, no OpenBLAS, LAPACKE, CHOLMOD, KLU or ARPACK), it checks
  * in /proc/self that a model loads only what it calls (a small BDF model,
- * whose LU is linalg/dense.c's, nothing at all; a multibody model, whose
+ * whose LU is linalg/dense.c's, nothing at all; a small multibody model
+ * under rk4, whose assembly QR, consistent start and Schur complement are
+ * the runtime's own loops, nothing either; a multibody model, whose
  * assembly QR is dense.c's too, KLU only) and starts no BLAS thread,
  * and that the LU calls lazy.c answers itself (LAPACKE_dgetrf_work and
  * LAPACKE_dgetrs_work in column-major order) give LAPACKE's results bit for
@@ -45,9 +47,9 @@ static int threads(void)
     return n;
 }
 
-/* Compile the example `name` and (t_end > 0) run it to t_end with no output file:
- * JNT_OK or a status. */
-static int run(const char *name, double t_end)
+/* Compile the example `name` and (t_end > 0) run it to t_end with no output file,
+ * with the integrator `integ` (NULL: the model's): JNT_OK or a status. */
+static int run_with(const char *name, double t_end, const char *integ)
 {
     char path[256];
     snprintf(path, sizeof path, "examples/%s.jnt", name);
@@ -56,13 +58,19 @@ static int run(const char *name, double t_end)
     jnt_model *m = NULL;
     int rc = jnt_compile_file(path, &o, &m);
     jnt_data *d = rc == JNT_OK && t_end > 0 ? jnt_data_new(m) : NULL;
-    jnt_run_opts r = {.csv_path = "", .t_end = t_end};
+    jnt_run_opts r = {.csv_path = "", .t_end = t_end, .integrator = integ};
     if (d)
         rc = jnt_run(m, d, &r);
     jnt_data_free(d);
     jnt_model_free(m);
     fclose(null);
     return rc;
+}
+
+/* run_with the model's integrator. */
+static int run(const char *name, double t_end)
+{
+    return run_with(name, t_end, NULL);
 }
 
 static const char *const libs[] = {"libopenblas", "liblapacke", "libcholmod", "libklu",
@@ -121,6 +129,11 @@ int main(void)
     CHECK(run("frdyn2_bench", 0.01175) == JNT_OK, "frdyn2_bench runs");
     check_mapped("frdyn2_bench", "");
     CHECK(threads() == 1, "frdyn2_bench: one thread (%d threads)", threads());
+    /* rk4 on a small multibody model: the consistent start's LU is dense.c's
+     * (SPARSE_LOOPS, integ_dae.once), the stages' S = C_q M^-1 C_q^T the
+     * method's own L D L^T: nothing loaded */
+    CHECK(run_with("double_pendulum", 0.05, "rk4") == JNT_OK, "double_pendulum runs with rk4");
+    check_mapped("double_pendulum, rk4", "");
     /* point masses: KLU's sparse LU and nothing else */
     CHECK(run("multimass", 0.01) == JNT_OK, "multimass runs");
     check_mapped("multimass", "libklu");
