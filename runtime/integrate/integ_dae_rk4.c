@@ -110,6 +110,8 @@ typedef struct drk {
     double *cr;                  /* cons_rates there (3 nc) */
     double *kv[4], *ka[4], *kz[4]; /* stages: v (nq), q'' (nq), f_z (nz) */
     double *acc1, *fz1;          /* q'' and f_z at the step end (the next k1) */
+    int reads_v;                 /* the rhs's rows below q' = v read v (the Jacobian's
+                                    pattern), or the model has gathered points */
     double *lam1;                /* lambda there */
 } drk;
 
@@ -554,14 +556,15 @@ static int drk_factor(integ_run *r, drk *w, double t, const double *y)
 
 /* q'' (acc), lambda (lam, or NULL) and f_z (fz) at (t, y) with the
  * factorisation current for y's q: (1)'s right side from the rhs at lambda
- * = 0 and gamma. y's lambda rows are set to 0. 0 or an error. */
+ * = 0 and gamma. y's lambda rows are set to 0. `have_f`: w->f already holds
+ * the rhs at (t, y) but for v, which its rows below q' = v do not read
+ * (!w->reads_v). 0 or an error. */
 static int drk_accel(integ_run *r, drk *w, double t, double *y, double *acc, double *lam,
-                     double *fz)
+                     double *fz, int have_f)
 {
-    int nq = w->nq, nc = w->nc;
+    int nq = w->nq, nc = w->nc, rc;
     memset(y + w->c0, 0, (size_t)nc * sizeof *y);
-    int rc = integ_rhs(r, t, y, w->f);
-    if (rc != 0)
+    if (!have_f && (rc = integ_rhs(r, t, y, w->f)) != 0)
         return drk_failed(r, rc, t);
     if ((rc = integ_cons_rates(r, t, y, w->cr)) != 0)
         return integ_fail(r, JNT_ERR_KERNEL, t, "the constraint-rates kernel failed "
@@ -617,8 +620,9 @@ static int drk_lambda_dependent(integ_run *r, drk *w)
 }
 
 /* k1 at r->y: the matrix there, the velocities projected onto
- * C_q v + C_t = 0 (`project`), q'' and lambda (into r->y's lambda rows). */
-static int drk_begin(integ_run *r, drk *w, double t, double *y, int project)
+ * C_q v + C_t = 0 (`project`), q'' and lambda (into r->y's lambda rows);
+ * have_f as drk_accel's. */
+static int drk_begin(integ_run *r, drk *w, double t, double *y, int project, int have_f)
 {
     int nq = w->nq, nc = w->nc;
     int rc = drk_factor(r, w, t, y);
@@ -636,7 +640,7 @@ static int drk_begin(integ_run *r, drk *w, double t, double *y, int project)
         for (int i = 0; i < nq; i++)
             y[nq + i] += w->b[i];
     }
-    rc = drk_accel(r, w, t, y, w->acc1, w->lam1, w->fz1);
+    rc = drk_accel(r, w, t, y, w->acc1, w->lam1, w->fz1, have_f);
     if (rc != 0)
         return rc;
     memcpy(y + w->c0, w->lam1, (size_t)nc * sizeof *y);
@@ -694,6 +698,10 @@ static int drk_start(integ_run *r)
     w->acc1 = v, v += nq;
     w->fz1 = v, v += nz;
     w->lam1 = v;
+    w->reads_v = a->nu > 0 || a->nblocks > 0;
+    for (int c = nq; c < 2 * nq; c++)
+        for (int e = m->jcolptr[c]; e < m->jcolptr[c + 1]; e++)
+            w->reads_v |= m->jrowind[e] >= nq;
     /* M constant, diagonal and regular (rigid bodies in the plane, point masses;
      * not a director body whose third director carries no inertia): the Schur
      * complement. JNT_RK4_SADDLE in the environment: the saddle point (tests) */
@@ -715,7 +723,7 @@ static int drk_start(integ_run *r)
             return integ_fail(r, JNT_ERR_NOMEM, r->t, "out of memory for the %d x %d "
                               "saddle-point matrix", n, n);
     }
-    if ((rc = drk_begin(r, w, r->t, r->y, 0)) != 0)
+    if ((rc = drk_begin(r, w, r->t, r->y, 0, 0)) != 0)
         return rc;
     /* the Jacobian of drk_begin is at the consistent start: lambda there */
     if (drk_lambda_dependent(r, w))
@@ -761,7 +769,7 @@ static int drk_step(integ_run *r)
         drk_stage_state(w, y, cs[i] * h, i - 1, w->ys);
         memcpy(w->kv[i], w->ys + nq, (size_t)nq * sizeof *w->ys);
         if ((rc = drk_factor(r, w, ti, w->ys)) != 0 ||
-            (rc = drk_accel(r, w, ti, w->ys, w->ka[i], NULL, w->kz[i])) != 0)
+            (rc = drk_accel(r, w, ti, w->ys, w->ka[i], NULL, w->kz[i], 0)) != 0)
             return rc;
     }
     /* y~ = y + h/6 (k1 + 2 k2 + 2 k3 + k4) */
@@ -807,15 +815,17 @@ static int drk_step(integ_run *r)
         for (int j = 0; j < nq; j++)
             y1[j] += w->b[j];
     }
-    /* velocities onto C_q v + C_t = 0 at the projected q, k1 of the next step */
-    return drk_begin(r, w, r->t_new, y1, 1);
+    /* velocities onto C_q v + C_t = 0 at the projected q, k1 of the next step;
+     * the last check's rhs is the one at the projected q (lambda 0), which
+     * serves k1 when only the rows q' = v read v */
+    return drk_begin(r, w, r->t_new, y1, 1, !w->reads_v);
 }
 
 /* The step start's k1 again after the driver changed the discrete state
  * (the states are the step end's, already consistent). */
 static int drk_reset(integ_run *r)
 {
-    return drk_begin(r, r->mem, r->t, r->y, 1);
+    return drk_begin(r, r->mem, r->t, r->y, 1, 0);
 }
 
 /* See the top: Hermite on (q, v), (v, q'') and (z, f_z); lambda linear. The

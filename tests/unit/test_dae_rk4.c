@@ -180,8 +180,9 @@ static const char *const CHAIN_HEAD =
     "model nlink10\nparam n = 10\nparam m = 1 kg / n\nparam L = 1 m / n\n"
     "param J = m * L^2 / 12\nparam g = 9.81 m/s^2\nparam h = 1 ms\n";
 
-/* The chain's source with integrator `integ` (the N-link model of bench/peers.sh). */
-static char *chain_source(const char *integ)
+/* The chain's source with integrator `integ` (the N-link model of bench/peers.sh);
+ * `damped`: a damper from the pivot to the last rod's end (a force that reads v). */
+static char *chain_source(const char *integ, int damped)
 {
     size_t cap = 16384, n = 0;
     char *s = malloc(cap);
@@ -196,6 +197,9 @@ static char *chain_source(const char *integ)
         n += (size_t)snprintf(s + n, cap - n, "joint j%d : revolute(b%d.b, b%d.a)\n", i, i - 1, i);
     for (int i = 1; i <= 10; i++)
         n += (size_t)snprintf(s + n, cap - n, "init b%d.x = (%d - 0.5) * L\n", i, i);
+    if (damped)
+        n += (size_t)snprintf(s + n, cap - n, "damper dd between (0 m, 0 m) and b10.b "
+                              "{ damping = 0.05 N*s/m }\n");
     n += (size_t)snprintf(s + n, cap - n, "simulate {\n  integrator = %s\n  until = 1 s\n"
                           "  gravity = (0 m/s^2, -g)\n}\noutput \"nlink.csv\" every 10 ms {\n"
                           "  t, E = 0 J", integ);
@@ -206,10 +210,10 @@ static char *chain_source(const char *integ)
     return s;
 }
 
-/* max |E - E0| (J) of a run of the chain with `integ`, NAN on failure. */
-static double chain_energy(const char *integ, jnt_stats *st)
+/* max |E - E0| (J) of a run of the chain with `integ` (damped or not), NAN on failure. */
+static double chain_energy(const char *integ, int damped, jnt_stats *st)
 {
-    char *src = chain_source(integ);
+    char *src = chain_source(integ, damped);
     jnt_model *m = NULL;
     int rc = jnt_compile_string("nlink10", src, NULL, &m);
     free(src);
@@ -243,15 +247,25 @@ static void test_chain(void)
 {
     jnt_stats st;
     /* measured: 2.6e-4 J at 4 ms, 1.0e-5 at 2 ms; generalized-alpha (rho_inf = 1) 1.1e-3 at 1 ms */
-    double e4 = chain_energy("rk4(h = 4 ms)", &st);
+    double e4 = chain_energy("rk4(h = 4 ms)", 0, &st);
     printf("  chain rk4 h 4 ms: energy error %.3g J, steps %ld, lu %ld, |C| %.3g, |C_q v| %.3g\n",
            e4, st.steps, st.lu_decomps, st.cons_max, st.vcons_max);
-    double e2 = chain_energy("rk4(h = 2 ms)", &st);
+    /* the forces read no velocity: the projection's last rhs (at the projected
+     * q) serves the next step's first stage, one rhs fewer a step (6.4 before) */
+    double per = st.steps > 0 ? (double)st.rhs_evals / (double)st.steps : NAN;
+    CHECK(per < 5.6, "the chain with rk4: %.3g rhs evaluations a step (the step end's reused)",
+          per);
+    jnt_stats sd;
+    double ed = chain_energy("rk4(h = 4 ms)", 1, &sd);
+    double perd = sd.steps > 0 ? (double)sd.rhs_evals / (double)sd.steps : NAN;
+    CHECK(perd > per + 0.9 && ed > 1e-3, "the damped chain (a force of v): %.3g rhs evaluations "
+          "a step, none reused, energy lost %.3g J", perd, ed);
+    double e2 = chain_energy("rk4(h = 2 ms)", 0, &st);
     printf("  chain rk4 h 2 ms: energy error %.3g J, steps %ld, lu %ld, |C| %.3g, |C_q v| %.3g\n",
            e2, st.steps, st.lu_decomps, st.cons_max, st.vcons_max);
     CHECK(st.cons_max < 1e-11 && st.vcons_max < 1e-12, "the chain with rk4: |C| %.3g m, "
           "|C_q v + C_t| %.3g m/s after every step", st.cons_max, st.vcons_max);
-    double ga = chain_energy("generalized_alpha(h = 1 ms, rho_inf = 1)", &st);
+    double ga = chain_energy("generalized_alpha(h = 1 ms, rho_inf = 1)", 0, &st);
     printf("  chain generalized_alpha h 1 ms: energy error %.3g J\n", ga);
     MEASURE("rk4.nlink10.energy.4ms", e4);
     MEASURE("rk4.nlink10.energy.2ms", e2);
