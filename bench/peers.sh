@@ -17,7 +17,9 @@
 #      form in the test set's 7 angles, dense LU with IDA's difference
 #      Jacobian) at the matched errors 1e-5 and 1e-7 rad (the largest |angle -
 #      reference| at 0.03 s): each side's loosest rtol = atol on a
-#      quarter-decade grid meeting the target; jnt's radau5 and ida, JIT (jnt
+#      quarter-decade grid meeting the target; jnt's radau5 and ida, and its
+#      rk4 (fixed step, the index-1 form projected: the squeezer is not stiff)
+#      at the largest step of the grid 400 us * 2^(-k/4) meeting it; JIT (jnt
 #      run) and gcc (jnt build) both timed (--stats CPU: jnt_run only), the
 #      peer's clock() around IDA, in the same rounds.
 #   c. the planar N-link pendulum (N = 10, 50: rods of 1/N kg and 1/N m from
@@ -86,7 +88,9 @@ done
 
 # ---- b. Andrews' squeezer against IDA ------------------------------------------------
 PE_TARGETS="1e-5 1e-7"
-PE_AN_INTEG="radau5 ida"
+PE_AN_INTEG="radau5 ida rk4"
+# rk4's steps: 400 us * 2^(-k/4), k = 0 .. 20 (400 us down to 12.5 us)
+PE_AN_H="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"
 PE_REF="15.81077119629904 -15.75637105984298 0.04082224013073101 -0.5347301163226948 0.5244099658805304 0.5347301163226948 1.048080741042263"
 PE_TOLS="5 5.25 5.5 5.75 6 6.25 6.5 6.75 7 7.25 7.5 7.75 8 8.25 8.5 8.75 9 9.25 9.5 9.75 10 10.25 10.5 10.75 11 11.25 11.5 11.75 12"
 awk '/^output / { skip = 1 } skip && /^}/ { skip = 0; next } !skip' examples/andrews_squeezer.jnt \
@@ -112,16 +116,21 @@ pe_an_err() {
               printf "%.3g\n", m }' "$1"
 }
 # pe_an_jnt PROG INTEG TOL: one run of PROG (jit: jnt run MODEL; gcc: the simulator) with
-# INTEG (radau5 or ida); prints "steps cpu err"
+# INTEG (radau5 or ida at rtol = atol = TOL; rk4 at the step TOL in s); prints "steps cpu err"
 pe_an_jnt() {
     prog=$1 integ=$2 tol=$3
     rm -f "$PE_DIR/an.csv"
+    if [ "$integ" = rk4 ]; then
+        set -- -D "h=$tol s"
+    else
+        set -- --rtol "$tol" --atol "$tol"
+    fi
     if [ "$prog" = jit ]; then
         st=$("$B/jnt" run "$PE_DIR/andrews.jnt" -o "$PE_DIR/an.csv" --stats --integrator "$integ" \
-             --rtol "$tol" --atol "$tol" 2>&1 | tail -n 1)
+             "$@" 2>&1 | tail -n 1)
     else
-        st=$("$PE_DIR/andrews_sim" -o "$PE_DIR/an.csv" --stats --integrator "$integ" \
-             --rtol "$tol" --atol "$tol" 2>&1 | tail -n 1)
+        st=$("$PE_DIR/andrews_sim" -o "$PE_DIR/an.csv" --stats --integrator "$integ" "$@" 2>&1 |
+             tail -n 1)
     fi
     log "peers andrews $prog $integ tol=$tol: $st"
     case $st in steps*) ;; *) echo "fail fail fail"; return ;; esac
@@ -141,9 +150,14 @@ for tg in $PE_TARGETS; do
         pe_le "$(pe_stat err "$r")" "$tg" && { it=$tol ir=$r; break; }
     done
     for ig in $PE_AN_INTEG; do
-        jt="" jr=""
-        for x in $PE_TOLS; do
-            tol=$(awk -v x="$x" 'BEGIN { printf "%.3g", 10 ^ -x }')
+        jt="" jr="" grid=$PE_TOLS
+        [ "$ig" = rk4 ] && grid=$PE_AN_H
+        for x in $grid; do
+            if [ "$ig" = rk4 ]; then
+                tol=$(awk -v k="$x" 'BEGIN { printf "%.4g", 4e-4 * 2 ^ (-k / 4) }')
+            else
+                tol=$(awk -v x="$x" 'BEGIN { printf "%.3g", 10 ^ -x }')
+            fi
             r=$(pe_an_jnt jit "$ig" "$tol")
             pe_le "$(echo "$r" | cut -d' ' -f3)" "$tg" && { jt=$tol jr=$r; break; }
         done
@@ -311,7 +325,8 @@ while IFS='|' read -r tg ig jt js je it is ie; do
 done < "$PE_DIR/an_rows"
 echo
 echo "Error: the largest |angle - reference| of the seven angles at t = 0.03 s (the test set's andsoln); tol:" \
-     "rtol = atol, the loosest of a quarter-decade grid meeting the target. IDA: GGL index-2 form, dense LU, its" \
+     "rtol = atol, the loosest of a quarter-decade grid meeting the target; rk4: its fixed step h (s), the largest" \
+     "of 400 us * 2^(-k/4) meeting it. IDA: GGL index-2 form, dense LU, its" \
      "difference-quotient Jacobian, the multipliers out of the error test."
 echo
 echo "### Planar N-link pendulum against MuJoCo RK4 at comparable energy error"

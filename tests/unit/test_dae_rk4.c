@@ -253,6 +253,7 @@ static void test_chain(void)
     /* the forces read no velocity: the projection's last rhs (at the projected
      * q) serves the next step's first stage, one rhs fewer a step (6.4 before) */
     double per = st.steps > 0 ? (double)st.rhs_evals / (double)st.steps : NAN;
+    MEASURE("rk4.nlink10.rhs_per_step", per);
     CHECK(per < 5.6, "the chain with rk4: %.3g rhs evaluations a step (the step end's reused)",
           per);
     jnt_stats sd;
