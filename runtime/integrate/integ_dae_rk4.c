@@ -96,6 +96,7 @@ typedef struct drk {
     int ntr, *tr_a, *tr_b, *tr_i, *tr_pos; /* S[tr_pos] += cq[tr_a] cq[tr_b] / M_ii (upper) */
     int *s_pd;                   /* nc: S's diagonal */
     double *minv, *sy;           /* 1 / M_ii (nq); scratch (nc) */
+    int have_minv;               /* minv is of the current mv */
     /* S = L D L^T (Davis's LDL, natural order): the pattern of L from S's
      * elimination tree, its values at each factorisation */
     int *l_p, *l_parent, *l_nz, *l_i, *l_pat, *l_flag;
@@ -515,12 +516,14 @@ static int drk_factor(integ_run *r, drk *w, double t, const double *y)
         if ((rc = eval_mass(m, r->data, t, y, w->mv)) != 0)
             return integ_fail(r, JNT_ERR_KERNEL, t, "the mass kernel failed (status %d)", rc);
         w->have_m = 1;
+        w->have_minv = 0;
     }
     int info;
     r->st->lu_decomps++;
     if (w->schur) {
-        for (int i = 0; i < w->nq; i++)
+        for (int i = 0; !w->have_minv && i < w->nq; i++)
             w->minv[i] = 1.0 / w->mv[w->md[i]];
+        w->have_minv = 1;
         int ncq = w->cc_ptr[w->nq];
         for (int p = 0; p < ncq; p++)
             w->cq[p] = w->jv[w->cc_e[p]];
