@@ -8,6 +8,7 @@
  * are written to the model's discrete states and the output grid is
  * sampled at the step that lands on it.
  */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +43,13 @@ typedef struct run_ctx {
     double in[6 * IFACE_MAX_SUB], in_t; /* block_in at in_t */
     double *dmu;      /* nd zeros but the slip speed asked for, then nifaces mu */
     int force_state;  /* the force kernel reads the state (forces_read_state) */
+    /* Forces of time only whose kernel reads no gathered point (direct):
+     * the rhs kernel straight into ko (ny + nu), with uz (2 nu zeros) for
+     * the points it never reads: no compare of the state with the last
+     * gather's and no copy of the outputs (eval_forces does both, 6 % of
+     * a step of examples/beam_on_beam.jnt, docs/interfaces.md). */
+    int direct;
+    double *ko, *uz;
     slide_rows *rows[IFACE_MAX_SUB]; /* what the output rows read of each block */
 } run_ctx;
 
@@ -56,6 +64,36 @@ static int forces_read_state(const jnt_abi_model *a)
         if (a->blocks[b].flags & JNT_BLOCK_STATE_FORCES)
             return 1;
     return 0;
+}
+
+/* Whether block forces can take the direct path (run_ctx.direct): forces
+ * of time only, no multibody coordinates, and a rhs kernel that reads no
+ * gathered point (jnt_abi_model.gather_skip). */
+static int forces_direct(const jnt_abi_model *a, int force_state)
+{
+    int skip = JNT_SKIP_RHS_U | JNT_SKIP_RHS_UV;
+    return !force_state && a->nq == 0 && (a->nu == 0 || (a->gather_skip & skip) == skip);
+}
+
+/* Generalized forces of block b from the kernel's outputs o (ny + nu):
+ * its velocity rows and R^T F of its points, as eval_forces sums them. */
+static void block_forces(const jnt_model *m, int b, const double *o, double *f)
+{
+    const jnt_abi_model *a = m->abi;
+    const jnt_abi_block *k = &a->blocks[b];
+    const model_block *mb = &m->blk[b];
+    const double *F = o + a->ny;
+    memcpy(f, o + k->q0 + k->r, (size_t)k->r * sizeof *f);
+    if (k->ng == 0)
+        return;
+    if (mb->dense) {
+        cblas_dgemv(CblasColMajor, CblasTrans, k->ng, k->r, 1.0, mb->rows, k->ng, F + k->g0, 1,
+                    1.0, f, 1);
+        return;
+    }
+    for (int i = 0; i < k->ng; i++)
+        for (int j = mb->rowptr[i]; j < mb->rowptr[i + 1]; j++)
+            f[mb->col[j]] += mb->val[j] * F[k->g0 + i];
 }
 
 /* The model state y = (q, qd) of every block from the slide vectors. */
@@ -83,10 +121,16 @@ static int force_of(int b, double t, double *f, void *user)
          * examples/beam_on_beam.jnt, docs/interfaces.md) */
         if (c->force_state)
             to_y(c, c->sd->u, c->sd->v, c->y);
-        if (eval_forces(c->m, c->dt, t, c->y, c->ydot) != 0)
+        int rc = c->direct ? c->a->rhs(t, c->y, c->uz, c->dt->d, c->p, c->ko)
+                           : eval_forces(c->m, c->dt, t, c->y, c->ydot);
+        if (rc != 0)
             return JNT_ERR_KERNEL;
         c->last_t = t;
         c->last_step = c->sd->step;
+    }
+    if (c->direct) {
+        block_forces(c->m, b, c->ko, f);
+        return 0;
     }
     const jnt_abi_block *k = &c->a->blocks[b];
     memcpy(f, c->ydot + k->q0 + k->r, (size_t)k->r * sizeof *f);
@@ -437,9 +481,14 @@ int iface_run(const jnt_model *m, jnt_data *dt, const jnt_settings *s, csv_write
     if (rc != JNT_OK)
         return data_error(dt, rc, "%s", err);
     c.sm = sm;
-    c.y = calloc(2 * (size_t)a->ny + a->nd + a->nifaces + 1, sizeof *c.y);
+    c.direct = forces_direct(a, c.force_state);
+    c.y = calloc(2 * (size_t)a->ny + a->nd + a->nifaces + 1 +
+                     (c.direct ? (size_t)a->ny + 3 * (size_t)a->nu : 0),
+                 sizeof *c.y);
     c.ydot = c.y + a->ny;
     c.dmu = c.ydot + a->ny;
+    c.ko = c.dmu + a->nd + a->nifaces;
+    c.uz = c.ko + a->ny + a->nu;
     slide_data *sd = c.y ? slide_data_new(sm, &c) : NULL;
     if (!sd) {
         free(c.y);

@@ -463,13 +463,15 @@ void slide_data_free(slide_data *d)
         return;
     struct slide_work *w = d->w;
     if (w) {
-        double *dbl[] = {w->q, w->q_prev, w->q_star, w->q_new, w->qv, w->qa, w->r, w->f,
+        double *dbl[] = {w->q, w->q_prev, w->q_pp, w->q_star, w->q_new, w->qv, w->qa, w->r, w->f,
                          w->cv, w->tmp, w->fport, w->xr_prev, w->xr_cur, w->xr_new,
                          w->vr_new, w->sslip, w->lamN, w->lamT, w->muv, w->chi_prev, w->cE,
                          w->W, w->rhs, w->lam, w->ralpha};
+        free(w->zfin);
         for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
             free(dbl[i]);
-        int *in[] = {w->fport_used, w->fport_list, w->cand, w->removed, w->ipiv, w->idx, w->map};
+        int *in[] = {w->fport_used, w->fport_list, w->cand, w->removed, w->ipiv, w->idx, w->map,
+                     w->sub_done, w->nzcol};
         for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
             free(in[i]);
         for (int c = 0; c < SLIDE_NCONF; c++) {
@@ -520,6 +522,7 @@ slide_data *slide_data_new(const slide_model *m, void *user)
     ALLOC(d->contact, nc);
     ALLOC(w->q, N);
     ALLOC(w->q_prev, N);
+    ALLOC(w->q_pp, N);
     ALLOC(w->q_star, N);
     ALLOC(w->q_new, N);
     ALLOC(w->qv, N);
@@ -550,6 +553,9 @@ slide_data *slide_data_new(const slide_model *m, void *user)
     ALLOC(w->removed, nc);
     ALLOC(w->W, 12 * (size_t)nc * nc);
     ALLOC(w->ralpha, ns);
+    ALLOC(w->zfin, ns);
+    ALLOC(w->sub_done, ns);
+    ALLOC(w->nzcol, N);
     ALLOC(w->rhs, 2 * nc);
     ALLOC(w->lam, 6 * nc);
     ALLOC(w->ipiv, 2 * nc);
@@ -646,6 +652,7 @@ void slide_sync_sub(const slide_model *m, slide_data *d, int s, int what)
     int n = b->n, o = b->off;
     if (n <= 0)
         return;
+    slide_rates(m, d, what ? 3 : 1);
     if (b->modal) {
         modal_sync(n, b->Phi, w->q + o, w->qv + o, what ? w->qa + o : NULL, d->u + o, d->v + o,
                    d->a + o);
@@ -698,6 +705,7 @@ int slide_init(const slide_model *m, slide_data *d, double t0, const double *u0,
     memset(&d->energy, 0, sizeof d->energy);
     d->t = w->t0 = t0;
     d->step = 0;
+    w->qv_lazy = w->qa_lazy = 0;
     ports_forget(m, w);
     /* u0, v0 in the step's coordinates. */
     for (int s = 0; s < m->nsub; s++) {

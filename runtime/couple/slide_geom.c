@@ -53,7 +53,7 @@ double slide_port_at(const slide_model *m, slide_data *d, int which, int p)
 /* The displacement of port p in the view (0 without one). */
 static double pv_port(const slide_pview *pv, int p)
 {
-    return pv ? slide_port_at(pv->m, pv->d, pv->which, p) : 0;
+    return pv ? slide_pval(pv->m, pv->d, pv->which, p) : 0;
 }
 
 /* Position of node i: X + xr[sub] (+ its port displacements). */

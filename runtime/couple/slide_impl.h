@@ -7,6 +7,8 @@
 #define JNT_SLIDE_IMPL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "core/err.h"
 #include "linalg/csr.h"
@@ -92,6 +94,13 @@ enum { SLIDE_PREV, SLIDE_CUR, SLIDE_STAR, SLIDE_NEW, SLIDE_NCONF };
  * own, or modal), at its offset. */
 struct slide_work {
     double *q, *q_prev, *q_star, *q_new, *qv, *qa;     /* N: u_n, u_n-1, u*, u_n+1, v, a */
+    double *q_pp;                                      /* N: u_n-2 (the lazy a_n-1) */
+    /* After a commit qv and qa are formed only when read (slide_rates):
+     * qv = (u_n - u_n-1) / h by the next step's predictor pass or a sync,
+     * qa = (u_n - 2 u_n-1 + u_n-2) / h^2 (the central difference's a_n-1)
+     * by a sync; both from the same values in the same order as a commit
+     * that formed them, so bit for bit. */
+    int qv_lazy, qa_lazy;
     double *r, *f, *cv, *tmp;                          /* N */
     double *pval[SLIDE_NCONF];                         /* nport: port displacements, */
     long *pgen[SLIDE_NCONF];                           /* valid where pgen = the step */
@@ -103,6 +112,9 @@ struct slide_work {
     int *cand, *removed;                               /* ncontact */
     double *W, *rhs, *lam;                             /* 3 (2 nc)^2, 2 nc, 6 nc */
     double *ralpha;                                    /* nsub: Rayleigh alpha at t_n */
+    uint64_t *zfin;                                    /* nsub: slide_finbits OR of u_n+1 */
+    int *sub_done;                                     /* nsub: corrector pass begun */
+    int *nzcol;                                        /* N: nonzero force entries */
     int *ipiv, *idx, *map;                             /* 2 nc, 2 nc, 3 nc */
     double t0;                                         /* start time of the run */
     int uncommitted;   /* the last slide_step returned before its commit: its u* and
@@ -157,6 +169,100 @@ static inline void slide_axpy4(int n, const double a[4], const double *const x[4
         y[i] += a0 * x0[i] + a1 * x1[i] + a2 * x2[i] + a3 * x3[i];
 }
 
+/* Two doubles (and their bits) as one SSE2 register, through GCC's vector
+ * extensions: each lane's arithmetic is the scalar's (IEEE per element),
+ * so a loop written on them gives the scalar loop's values bit for bit,
+ * where gcc -O2's vectoriser leaves a loop of several streams scalar. */
+typedef double slide_v2 __attribute__((vector_size(16)));
+typedef uint64_t slide_u2 __attribute__((vector_size(16)));
+
+static inline slide_v2 slide_ld2(const double *p)
+{
+    slide_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void slide_st2(double *p, slide_v2 v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+/* Finiteness by bits, ORed over a vector (integer ops: no chain of
+ * floating-point adds to wait on): x's exponent field plus one unit of it,
+ * which carries into bit 63 only for an infinity or a NaN (field 0x7ff),
+ * so the OR of them has bit 63 set when any is not finite. */
+#define SLIDE_EXPO 0x7ff0000000000000ull
+#define SLIDE_EXPO1 0x0010000000000000ull
+
+static inline uint64_t slide_finbits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u & SLIDE_EXPO) + SLIDE_EXPO1;
+}
+
+static inline slide_u2 slide_finbits2(slide_v2 x)
+{
+    return ((slide_u2)x & SLIDE_EXPO) + SLIDE_EXPO1;
+}
+
+/* Whether an OR of slide_finbits saw a value that is not finite. */
+static inline int slide_nonfinite(uint64_t acc)
+{
+    return (int)(acc >> 63);
+}
+
+/* out[k] = rows[k] . x for k < 4, each summed as slide_dot sums it (lane
+ * 0 the even entries and the tail, lane 1 the odd ones, then the two: the
+ * same values bit for bit), the four in one pass. */
+static inline void slide_dot4(int n, const double *const rows[4], const double *restrict x,
+                              double out[4])
+{
+    const double *restrict r0 = rows[0], *restrict r1 = rows[1], *restrict r2 = rows[2];
+    const double *restrict r3 = rows[3];
+    slide_v2 c0 = {0, 0}, c1 = {0, 0}, c2 = {0, 0}, c3 = {0, 0};
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+        slide_v2 xv = slide_ld2(x + i);
+        c0 += slide_ld2(r0 + i) * xv;
+        c1 += slide_ld2(r1 + i) * xv;
+        c2 += slide_ld2(r2 + i) * xv;
+        c3 += slide_ld2(r3 + i) * xv;
+    }
+    slide_v2 acc[4] = {c0, c1, c2, c3};
+    for (int k = 0; k < 4; k++) {
+        double s0 = acc[k][0], s1 = acc[k][1];
+        for (int j = i; j < n; j++)
+            s0 += rows[k][j] * x[j];
+        out[k] = s0 + s1;
+    }
+}
+
+/* y = y0 + (a0 x0 + a1 x1 + a2 x2 + a3 x3), slide_axpy4 on a copy of y0 in
+ * one pass; returns the OR of slide_finbits of y's entries. */
+static inline uint64_t slide_axpy4_from(int n, const double a[4], const double *const x[4],
+                                        const double *restrict y0, double *restrict y)
+{
+    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2];
+    const double *restrict x3 = x[3];
+    double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    slide_u2 z = {0, 0};
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+        slide_v2 e = slide_ld2(y0 + i) + (a0 * slide_ld2(x0 + i) + a1 * slide_ld2(x1 + i) +
+                                          a2 * slide_ld2(x2 + i) + a3 * slide_ld2(x3 + i));
+        slide_st2(y + i, e);
+        z |= slide_finbits2(e);
+    }
+    uint64_t zs = z[0] | z[1];
+    for (; i < n; i++) {
+        y[i] = y0[i] + (a0 * x0[i] + a1 * x1[i] + a2 * x2[i] + a3 * x3[i]);
+        zs |= slide_finbits(y[i]);
+    }
+    return zs;
+}
+
 /* x . y, in two interleaved partial sums (so that they pack into vectors) */
 static inline double slide_dot(int n, const double *restrict x, const double *restrict y)
 {
@@ -190,6 +296,15 @@ static inline void slide_axpy(int n, double a, const double *restrict x, double 
  * corrector, once they are known). */
 double slide_port_at(const slide_model *m, slide_data *d, int which, int p);
 
+/* slide_port_at with its cache's hit inline (the step asks for about
+ * forty port values, most of them kept). */
+static inline double slide_pval(const slide_model *m, slide_data *d, int which, int p)
+{
+    struct slide_work *w = d->w;
+    long gen = d->step + (which == SLIDE_PREV ? -1 : which == SLIDE_CUR ? 0 : 1);
+    return w->pgen[which][p] == gen ? w->pval[which][p] : slide_port_at(m, d, which, p);
+}
+
 /* Where slide_geometry reads port displacements: configuration `which` of
  * d (NULL: none, the undeformed nodes). */
 typedef struct slide_pview {
@@ -201,6 +316,10 @@ typedef struct slide_pview {
 /* Physical d->u, d->v (what = 0) and d->a (what = 1) of substructure s
  * from the step's vectors. */
 void slide_sync_sub(const slide_model *m, slide_data *d, int s, int what);
+
+/* qv and qa of the committed state formed where a commit left them to be
+ * formed when read (slide_work.qv_lazy, qa_lazy); what: 1 qv, 2 qa, 3 both. */
+void slide_rates(const slide_model *m, slide_data *d, int what);
 
 /* Rigid frame positions xr[2 nsub] (and velocities vr, may be NULL) at t. */
 void slide_rigid_at(const slide_model *m, slide_data *d, double t, double *xr, double *vr);

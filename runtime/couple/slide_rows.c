@@ -92,7 +92,10 @@ void slide_sync_rows(const slide_model *m, slide_data *d, const slide_rows *r)
     }
     const slide_msub *b = &m->sub[r->s];
     const struct slide_work *w = d->w;
-    int n = b->n, o = b->off;
+    int n = b->n, o = b->off, rates = 0;
+    for (int k = 0; k < r->nr; k++)
+        rates |= (r->what[k] & SLIDE_ROW_V ? 1 : 0) | (r->what[k] & SLIDE_ROW_A ? 2 : 0);
+    slide_rates(m, d, rates);
     for (int k = 0; k < r->nr; k++) {
         int i = r->idx[k], wh = r->what[k];
         if (!b->modal) {

@@ -9,6 +9,7 @@
 #include <lapacke.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "jnt/jnt.h"
@@ -32,75 +33,302 @@ void slide_rigid_at(const slide_model *m, slide_data *d, double t, double *xr, d
     }
 }
 
-/* See slide_impl.h. */
-int slide_forces(const slide_model *m, slide_data *d, double t, double *ralpha)
+/* f = Phi^T fp (n x n PhiT column-major) over fp's nonzero entries, each
+ * f[i] summed over them in ascending order as one axpy per entry would sum
+ * it, four columns a pass; nz: n ints of scratch. A branch-free scan
+ * first: most blocks get no force (an entry's bits but its sign: -0 counts
+ * as zero, as fp[j] != 0 does). */
+static void modal_project(int n, const double *restrict PhiT, const double *restrict fp,
+                          int *restrict nz, double *restrict f)
+{
+    memset(f, 0, (size_t)n * sizeof *f);
+    slide_u2 b2 = {0, 0}, b4 = {0, 0};
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        b2 |= (slide_u2)slide_ld2(fp + j) << 1;
+        b4 |= (slide_u2)slide_ld2(fp + j + 2) << 1;
+    }
+    b2 |= b4;
+    uint64_t b0 = b2[0] | b2[1];
+    for (; j < n; j++) {
+        uint64_t u0;
+        memcpy(&u0, fp + j, sizeof u0);
+        b0 |= u0 << 1;
+    }
+    if (!b0)
+        return;
+    int k = 0;
+    for (j = 0; j < n; j++)
+        if (fp[j] != 0)
+            nz[k++] = j;
+    int c = 0;
+    for (; c + 4 <= k; c += 4) {
+        const double *a0 = PhiT + (size_t)n * nz[c], *a1 = PhiT + (size_t)n * nz[c + 1];
+        const double *a2 = PhiT + (size_t)n * nz[c + 2], *a3 = PhiT + (size_t)n * nz[c + 3];
+        double s0 = fp[nz[c]], s1 = fp[nz[c + 1]], s2 = fp[nz[c + 2]], s3 = fp[nz[c + 3]];
+        /* left to right: ((f + a0 s0) + a1 s1) + ..., the four axpys' sums */
+        int i = 0;
+        for (; i + 2 <= n; i += 2)
+            slide_st2(f + i, slide_ld2(f + i) + slide_ld2(a0 + i) * s0 + slide_ld2(a1 + i) * s1 +
+                                 slide_ld2(a2 + i) * s2 + slide_ld2(a3 + i) * s3);
+        for (; i < n; i++)
+            f[i] = f[i] + a0[i] * s0 + a1[i] * s1 + a2[i] * s2 + a3[i] * s3;
+    }
+    for (; c < k; c++)
+        slide_axpy(n, fp[nz[c]], PhiT + (size_t)n * nz[c], f);
+}
+
+/* The forces f(t) of substructure s into w->f (its step's coordinates:
+ * modal f = Phi^T f_phys) and its Rayleigh alpha, beta at t. 0 or the
+ * callback's failure (message). */
+static int sub_forces(const slide_model *m, slide_data *d, int s, double t, double *al,
+                      double *be)
 {
     struct slide_work *w = d->w;
-    /* Callbacks that read d->u, d->v see the state of this step. */
+    const slide_msub *b = &m->sub[s];
+    int n = b->n, o = b->off;
+    double *f = w->f + o, *fp = b->modal ? w->tmp + o : f;
+    memset(fp, 0, (size_t)n * sizeof *fp);
+    if (b->force) {
+        int rc = b->force(t, fp, d->user);
+        if (rc < 0)
+            return slide_fail(d, JNT_ERR_KERNEL,
+                              "substructure %d: the force callback failed at t = %g "
+                              "(status %d)", s, t, rc);
+    }
+    *al = *be = 0;
+    if (b->rayleigh)
+        b->rayleigh(t, al, be, d->user);
+    if (b->modal)
+        modal_project(n, b->PhiT, fp, w->nzcol + o, f);
+    return JNT_OK;
+}
+
+/* Callbacks that read d->u, d->v see the state of this step. */
+static void sync_for_callbacks(const slide_model *m, slide_data *d)
+{
     if (m->force_state && m->lazy)
         for (int s = 0; s < m->nsub; s++)
             if (m->sub[s].modal)
                 slide_sync_sub(m, d, s, 0);
+}
+
+/* r = f - C(t) v - K (u + beta v) and (energy) cv = C(t) v of a
+ * substructure on its own coordinates (w->tmp: scratch). */
+static void phys_residual(const slide_model *m, struct slide_work *w, int s, double al,
+                          double be)
+{
+    const slide_msub *b = &m->sub[s];
+    int n = b->n, o = b->off;
+    const double *u = w->q + o, *v = w->qv + o, *f = w->f + o;
+    double *r = w->r + o;
+    for (int i = 0; i < n; i++)
+        w->tmp[o + i] = u[i] + be * v[i];
+    memcpy(r, f, (size_t)n * sizeof *r);
+    slide_matvec(n, b->K, w->tmp + o, -1.0, r);
+    if (b->C)
+        slide_matvec(n, b->C, v, -1.0, r);
+    if (m->energy) {
+        /* cv = f - r - K u + alpha M v: the damping force. */
+        for (int i = 0; i < n; i++)
+            w->cv[o + i] = f[i] - r[i];
+        slide_matvec(n, b->K, u, -1.0, w->cv + o);
+        if (al != 0)
+            slide_matvec(n, b->M, v, al, w->cv + o);
+    }
+}
+
+/* See slide_impl.h. */
+int slide_forces(const slide_model *m, slide_data *d, double t, double *ralpha)
+{
+    struct slide_work *w = d->w;
+    slide_rates(m, d, 1);
+    sync_for_callbacks(m, d);
     for (int s = 0; s < m->nsub; s++) {
         const slide_msub *b = &m->sub[s];
         int n = b->n, o = b->off;
         if (n <= 0)
             continue;
-        const double *u = w->q + o, *v = w->qv + o;
-        double *f = w->f + o, *r = w->r + o, *fp = b->modal ? w->tmp + o : f;
-        memset(fp, 0, (size_t)n * sizeof *fp);
-        if (b->force) {
-            int rc = b->force(t, fp, d->user);
-            if (rc < 0)
-                return slide_fail(d, JNT_ERR_KERNEL,
-                                  "substructure %d: the force callback failed at t = %g "
-                                  "(status %d)", s, t, rc);
-        }
-        double al = 0, be = 0;
-        if (b->rayleigh)
-            b->rayleigh(t, &al, &be, d->user);
+        double al, be;
+        int rc = sub_forces(m, d, s, t, &al, &be);
+        if (rc)
+            return rc;
         ralpha[s] = al;
-        if (b->modal) {
-            /* Modal: f = Phi^T f_phys (its nonzero entries: rows of Phi), and
-             * r = f - (dmod + beta w2) v - w2 u, diagonal. */
-            memset(f, 0, (size_t)n * sizeof *f);
-            int any = 0; /* a branch-free scan first: most blocks get no force */
-            for (int j = 0; j < n; j++)
-                any |= fp[j] != 0;
-            for (int j = 0; any && j < n; j++)
-                if (fp[j] != 0)
-                    slide_axpy(n, fp[j], b->PhiT + (size_t)n * j, f);
-            const double *restrict dm = b->dmod, *restrict w2 = b->w2;
-            int i = 0;
-            for (; i + 2 <= n; i += 2) { /* rows by two: see slide_matvec */
-                r[i] = f[i] - (dm[i] + be * w2[i]) * v[i] - w2[i] * u[i];
-                r[i + 1] = f[i + 1] - (dm[i + 1] + be * w2[i + 1]) * v[i + 1] -
-                           w2[i + 1] * u[i + 1];
-            }
-            for (; i < n; i++)
-                r[i] = f[i] - (dm[i] + be * w2[i]) * v[i] - w2[i] * u[i];
-            if (m->energy)
-                for (i = 0; i < n; i++)
-                    w->cv[o + i] = (dm[i] + be * w2[i] + al) * v[i];
+        if (!b->modal) {
+            phys_residual(m, w, s, al, be);
             continue;
         }
-        /* r = f - C v - K (u + beta v); cv = C v + beta K v (+ alpha M v: energy). */
+        /* Modal: r = f - (dmod + beta w2) v - w2 u, diagonal. */
+        const double *u = w->q + o, *v = w->qv + o, *f = w->f + o;
+        const double *restrict dm = b->dmod, *restrict w2 = b->w2;
+        double *r = w->r + o;
         for (int i = 0; i < n; i++)
-            w->tmp[o + i] = u[i] + be * v[i];
-        memcpy(r, f, (size_t)n * sizeof *r);
-        slide_matvec(n, b->K, w->tmp + o, -1.0, r);
-        if (b->C)
-            slide_matvec(n, b->C, v, -1.0, r);
-        if (m->energy) {
-            /* cv = f - r - K u + alpha M v: the damping force. */
+            r[i] = f[i] - (dm[i] + be * w2[i]) * v[i] - w2[i] * u[i];
+        if (m->energy)
             for (int i = 0; i < n; i++)
-                w->cv[o + i] = f[i] - r[i];
-            slide_matvec(n, b->K, u, -1.0, w->cv + o);
-            if (al != 0)
-                slide_matvec(n, b->M, v, al, w->cv + o);
-        }
+                w->cv[o + i] = (dm[i] + be * w2[i] + al) * v[i];
     }
     return JNT_OK;
+}
+
+/* See slide_impl.h. */
+void slide_rates(const slide_model *m, slide_data *d, int what)
+{
+    struct slide_work *w = d->w;
+    int N = m->N;
+    double h = m->h, ih = 1 / h, ih2 = 1 / (h * h);
+    const double *restrict q = w->q, *restrict qp = w->q_prev, *restrict qpp = w->q_pp;
+    if ((what & 1) && w->qv_lazy) {
+        double *restrict qv = w->qv;
+        for (int i = 0; i < N; i++)
+            qv[i] = (q[i] - qp[i]) * ih;
+        w->qv_lazy = 0;
+    }
+    if ((what & 2) && w->qa_lazy) {
+        double *restrict qa = w->qa;
+        for (int i = 0; i < N; i++)
+            qa[i] = (q[i] - 2 * qp[i] + qpp[i]) * ih2;
+        w->qa_lazy = 0;
+    }
+}
+
+/* The predictor (eq. 13) of a substructure on modal coordinates (the
+ * modal mass is I) in one pass: v (from qv, or formed here as (u_n -
+ * u_n-1)/h after a lazy commit and kept in qv), r = f - (dmod + beta w2) v
+ * - w2 u and u* = h^2 r + 2 u_n - u_n-1 - h^2 alpha v. The arithmetic of
+ * the separate passes it replaces (forces' residual, commit's v,
+ * predictor), element by element, two a time (slide_v2). Returns the OR
+ * of slide_finbits(u*). */
+static uint64_t modal_predict(const slide_model *m, struct slide_work *w, int s, double al,
+                              double be)
+{
+    const slide_msub *b = &m->sub[s];
+    int n = b->n, o = b->off, i = 0, form = w->qv_lazy;
+    double h = m->h, h2 = h * h, ih = 1 / h, ha = h2 * al;
+    const double *restrict q = w->q + o, *restrict qp = w->q_prev + o, *restrict f = w->f + o;
+    const double *restrict dm = b->dmod, *restrict w2 = b->w2;
+    double *restrict qv = w->qv + o, *restrict us = w->q_star + o;
+    slide_u2 z = {0, 0};
+    for (; i + 2 <= n; i += 2) {
+        slide_v2 qi = slide_ld2(q + i), qpi = slide_ld2(qp + i), w2i = slide_ld2(w2 + i);
+        slide_v2 v = form ? (qi - qpi) * ih : slide_ld2(qv + i);
+        slide_v2 r = slide_ld2(f + i) - (slide_ld2(dm + i) + be * w2i) * v - w2i * qi;
+        slide_v2 u = h2 * r + (2 * qi - qpi - ha * v);
+        slide_st2(qv + i, v);
+        slide_st2(us + i, u);
+        z |= slide_finbits2(u);
+    }
+    uint64_t zs = z[0] | z[1];
+    for (; i < n; i++) {
+        double v = form ? (q[i] - qp[i]) * ih : qv[i];
+        double r = f[i] - (dm[i] + be * w2[i]) * v - w2[i] * q[i];
+        qv[i] = v;
+        us[i] = h2 * r + (2 * q[i] - qp[i] - ha * v);
+        zs |= slide_finbits(us[i]);
+    }
+    if (m->energy)
+        for (i = 0; i < n; i++)
+            w->cv[o + i] = (dm[i] + be * w2[i] + al) * qv[i];
+    return zs;
+}
+
+/* The predictor u* (eq. 13) of every substructure at t_n: forces, residual
+ * and u* (modal_predict, or M^-1 r on a substructure's own coordinates);
+ * w->zfin[s] the OR of slide_finbits over its u*. 0 or a callback's failure. */
+static int predict(const slide_model *m, slide_data *d, double t)
+{
+    struct slide_work *w = d->w;
+    double h = m->h, h2 = h * h;
+    int phys = 0;
+    for (int s = 0; s < m->nsub; s++)
+        phys |= !m->sub[s].modal;
+    /* v of the substructures on their own coordinates, or for callbacks
+     * that read it: formed in one pass first */
+    if (phys || (m->force_state && m->lazy))
+        slide_rates(m, d, 1);
+    sync_for_callbacks(m, d);
+    for (int s = 0; s < m->nsub; s++) {
+        const slide_msub *b = &m->sub[s];
+        int n = b->n, o = b->off;
+        w->zfin[s] = 0;
+        if (n <= 0)
+            continue;
+        double al, be;
+        int rc = sub_forces(m, d, s, t, &al, &be);
+        if (rc)
+            return rc;
+        w->ralpha[s] = al;
+        if (b->modal) {
+            w->zfin[s] = modal_predict(m, w, s, al, be);
+            continue;
+        }
+        phys_residual(m, w, s, al, be);
+        double *restrict us = w->q_star + o, ha = h2 * al;
+        uint64_t z = 0;
+        const double *restrict q = w->q + o, *restrict qp = w->q_prev + o;
+        const double *restrict qv = w->qv + o;
+        memset(us, 0, (size_t)n * sizeof *us);
+        slide_matvec(n, b->Minv, w->r + o, h2, us);
+        for (int i = 0; i < n; i++) {
+            us[i] += 2 * q[i] - qp[i] - ha * qv[i];
+            z |= slide_finbits(us[i]);
+        }
+        w->zfin[s] = z;
+    }
+    return JNT_OK;
+}
+
+/* The predictor's displacements of the ports each contact read last step
+ * (its slave, the ends of its segment), four of a substructure in one pass
+ * over u* (slide_dot4: the values slide_port_at would compute, bit for
+ * bit, without its dot products' wait on their adds). The segment rarely
+ * changes; the other ports stay lazy (slide_port_at). */
+static void ports_ahead(const slide_model *m, slide_data *d)
+{
+    struct slide_work *w = d->w;
+    long gen = d->step + 1;
+    const double *rows[4];
+    int pend[4], np = 0, sub = -1;
+    for (int k = 0; k <= m->ncontact; k++) {
+        int nodes[3] = {-1, -1, -1};
+        if (k < m->ncontact) {
+            const slide_geo *g = &w->geo[k];
+            const slide_miface *f = &m->iface[m->contact_iface[k]];
+            if (g->seg >= 0 && g->seg < f->nm - 1) {
+                nodes[0] = m->contact_node[k];
+                nodes[1] = f->master0 + g->seg;
+                nodes[2] = nodes[1] + 1;
+            }
+        }
+        for (int j = 0; j < 7; j++) {
+            int p = -1;
+            if (j < 6 && nodes[j / 2] >= 0) {
+                p = 2 * nodes[j / 2] + j % 2;
+                const slide_port *pt = &m->port[p];
+                if (pt->kind != PORT_ROW || !m->sub[pt->sub].modal || w->pgen[SLIDE_STAR][p] == gen)
+                    continue;
+            }
+            /* flush: the batch is full, its substructure changes, or the end */
+            if (np > 0 && (np == 4 || p < 0 || m->port[p].sub != sub)) {
+                const slide_msub *b = &m->sub[sub];
+                double out[4];
+                for (int i = np; i < 4; i++)
+                    rows[i] = rows[0];
+                slide_dot4(b->n, rows, w->q_star + b->off, out);
+                for (int i = 0; i < np; i++)
+                    w->pval[SLIDE_STAR][pend[i]] = out[i];
+                np = 0;
+            }
+            if (p < 0)
+                continue;
+            const slide_port *pt = &m->port[p];
+            const slide_msub *b = &m->sub[pt->sub];
+            sub = pt->sub;
+            rows[np] = b->Psi + (size_t)b->n * pt->row;
+            pend[np++] = p;
+            w->pgen[SLIDE_STAR][p] = gen; /* its value lands at the flush, before any read */
+        }
+    }
 }
 
 /* The multipliers of the dual method (eq. 15) with no tension: solve
@@ -250,12 +478,12 @@ static int contacts_predict(const slide_model *m, slide_data *d)
         int ic = m->contact_node[k], t1 = f->master0 + g->seg;
         double s = 0;
         for (int dd = 0; dd < 2; dd++) {
-            double ds = slide_port_at(m, d, SLIDE_STAR, 2 * ic + dd) -
-                        slide_port_at(m, d, SLIDE_CUR, 2 * ic + dd);
-            double dm = (1 - g->alpha) * (slide_port_at(m, d, SLIDE_STAR, 2 * t1 + dd) -
-                                          slide_port_at(m, d, SLIDE_CUR, 2 * t1 + dd)) +
-                        g->alpha * (slide_port_at(m, d, SLIDE_STAR, 2 * t1 + 2 + dd) -
-                                    slide_port_at(m, d, SLIDE_CUR, 2 * t1 + 2 + dd));
+            double ds = slide_pval(m, d, SLIDE_STAR, 2 * ic + dd) -
+                        slide_pval(m, d, SLIDE_CUR, 2 * ic + dd);
+            double dm = (1 - g->alpha) * (slide_pval(m, d, SLIDE_STAR, 2 * t1 + dd) -
+                                          slide_pval(m, d, SLIDE_CUR, 2 * t1 + dd)) +
+                        g->alpha * (slide_pval(m, d, SLIDE_STAR, 2 * t1 + 2 + dd) -
+                                    slide_pval(m, d, SLIDE_CUR, 2 * t1 + 2 + dd));
             double rs = w->xr_new[2 * f->slave_sub + dd] - w->xr_cur[2 * f->slave_sub + dd];
             double rm = f->master_sub >= 0 ? w->xr_new[2 * f->master_sub + dd] -
                                                  w->xr_cur[2 * f->master_sub + dd] : 0;
@@ -338,8 +566,8 @@ static void energy_step(const slide_model *m, slide_data *d)
         double dN = g->n[0] * dr[0] + g->n[1] * dr[1], dT = g->t[0] * dr[0] + g->t[1] * dr[1];
         double wdrive = -(w->lamN[k] * dN + w->lamT[k] * dT);
         for (int j = 0; j < 6; j++) {
-            double dp = 0.5 * (slide_port_at(m, d, SLIDE_NEW, g->p[j]) -
-                               slide_port_at(m, d, SLIDE_PREV, g->p[j]));
+            double dp = 0.5 * (slide_pval(m, d, SLIDE_NEW, g->p[j]) -
+                               slide_pval(m, d, SLIDE_PREV, g->p[j]));
             dN += g->cN[j] * dp;
             dT += g->cT[j] * dp;
         }
@@ -366,34 +594,12 @@ int slide_step(const slide_model *m, slide_data *d)
         for (int p = 0; p < m->nport; p++)
             w->pgen[SLIDE_STAR][p] = w->pgen[SLIDE_NEW][p] = LONG_MIN;
     w->uncommitted = 1;
-    /* Predictor (eq. 13): u* = h^2 M^-1 (f_n - C (u_n - u_n-1)/h - K u_n) + 2 u_n - u_n-1. */
-    int rc = slide_forces(m, d, t, w->ralpha);
+    /* Predictor (eq. 13): u* = h^2 M^-1 (f_n - C (u_n - u_n-1)/h - K u_n) + 2 u_n - u_n-1,
+     * and the ports the contacts will read of it. */
+    int rc = predict(m, d, t);
     if (rc)
         return rc;
-    for (int s = 0; s < m->nsub; s++) {
-        const slide_msub *b = &m->sub[s];
-        int n = b->n, o = b->off;
-        if (n <= 0)
-            continue;
-        double *restrict us = w->q_star + o, ha = h2 * w->ralpha[s];
-        const double *restrict q = w->q + o, *restrict qp = w->q_prev + o;
-        const double *restrict qv = w->qv + o, *restrict r = w->r + o;
-        if (b->modal) {
-            /* the modal mass is I; rows by two: see slide_matvec */
-            int i = 0;
-            for (; i + 2 <= n; i += 2) {
-                us[i] = h2 * r[i] + (2 * q[i] - qp[i] - ha * qv[i]);
-                us[i + 1] = h2 * r[i + 1] + (2 * q[i + 1] - qp[i + 1] - ha * qv[i + 1]);
-            }
-            for (; i < n; i++)
-                us[i] = h2 * r[i] + (2 * q[i] - qp[i] - ha * qv[i]);
-            continue;
-        }
-        memset(us, 0, (size_t)n * sizeof *us);
-        slide_matvec(n, b->Minv, r, h2, us);
-        for (int i = 0; i < n; i++)
-            us[i] += 2 * q[i] - qp[i] - ha * qv[i];
-    }
+    ports_ahead(m, d);
     /* Geometry at t_n+1 (eqs. 16-19) on the predictor, candidates. */
     slide_rigid_at(m, d, t + h, w->xr_new, w->vr_new);
     int warn = contacts_predict(m, d);
@@ -423,7 +629,12 @@ int slide_step(const slide_model *m, slide_data *d)
             w->fport[p] += g->cN[j] * w->lamN[k] + g->cT[j] * w->lamT[k];
         }
     }
-    memcpy(w->q_new, w->q_star, (size_t)N * sizeof *w->q_new);
+    /* u_n+1 = u* + h^2 M^-1 R^T F: a substructure's first pass reads u*, the
+     * next ones add in place (the sums of a copy and then the passes), one
+     * without port forces is a copy; the OR of slide_finbits over u_n+1 says
+     * whether a coordinate is not finite. */
+    for (int s = 0; s < m->nsub; s++)
+        w->sub_done[s] = 0;
     for (int q = 0; q < w->nfport;) {
         /* up to four ports of one substructure in one pass over its coordinates */
         const slide_port *pt = &m->port[w->fport_list[q]];
@@ -440,17 +651,26 @@ int slide_step(const slide_model *m, slide_data *d)
         }
         for (int j = k; j < 4; j++)
             y[j] = y[0], a[j] = 0;
-        slide_axpy4(b->n, a, y, w->q_new + b->off);
+        double *qn = w->q_new + b->off;
+        if (!w->sub_done[pt->sub]) {
+            w->sub_done[pt->sub] = 1;
+            w->zfin[pt->sub] = slide_axpy4_from(b->n, a, y, w->q_star + b->off, qn);
+            continue;
+        }
+        slide_axpy4(b->n, a, y, qn);
+        uint64_t z = 0;
+        for (int i = 0; i < b->n; i++)
+            z |= slide_finbits(qn[i]);
+        w->zfin[pt->sub] = z;
     }
-    /* A NaN or an infinity anywhere makes the sum one. */
-    double sum = 0, sum1 = 0;
-    int i2 = 0;
-    for (; i2 + 2 <= N; i2 += 2)
-        sum += w->q_new[i2], sum1 += w->q_new[i2 + 1];
-    for (; i2 < N; i2++)
-        sum += w->q_new[i2];
-    sum += sum1;
-    for (int i = 0; i < N && !isfinite(sum); i++)
+    uint64_t zall = 0;
+    for (int s = 0; s < m->nsub; s++) {
+        const slide_msub *b = &m->sub[s];
+        if (!w->sub_done[s] && b->n > 0)
+            memcpy(w->q_new + b->off, w->q_star + b->off, (size_t)b->n * sizeof *w->q_new);
+        zall |= w->zfin[s];
+    }
+    for (int i = 0; i < N && slide_nonfinite(zall); i++)
         if (!isfinite(w->q_new[i]))
             return slide_fail(d, JNT_ERR_NONFINITE,
                               "t = %g: coordinate %d became %g (time step too large, or a "
@@ -461,8 +681,8 @@ int slide_step(const slide_model *m, slide_data *d)
         const slide_geo *g = &w->geo[k];
         double dg = 0, ds = 0;
         for (int j = 0; j < 6; j++) {
-            double dp = slide_port_at(m, d, SLIDE_NEW, g->p[j]) -
-                        slide_port_at(m, d, SLIDE_STAR, g->p[j]);
+            double dp = slide_pval(m, d, SLIDE_NEW, g->p[j]) -
+                        slide_pval(m, d, SLIDE_STAR, g->p[j]);
             dg += g->cN[j] * dp;
             ds += g->cT[j] * dp;
         }
@@ -497,28 +717,17 @@ int slide_step(const slide_model *m, slide_data *d)
     }
     if (m->energy)
         energy_step(m, d);
-    /* Commit: t_n+1 becomes the current time. */
+    /* Commit: t_n+1 becomes the current time. u_n becomes u_n-1, u_n+1 u_n
+     * and u_n-1 u_n-2 by their pointers (no copies; the next step writes
+     * u_n+1 over the old u_n-2); v and a are formed when read (slide_rates:
+     * the next predictor forms v, a sync a), not at every step. */
     {
-        double *restrict qa = w->qa, *restrict qp = w->q_prev, *restrict q = w->q;
-        double *restrict qv = w->qv;
-        const double *restrict qn = w->q_new;
-        double ih = 1 / h, ih2 = 1 / h2;
-        int i = 0;
-        for (; i + 2 <= N; i += 2) { /* rows by two: see slide_matvec */
-            qa[i] = (qn[i] - 2 * q[i] + qp[i]) * ih2;
-            qa[i + 1] = (qn[i + 1] - 2 * q[i + 1] + qp[i + 1]) * ih2;
-            qv[i] = (qn[i] - q[i]) * ih;
-            qv[i + 1] = (qn[i + 1] - q[i + 1]) * ih;
-        }
-        for (; i < N; i++) {
-            qa[i] = (qn[i] - 2 * q[i] + qp[i]) * ih2;
-            qv[i] = (qn[i] - q[i]) * ih;
-        }
-        /* u_n becomes u_n-1 and u_n+1 u_n by their pointers (no copies);
-         * the next step writes u_n+1 over the old u_n-1 */
-        w->q_prev = q;
+        double *qpp = w->q_pp;
+        w->q_pp = w->q_prev;
+        w->q_prev = w->q;
         w->q = w->q_new;
-        w->q_new = qp;
+        w->q_new = qpp;
+        w->qv_lazy = w->qa_lazy = 1;
     }
     /* The port displacements move with the configurations: u_n+1 becomes
      * the current one, u_n the previous; the new step's u* and u_n+1
