@@ -1,5 +1,7 @@
 /*
- * plot.h: `jnt plot` (plot.c), also used by `jnt run --plot`.
+ * plot.h: `jnt plot` (plot.c: options, the CSV, the columns; plot_data.c:
+ * the rows; plot_gnuplot.c: the script and gnuplot), also used by `jnt run
+ * --plot`.
  */
 #ifndef JNT_PLOT_H
 #define JNT_PLOT_H
@@ -76,7 +78,31 @@ int plot_offset(double lo, double hi, char *buf, size_t n);
 /* Write s to g as one gnuplot string constant: in double quotes, printable
  * ASCII as itself, every other byte and '"', '\\', '`', '@' as an octal
  * escape \ooo (also a digit after an escape), so that no text leaves its
- * string (plot.c, put_chars, says why). */
+ * string (plot_gnuplot.c, put_chars, says why). */
 void plot_put_str(FILE *g, const char *s);
+
+/* Between plot.c and plot_gnuplot.c. */
+
+/* The columns plot.c picks of a CSV for plot_draw. */
+typedef struct plot_pick {
+    int xi;                  /* the x column */
+    int yi[PLOT_MAXCOL], ny; /* the y columns */
+    int zi;                  /* the heat map's value column; -1: a line plot */
+    int table;               /* a sweep table (its points marked) */
+    plot_scan sc;            /* the columns' ranges and the table's groups (plot_scan_rows) */
+} plot_pick;
+
+/* A usage error: "jnt plot: error: " and fmt with arg on stderr, then the
+ * hint to --help. Returns 2, the exit status of a usage error. */
+int plot_usage(const char *fmt, const char *arg);
+/* The picture of the columns p of c, the CSV read from csv, as o asks: its
+ * script (a line plot, panels or curves of a sweep table's groups, or a heat
+ * map) run by gnuplot into the picture, kept only when gnuplot succeeds.
+ * plot_file's status; p stays the caller's. */
+int plot_draw(const char *csv, const plot_csv *c, const plot_pick *p, const plot_opts *o);
+/* --spectrogram: the transform of column o->spec of the CSV at csv
+ * (spectrogram.c) written beside the picture, then gnuplot; both files are
+ * kept only when gnuplot succeeds. plot_file's status. */
+int plot_spectrogram(const char *csv, const plot_opts *o);
 
 #endif
