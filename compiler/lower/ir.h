@@ -99,7 +99,7 @@ typedef struct ir_jac {
     int nrow, ncol, nnz;
     int *colptr, *rowind;
     ex_id *val;
-    /* the chain rule at the cuts (deriv.c): val[e] holds entry e's direct
+    /* the chain rule at the cuts (deriv_cols.c): val[e] holds entry e's direct
      * part, b[s] the direct part of cut slot s (a cut's derivative over one
      * column), a[i] a node's derivative with respect to a cut; the nchain
      * triples (dst, i, s), in order, add a[i] * slot s to dst: entry dst,
