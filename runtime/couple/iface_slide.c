@@ -87,8 +87,13 @@ static void block_forces(const jnt_model *m, int b, const double *o, double *f)
     if (k->ng == 0)
         return;
     if (mb->dense) {
-        cblas_dgemv(CblasColMajor, CblasTrans, k->ng, k->r, 1.0, mb->rows, k->ng, F + k->g0, 1,
-                    1.0, f, 1);
+        for (int j = 0; j < k->r; j++) {
+            const double *col = mb->rows + (size_t)k->ng * j;
+            double s = 0;
+            for (int i = 0; i < k->ng; i++)
+                s += col[i] * F[k->g0 + i];
+            f[j] += s;
+        }
         return;
     }
     for (int i = 0; i < k->ng; i++)

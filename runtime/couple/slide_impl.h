@@ -95,11 +95,11 @@ enum { SLIDE_PREV, SLIDE_CUR, SLIDE_STAR, SLIDE_NEW, SLIDE_NCONF };
 struct slide_work {
     double *q, *q_prev, *q_star, *q_new, *qv, *qa;     /* N: u_n, u_n-1, u*, u_n+1, v, a */
     double *q_pp;                                      /* N: u_n-2 (the lazy a_n-1) */
-    /* After a commit qv and qa are formed only when read (slide_rates):
-     * qv = (u_n - u_n-1) / h by the next step's predictor pass or a sync,
-     * qa = (u_n - 2 u_n-1 + u_n-2) / h^2 (the central difference's a_n-1)
-     * by a sync; both from the same values in the same order as a commit
-     * that formed them, so bit for bit. */
+    /* After a commit qv and qa are formed only when read (slide_rates, a
+     * sync): qv = (u_n - u_n-1) / h, qa = (u_n - 2 u_n-1 + u_n-2) / h^2
+     * (the central difference's a_n-1), from the same values in the same
+     * order as a commit that formed them, so bit for bit; the next
+     * predictor forms v alike and keeps it in registers. */
     int qv_lazy, qa_lazy;
     double *r, *f, *cv, *tmp;                          /* N */
     double *pval[SLIDE_NCONF];                         /* nport: port displacements, */

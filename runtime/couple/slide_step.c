@@ -194,7 +194,7 @@ void slide_rates(const slide_model *m, slide_data *d, int what)
 
 /* The predictor (eq. 13) of a substructure on modal coordinates (the
  * modal mass is I) in one pass: v (from qv, or formed here as (u_n -
- * u_n-1)/h after a lazy commit and kept in qv), r = f - (dmod + beta w2) v
+ * u_n-1)/h after a lazy commit), r = f - (dmod + beta w2) v
  * - w2 u and u* = h^2 r + 2 u_n - u_n-1 - h^2 alpha v. The arithmetic of
  * the separate passes it replaces (forces' residual, commit's v,
  * predictor), element by element, two a time (slide_v2). Returns the OR
@@ -209,26 +209,34 @@ static uint64_t modal_predict(const slide_model *m, struct slide_work *w, int s,
     const double *restrict dm = b->dmod, *restrict w2 = b->w2;
     double *restrict qv = w->qv + o, *restrict us = w->q_star + o;
     slide_u2 z = {0, 0};
-    for (; i + 2 <= n; i += 2) {
-        slide_v2 qi = slide_ld2(q + i), qpi = slide_ld2(qp + i), w2i = slide_ld2(w2 + i);
-        slide_v2 v = form ? (qi - qpi) * ih : slide_ld2(qv + i);
-        slide_v2 r = slide_ld2(f + i) - (slide_ld2(dm + i) + be * w2i) * v - w2i * qi;
-        slide_v2 u = h2 * r + (2 * qi - qpi - ha * v);
-        slide_st2(qv + i, v);
-        slide_st2(us + i, u);
-        z |= slide_finbits2(u);
+    /* one loop for each source of v (gcc -O2 does not unswitch) */
+#define MODAL_PREDICT2(V)                                                                   \
+    for (; i + 2 <= n; i += 2) {                                                            \
+        slide_v2 qi = slide_ld2(q + i), qpi = slide_ld2(qp + i), w2i = slide_ld2(w2 + i);  \
+        slide_v2 v = V;                                                                     \
+        slide_v2 r = slide_ld2(f + i) - (slide_ld2(dm + i) + be * w2i) * v - w2i * qi;     \
+        slide_v2 u = h2 * r + (2 * qi - qpi - ha * v);                                      \
+        slide_st2(us + i, u);                                                               \
+        z |= slide_finbits2(u);                                                             \
     }
+    if (form) {
+        /* v = (u_n - u_n-1)/h, not stored: qv stays lazy (slide_rates forms
+         * the same values when a sync reads them) */
+        MODAL_PREDICT2((qi - qpi) * ih)
+    } else {
+        MODAL_PREDICT2(slide_ld2(qv + i))
+    }
+#undef MODAL_PREDICT2
     uint64_t zs = z[0] | z[1];
     for (; i < n; i++) {
         double v = form ? (q[i] - qp[i]) * ih : qv[i];
         double r = f[i] - (dm[i] + be * w2[i]) * v - w2[i] * q[i];
-        qv[i] = v;
         us[i] = h2 * r + (2 * q[i] - qp[i] - ha * v);
         zs |= slide_finbits(us[i]);
     }
     if (m->energy)
         for (i = 0; i < n; i++)
-            w->cv[o + i] = (dm[i] + be * w2[i] + al) * qv[i];
+            w->cv[o + i] = (dm[i] + be * w2[i] + al) * (form ? (q[i] - qp[i]) * ih : qv[i]);
     return zs;
 }
 
