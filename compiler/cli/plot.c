@@ -1,10 +1,10 @@
 /*
  * plot.c: `jnt plot`, pictures of output files and sweep tables with
- * gnuplot: its options, what it reads of the CSV, and the columns it picks;
- * plot_gnuplot.c writes the script and runs gnuplot. gnuplot, not
- * matplotlib: it is already a dependency (make demo, make docs), needs no
- * Python for users of the C tools, and starts in tens of milliseconds. The
- * CSV is read here for its header (the column names; leading '#' comment
+ * gnuplot: its options, what it reads of the CSV, the columns it picks and
+ * the picture's name; plot_gnuplot.c writes the script and runs gnuplot
+ * (and calls nothing here). gnuplot, not matplotlib: it is already a
+ * dependency (make demo, make docs), needs no Python for users of the C
+ * tools, and starts in tens of milliseconds. The CSV is read here for its header (the column names; leading '#' comment
  * lines are skipped) and the "# units:" line after it (axis labels "u [m]"),
  * by plot_data.c for the rows' ranges and a sweep table's groups; gnuplot
  * reads the rows itself.
@@ -32,6 +32,7 @@
 #include "jnt/jnt.h"
 #include "jnt/setup.h"
 #include "plot.h"
+#include "spectrogram.h"
 
 #define MAXCOL PLOT_MAXCOL
 #define PLOT_PANELS 8 /* columns plotted without -y */
@@ -63,8 +64,8 @@ static const char plot_help[] =
     "The CSV is a regular file of at most 1024 MB (JNT_MAX_PLOT_MB=N sets another limit).\n"
     "exit status: 0 success, 1 bad file or gnuplot failed, 2 usage error\n";
 
-/* See plot.h. */
-int plot_usage(const char *fmt, const char *arg)
+/* A usage error: message and exit status 2. */
+static int plot_usage(const char *fmt, const char *arg)
 {
     fputs("jnt plot: error: ", stderr);
     fprintf(stderr, fmt, arg);
@@ -229,6 +230,68 @@ static int bookkeeping(const char *name)
            !strcmp(name, "cpu_s");
 }
 
+/* The picture's name: o->out, or csv without its extension plus suffix. */
+static char *picture_name(const char *csv, const plot_opts *o, const char *suffix)
+{
+    if (o->out)
+        return strdup(o->out);
+    size_t n = strlen(csv);
+    char *out = malloc(n + strlen(suffix) + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, csv, n + 1);
+    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = '\0';
+    return strcat(out, suffix);
+}
+
+/* Is picture out an SVG (1), a PNG (0), or neither (-1, after a usage
+ * message)? */
+static int picture_svg(const char *out)
+{
+    size_t on = strlen(out);
+    if (on > 4 && !strcmp(out + on - 4, ".svg"))
+        return 1;
+    if (on > 4 && !strcmp(out + on - 4, ".png"))
+        return 0;
+    plot_usage("the picture must end in .png or .svg: '%s'", out);
+    return -1;
+}
+
+/* --spectrogram: the picture's and the data's names, column o->spec read
+ * (spectrogram_read), then plot_draw_spectrogram: plot_file's status. */
+static int plot_spectrogram(const char *csv, const plot_opts *o)
+{
+    char *out = picture_name(csv, o, "_spec.png");
+    char *data = out ? malloc(strlen(out) + 10) : NULL;
+    if (!data) {
+        fputs("jnt plot: error: out of memory\n", stderr);
+        free(out);
+        return 1;
+    }
+    int svg = picture_svg(out); /* the picture's name first */
+    if (svg < 0) {
+        free(data);
+        free(out);
+        return 2;
+    }
+    strcpy(data, out);
+    strcpy(strrchr(data, '.'), "_stft.csv");
+    double *t = NULL, *a = NULL;
+    int n = 0, rc = 1;
+    FILE *in = plot_open_csv(csv);
+    if (in && spectrogram_read(in, csv, o->spec, &t, &a, &n) == 0)
+        rc = plot_draw_spectrogram(csv, o, out, data, svg, t, a, n);
+    if (in)
+        fclose(in);
+    free(t);
+    free(a);
+    free(data);
+    free(out);
+    return rc;
+}
+
 /* The picture of c, the CSV read from csv, as o asks: plot_file's status. */
 static int plot_columns(const char *csv, const plot_csv *c, const plot_opts *o)
 {
@@ -303,7 +366,18 @@ static int plot_columns(const char *csv, const plot_csv *c, const plot_opts *o)
         plot_scan_free(sc);
         return 2;
     }
-    int rc = plot_draw(csv, c, &p, o);
+    /* the picture's name and format */
+    char *out = picture_name(csv, o, ".png");
+    int svg = out ? picture_svg(out) : -1;
+    if (!out || svg < 0) {
+        if (!out)
+            fputs("jnt plot: error: out of memory\n", stderr);
+        free(out);
+        plot_scan_free(sc);
+        return out ? 2 : 1;
+    }
+    int rc = plot_draw(csv, c, &p, o, out, svg);
+    free(out);
     plot_scan_free(sc);
     return rc;
 }

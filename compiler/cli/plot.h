@@ -81,7 +81,7 @@ int plot_offset(double lo, double hi, char *buf, size_t n);
  * string (plot_gnuplot.c, put_chars, says why). */
 void plot_put_str(FILE *g, const char *s);
 
-/* Between plot.c and plot_gnuplot.c. */
+/* What plot.c hands to plot_gnuplot.c (which calls nothing of plot.c). */
 
 /* The columns plot.c picks of a CSV for plot_draw. */
 typedef struct plot_pick {
@@ -92,17 +92,18 @@ typedef struct plot_pick {
     plot_scan sc;            /* the columns' ranges and the table's groups (plot_scan_rows) */
 } plot_pick;
 
-/* A usage error: "jnt plot: error: " and fmt with arg on stderr, then the
- * hint to --help. Returns 2, the exit status of a usage error. */
-int plot_usage(const char *fmt, const char *arg);
-/* The picture of the columns p of c, the CSV read from csv, as o asks: its
- * script (a line plot, panels or curves of a sweep table's groups, or a heat
- * map) run by gnuplot into the picture, kept only when gnuplot succeeds.
- * plot_file's status; p stays the caller's. */
-int plot_draw(const char *csv, const plot_csv *c, const plot_pick *p, const plot_opts *o);
-/* --spectrogram: the transform of column o->spec of the CSV at csv
- * (spectrogram.c) written beside the picture, then gnuplot; both files are
- * kept only when gnuplot succeeds. plot_file's status. */
-int plot_spectrogram(const char *csv, const plot_opts *o);
+/* The picture out (an SVG when svg, else a PNG) of the columns p of c, the
+ * CSV read from csv, as o asks: its script (a line plot, panels, curves of a
+ * sweep table's groups, or a heat map) run by gnuplot into the picture, kept
+ * only when gnuplot succeeds. plot_file's status; p and out stay the
+ * caller's. */
+int plot_draw(const char *csv, const plot_csv *c, const plot_pick *p, const plot_opts *o,
+              const char *out, int svg);
+/* --spectrogram: the transform of column o->spec (a, against t, n rows, read
+ * from csv by spectrogram_read) written to data (spectrogram_write), then
+ * gnuplot's picture of it into out (an SVG when svg); both files are kept
+ * only when gnuplot succeeds. plot_file's status; all stay the caller's. */
+int plot_draw_spectrogram(const char *csv, const plot_opts *o, const char *out, const char *data,
+                          int svg, const double *t, const double *a, int n);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * plot_gnuplot.c: the gnuplot side of `jnt plot` (plot.c reads the options
- * and the CSV and picks the columns): the script of a line plot or a heat
- * map (plot_draw) and of a spectrogram (plot_spectrogram), the picture's
- * name and terminal, the output files, and gnuplot run on the script.
+ * and the CSV, picks the columns and names the picture, then calls here;
+ * nothing here calls plot.c): the script of a line plot or a heat map
+ * (plot_draw) and of a spectrogram (plot_draw_spectrogram), the picture's
+ * terminal, the output files, and gnuplot run on the script.
  *
  * What it promises (issue 27): no name, title, label or column reaches
  * gnuplot as code (put_chars below is the one escaper, under plot_put_str
@@ -187,35 +188,6 @@ static int run_gnuplot(const char *script)
     return 0;
 }
 
-/* The picture's name: o->out, or csv without its extension plus suffix. */
-static char *picture_name(const char *csv, const plot_opts *o, const char *suffix)
-{
-    if (o->out)
-        return strdup(o->out);
-    size_t n = strlen(csv);
-    char *out = malloc(n + strlen(suffix) + 1);
-    if (!out)
-        return NULL;
-    memcpy(out, csv, n + 1);
-    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (dot && (!slash || dot > slash))
-        *dot = '\0';
-    return strcat(out, suffix);
-}
-
-/* Is picture out an SVG (1), a PNG (0), or neither (-1, after a usage
- * message)? */
-static int picture_svg(const char *out)
-{
-    size_t on = strlen(out);
-    if (on > 4 && !strcmp(out + on - 4, ".svg"))
-        return 1;
-    if (on > 4 && !strcmp(out + on - 4, ".png"))
-        return 0;
-    plot_usage("the picture must end in .png or .svg: '%s'", out);
-    return -1;
-}
-
 /* Open path (the picture or the spectrogram's data) through the one output
  * routine, never over the CSV being plotted (its real path csv_real, may be
  * NULL): the file, or NULL after a message. */
@@ -270,38 +242,17 @@ static int plot_script(const char *script)
 }
 
 /* See plot.h. */
-int plot_spectrogram(const char *csv, const plot_opts *o)
+int plot_draw_spectrogram(const char *csv, const plot_opts *o, const char *out, const char *data,
+                          int svg, const double *t, const double *a, int n)
 {
-    char *out = picture_name(csv, o, "_spec.png");
-    char *data = out ? malloc(strlen(out) + 10) : NULL;
-    if (!data) {
-        fputs("jnt plot: error: out of memory\n", stderr);
-        free(out);
-        return 1;
-    }
-    int svg = picture_svg(out); /* the picture's name first */
-    if (svg < 0) {
-        free(data);
-        free(out);
-        return 2;
-    }
-    strcpy(data, out);
-    strcpy(strrchr(data, '.'), "_stft.csv");
-    double *t = NULL, *a = NULL;
-    char *real = NULL, *script = NULL;
+    char *real = realpath(csv, NULL), *script = NULL; /* csv is never written over */
     size_t slen = 0;
-    int n = 0, frames = 0, bins = 0, rc = 1;
+    int frames = 0, bins = 0, rc = 1;
     jnt_outfile *pic = NULL, *dat = NULL;
     FILE *g = NULL;
-    FILE *in = plot_open_csv(csv);
-    if (in && spectrogram_read(in, csv, o->spec, &t, &a, &n) == 0) {
-        real = realpath(csv, NULL); /* never written over */
-        if ((pic = open_output(out, real)) && (dat = open_output(data, real)))
-            rc = spectrogram_write(csv, o->spec, o->window > 0 ? o->window : 2048, t, a, n,
-                                   jnt_outfile_stream(dat), &frames, &bins);
-    }
-    if (in)
-        fclose(in);
+    if ((pic = open_output(out, real)) && (dat = open_output(data, real)))
+        rc = spectrogram_write(csv, o->spec, o->window > 0 ? o->window : 2048, t, a, n,
+                               jnt_outfile_stream(dat), &frames, &bins);
     if (rc == 0 && fflush(jnt_outfile_stream(dat)) != 0) {
         fprintf(stderr, "jnt plot: error: cannot write '%s': %s\n", data, strerror(errno));
         rc = 1;
@@ -346,30 +297,19 @@ int plot_spectrogram(const char *csv, const plot_opts *o)
                 bins, data);
     free(script);
     free(real);
-    free(t);
-    free(a);
-    free(data);
-    free(out);
     return rc;
 }
 
 /* See plot.h. */
-int plot_draw(const char *csv, const plot_csv *c, const plot_pick *p, const plot_opts *o)
+int plot_draw(const char *csv, const plot_csv *c, const plot_pick *p, const plot_opts *o,
+              const char *out, int svg)
 {
     char *const *names = c->names, *const *units = c->units;
     const plot_scan *sc = &p->sc;
     const int *yi = p->yi;
     int xi = p->xi, ny = p->ny, zi = p->zi;
     int ngroup = sc->ngroup > 1 ? sc->ngroup : 0;
-    /* the picture's name and terminal */
-    char *out = picture_name(csv, o, ".png");
-    int svg = out ? picture_svg(out) : -1;
-    if (!out || svg < 0) {
-        if (!out)
-            fputs("jnt plot: error: out of memory\n", stderr);
-        free(out);
-        return out ? 2 : 1;
-    }
+    /* the picture and its terminal */
     char *real = realpath(csv, NULL);
     jnt_outfile *pic = open_output(out, real);
     free(real);
@@ -380,7 +320,6 @@ int plot_draw(const char *csv, const plot_csv *c, const plot_pick *p, const plot
         if (pic)
             fputs("jnt plot: error: out of memory\n", stderr);
         jnt_outfile_discard(pic);
-        free(out);
         return 1;
     }
     int panels = o->overlay || zi >= 0 ? 1 : ny;
@@ -479,6 +418,5 @@ int plot_draw(const char *csv, const plot_csv *c, const plot_pick *p, const plot
         jnt_outfile_discard(pic);
     if (rc == 0 && !o->quiet)
         fprintf(stderr, "jnt plot: wrote '%s'\n", out);
-    free(out);
     return rc;
 }
