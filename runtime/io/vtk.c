@@ -3,7 +3,7 @@
  * The layout, which `jnt animate` reads too:
  *
  *   DIR/STEM.pvd                       the time collection (written at close)
- *   DIR/STEM_NNNNNN.vtm                frame N, a vtkMultiBlockDataSet whose
+ *   DIR/STEM_NNNNNN/STEM_NNNNNN.vtm    frame N, a vtkMultiBlockDataSet whose
  *                                      blocks are named
  *   DIR/STEM_NNNNNN/bodies.vtp         "bodies": the bodies' frames (points)
  *                                      with their axes, and lines to their markers
@@ -11,10 +11,15 @@
  *   DIR/STEM_NNNNNN/contacts.vtp       "contacts": contact elements with forces
  *   DIR/STEM_NNNNNN/joints.vtp         "joints": the joints with their reactions
  *
- * A folder per frame keeps each folder small: the output routine reads its
- * target's folder at every open (for its dead writers' files), and a folder
- * of 100 frames' blocks made a frame twice as dear as a folder of its own
- * (bench section 21).
+ * A folder per frame, its .vtm in it too, keeps each folder small: the
+ * output routine reads its target's folder at every open (for its dead
+ * writers' files), and a folder of 100 frames' blocks made a frame twice
+ * as dear as a folder of its own; the .vtm files beside the folders made
+ * that read grow with the frames, 1,000 entries a frame for 500 frames
+ * (bench section 21). A frame's files are not checked against the model's
+ * inputs one by one (the output routine resolves each existing path link
+ * by link) when no input lies under DIR and the frame's folder is not a
+ * link: none of them can be one.
  *
  * A block is written only when the model has something for it. Every
  * file goes through the one output routine (jnt_outfile_*), in VTK's XML
@@ -63,7 +68,15 @@ struct jnt_vtk {
      * multiplier and their count; -1 where the model has none */
     int *bq, *bv, *mq, *mv, *jl, *jn;
     double *probe; /* the scene's probes at this frame */
+    /* the model's inputs to check a frame's files against (jnt_outfile_open
+     * resolves a path that exists, link by link, to compare): NULL when none
+     * lies under the folder and the frame's folder is not a link */
+    const char *const *frame_inputs;
+    int inputs_here; /* an input's real path is under the folder */
+    char *buf;       /* the streams' buffer (VTK_BUF) */
 };
+
+#define VTK_BUF (1 << 18) /* a frame's files in a few writes each (stdio's 4 kB: 13,000) */
 
 /* The frame's rotation A (3 x 3, column-major: the columns are the body's
  * axes) and its rate, from y at body b's coordinates. */
@@ -107,13 +120,27 @@ static void place(const double *r, const double A[9], const double x[3], double 
         out[i] = (r ? r[i] : 0) + A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
 }
 
-/* Open path through the output routine; NULL with w->err set. */
-static jnt_outfile *open_out(jnt_vtk *w, const char *path)
+/* Open path through the output routine, checked against inputs; NULL with
+ * w->err set. */
+static jnt_outfile *open_in(jnt_vtk *w, const char *path, const char *const *inputs)
 {
     jnt_outfile *o = NULL;
-    if (jnt_outfile_open(path, jnt_model_inputs(w->m), &o, w->err, sizeof w->err) != JNT_OK)
+    if (jnt_outfile_open(path, inputs, &o, w->err, sizeof w->err) != JNT_OK)
         return NULL;
+    setvbuf(jnt_outfile_stream(o), w->buf, _IOFBF, VTK_BUF); /* one file open at a time */
     return o;
+}
+
+/* A file of the folder itself (.pvd, bases), against the model's inputs. */
+static jnt_outfile *open_out(jnt_vtk *w, const char *path)
+{
+    return open_in(w, path, jnt_model_inputs(w->m));
+}
+
+/* A file of this frame's folder. */
+static jnt_outfile *open_frame(jnt_vtk *w, const char *path)
+{
+    return open_in(w, path, w->frame_inputs);
 }
 
 static int commit(jnt_vtk *w, jnt_outfile *o)
@@ -228,7 +255,7 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
         }
         np += ns;
     }
-    jnt_outfile *o = open_out(w, path);
+    jnt_outfile *o = open_frame(w, path);
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
@@ -287,7 +314,7 @@ static int write_mesh(jnt_vtk *w, int mi, const char *path, const double *y)
         w->conn[k] = ms->conn[k];
     for (int c = 0; c < nc; c++)
         w->offs[c] = (int64_t)(c + 1) * nen, w->ctype[c] = type;
-    jnt_outfile *o = open_out(w, path);
+    jnt_outfile *o = open_frame(w, path);
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
@@ -438,7 +465,7 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
         w->f4[k] = slip;
         w->v2[k] = fn <= 0 ? 0 : fabs(slip) < 1e-6 ? 1 : 2;
     }
-    jnt_outfile *o = open_out(w, path);
+    jnt_outfile *o = open_frame(w, path);
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
@@ -486,7 +513,7 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
         for (int c = 0; c < 6; c++)
             w->f3[6 * k + c] = c < w->jn[k] ? y[w->jl[k] + c] : 0;
     }
-    jnt_outfile *o = open_out(w, path);
+    jnt_outfile *o = open_frame(w, path);
     if (!o)
         return JNT_ERR_IO;
     vtk_file vf = {.f = jnt_outfile_stream(o)};
@@ -517,10 +544,14 @@ int jnt_vtk_frame(jnt_vtk *w, double t, const double *y)
     long fr = w->nframe;
     snprintf(sub, ln, "%s/%s_%06ld", w->dir, w->stem, fr);
     int rc = JNT_OK;
+    struct stat st;
     if (mkdir(sub, 0777) != 0 && errno != EEXIST) {
         snprintf(w->err, sizeof w->err, "cannot create the folder '%s': %s", sub, strerror(errno));
         rc = JNT_ERR_IO;
     }
+    /* the inputs need no check in a folder of ours under one that holds none */
+    w->frame_inputs = w->inputs_here || lstat(sub, &st) != 0 || !S_ISDIR(st.st_mode)
+                          ? jnt_model_inputs(w->m) : NULL;
     /* the blocks, then the .vtm naming them */
     const char *blk[4] = {NULL, NULL, NULL, NULL};
     if (rc == JNT_OK && s->nbody > 0) {
@@ -544,28 +575,24 @@ int jnt_vtk_frame(jnt_vtk *w, double t, const double *y)
     }
     jnt_outfile *o = NULL;
     if (rc == JNT_OK) {
-        snprintf(path, ln, "%s/%s_%06ld.vtm", w->dir, w->stem, fr);
-        o = open_out(w, path);
+        snprintf(path, ln, "%s/%s_%06ld.vtm", sub, w->stem, fr);
+        o = open_frame(w, path);
         rc = o ? JNT_OK : JNT_ERR_IO;
     }
     if (rc == JNT_OK) {
         FILE *f = jnt_outfile_stream(o);
-        const char *rel = strrchr(sub, '/') + 1;
         fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"vtkMultiBlockDataSet\" "
                    "version=\"1.0\" byte_order=\"LittleEndian\">\n<vtkMultiBlockDataSet>\n");
         int idx = 0;
         if (blk[0])
-            fprintf(f, "<DataSet index=\"%d\" name=\"bodies\" file=\"%s/bodies.vtp\"/>\n", idx++,
-                    rel);
+            fprintf(f, "<DataSet index=\"%d\" name=\"bodies\" file=\"bodies.vtp\"/>\n", idx++);
         for (int i = 0; i < s->nmesh; i++)
-            fprintf(f, "<DataSet index=\"%d\" name=\"mesh_%s\" file=\"%s/mesh_%s.vtu\"/>\n", idx++,
-                    s->mesh[i].name, rel, s->mesh[i].name);
+            fprintf(f, "<DataSet index=\"%d\" name=\"mesh_%s\" file=\"mesh_%s.vtu\"/>\n", idx++,
+                    s->mesh[i].name, s->mesh[i].name);
         if (blk[1])
-            fprintf(f, "<DataSet index=\"%d\" name=\"contacts\" file=\"%s/contacts.vtp\"/>\n",
-                    idx++, rel);
+            fprintf(f, "<DataSet index=\"%d\" name=\"contacts\" file=\"contacts.vtp\"/>\n", idx++);
         if (blk[2])
-            fprintf(f, "<DataSet index=\"%d\" name=\"joints\" file=\"%s/joints.vtp\"/>\n", idx++,
-                    rel);
+            fprintf(f, "<DataSet index=\"%d\" name=\"joints\" file=\"joints.vtp\"/>\n", idx++);
         fprintf(f, "</vtkMultiBlockDataSet>\n<FieldData>\n<DataArray type=\"Float64\" "
                    "Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n"
                    "</FieldData>\n</VTKFile>\n", t);
@@ -721,29 +748,11 @@ static int resolve(jnt_vtk *w)
 
 static void vtk_free(jnt_vtk *w)
 {
-    free(w->dir);
-    free(w->stem);
-    free(w->times);
-    free(w->pts);
-    free(w->v1);
-    free(w->v2);
-    free(w->v3);
-    free(w->f1);
-    free(w->f2);
-    free(w->f3);
-    free(w->f4);
-    free(w->conn);
-    free(w->offs);
-    free(w->ctype);
-    free(w->qq);
-    free(w->uu);
-    free(w->ydot);
-    free(w->mpos);
-    free(w->mpos0);
-    free(w->pconn);
-    free(w->poffs);
+    free(w->dir), free(w->stem), free(w->times), free(w->pts), free(w->v1), free(w->v2);
+    free(w->v3), free(w->f1), free(w->f2), free(w->f3), free(w->f4), free(w->conn);
+    free(w->offs), free(w->ctype), free(w->qq), free(w->uu), free(w->ydot), free(w->mpos);
+    free(w->mpos0), free(w->pconn), free(w->poffs), free(w->probe), free(w->buf);
     free(w->bq), free(w->bv), free(w->mq), free(w->mv), free(w->jl), free(w->jn);
-    free(w->probe);
     free(w);
 }
 
@@ -810,6 +819,15 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
         w->mpos0[i] = (long)nall, nall += 3 * (size_t)s->mesh[i].nnode;
     w->mpos = malloc((nall + 1) * sizeof *w->mpos);
     w->probe = malloc(((size_t)s->nprobe + 1) * sizeof *w->probe);
+    w->buf = malloc(VTK_BUF);
+    /* does an input lie under the folder (its real path)? */
+    char *rdir = realpath(dir, NULL);
+    const char *const *in = jnt_model_inputs(m);
+    w->inputs_here = !rdir;
+    for (size_t n = rdir ? strlen(rdir) : 0; rdir && in && *in; in++)
+        if (!strncmp(*in, rdir, n) && ((*in)[n] == '/' || n == 1))
+            w->inputs_here = 1;
+    free(rdir);
     if (s->nprobe > 0 && (s->probe_ny != m->abi->ny || s->probe_nd != m->abi->nd ||
                           s->probe_nu != m->abi->nu)) {
         if (err && errn)
@@ -830,7 +848,7 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     w->times = malloc((size_t)est * sizeof *w->times);
     if (!w->dir || !w->stem || !w->pts || !w->v1 || !w->v2 || !w->v3 || !w->f1 || !w->f2 ||
         !w->f3 || !w->f4 || !w->conn || !w->offs || !w->ctype || !w->qq || !w->uu || !w->ydot ||
-        !w->mpos || !w->mpos0 || !w->pconn || !w->poffs || !w->probe ||
+        !w->mpos || !w->mpos0 || !w->pconn || !w->poffs || !w->probe || !w->buf ||
         !w->times) {
         vtk_free(w);
         return JNT_ERR_NOMEM;
@@ -866,8 +884,8 @@ int jnt_vtk_close(jnt_vtk *w, char *err, size_t errn)
                    "byte_order=\"LittleEndian\">\n<Collection>\n");
         for (long k = 0; k < w->nframe; k++)
             fprintf(f, "<DataSet timestep=\"%.17g\" group=\"\" part=\"0\" "
-                       "file=\"%s_%06ld.vtm\"/>\n",
-                    w->times[k], w->stem, k);
+                       "file=\"%s_%06ld/%s_%06ld.vtm\"/>\n",
+                    w->times[k], w->stem, k, w->stem, k);
         fprintf(f, "</Collection>\n</VTKFile>\n");
         rc = commit(w, o);
     }

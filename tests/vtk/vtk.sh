@@ -142,6 +142,19 @@ if "$J" run slider_crank.jnt --vtk sh_sc -o sh_sc.csv > sh.log 2>&1 &&
 else
     fail "shapes: jnt run --vtk failed"; grep error sh.log | head -3
 fi
+# the layout (docs/seeing.md): each frame's .vtm in its folder, none beside the folders; a run
+# into the same folder again replaces every file and reads back as the first
+if [ -f v_slider_crank/slider_crank_000000/slider_crank_000000.vtm ] &&
+   [ -z "$(find v_slider_crank -maxdepth 1 -name '*.vtm')" ]; then
+    pass "slider_crank: each frame's .vtm in its own folder (slider_crank_NNNNNN/slider_crank_NNNNNN.vtm)"
+else
+    fail "slider_crank: the .vtm files are not in the frames' folders"; ls v_slider_crank | head -5
+fi
+if "$J" run slider_crank.jnt --vtk v_slider_crank -o slider_crank.csv > again.log 2>&1; then
+    check every v_slider_crank slider_crank.csv slider_crank
+else
+    fail "slider_crank: jnt run --vtk into the same folder again failed"; grep error again.log | head -3
+fi
 # errors: a folder that cannot be made, a built simulator without a scene
 "$J" run slider_crank.jnt --vtk /nonexistent/dir > e1.log 2>&1
 if [ $? -ne 0 ] && grep -q "cannot create the folder '/nonexistent/dir'" e1.log; then
