@@ -49,7 +49,7 @@ DEB_TEST  := gnuplot-nox python3-numpy python3-scipy openmpi-bin libopenmpi-dev 
              python3-venv python3-wheel python3-pip python3-paraview xvfb ffmpeg paraview
 DEB_BENCH := octave time libmujoco-dev linux-perf
 
-COMPILER_SRC := $(wildcard compiler/front/*.c compiler/lower/*.c compiler/sema/*.c compiler/kinds/*.c compiler/jit/*.c)
+COMPILER_SRC := $(wildcard compiler/front/*.c compiler/lower/*.c compiler/sema/*.c compiler/kinds/*.c compiler/kinds/*/*.c compiler/jit/*.c)
 RUNTIME_SRC  := $(wildcard runtime/*/*.c)
 GEN_SRC      := $(B)/gen/lexer.c $(B)/gen/parser.c
 LIB_OBJ      := $(patsubst %.c,$(B)/obj/%.o,$(COMPILER_SRC) $(RUNTIME_SRC)) \
@@ -282,7 +282,7 @@ fuzz:
 	 cp tests/fuzz-regressions/sweepspec/* build/fuzz/corpus_sweepspec/ 2>/dev/null; \
 	 cp tests/fuzz-regressions/table/* build/fuzz/corpus_table/ 2>/dev/null; true
 	clang -Iruntime/include -Icompiler/cli -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
-	  fuzz/fuzz_plotcsv.c compiler/cli/plot.c compiler/cli/plot_data.c compiler/cli/spectrogram.c build/fuzz/libjnt.a \
+	  fuzz/fuzz_plotcsv.c compiler/cli/plot.c compiler/cli/plot_gnuplot.c compiler/cli/plot_data.c compiler/cli/spectrogram.c build/fuzz/libjnt.a \
 	  $(LDLIBS) -o build/fuzz/fuzz_plotcsv
 	@mkdir -p build/fuzz/corpus_plotcsv; \
 	 find examples -name '*.csv' -size -64k -exec cp {} build/fuzz/corpus_plotcsv/ \; ; \

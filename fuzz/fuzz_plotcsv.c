@@ -3,7 +3,7 @@
  * (compiler/cli/plot.c, spectrogram.c): the input written to a temporary
  * file and read by plot_read_csv (header, units line, a row after them) and
  * by spectrogram_read (columns t and the last column, every row). Each
- * column name and unit read is then written by plot_put_str, the escaper of
+ * column name and unit read is then written by plot_put_str (plot_gnuplot.c), the escaper of
  * every string of a gnuplot script, and the result checked: printable ASCII
  * only, no '"' but the two quotes, no '`' or '@', each '\' the start of a
  * three-digit octal escape not followed by an octal digit, and decoded the

@@ -23,6 +23,7 @@
 #include "lower/gen.h"
 #include "jnt/scene.h"
 #include "front/parse.h"
+#include "kinds/registry.h"
 #include "sema/sema.h"
 
 /* One call of an entry point and everything it owns while it runs. Every owned pointer is
@@ -103,7 +104,7 @@ static int translate(void *arg)
     }
     j->arena = ast_arena_new();
     ast *model = parse_source(&j->dc, j->arena, file);
-    if (!model || sema_lower(&j->dc, j->arena, model, file, &j->m) != 0 || diag_errors(&j->dc))
+    if (!model || sema_lower(&j->dc, j->arena, model, file, sema_kinds, &j->m) != 0 || diag_errors(&j->dc))
         return JNT_ERR_MODEL;
     if (!j->want_c)
         return JNT_OK;

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "sema/sema_int.h"
+#include "sema/core.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
@@ -34,8 +34,8 @@ static const ast *find_arg(const ast *d, int nargs, const char *name, int pos)
     return NULL;
 }
 
-/* See sema_int.h. */
-void sema_declare_chain(sema *S, sym *s)
+/* Pass 2: `substructure NAME : iwan_chain(...)`: its states and elements. */
+static void sema_declare_chain(sema *S, sym *s)
 {
     static const char *const args[] = {"sliders", "stiffness", "slip"};
     const ast *d = s->decl;
@@ -95,8 +95,8 @@ void sema_declare_chain(sema *S, sym *s)
     s->ninst = 1;
 }
 
-/* See sema_int.h: the inputs, once the model is assembled. */
-void sema_eval_chain(sema *S, const sym *s)
+/* Its stiffness, slip strength and loads (after assembly). */
+static void sema_eval_chain(sema *S, const sym *s)
 {
     if (s->ninst != 1)
         return;
@@ -144,8 +144,8 @@ void sema_eval_chain(sema *S, const sym *s)
         c->in[3 + i] = f.e;
 }
 
-/* See sema_int.h: NAME.q_left, q_right, D, slipping, load_left, load_right. */
-int sema_chain_member(sema *S, int ci, const char *name, jnt_loc loc, sval *out)
+/* Its stiffness, slip strength and loads (after assembly). */
+static int sema_chain_member(sema *S, int ci, const char *name, jnt_loc loc, sval *out)
 {
     const ir_chain *c = &S->m->chains[ci];
     int k = -1;
@@ -169,3 +169,20 @@ int sema_chain_member(sema *S, int ci, const char *name, jnt_loc loc, sval *out)
     *out = sval_num(ex_var(S->pool, EX_D, k), S->m->d.v[k].dim);
     return 0;
 }
+
+/* sema_kind.member of a chain (sema_chain_member). */
+static int chain_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
+{
+    return sema_chain_member(S, base.id, name, loc, out);
+}
+
+const sema_kind sema_kind_chain = {
+    .name = "iwan_chain",
+    .sym = SYM_CHAIN,
+    .pass = 1,
+    .declare = sema_declare_chain,
+    .eval = sema_eval_chain,
+    .vk = {V_CHAIN},
+    .nvk = 1,
+    .member = chain_member,
+};

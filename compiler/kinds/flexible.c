@@ -18,13 +18,13 @@
 #include <string.h>
 
 #include "jnt/setup.h"
-#include "sema/sema_int.h"
+#include "sema/core.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
 
-/* See sema_int.h. */
-void sema_declare_flexible2d(sema *S, body *b)
+/* Pass 2: the frame's dofs x, y, angle of flexible2d body b. */
+static void sema_declare_flexible2d(sema *S, body *b)
 {
     const ast *d = b->decl;
     S->multibody = 1;
@@ -40,15 +40,6 @@ void sema_declare_flexible2d(sema *S, body *b)
             diag_error(S->dc, d->kids[j]->loc, "a flexible2d body has the coordinates x, y and "
                                                "angle of its frame; declare points of it with "
                                                "'marker NAME = (x, y)' or 'marker NAME = SET'");
-}
-
-/* See sema_int.h. */
-int sema_flex_of_sub(const sema *S, int si)
-{
-    for (int i = 0; i < S->nbody; i++)
-        if (S->bodies[i].flex && S->bodies[i].sub == si)
-            return i;
-    return -1;
 }
 
 /* The substructure named by b's argument: its index, or -1 after an error. */
@@ -299,8 +290,10 @@ static void sparse_unbound(sema *S)
     }
 }
 
-/* See sema_int.h. */
-void sema_flex_bind(sema *S)
+/* Pass 2: the frame's dofs x, y, angle of flexible2d body b. */
+/* After the substructures: each flexible body's substructure, its
+ * invariants and its markers. */
+static void sema_flex_bind(sema *S)
 {
     for (int i = 0; i < S->nbody; i++) {
         body *b = &S->bodies[i];
@@ -327,11 +320,11 @@ void sema_flex_bind(sema *S)
     sparse_unbound(S);
 }
 
-/* See sema_int.h. An element on a point of a flexible body's substructure
+/* An element on a point of a flexible body's substructure
  * acts in the body's frame on its elastic coordinates only, which is right
  * for a pair of points of the same body (self-equilibrated: contact and
  * friction between its layers), not for a force from outside. */
-void sema_flex_check_elems(sema *S)
+static void sema_flex_check_elems(sema *S)
 {
     for (int i = 0; i < S->nelem; i++) {
         const elem *el = &S->elems[i];
@@ -346,3 +339,11 @@ void sema_flex_check_elems(sema *S)
                        S->bodies[fa >= 0 ? fa : fb].name);
     }
 }
+
+const sema_kind sema_kind_flexible2d = {
+    .name = "flexible2d",
+    .declare_body = sema_declare_flexible2d,
+    .bind = sema_flex_bind,
+    .mb_check = sema_flex_check_elems,
+    .weighs = 1,
+};

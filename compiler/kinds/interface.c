@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "jnt/setup.h"
-#include "sema/sema_int.h"
+#include "sema/core.h"
 #include "front/alloc.h"
 
 /* Per slave node: the discrete states the runtime writes after each step. */
@@ -134,8 +134,8 @@ static int coupling(sema *S, const ast *e)
     return -1;
 }
 
-/* See sema_int.h. */
-void sema_declare_iface(sema *S, sym *s)
+/* Pass 2: `interface NAME between A and B : sliding { ... }`. */
+static void sema_declare_iface(sema *S, sym *s)
 {
     const ast *d = s->decl;
     s->done = 1;
@@ -224,9 +224,9 @@ void sema_declare_iface(sema *S, sym *s)
     s->ninst = 1;
 }
 
-/* See sema_int.h: normal and friction (summed over the slave nodes),
+/* Normal and friction (summed over the slave nodes),
  * x, y, v_slip and state (of the first slave node). */
-int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out)
+static int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out)
 {
     const ir_iface *f = &S->m->ifaces[fi];
     for (int j = 0; j < JNT_IFACE_NCONTACT; j++) {
@@ -245,10 +245,10 @@ int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out)
     return -1;
 }
 
-/* See sema_int.h. A model with sliding interfaces runs on seed 003's central
+/* A model with sliding interfaces runs on seed 003's central
  * difference (runtime/couple/iface_slide.c): its states must all be
  * substructure coordinates. */
-void sema_iface_check(sema *S)
+static void sema_iface_check(sema *S)
 {
     ir_model *m = S->m;
     int central = m->integrator && !strcmp(m->integrator, "central");
@@ -289,3 +289,20 @@ void sema_iface_check(sema *S)
         }
     }
 }
+
+/* sema_kind.member of an interface (sema_iface_member). */
+static int iface_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
+{
+    return sema_iface_member(S, base.id, name, loc, out);
+}
+
+const sema_kind sema_kind_interface = {
+    .name = "interface",
+    .sym = SYM_IFACE,
+    .pass = 2,
+    .declare = sema_declare_iface,
+    .vk = {V_IFACE},
+    .nvk = 1,
+    .member = iface_member,
+    .check = sema_iface_check,
+};

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema/sema_int.h"
+#include "sema/core.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
@@ -89,8 +89,8 @@ static int make_point(sema *S, const ast *d, const scope *sc, dof *f)
     return 0;
 }
 
-/* See sema_int.h. */
-void sema_declare_point(sema *S, sym *s)
+/* Pass 2: `point NAME = linear combination of dof positions`. */
+static void sema_declare_point(sema *S, sym *s)
 {
     const ast *d = s->decl;
     long *vals;
@@ -115,8 +115,9 @@ void sema_declare_point(sema *S, sym *s)
     s->done = 1;
 }
 
-/* See sema_int.h: before the substructures and bodies form their equations. */
-void sema_point_assemble(sema *S)
+/* Hand the forces on points to the dofs and generalized coordinates they
+ * are made of (before sema_sub_assemble). */
+static void sema_point_assemble(sema *S)
 {
     ex_pool *P = S->pool;
     for (int i = 0; i < S->ndof; i++) {
@@ -138,3 +139,11 @@ void sema_point_assemble(sema *S)
         }
     }
 }
+
+const sema_kind sema_kind_point = {
+    .name = "point",
+    .sym = SYM_POINT,
+    .pass = 2,
+    .declare = sema_declare_point,
+    .assemble = sema_point_assemble,
+};

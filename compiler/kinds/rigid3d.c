@@ -38,57 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema/sema_int.h"
+#include "sema/core.h"
+#include "sema/dims.h"
 #include "front/alloc.h"
 
-static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
-static const jnt_dim DIM_PS = {{0, 0, -6, 0, 0}};
-static const jnt_dim DIM_MS = {{0, 6, -6, 0, 0}};
-static const jnt_dim DIM_KG = {{6, 0, 0, 0, 0}};
-static const jnt_dim DIM_KGM2 = {{6, 12, 0, 0, 0}};
-static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
-static const jnt_dim DIM_NM = {{6, 12, -12, 0, 0}};
 
 #include "sema/sema_v3.h"
-
-/* See sema_int.h. */
-int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
-                   ex_id out[3])
-{
-    if (e->kind != AST_TUPLE || e->nkids != 3) {
-        diag_error(S->dc, e->loc, "%s is a triple (x, y, z) in a spatial model", what);
-        return -1;
-    }
-    for (int k = 0; k < 3; k++) {
-        sval v = sema_num_dim(S, sc, e->kids[k], dim, what);
-        if (v.k != V_NUM)
-            return -1;
-        if (sema_is_dynamic(S, v.e)) {
-            diag_error(S->dc, e->kids[k]->loc, "%s may use parameters only", what);
-            return -1;
-        }
-        out[k] = v.e;
-    }
-    return 0;
-}
-
-/* See sema/sema_v3.h. */
-v3 mb3_director(const sema *S, const body *b, int i)
-{
-    v3 d;
-    for (int k = 0; k < 3; k++)
-        d.c[k] = S->dofs[b->dof0 + 3 + 3 * i + k].pos;
-    return d;
-}
-
-/* See sema/sema_v3.h. */
-v3 mb3_director0(const sema *S, const body *b, int i)
-{
-    v3 d;
-    for (int k = 0; k < 3; k++)
-        d.c[k] = S->m->y.v[S->dofs[b->dof0 + 3 + 3 * i + k].y].init;
-    return d;
-}
 
 /* The rotation matrix of rotation vector r (Rodrigues), row-major. */
 static void rodrigues(ex_pool *P, const ex_id r[3], ex_id R[9])
@@ -353,36 +308,24 @@ static int frame3d(sema *S, body *b)
     return 0;
 }
 
-/* See sema_int.h. */
-void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3], const ex_id *rot)
-{
-    ex_pool *P = S->pool;
-    v3 r = {{S->dofs[b->dof0].pos, S->dofs[b->dof0 + 1].pos, S->dofs[b->dof0 + 2].pos}};
-    for (int i = 0; i < 3; i++) {
-        ex_id xi = X[i]; /* along director i: with principal axes, (pq^T X)_i */
-        if (b->paxes)
-            xi = ADD(ADD(MUL(C(b->pq[i]), X[0]), MUL(C(b->pq[3 + i]), X[1])),
-                     MUL(C(b->pq[6 + i]), X[2]));
-        r = v_add(P, r, v_scale(P, xi, mb3_director(S, b, i)));
-    }
-    marker m = {.name = xasprintf("%s.%s", b->name, name), .short_name = name,
-                .body = (int)(b - S->bodies), .angle = -1, .px = r.c[0], .py = r.c[1],
-                .pz = r.c[2], .d3 = 1, .rot_on = rot != NULL};
-    for (int k = 0; rot && k < 3; k++)
-        m.rot[k] = rot[k], m.rotv[k] = rot[3 + k];
-    sema_mb_add_marker(S, m);
-}
-
-/* See sema_int.h. */
-void sema_declare_flexible3d(sema *S, body *b)
+/* kinds/rigid3d.c: spatial multibody (rigid3d bodies in director coordinates,
+ * spatial markers and joints) */
+/* Pass 2: the dofs x, y, z, d1, d2, d3, the mass and the markers of rigid3d
+ * body b. */
+/* Pass 2: a flexible3d body's frame (rigid3d's coordinates and rows); its
+ * substructure, invariants and markers come with sema_flex_bind. */
+static void sema_declare_flexible3d(sema *S, body *b)
 {
     b->flex = 1;
     b->sub = -1;
     frame3d(S, b);
 }
 
-/* See sema_int.h. */
-void sema_declare_rigid3d(sema *S, body *b)
+/* kinds/rigid3d.c: spatial multibody (rigid3d bodies in director coordinates,
+ * spatial markers and joints) */
+/* Pass 2: the dofs x, y, z, d1, d2, d3, the mass and the markers of rigid3d
+ * body b. */
+static void sema_declare_rigid3d(sema *S, body *b)
 {
     ex_pool *P = S->pool;
     const ast *d = b->decl;
@@ -410,23 +353,10 @@ void sema_declare_rigid3d(sema *S, body *b)
     }
 }
 
-/* See sema_int.h. */
-ex_id sema_mb_dof_mass(sema *S, const dof *f)
-{
-    const body *b = &S->bodies[f->body];
-    int k = (int)(f - S->dofs) - b->dof0;
-    sval mv = b->mass;
-    if (b->rigid3 && k >= 3)
-        return b->mass.k == V_NUM ? b->euler[(k - 3) / 3] : ex_const(S->pool, 1);
-    if (b->rigid && !strcmp(f->short_name, "angle"))
-        mv = b->inertia;
-    return mv.k == V_NUM ? mv.e : ex_const(S->pool, 1);
-}
-
-/* See sema_int.h: the angular velocity w = 1/2 sum_i d_i x d_i', the
+/* The angular velocity w = 1/2 sum_i d_i x d_i', the
  * angular momentum about the centre of mass L = sum_i E_i d_i x d_i' and
  * the kinetic energy m/2 |x'|^2 + sum_i E_i/2 |d_i'|^2, in the world frame. */
-int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
+static int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
 {
     ex_pool *P = S->pool;
     const body *b = &S->bodies[bi];
@@ -456,243 +386,23 @@ int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
     return 0;
 }
 
-/* See sema/sema_v3.h. */
-v3 mb3_mpos(const marker *m)
+/* sema_kind.member of a rigid3d or flexible3d body (sema_rigid3d_member). */
+static int body3d_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
-    return (v3){{m->px, m->py, m->pz}};
+    (void)loc;
+    return sema_rigid3d_member(S, base.id, name, out);
 }
 
-/* See sema/sema_v3.h. */
-v3 mb3_fixed_in(sema *S, const marker *m, v3 w0)
-{
-    ex_pool *P = S->pool;
-    if (m->body < 0)
-        return w0;
-    const body *b = &S->bodies[m->body];
-    v3 c;
-    for (int i = 0; i < 3; i++)
-        c.c[i] = v_dot(P, mb3_director0(S, b, i), w0);
-    if (m->rot_on)
-        c = v_add(P, c, v_cross(P, (v3){{m->rot[0], m->rot[1], m->rot[2]}}, c));
-    v3 v = {{C(0), C(0), C(0)}};
-    for (int i = 0; i < 3; i++)
-        v = v_add(P, v, v_scale(P, c.c[i], mb3_director(S, b, i)));
-    return v;
-}
+const sema_kind sema_kind_rigid3d = {
+    .name = "rigid3d",
+    .declare_body = sema_declare_rigid3d,
+    .member = body3d_member,
+    .weighs = 1,
+};
 
-/* See sema/sema_v3.h. */
-int mb3_axis_triple(sema *S, const ast *e, v3 *a, v3 *p, v3 *s)
-{
-    ex_pool *P = S->pool;
-    ex_id c[3] = {C(0), C(0), C(1)};
-    if (e && sema_mb_triple(S, &S->global, e, units_none, "an axis", c) != 0)
-        return -1;
-    double x;
-    v3 raw = {{c[0], c[1], c[2]}};
-    if (ex_is_const(P, v_dot(P, raw, raw), &x) && !(x > 0)) {
-        diag_error(S->dc, e->loc, "an axis must not be zero");
-        return -1;
-    }
-    *a = v_unit(P, raw);
-    /* p: normal to a, from e_x unless a is near it (then e_y) */
-    ex_id nearx = ex_op2(P, EX_GT, ex_op1(P, EX_ABS, a->c[0]), C(0.9));
-    v3 t = {{ex_if(P, nearx, C(0), C(1)), ex_if(P, nearx, C(1), C(0)), C(0)}};
-    *p = v_unit(P, v_cross(P, *a, t));
-    *s = v_cross(P, *a, *p);
-    return 0;
-}
-
-static void add_row(sema *S, joint *j, ex_id c, const char *what, jnt_dim dim)
-{
-    j->rows[j->nl] = c;
-    int i = ir_add(&S->m->y, xasprintf("%s.%s", j->name, what), -1, ex_const(S->pool, 0), dim,
-                   j->decl->loc);
-    if (j->nl++ == 0)
-        j->l0 = i;
-}
-
-/* An orientation row u . w, u fixed in a and w in b. */
-static void add_ori(sema *S, joint *j, v3 u, v3 w, const char *what)
-{
-    j->ou[j->nori][0] = u.c[0], j->ou[j->nori][1] = u.c[1], j->ou[j->nori][2] = u.c[2];
-    j->ow[j->nori][0] = w.c[0], j->ow[j->nori][1] = w.c[1], j->ow[j->nori][2] = w.c[2];
-    j->nori++;
-    add_row(S, j, v_dot(S->pool, u, w), what, DIM_NM);
-}
-
-/* See sema_int.h. */
-int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, const ast *drive)
-{
-    ex_pool *P = S->pool;
-    const marker *ma = &S->markers[j->a], *mb = &S->markers[j->b];
-    const ast *d = j->decl;
-    if (!ma->d3 || !mb->d3) {
-        diag_error(S->dc, d->loc, "joint '%s' connects a spatial marker to a planar one%s",
-                   j->name, (ma->body < 0 || mb->body < 0)
-                   ? ": a point of the ground is (x, y, z) in a spatial model" : "");
-        return -1;
-    }
-    int kind = j->kind;
-    int has_axis = kind == JOINT_REVOLUTE || kind == JOINT_PRISMATIC ||
-                   kind == JOINT_CYLINDRICAL || kind == JOINT_PLANAR;
-    if ((axis && !has_axis && kind != JOINT_UNIVERSAL) || (axis_b && kind != JOINT_UNIVERSAL)) {
-        diag_error(S->dc, (axis_b ? axis_b : axis)->loc, "a %s joint takes no %s", d->str,
-                   axis_b ? "'axis_b'" : "'axis'");
-        return -1;
-    }
-    if (drive && kind != JOINT_REVOLUTE && kind != JOINT_PRISMATIC) {
-        diag_error(S->dc, drive->loc, "a drive prescribes the angle of a revolute joint or the "
-                                      "slide of a prismatic one");
-        return -1;
-    }
-    j->d3 = 1;
-    ex_set_loc(P, d->loc);
-    v3 a0, p0, s0;
-    if (mb3_axis_triple(S, kind == JOINT_FIXED ? NULL : axis, &a0, &p0, &s0) != 0)
-        return -1;
-    v3 aa = mb3_fixed_in(S, ma, a0), pa = mb3_fixed_in(S, ma, p0), sa = mb3_fixed_in(S, ma, s0);
-    v3 ab = mb3_fixed_in(S, mb, a0), pb = mb3_fixed_in(S, mb, p0), sb = mb3_fixed_in(S, mb, s0);
-    v3 dr = v_sub(P, mb3_mpos(ma), mb3_mpos(mb));
-    static const char *const fn[3] = {"lambda_x", "lambda_y", "lambda_z"};
-    if (kind == JOINT_SPHERICAL || kind == JOINT_REVOLUTE || kind == JOINT_UNIVERSAL ||
-        kind == JOINT_FIXED) {
-        for (int k = 0; k < 3; k++)
-            add_row(S, j, dr.c[k], fn[k], DIM_N);
-        j->npos = 3;
-    } else if (kind == JOINT_PLANAR) {
-        add_row(S, j, v_dot(P, dr, ab), "lambda_n", DIM_N);
-    } else {
-        add_row(S, j, v_dot(P, dr, pb), "lambda_p", DIM_N);
-        add_row(S, j, v_dot(P, dr, sb), "lambda_s", DIM_N);
-    }
-    switch (kind) {
-    case JOINT_UNIVERSAL: {
-        if (!axis || !axis_b) {
-            diag_error(S->dc, d->loc, "a universal joint needs its two axes, normal to each "
-                                      "other: universal(A, B, axis = (1, 0, 0), axis_b = "
-                                      "(0, 1, 0))");
-            return -1;
-        }
-        v3 u0, w0, t1, t2;
-        if (mb3_axis_triple(S, axis_b, &w0, &t1, &t2) != 0)
-            return -1;
-        u0 = a0;
-        double x;
-        if (ex_is_const(P, v_dot(P, u0, w0), &x) && fabs(x) > 1e-9) {
-            diag_error(S->dc, axis_b->loc, "the axes of universal joint '%s' are not normal to "
-                                           "each other (cosine %g)", j->name, x);
-            return -1;
-        }
-        add_ori(S, j, mb3_fixed_in(S, ma, u0), mb3_fixed_in(S, mb, w0), "lambda_uw");
-        break;
-    }
-    case JOINT_REVOLUTE:
-    case JOINT_CYLINDRICAL:
-        add_ori(S, j, aa, pb, "lambda_ap");
-        add_ori(S, j, aa, sb, "lambda_as");
-        break;
-    case JOINT_PRISMATIC:
-    case JOINT_FIXED:
-        add_ori(S, j, aa, pb, "lambda_ap");
-        add_ori(S, j, aa, sb, "lambda_as");
-        add_ori(S, j, pa, sb, "lambda_ps");
-        break;
-    case JOINT_PLANAR:
-        add_ori(S, j, pa, ab, "lambda_pa");
-        add_ori(S, j, sa, ab, "lambda_sa");
-        break;
-    default:
-        break;
-    }
-    /* the relative coordinate: a's angle about the axis, or the slide */
-    int slide = kind == JOINT_PRISMATIC;
-    if (kind == JOINT_REVOLUTE || kind == JOINT_CYLINDRICAL)
-        j->rel = ex_op2(P, EX_ATAN2, v_dot(P, pa, sb), v_dot(P, pa, pb));
-    else if (slide)
-        j->rel = v_dot(P, dr, ab);
-    else
-        j->rel = ex_const(P, 0);
-    j->rel_v = ex_diff(P, j->rel, EX_T, 0);
-    for (int i = 0; i < S->m->y.n; i++)
-        if (ex_depends(P, j->rel, EX_Y, i))
-            j->rel_v = ADD(j->rel_v, MUL(ex_diff(P, j->rel, EX_Y, i), ex_var(P, EX_Y, i + 1)));
-    if (drive) {
-        sval v = sema_num_dim(S, &S->global, drive, slide ? DIM_M : units_none, "the drive");
-        if (v.k != V_NUM)
-            return -1;
-        if (!sema_is_time_only(S, v.e)) {
-            diag_error(S->dc, drive->loc, "a drive is a function of time and parameters");
-            return -1;
-        }
-        j->drive = v.e;
-        ex_id row = slide ? SUB(j->rel, v.e)
-                          : SUB(MUL(ex_op1(P, EX_COS, v.e), v_dot(P, pa, sb)),
-                                MUL(ex_op1(P, EX_SIN, v.e), v_dot(P, pa, pb)));
-        add_row(S, j, row, "lambda_drive", slide ? DIM_N : DIM_NM);
-    }
-    return 0;
-}
-
-/* The multiplier of row k, negated: the reaction on the first body. */
-static ex_id neg_lambda(sema *S, const joint *j, int k)
-{
-    return ex_op1(S->pool, EX_NEG, ex_var(S->pool, EX_Y, j->l0 + k));
-}
-
-/* See sema_int.h. The force rows r_a - r_b come first; the torque of the
- * orientation rows on a is -sum_k lambda_k u_k x w_k (d(u . w) = dtheta_a .
- * (u x w) for a rotation dtheta_a of a). */
-int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out)
-{
-    ex_pool *P = S->pool;
-    const joint *j = &S->joints[ji];
-    if (!j->d3)
-        return 1;
-    int c = name[0] && name[1] == 0 ? -1 : name[1] - 'x';
-    if ((name[0] == 'f' || name[0] == 'm') && name[1] && !name[2] && c >= 0 && c < 3) {
-        if (name[0] == 'f' && j->npos != 3) {
-            diag_error(S->dc, loc, "joint '%s' carries no force along all three axes: its "
-                                   "reaction is 'reaction'", j->name);
-            return -1;
-        }
-        ex_id v = ex_const(P, 0);
-        if (name[0] == 'f')
-            v = neg_lambda(S, j, c);
-        for (int k = 0; name[0] == 'm' && k < j->nori; k++) {
-            v3 u = {{j->ou[k][0], j->ou[k][1], j->ou[k][2]}};
-            v3 w = {{j->ow[k][0], j->ow[k][1], j->ow[k][2]}};
-            v = ADD(v, MUL(neg_lambda(S, j, j->nl - j->nori - (j->drive >= 0) + k),
-                           v_cross(P, u, w).c[c]));
-        }
-        *out = sval_num(v, name[0] == 'f' ? DIM_N : DIM_NM);
-        return 0;
-    }
-    int nforce = j->kind == JOINT_PLANAR ? 1 : j->npos ? 3 : 2;
-    if (!strcmp(name, "reaction")) {
-        ex_id r2 = ex_const(P, 0);
-        for (int k = 0; k < nforce; k++)
-            r2 = ADD(r2, MUL(neg_lambda(S, j, k), neg_lambda(S, j, k)));
-        *out = sval_num(ex_if(P, ex_op2(P, EX_GT, r2, ex_const(P, 0)), ex_op1(P, EX_SQRT, r2),
-                              ex_const(P, 0)), DIM_N);
-        return 0;
-    }
-    int slide = j->kind == JOINT_PRISMATIC, turn = j->kind == JOINT_REVOLUTE ||
-                                                   j->kind == JOINT_CYLINDRICAL;
-    if ((slide && !strcmp(name, "s")) || (turn && !strcmp(name, "angle"))) {
-        *out = sval_num(j->rel, slide ? DIM_M : units_none);
-        return 0;
-    }
-    if ((slide || turn) && !strcmp(name, "speed")) {
-        *out = sval_num(j->rel_v, slide ? DIM_MS : DIM_PS);
-        return 0;
-    }
-    if (j->drive >= 0 && !strcmp(name, slide ? "force" : "torque")) {
-        *out = sval_num(neg_lambda(S, j, j->nl - 1), slide ? DIM_N : DIM_NM);
-        return 0;
-    }
-    diag_error(S->dc, loc, "joint '%s' has no member '%s' (it has %s%s%s%s)", j->name, name,
-               j->npos == 3 ? "fx, fy, fz, " : "", j->nori ? "mx, my, mz, " : "",
-               slide ? "s, speed, " : turn ? "angle, speed, " : "",
-               j->drive >= 0 ? (slide ? "force, reaction" : "torque, reaction") : "reaction");
-    return -1;
-}
+const sema_kind sema_kind_flexible3d = {
+    .name = "flexible3d",
+    .declare_body = sema_declare_flexible3d,
+    .member = body3d_member,
+    .weighs = 1,
+};

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "sema.h"
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
@@ -168,7 +168,7 @@ static ir_model *hysteresis_model(sema *S, const ast *d, const ast *model, int f
     ast_add(S->arena, m, out);
 
     ir_model *sub = xcalloc(1, sizeof *sub);
-    if (sema_lower(S->dc, S->arena, m, file, sub) != 0) {
+    if (sema_lower(S->dc, S->arena, m, file, S->kinds, sub) != 0) {
         ir_free(sub);
         free(sub);
         return NULL;
@@ -265,7 +265,7 @@ static int modes_tables(sema *S, const ast *at, int si, int count, ir_analysis *
     return 0;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_eval_analysis(sema *S, const ast *d, const ast *model, int file)
 {
     ir_model *m = S->m;
@@ -394,7 +394,7 @@ void sema_eval_analysis(sema *S, const ast *d, const ast *model, int file)
     m->an[m->nan++] = an;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_analysis_finish(sema *S)
 {
     const ir_model *m = S->m;

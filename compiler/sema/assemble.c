@@ -6,127 +6,44 @@
  * replaced by their motion and the other states renumbered.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
-static const jnt_dim DIM_KG = {{6, 0, 0, 0, 0}};
 
 /* ---- bodies ------------------------------------------------------------------------ */
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_declare_body(sema *S, sym *s)
 {
     const ast *d = s->decl;
-    int rigid = strcmp(d->str, "rigid2d") == 0, flex = strcmp(d->str, "flexible2d") == 0;
-    int rigid3 = strcmp(d->str, "rigid3d") == 0, flex3 = strcmp(d->str, "flexible3d") == 0;
-    if (strcmp(d->str, "point") != 0 && !rigid && !flex && !rigid3 && !flex3) {
-        diag_error(S->dc, d->loc, "unknown body type '%s' (known: point, rigid2d, flexible2d, "
-                   "rigid3d, flexible3d)", d->str);
+    const sema_kind *kind = sema_body_kind(S, d->str, d->loc);
+    if (!kind)
         return;
-    }
     long *vals;
     int n = sema_instances(S, s, &vals);
     for (int k = 0; k < n; k++) {
         XGROW(S->bodies, S->capbody, S->nbody);
         body *b = &S->bodies[S->nbody];
-        *b = (body){.decl = d, .dof0 = S->ndof, .mass = sval_err};
+        *b = (body){.decl = d, .kind = kind, .dof0 = S->ndof, .mass = sval_err};
         b->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         b->iname = d->iter ? d->iter->name : NULL;
         b->ival = d->iter ? vals[k] : 0;
-        if (rigid || flex || rigid3 || flex3) {
-            if (rigid)
-                sema_declare_rigid2d(S, b);
-            else if (rigid3)
-                sema_declare_rigid3d(S, b);
-            else if (flex3)
-                sema_declare_flexible3d(S, b);
-            else
-                sema_declare_flexible2d(S, b);
-            s->inst[k] = S->nbody++;
-            continue;
-        }
-        for (int j = 0; j < d->nkids; j++) {
-            const ast *q = d->kids[j];
-            if (q->kind == AST_MARKER) {
-                diag_error(S->dc, q->loc, "markers belong to rigid2d bodies, not to points");
-                continue;
-            }
-            if (q->kind != AST_DOF)
-                continue;
-            for (int i = b->dof0; i < S->ndof; i++)
-                if (strcmp(S->dofs[i].short_name, q->name) == 0) {
-                    diag_error(S->dc, q->loc, "degree of freedom '%s' is declared twice", q->name);
-                    goto next;
-                }
-            XGROW(S->dofs, S->capdof, S->ndof);
-            dof *f = &S->dofs[S->ndof++];
-            *f = (dof){.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-                       .body = S->nbody, .sub = -1, .g = -1, .force = ex_const(S->pool, 0),
-                       .acc = -1, .motion = -1};
-            f->y = ir_add(&S->m->y, xstrdup(f->name), -1, ex_const(S->pool, 0),
-                          (jnt_dim){{0, 6, 0, 0, 0}}, q->loc);
-            f->pos = ex_var(S->pool, EX_Y, f->y);
-            f->vel = ex_var(S->pool, EX_Y, f->y + 1);
-            f->sub = -1;
-            ir_add(&S->m->y, xasprintf("%s.v", f->name), -1, ex_const(S->pool, 0),
-                   (jnt_dim){{0, 6, -6, 0, 0}}, q->loc);
-        next:;
-        }
-        b->ndof = S->ndof - b->dof0;
-        if (b->ndof == 0)
-            diag_error(S->dc, d->loc, "body '%s' has no degrees of freedom (add 'dof x')", b->name);
+        kind->declare_body(S, b);
         s->inst[k] = S->nbody++;
     }
 }
 
-/* A point body's mass (b->mass). Without one, b->mass stays an error value
- * and the body is allowed only when every dof has a motion (a driven support:
- * checked by check_massless after the motions). */
-static void eval_body_mass(sema *S, body *b)
-{
-    const ast *d = b->decl;
-    const ast *m = NULL;
-    int pos = 0;
-    for (int j = 0; j < d->nkids; j++) {
-        const ast *a = d->kids[j];
-        if (a->kind == AST_DOF)
-            continue;
-        if (a->kind == AST_ARG && strcmp(a->name, "mass") != 0) {
-            diag_error(S->dc, a->loc, "unknown argument '%s' of 'point' (it takes 'mass')", a->name);
-            return;
-        }
-        if (a->kind != AST_ARG && pos++ > 0) {
-            diag_error(S->dc, a->loc, "too many arguments: 'point' takes 'mass'");
-            return;
-        }
-        m = a->kind == AST_ARG ? a->kids[0] : a;
-    }
-    if (!m)
-        return; /* a driven support, if every dof has a motion (check_massless) */
-    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
-    sval v = sema_num_dim(S, b->iname ? &isc : &S->global, m, DIM_KG, "the mass");
-    if (v.k == V_NUM && sema_is_dynamic(S, v.e)) {
-        diag_error(S->dc, m->loc, "the mass may use parameters only, not time or states");
-        return;
-    }
-    double x;
-    if (v.k == V_NUM && sema_fixed_value(S, v.e, &x) && !sema_mass_ok(POS_MASS, x)) {
-        diag_error(S->dc, m->loc, "the mass must be positive and finite, got %g kg", x);
-        return;
-    }
-    b->mass = v;
-}
-
-/* See sema_int.h: the one rule for masses, inertias and Euler moments. */
+/* See core.h: the one rule for masses, inertias and Euler moments. */
 int sema_mass_ok(int kind, double x)
 {
     return isfinite(x) && (kind == POS_EULER ? x >= 0 : x > 0);
 }
 
-/* A body's mass that uses parameters: the params kernel checks it (gen.c prints
+/* A body's mass that uses parameters: the params kernel checks it (lower/gen_kernel.c prints
  * sema_mass_ok's comparison for its kind). */
 static void add_mass_check(ir_model *m, ex_id mass, int y, int kind)
 {
@@ -203,7 +120,7 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
                        S->dofs[di].name);
             return -1;
         } else if (S->dofs[di].sub >= 0) {
-            if (sema_sub_accel(S, di, ei, &a0[k], &alpha[k]) != 0)
+            if (sema_kinds_dof_accel(S, di, ei, &a0[k], &alpha[k]) != 0)
                 return -1;
         } else {
             body *b = &S->bodies[S->dofs[di].body];
@@ -224,37 +141,14 @@ int sema_equiv_force(sema *S, int ei, jnt_loc loc, sval *out)
     return 0;
 }
 
-/* A point body without a mass must have a motion on every dof (a support
- * driven by motions: a moving belt, a shaken base); otherwise its dofs have
- * no equation. */
-static void check_massless(sema *S, const body *b)
-{
-    for (int j = 0; j < b->decl->nkids; j++)
-        if (b->decl->kids[j]->kind != AST_DOF)
-            return; /* a mass was given, and its error reported */
-    for (int k = 0; k < b->ndof; k++) {
-        const dof *f = &S->dofs[b->dof0 + k];
-        if (f->motion < 0) {
-            diag_error(S->dc, b->decl->loc, "'point' needs a mass: point(mass = 1 kg), unless "
-                       "a motion drives each of its dofs ('%s' has none)", f->name);
-            return;
-        }
-    }
-}
-
-/* See sema_int.h: masses, prescribed motions, then every element; m a = sum of
+/* See passes.h: masses, prescribed motions, then every element; m a = sum of
  * forces per dof. */
 void sema_assemble(sema *S)
 {
     ex_pool *P = S->pool;
-    for (int i = 0; i < S->nbody; i++) {
-        if (S->bodies[i].flex || S->bodies[i].rigid3)
-            continue; /* its substructure's (kinds/flexible.c); given at declaration (kinds/rigid3d.c) */
-        if (S->bodies[i].rigid)
-            sema_rigid2d_mass(S, &S->bodies[i]);
-        else
-            eval_body_mass(S, &S->bodies[i]);
-    }
+    for (int i = 0; i < S->nbody; i++) /* by its kind (a flexible body's: its substructure's) */
+        if (S->bodies[i].kind->body_mass)
+            S->bodies[i].kind->body_mass(S, &S->bodies[i]);
     sema_mb_gravity(S);
     for (int i = 0; i < S->nelem; i++) {
         elem *el = &S->elems[i];
@@ -280,11 +174,9 @@ void sema_assemble(sema *S)
         /* its acceleration is the motion's second derivative */
         f->acc = ex_diff(P, ex_diff(P, f->motion, EX_T, 0), EX_T, 0);
     }
-    for (int i = 0; i < S->nbody; i++) {
-        const body *b = &S->bodies[i];
-        if (!b->flex && !b->rigid3 && !b->rigid && b->mass.k == V_ERR)
-            check_massless(S, b);
-    }
+    for (int i = 0; i < S->nbody; i++)
+        if (S->bodies[i].kind->body_check)
+            S->bodies[i].kind->body_check(S, &S->bodies[i]);
     for (int i = 0; i < S->nelem; i++) {
         sema_eval_elem(S, i);
         elem *el = &S->elems[i];
@@ -296,8 +188,7 @@ void sema_assemble(sema *S)
                 S->dofs[di].force = ex_op2(P, EX_ADD, S->dofs[di].force, c);
         }
     }
-    sema_point_assemble(S);
-    sema_sub_assemble(S);
+    sema_kinds_run(S, offsetof(sema_kind, assemble)); /* forces on points, substructures */
     for (int i = 0; i < S->ndof; i++) {
         dof *f = &S->dofs[i];
         if (f->body < 0)
@@ -305,7 +196,7 @@ void sema_assemble(sema *S)
         body *b = &S->bodies[f->body];
         ex_set_loc(P, b->decl->loc);
         S->m->y.v[f->y].rhs = ex_var(P, EX_Y, f->y + 1);
-        if (S->multibody) { /* M q'' = Q - C_q^T lambda: the forces, M apart (kinds/rigid2d.c) */
+        if (S->multibody) { /* M q'' = Q - C_q^T lambda: the forces, M apart (sema/multibody.c) */
             S->m->y.v[f->y + 1].rhs = f->force;
             /* the mass at the first dof; a rigid body's inertia at its angle (rigid2d) or
              * its directors' Euler moments E_i (rigid3d: dofs 3, 6, 9; zero for a lamina) */
@@ -344,7 +235,7 @@ int sema_dof_accel(sema *S, int di, jnt_loc loc, sval *out)
     return 0;
 }
 
-/* See sema_int.h: the state equations, updates, outputs, point forces,
+/* See core.h: the state equations, updates, outputs, point forces,
  * chain inputs and the constraints' rates (the other expressions read
  * parameters and time only). */
 void sema_subst_all(sema *S, ex_kind kind, const ex_id *repl)
@@ -367,7 +258,7 @@ void sema_subst_all(sema *S, ex_kind kind, const ex_id *repl)
                 lists[l]->v[i].rhs = ex_subst(P, lists[l]->v[i].rhs, kind, repl);
 }
 
-/* See sema_int.h: the states of prescribed dofs replaced by their motion
+/* See passes.h: the states of prescribed dofs replaced by their motion
  * (position) and its time derivative (velocity) everywhere, the other states
  * renumbered. */
 void sema_eliminate_prescribed(sema *S)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 const sval sval_err = {V_ERR, -1, {{0}}, -1, 0, 0};
@@ -72,90 +72,6 @@ int sema_fixed_value(sema *S, ex_id e, double *x)
             return 0;
     *x = ex_eval(S->pool, e, 0.0, NULL, NULL, NULL);
     return 1;
-}
-
-/* ---- numbers with units ---------------------------------------------------- */
-
-static sval eval_numlit(sema *S, const ast *n)
-{
-    double scale = 1;
-    jnt_dim dim = units_none;
-    if (n->str) {
-        const char *at, *why;
-        if (units_parse(n->str, strlen(n->str), &scale, &dim, &at, &why) != 0) {
-            jnt_loc l = n->aux;
-            l.off += (int)(at - n->str);
-            if (strcmp(why, "unknown unit") == 0)
-                diag_error(S->dc, l, "unknown unit '%.*s'", (int)strcspn(at, "*/^()"), at);
-            else
-                diag_error(S->dc, l, "%s in unit '%s'", why, n->str);
-            return sval_err;
-        }
-    }
-    /* 10 us is 10 / 1e6, exactly 1e-5, where 10 * 1e-6 is not */
-    double inv = 1 / scale, value = n->num * scale;
-    if (scale < 1 && fabs(inv - round(inv)) < 1e-9 * inv)
-        value = n->num / round(inv);
-    if (!isfinite(value)) { /* 1e400, or 1e300 GPa: no double holds it */
-        diag_error(S->dc, n->loc, "number out of range: larger than the largest double "
-                   "(1.8e308 in SI units)");
-        return sval_err;
-    }
-    sval v = sval_num(ex_const(S->pool, value), dim);
-    v.zero_lit = n->num == 0 && !n->str;
-    return v;
-}
-
-/* Evaluate a unit expression (a type annotation such as 1/m or N*s/m). */
-int sema_unit(sema *S, const ast *n, jnt_dim *out)
-{
-    double scale;
-    const char *at, *why;
-    switch (n->kind) {
-    case AST_NAME:
-        if (units_lookup(n->name, strlen(n->name), &scale, out) == 0)
-            return 0;
-        diag_error(S->dc, n->loc, "unknown unit '%s'", n->name);
-        return -1;
-    case AST_NUM:
-        *out = units_none;
-        if (n->num != 1) {
-            diag_error(S->dc, n->loc, "a unit may contain only the number 1");
-            return -1;
-        }
-        if (n->str && units_parse(n->str, strlen(n->str), &scale, out, &at, &why) != 0) {
-            diag_error(S->dc, n->aux, "%s in unit '%s'", why, n->str);
-            return -1;
-        }
-        return 0;
-    case AST_BINARY: {
-        jnt_dim a, b;
-        if (n->op == OP_POW) {
-            sval e = sema_num(S, &S->consts, n->kids[1], "a unit exponent");
-            double x;
-            if (sema_unit(S, n->kids[0], &a) || e.k != V_NUM)
-                return -1;
-            int num = ex_is_const(S->pool, e.e, &x) ? (int)lround(x * JNT_DIM_DEN) : 0;
-            if (!ex_is_const(S->pool, e.e, &x) || fabs(x * JNT_DIM_DEN - num) > 1e-9 ||
-                units_pow(a, num, JNT_DIM_DEN, out) != 0) {
-                diag_error(S->dc, n->kids[1]->loc, "a unit exponent must be a constant multiple "
-                                                   "of 1/6");
-                return -1;
-            }
-            return 0;
-        }
-        if (n->op != OP_MUL && n->op != OP_DIV)
-            break;
-        if (sema_unit(S, n->kids[0], &a) || sema_unit(S, n->kids[1], &b))
-            return -1;
-        *out = n->op == OP_MUL ? units_mul(a, b) : units_div(a, b);
-        return 0;
-    }
-    default:
-        break;
-    }
-    diag_error(S->dc, n->loc, "expected a unit such as 'm', 'N/m' or 'N*s/m'");
-    return -1;
 }
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -470,8 +386,10 @@ static sval dof_member(sema *S, int di, const ast *n)
     dof *d = &S->dofs[di];
     if (strcmp(n->name, "v") == 0)
         return sval_num(d->vel, units_div(dof_dim(S, di), (jnt_dim){{0, 0, 6, 0, 0}}));
-    if (strcmp(n->name, "a") == 0 && d->sub >= 0 && S->m->nifaces > 0 && S->in_output)
-        return sema_sub_point_accel(S, di);
+    sval pa;
+    if (strcmp(n->name, "a") == 0 && d->sub >= 0 && S->m->nifaces > 0 && S->in_output &&
+        sema_kinds_point_accel(S, di, &pa) == 0)
+        return pa;
     if (strcmp(n->name, "a") == 0 && d->body < 0) {
         diag_error(S->dc, n->loc, "the acceleration of a %s is not available%s",
                    d->point ? "point" : "substructure point",
@@ -506,7 +424,7 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
             if (S->markers[i].body == base.id && !strcmp(S->markers[i].short_name, n->name))
                 return (sval){V_MARKER, -1, units_none, i, 0, 0};
         sval w;
-        int r3 = sema_rigid3d_member(S, base.id, n->name, &w);
+        int r3 = b->kind && b->kind->member ? b->kind->member(S, base, n->name, n->loc, &w) : 1;
         if (r3 == 0)
             return w;
         if (r3 < 0) /* the body's declaration failed and said why: not again at each use */
@@ -533,31 +451,14 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
             return sval_err;
         return v;
     }
-    case V_SUB:
-    case V_SUBSET:
-    case V_SUBNODE: {
-        sval v;
-        return sema_sub_member(S, base, n->name, n->loc, &v) == 0 ? v : sval_err;
-    }
-    case V_CHAIN: {
-        sval v;
-        return sema_chain_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
-    }
-    case V_IFACE: {
-        sval v;
-        return sema_iface_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
-    }
     case V_MARKER: {
         sval v;
         return sema_marker_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
     }
-    case V_JOINT: {
-        sval v;
-        return sema_joint_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
+    default: {
+        sval v; /* a kind's value (kind.h) */
+        return sema_kind_member(S, base, n->name, n->loc, &v) == 0 ? v : sval_err;
     }
-    default:
-        diag_error(S->dc, n->loc, "%s has no members", sema_kind_name(S, base));
-        return sval_err;
     }
 }
 
@@ -566,11 +467,11 @@ static sval eval_index(sema *S, const scope *sc, const ast *n)
     sval base = sema_eval(S, sc, n->kids[0]);
     if (base.k == V_ERR)
         return base;
-    if (base.k == V_SUBSET) {
+    if (sema_kind_of_value(S, base.k)) { /* a kind's value (kind.h) */
         long i;
         sval v;
         if (sema_int_const(S, sc, n->kids[1], &i) != 0 ||
-            sema_sub_index(S, base, i, n->kids[1]->loc, &v) != 0)
+            sema_kind_index(S, base, i, n->kids[1]->loc, n->loc, &v) != 0)
             return sval_err;
         return v;
     }
@@ -652,7 +553,7 @@ static sval eval_node(sema *S, const scope *sc, const ast *n)
     ex_set_loc(S->pool, n->loc);
     switch (n->kind) {
     case AST_NUM:
-        return eval_numlit(S, n);
+        return sema_numlit(S, n);
     case AST_NAME:
         return eval_name(S, sc, n);
     case AST_MEMBER:

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 /* Whether real path p is dir or below it. */
@@ -70,7 +70,7 @@ static int has_dotdot(const char *p)
     return 0;
 }
 
-/* See sema_int.h. */
+/* See core.h. */
 int sema_path_ok(sema *S, jnt_loc at, const char *given, const char *resolved, const char *base,
                  const char *what)
 {
@@ -97,7 +97,7 @@ int sema_path_ok(sema *S, jnt_loc at, const char *given, const char *resolved, c
     return ok ? 0 : -1;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 int sema_output_ok(sema *S, jnt_loc at, const char *given)
 {
     if (!strcmp(given, "-") || sema_path_ok(S, at, given, given, ".", "output") != 0)
@@ -120,7 +120,7 @@ int sema_output_ok(sema *S, jnt_loc at, const char *given)
     return 0;
 }
 
-/* See sema_int.h. */
+/* See core.h. */
 void sema_data_file(sema *S, const char *path)
 {
     char real[PATH_MAX];

@@ -14,7 +14,7 @@
 #include "front/parse.h"
 #include "front/paths.h"
 #include "sema.h"
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 /* Directory of the standard library (paths.h). */
@@ -144,7 +144,7 @@ static void register_decls(sema *S, const ast *model, int file)
     }
 }
 
-/* See sema_int.h. The main file goes on the import stack first, so that a
+/* See passes.h. The main file goes on the import stack first, so that a
  * file importing it is a cycle. */
 void sema_register(sema *S, const ast *model, int file)
 {

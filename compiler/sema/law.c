@@ -1,6 +1,6 @@
 /*
  * law.c: the instantiation of laws written in the language for an
- * element (kinds/element.c): a law's parameters bound from its call, its lets,
+ * element (sema/element.c): a law's parameters bound from its call, its lets,
  * its continuous states (der) and discrete states (update) added to the
  * model, its result read in the element's units; the inputs it sees are the
  * element's quantities (s, v, N, area, p; gap, gapv).
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
@@ -443,7 +443,7 @@ done:
     return res;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_friction_v2(sema *S, elem *el, ex_id v2)
 {
     ex_pool *P = S->pool;
@@ -458,7 +458,7 @@ void sema_friction_v2(sema *S, elem *el, ex_id v2)
     sema_elem_add_qty(el, "v2_i", sval_num(at_end, DIM_MS));
 }
 
-/* See sema_int.h. */
+/* See core.h. */
 sval sema_friction_coef(sema *S, const scope *sc, const char *name, const ast *call, sval v)
 {
     if (call->kind == AST_NAME) { /* a law with all defaults */
@@ -493,7 +493,7 @@ static const ast *law_call(sema *S, const ast *setting)
     return NULL;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 sval sema_law_force(sema *S, const scope *sc, elem *el, const ast *setting, int kind)
 {
     const ast *call = law_call(S, setting);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
@@ -45,7 +45,7 @@ static int pin_kind(sema *S, ex_id q)
     return kind;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 int sema_init_fixed(sema *S, const ast **value)
 {
     const ast *v = *value;
@@ -59,7 +59,7 @@ int sema_init_fixed(sema *S, const ast **value)
     return 1;
 }
 
-/* See sema_int.h. The residual is q - value (for an angle that atan2
+/* See passes.h. The residual is q - value (for an angle that atan2
  * gives, wrapped to [-pi, pi)); its gradient rows come in sema_mb_finish. */
 int sema_mb_pin(sema *S, const char *name, ex_id q, ex_id value, int wrap, jnt_loc loc)
 {
@@ -89,7 +89,7 @@ int sema_mb_pin(sema *S, const char *name, ex_id q, ex_id value, int wrap, jnt_l
     return 0;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 int sema_mb_init_joint(sema *S, const ast *target, const ast *value)
 {
     if (target->kind != AST_MEMBER)

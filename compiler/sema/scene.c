@@ -14,7 +14,7 @@
 #include "lower/expr.h"
 #include "lower/expr_int.h"
 #include "jnt/scene.h"
-#include "sema_int.h"
+#include "passes.h"
 
 /* The probes' names among the scene IR's output columns (sema_scene_probes):
  * PROBE_TAG "ELEM:MA:MB:WHAT", WHAT one of gap, force, v, ax, ay, az, bx,
@@ -286,7 +286,7 @@ static void probe(sema *S, int ei, int ma, int mb, const char *what, ex_id e)
     ir_add(&S->m->out, nm, e, -1, units_none, loc_none);
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_scene_probes(sema *S)
 {
     ex_pool *P = S->pool;
@@ -458,7 +458,7 @@ static void scene_mcontacts(sema *S, jnt_scene *sc)
     free(ends);
 }
 
-/* See sema_int.h. */
+/* See core.h. */
 void sema_body_shape(sema *S, body *b, const ast *e)
 {
     static const char *const kinds[3] = {"box", "cylinder", "sphere"};
@@ -496,7 +496,7 @@ void sema_body_shape(sema *S, body *b, const ast *e)
     memcpy(b->shape_size, v, sizeof v);
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 jnt_scene *sema_scene(sema *S)
 {
     jnt_scene *sc = xcalloc(1, sizeof *sc);

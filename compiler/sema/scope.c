@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sema.h"
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
@@ -57,7 +57,7 @@ static void rehash(sema *S)
 
 static const char *const reserved[] = {"t", "pi", "ground"};
 
-/* See sema_int.h. */
+/* See passes.h. */
 sym *sema_declare(sema *S, enum sym_kind kind, const ast *decl)
 {
     const char *name = decl->name;
@@ -88,7 +88,7 @@ sym *sema_declare(sema *S, enum sym_kind kind, const ast *decl)
     return s;
 }
 
-/* See sema_int.h: what a value that is not finite is, for a message. */
+/* See passes.h: what a value that is not finite is, for a message. */
 const char *sema_nonfinite_why(double x)
 {
     if (isnan(x))
@@ -97,7 +97,7 @@ const char *sema_nonfinite_why(double x)
                  : "-inf (it overflows the largest double, -1.8e308, or is a pole such as log(0))";
 }
 
-/* See sema_int.h: the parameters' default values, in declaration order (each uses only
+/* See passes.h: the parameters' default values, in declaration order (each uses only
  * earlier ones); a value that is not finite is an error at its parameter, unless it comes
  * from an earlier parameter that is not finite either (reported there). */
 void sema_check_params(sema *S)
@@ -126,7 +126,7 @@ void sema_check_params(sema *S)
     free(bad);
 }
 
-/* See sema_int.h: a constant, parameter, let or integral, lazily, once. */
+/* See passes.h: a constant, parameter, let or integral, lazily, once. */
 void sema_eval_sym(sema *S, sym *s, jnt_loc use)
 {
     if (s->done)
@@ -292,7 +292,7 @@ static void global_names(sema *S, const scope *sc, const char ***list, int *n, i
     }
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_scope_init(sema *S)
 {
     S->global = (scope){.lookup = global_lookup, .names = global_names};

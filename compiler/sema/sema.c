@@ -15,11 +15,12 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sema.h"
-#include "sema_int.h"
+#include "passes.h"
 #include "summary.h"
 #include "front/alloc.h"
 
@@ -42,7 +43,8 @@ static char *model_name(const ast *model, const char *path)
 }
 
 /* See sema.h: check and lower a parsed model. */
-int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_model *out)
+int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file,
+               const sema_kind *const *kinds, ir_model *out)
 {
     int want_scene = out->want_scene; /* the caller's one request (ir.h) */
     *out = (ir_model){.want_scene = want_scene};
@@ -57,7 +59,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     out->max_order = ex_const(out->pool, 0);
     out->integrator = "bdf";
 
-    sema S = {.dc = dc, .arena = arena, .m = out, .pool = out->pool, .model = model,
+    sema S = {.dc = dc, .kinds = kinds, .arena = arena, .m = out, .pool = out->pool, .model = model,
               .gravity = {-1, -1, -1}};
     sema_scope_init(&S);
     sema_register(&S, model, file);
@@ -68,23 +70,9 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         if (s->kind == SYM_BODY)
             sema_declare_body(&S, s);
     }
-    for (int i = 0; i < S.nsym; i++) {
-        sym *s = &S.syms[i];
-        if (s->kind == SYM_SUB)
-            sema_declare_sub(&S, s);
-        else if (s->kind == SYM_CHAIN)
-            sema_declare_chain(&S, s);
-    }
-    sema_flex_bind(&S);
-    for (int i = 0; i < S.nsym; i++) {
-        sym *s = &S.syms[i];
-        if (s->kind == SYM_POINT)
-            sema_declare_point(&S, s);
-        else if (s->kind == SYM_IFACE)
-            sema_declare_iface(&S, s);
-        else if (s->kind == SYM_JOINT)
-            sema_declare_joint(&S, s);
-    }
+    sema_kinds_declare(&S, 1); /* substructures, chains */
+    sema_kinds_run(&S, offsetof(sema_kind, bind));
+    sema_kinds_declare(&S, 2); /* points, interfaces, joints */
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
         if (s->kind == SYM_ELEM)
@@ -123,9 +111,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
     for (int i = 0; i < S.nsym; i++)
         if (S.syms[i].decl && S.syms[i].decl->kind == AST_INTEGRAL)
             sema_eval_sym(&S, &S.syms[i], S.syms[i].decl->loc);
-    for (int i = 0; i < S.nsym; i++) /* every file's chains */
-        if (S.syms[i].kind == SYM_CHAIN)
-            sema_eval_chain(&S, &S.syms[i]);
+    sema_kinds_eval(&S); /* every file's (chains) */
     if (!S.have_sim)
         out->integrator = NULL; /* analyses only: no integrator to check */
     if (out->want_scene && !diag_errors(dc)) /* before the passes that rewrite outputs */
@@ -137,7 +123,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         if (!diag_errors(dc))
             sema_analysis_finish(&S);
         sema_eliminate_prescribed(&S);
-        sema_sub_gather(&S);
+        sema_kinds_run(&S, offsetof(sema_kind, gather));
     }
     /* every value that failed must have said why: never drop a force silently */
     for (int i = 0; i < S.nelem && !diag_errors(dc); i++)
@@ -150,7 +136,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
                                             "(please report)", out->y.v[i].name);
     if (!S.have_sim && !S.have_an)
         diag_error(dc, (jnt_loc){file, 0}, "the model has no 'simulate { ... }' block");
-    sema_iface_check(&S);
+    sema_kinds_run(&S, offsetof(sema_kind, check));
     if (!S.have_sim)
         out->integrator = NULL; /* analyses only */
     if (!S.have_out) {
@@ -191,7 +177,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file, ir_mo
         free(S.dofs[i].lin_y);
         free(S.dofs[i].lin_c);
     }
-    sema_sub_free(&S);
+    sema_kinds_run(&S, offsetof(sema_kind, release));
     sema_mb_free(&S);
     free(S.steps);
     free(S.steps0);

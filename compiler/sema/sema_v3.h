@@ -1,12 +1,12 @@
 /*
  * sema/sema_v3.h: 3-vectors of expressions for the spatial multibody passes
- * (kinds/rigid3d.c: bodies and joints; kinds/clearance.c: clearance joints), and the
+ * (kinds/rigid3d.c: bodies and joints; sema/clearance.c: clearance joints), and the
  * helpers they share. Inside a function, P is the expression pool.
  */
 #ifndef JNT_SEMA_V3_H
 #define JNT_SEMA_V3_H
 
-#include "sema_int.h"
+#include "core.h"
 
 typedef struct v3 {
     ex_id c[3];
@@ -59,8 +59,9 @@ v3 mb3_director0(const sema *S, const body *b, int i);
 v3 mb3_mpos(const marker *m);
 /* World vector w0 (at t = 0) as a vector fixed in the frame of marker m:
  * its components c on the body's initial directors times the directors (the
- * ground: w0 itself); at a node that turns, c + theta x c (theta the node's
- * small elastic rotation in the frame, linearised as the beam's is). */
+ * ground, or a body without directors: w0 itself); at a node that turns,
+ * c + theta x c (theta the node's small elastic rotation in the frame,
+ * linearised as the beam's is). */
 v3 mb3_fixed_in(sema *S, const marker *m, v3 w0);
 /* A unit axis (world frame, at t = 0) from `e`, or e_z when e is NULL;
  * with p, s completing the right-handed triple (a, p, s). 0, or -1 after an

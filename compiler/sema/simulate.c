@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_S = {{0, 0, 6, 0, 0}};
@@ -32,7 +32,7 @@ static char *target_name(const ast *e)
     return s;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_eval_init(sema *S, const ast *d, unsigned char *seen)
 {
     /* a pin (fixed(value), a joint's coordinate: docs/multibody.md) */
@@ -142,7 +142,7 @@ static const integ_spec integ_specs[] = {
     {"generalized_alpha", {"h", "rho_inf", "rtol", "atol"}, {NAN, 0.9, 0, 0}},
 };
 
-/* See sema_int.h: parameters only, with a dimension. */
+/* See passes.h: parameters only, with a dimension. */
 ex_id sema_setting_expr(sema *S, const ast *e, jnt_dim dim, const char *what)
 {
     sval v = sema_num_dim(S, &S->global, e, dim, what);
@@ -259,7 +259,7 @@ static void eval_assemble_tol(sema *S, const ast *e)
     S->m->assemble_tol = v;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_eval_simulate(sema *S, const ast *d)
 {
     if (S->have_sim++) {
@@ -292,7 +292,7 @@ void sema_eval_simulate(sema *S, const ast *d)
         diag_error(S->dc, d->loc, "'simulate' needs 'until = <end time>'");
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_eval_output(sema *S, const ast *d)
 {
     ir_model *m = S->m;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
@@ -34,7 +34,7 @@ static ex_id qty_expr(const elem *el, const char *name)
     return -1;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 ex_id sema_at_init(sema *S, ex_id e)
 {
     ex_pool *P = S->pool;
@@ -48,7 +48,7 @@ ex_id sema_at_init(sema *S, ex_id e)
     return r;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_defer_init(sema *S, int d, ex_id e)
 {
     XGROW(S->dinit_d, S->capdinit, S->ndinit);
@@ -57,7 +57,7 @@ void sema_defer_init(sema *S, int d, ex_id e)
     S->dinit_e[S->ndinit++] = e;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_init_finish(sema *S)
 {
     for (int i = 0; i < S->ndinit; i++) {
@@ -173,7 +173,7 @@ void sema_step_control(sema *S, elem *el, const ast *st, int contact)
     S->steps[S->nsteps++] = prop;
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_steps_finish(sema *S)
 {
     if (!S->nsteps)

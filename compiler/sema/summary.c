@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 #include "summary.h"
 #include "front/alloc.h"
 

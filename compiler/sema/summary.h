@@ -4,7 +4,7 @@
 #ifndef JNT_SEMA_SUMMARY_H
 #define JNT_SEMA_SUMMARY_H
 
-#include "sema_int.h"
+#include "core.h"
 
 /* `summary { NAME = OP(column, from = T1, to = T2) ... }` of the main file:
  * appends its results to S->m->sum, after the output columns are known

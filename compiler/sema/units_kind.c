@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "sema_int.h"
+#include "passes.h"
 
 /* kinds inside an expression: the public ones, and the parts energies and
  * powers are made of */
@@ -194,7 +194,7 @@ static int kind_of(sema *S, const ast *n, int depth)
     }
 }
 
-/* See sema_int.h. */
+/* See passes.h. */
 int sema_out_kind(sema *S, const ast *e, jnt_dim dim)
 {
     static const jnt_dim W = {{6, 12, -18, 0, 0}}, J = {{6, 12, -12, 0, 0}};

@@ -108,7 +108,7 @@ int params_defaults(const jnt_model *m, jnt_data *d)
     if (rc <= -1000 && -1000 - rc < a->ny)
         return data_error(d, JNT_ERR_PARAM, "the mass of the body of '%s' is not positive and "
                           "finite with these parameter values", a->y_names[-1000 - rc]);
-    if (rc <= -1000 && -1000 - rc < 2 * a->ny) /* gen.c: an inertia, after the masses */
+    if (rc <= -1000 && -1000 - rc < 2 * a->ny) /* compiler/lower/gen_kernel.c: an inertia, after the masses */
         return data_error(d, JNT_ERR_PARAM, "the inertia of the body of '%s' is not positive "
                           "and finite with these parameter values (for rigid3d, no principal "
                           "moment may exceed the sum of the other two)",

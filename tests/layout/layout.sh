@@ -7,7 +7,15 @@
 #  2. no circle of calls across folders: the folders of runtime/ and
 #     compiler/ call each other one way (found from the objects' symbols);
 #  3. within a folder, files call each other in a circle only inside one of
-#     the modules the architecture page names (MODULES below).
+#     the modules the architecture page names (MODULES below);
+#  4. the compiler's folders include one way (front < lower < sema < kinds <
+#     jit < cli: a folder includes only the folders below it), the sema core
+#     (compiler/sema/) references no symbol of a kind (compiler/kinds/), and a
+#     kind (a file of compiler/kinds/, or one of its sub-folders) none of another
+#     kind's: the core reaches the kinds through their tables, handed to it from
+#     above (kinds/registry.c, the one file that names them all).
+# OBJ (default $B/obj) may point at other objects: tests/layout/selftest.sh
+# runs these checks on objects made to break them.
 # Run from the repository root with B set to the build directory.
 B=${B:-build}
 pass() { echo "PASS: layout: $*"; }
@@ -16,7 +24,8 @@ CC="gcc -std=c11 -D_POSIX_C_SOURCE=200809L -DJNT_SOURCE_DIR=\"x\" -DJNT_LINK_LIB
 
 # 1. include paths
 bad=""
-for f in compiler/front/*.c compiler/lower/*.c compiler/sema/*.c compiler/kinds/*.c compiler/jit/*.c; do
+for f in compiler/front/*.c compiler/lower/*.c compiler/sema/*.c compiler/kinds/*.c \
+    compiler/kinds/*/*.c compiler/jit/*.c; do
     $CC -Iruntime/include -Icompiler -I"$B/gen" "$f" 2> /dev/null || bad="$bad $f"
 done
 if [ -z "$bad" ]; then pass "compiler/*/*.c build with -Iruntime/include -Icompiler only"
@@ -34,8 +43,22 @@ else
     pass "no compiler file names a runtime folder"
 fi
 
-# 2. and 3. calls between files and folders, from the objects' symbols
-OBJ=$B/obj
+# 4a. includes between the compiler's folders: only downwards
+bad=""
+rank() { case $1 in front) echo 1;; lower) echo 2;; sema) echo 3;; kinds) echo 4;; jit) echo 5;; cli) echo 6;; *) echo 0;; esac; }
+for f in compiler/*/*.c compiler/*/*.h compiler/kinds/*/*.c compiler/kinds/*/*.h; do
+    [ -f "$f" ] || continue
+    d=${f#compiler/}; d=${d%%/*}; r=$(rank "$d")
+    for g in $(sed -n 's@^#include "\(front\|lower\|sema\|kinds\|jit\|cli\)/.*@\1@p' "$f"); do
+        [ "$g" = "$d" ] && continue
+        [ "$(rank "$g")" -lt "$r" ] || bad="$bad $f->$g"
+    done
+done
+if [ -z "$bad" ]; then pass "the compiler's folders include only the folders below them"
+else fail "a compiler folder includes one above it:$bad"; fi
+
+# 2., 3. and 4b. calls between files and folders, from the objects' symbols
+OBJ=${OBJ:-$B/obj}
 if ! ls "$OBJ"/runtime/*/*.o > /dev/null 2>&1; then
     fail "no objects in $OBJ (build first)"
     exit 0
@@ -44,7 +67,7 @@ fi
 MODULES="setup/fe_ setup/red_ couple/slide integrate/integ_ compiler/sema/ compiler/front/parse"
 T=${TMPDIR:-/tmp}/jnt-layout.$$
 trap 'rm -f "$T".*' EXIT
-for o in "$OBJ"/runtime/*/*.o "$OBJ"/compiler/*/*.o; do
+for o in "$OBJ"/runtime/*/*.o "$OBJ"/compiler/*/*.o "$OBJ"/compiler/*/*/*.o; do
     n=${o#"$OBJ"/}; n=${n#runtime/}; n=${n%.o}
     # compiler/cli/lazy.c defines the numerical libraries' functions for the jnt
     # executables (loading them on first use): a call to it is a call to them
@@ -88,4 +111,22 @@ awk -v modules="$MODULES" '
                 print "FAIL: layout: " v[i] " and " v[j] " call each other (not one module)"; bad = 1
             }
         if (!bad) print "PASS: layout: the " n " files call in circles only within a module"
-    }' "$T.sym"
+        # the compiler kinds: the core calls none, a kind calls no other
+        bad = 0; nk = 0
+        for (i = 1; i <= nu; i++) {
+            s = use[i]
+            if (!(s in def)) continue
+            a = user[i]; b = def[s]
+            if (index(b, "compiler/kinds/") != 1) continue
+            if (index(a, "compiler/sema/") == 1) {
+                print "FAIL: layout: the sema core " a " calls the kind " b " (" s ")"; bad = 1
+            } else if (index(a, "compiler/kinds/") == 1 && a != "compiler/kinds/registry" &&
+                       kind(a) != kind(b)) {
+                print "FAIL: layout: the kind " kind(a) " calls the kind " kind(b) " (" s ")"; bad = 1
+            }
+        }
+        for (x in node) if (index(x, "compiler/kinds/") == 1 && x != "compiler/kinds/registry") { kk[kind(x)] = 1 }
+        for (x in kk) nk++
+        if (!bad) print "PASS: layout: the sema core calls no kind, and none of the " nk " kinds another"
+    }
+    function kind(f) { sub(/^compiler\/kinds\//, "", f); sub(/\/.*$/, "", f); return f }' "$T.sym"

@@ -1,6 +1,6 @@
 /*
  * test_pins.c: the assembly pins a model declares (issue 28 items 2-3;
- * compiler/kinds/rigid2d.c, gen.c's pins kernel, jnt_abi_model.pins): their
+ * compiler/sema/pins.c, lower/gen_kernel.c's pins kernel, jnt_abi_model.pins): their
  * names and kinds, their residuals against the quantities written out by
  * hand, and their gradient rows against central differences of the
  * residuals (over q for a position pin, over v for a rate pin), at random

@@ -13,7 +13,7 @@
  *   - a run of the model writes the same rows whether its outputs read one
  *     quantity or several (the partial state is never read stale);
  *   - the rhs kernel writes runs of constant zero rows with one memset
- *     (compiler/lower/gen.c), and the JIT resolves it (compiler/jit/jit.c).
+ *     (compiler/lower/gen_kernel.c), and the JIT resolves it (compiler/jit/jit.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -214,7 +214,7 @@ static void check_runs(void)
     jnt_model_free(m2);
 }
 
-/* The rhs kernel's zero rows: one memset per run (compiler/lower/gen.c). */
+/* The rhs kernel's zero rows: one memset per run (compiler/lower/gen_kernel.c). */
 static void check_memset(void)
 {
     char path[512];

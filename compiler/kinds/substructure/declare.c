@@ -1,14 +1,14 @@
 /*
- * substructure.c: declaring substructures. A substructure is a finite-element
+ * declare.c: declaring substructures. A substructure is a finite-element
  * model (generated: beam2d, beam3d, plate2d, chain; or imported: fe) with boundary
- * conditions, damping and a reduction basis Phi (kinds/substructure_basis.c), reduced
+ * conditions, damping and a reduction basis Phi (kinds/substructure/basis.c), reduced
  * at compile time: its states are the generalized coordinates q (and
  * velocities) of
  *   Mr q'' + Cr q' + Kr q = Phi^T f,   Mr = Phi^T M Phi, ...   (seed 000 eq. 4)
  * which the runtime integrates as a linear block (jnt_abi_block). Here: the
  * type's arguments, the settings (angle, fix, damping, reduce, frames,
  * placement), the reduced matrices and the states; the numbers come from
- * the setup library (fe_*, red_*). Its points are kinds/substructure_gather.c's.
+ * the setup library (fe_*, red_*). Its points are kinds/substructure/gather.c's.
  *
  * The type arguments must be compile-time constants (literals or consts):
  * the mesh and its reduction are fixed when the model is compiled.
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "jnt/setup.h"
-#include "sema/sema_int.h"
+#include "substructure.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
@@ -34,101 +34,6 @@ static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
 static const jnt_dim DIM_NM2 = {{6, 18, -12, 0, 0}};
 static const jnt_dim DIM_KGPM = {{6, -6, 0, 0, 0}};
 static const jnt_dim DIM_KGM = {{6, 6, 0, 0, 0}};
-
-/* The index of a keyword argument among spec->choice, or -1 (reported). */
-static int bind_choice(sema *S, const ast *e, const arg_spec *spec, const char *what)
-{
-    const char *w = e->kind == AST_STRING ? e->str : e->kind == AST_NAME ? e->name : NULL;
-    for (int j = 0; w && j < spec->nchoice; j++)
-        if (!strcmp(spec->choice[j], w))
-            return j;
-    char list[256] = "";
-    for (int j = 0; j < spec->nchoice; j++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                 j == 0 ? "" : j + 1 < spec->nchoice ? ", " : " and ", spec->choice[j]);
-    if (w)
-        diag_error(S->dc, e->loc, "unknown %s '%s' of %s (there are %s)", spec->name, w, what,
-                   list);
-    else
-        diag_error(S->dc, e->loc, "'%s' of %s is a name (there are %s)", spec->name, what, list);
-    return -1;
-}
-
-/* See sema_int.h. */
-int sema_bind_args(sema *S, const ast *call, int first, int last, const arg_spec *spec, int n,
-                   const char *what, double *v, const char **str)
-{
-    const ast *given[16] = {0};
-    int pos = 0, err = 0;
-    for (int i = first; i < last; i++) {
-        const ast *a = call->kids[i];
-        int k = -1;
-        if (a->kind == AST_ARG) {
-            for (int j = 0; j < n; j++)
-                if (!strcmp(spec[j].name, a->name))
-                    k = j;
-            if (k < 0) {
-                const char *c[16];
-                for (int j = 0; j < n; j++)
-                    c[j] = spec[j].name;
-                const char *best = jnt_closest_name(a->name, c, n);
-                diag_error(S->dc, a->loc, "unknown argument '%s' of %s%s%s%s", a->name, what,
-                           best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
-                err = 1;
-                continue;
-            }
-        } else {
-            k = pos < n ? pos++ : -1;
-            if (k < 0) {
-                diag_error(S->dc, a->loc, "too many arguments for %s", what);
-                err = 1;
-                continue;
-            }
-        }
-        given[k] = a->kind == AST_ARG ? a->kids[0] : a;
-    }
-    for (int k = 0; k < n; k++) {
-        if (str)
-            str[k] = NULL;
-        if (!given[k]) {
-            if (isnan(spec[k].def) && spec[k].dim) {
-                diag_error(S->dc, call->loc, "%s needs '%s'", what, spec[k].name);
-                err = 1;
-            }
-            v[k] = spec[k].def;
-            continue;
-        }
-        if (spec[k].choice) { /* a keyword */
-            int j = bind_choice(S, given[k], &spec[k], what);
-            err |= j < 0;
-            v[k] = j;
-            continue;
-        }
-        if (!spec[k].dim) { /* a string (a file) */
-            if (given[k]->kind != AST_STRING) {
-                diag_error(S->dc, given[k]->loc, "'%s' of %s is a file name in quotes",
-                           spec[k].name, what);
-                err = 1;
-            } else {
-                str[k] = given[k]->str;
-            }
-            continue;
-        }
-        char w[128];
-        snprintf(w, sizeof w, "'%s' of %s", spec[k].name, what);
-        sval x = sema_num_dim(S, &S->consts, given[k], *spec[k].dim, w);
-        if (x.k != V_NUM) {
-            err = 1;
-            continue;
-        }
-        if (!ex_is_const(S->pool, x.e, &v[k])) {
-            diag_error(S->dc, given[k]->loc, "%s must be a compile-time constant (the mesh and its "
-                                             "reduction are built when the model is compiled)", w);
-            err = 1;
-        }
-    }
-    return err ? -1 : 0;
-}
 
 static const arg_spec beam2d_args[] = {
     {"length", &DIM_M, NAN, NULL, 0},    {"height", &DIM_M, NAN, NULL, 0},
@@ -619,7 +524,7 @@ void sema_declare_sub(sema *S, sym *s)
         frame_inertia(S, b);
 }
 
-/* See sema_int.h. */
+/* See substructure.h. */
 void sema_sub_free(sema *S)
 {
     for (int s = 0; s < S->nsub; s++) {
@@ -641,3 +546,34 @@ void sema_sub_free(sema *S)
     }
     free(S->subs);
 }
+
+/* sema_kind.dof_accel: a substructure point's (sema_sub_accel). */
+static int sub_dof_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha)
+{
+    return S->dofs[di].sub < 0 ? 1 : sema_sub_accel(S, di, skip, a0, alpha);
+}
+
+/* sema_kind.point_accel: a substructure point's (sema_sub_point_accel). */
+static int sub_point_accel(sema *S, int di, sval *out)
+{
+    if (S->dofs[di].sub < 0)
+        return 1;
+    *out = sema_sub_point_accel(S, di);
+    return 0;
+}
+
+const sema_kind sema_kind_substructure = {
+    .name = "substructure",
+    .sym = SYM_SUB,
+    .pass = 1,
+    .declare = sema_declare_sub,
+    .vk = {V_SUB, V_SUBSET, V_SUBNODE},
+    .nvk = 3,
+    .member = sema_sub_member,
+    .index = sema_sub_index,
+    .assemble = sema_sub_assemble,
+    .dof_accel = sub_dof_accel,
+    .point_accel = sub_point_accel,
+    .gather = sema_sub_gather,
+    .release = sema_sub_free,
+};

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema/sema_int.h"
+#include "passes.h"
 #include "front/alloc.h"
 
 static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
@@ -21,7 +21,7 @@ static const jnt_dim DIM_N = {{6, 6, -12, 0, 0}};
 static const jnt_dim DIM_PA = {{6, -6, -12, 0, 0}};
 static const jnt_dim DIM_M2 = {{0, 12, 0, 0, 0}};
 
-/* See sema_int.h. */
+/* See passes.h. */
 void sema_elem_add_qty(elem *el, const char *name, sval v)
 {
     XGROW(el->q, el->capq, el->nq);
@@ -195,7 +195,7 @@ static int planar_dof(sema *S, const scope *sc, elem *el, end ea, end eb, const 
                                            "slides by its coordinate s");
             return -2;
         }
-        if (sema_joint_member(S, ea.id, "reaction", decl->loc, normal) != 0)
+        if (sema_kind_member(S, (sval){.k = V_JOINT, .id = ea.id}, "reaction", decl->loc, normal) != 0)
             return -2;
         el->joint = ea.id;
         return sema_mb_joint_coord(S, ea.id, r, el->name);
@@ -614,14 +614,15 @@ void sema_eval_elem(sema *S, int ei)
         if (tgt.k == V_DOF) {
             el->a = tgt.id;
             const dof *f = &S->dofs[tgt.id];
-            int angle = f->body >= 0 && S->bodies[f->body].rigid &&
-                        strcmp(f->short_name, "angle") == 0; /* a torque, in N m */
+            /* the force conjugate to the coordinate: work over its dimension (N on a
+             * length, a torque in N m on an angle) */
+            jnt_dim gen = units_div(units_mul(DIM_N, DIM_M), f->body >= 0 ? S->m->y.v[f->y].dim
+                                                                            : DIM_M);
             if (f->body >= 0 && S->bodies[f->body].rigid3 && f->short_name[0] == 'd')
                 diag_error(S->dc, el->decl->kids[0]->loc, "%s on a director of a rigid3d body: "
                            "act on its markers or its centre (x, y, z)", what);
             else
-                el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M
-                                     : angle ? units_mul(DIM_N, DIM_M) : DIM_N, what);
+                el->force = sema_num_dim(S, sc, el->decl->kids[1], motion ? DIM_M : gen, what);
             if (motion && el->force.k == V_NUM && sema_is_dynamic(S, el->force.e) &&
                 !sema_is_time_only(S, el->force.e)) {
                 diag_error(S->dc, el->decl->kids[1]->loc,

@@ -1,5 +1,5 @@
 /*
- * substructure_basis.c: the reduction basis of a substructure from its
+ * basis.c: the reduction basis of a substructure from its
  * `reduce = ...` setting: modal(modes = n), static(at = SET),
  * craig_bampton(modes = n, keep = SET), their sum, and jtv(...) extending
  * the basis on its left with joint trial vectors. Here the arguments are
@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "jnt/setup.h"
-#include "sema/sema_int.h"
+#include "substructure.h"
 #include "front/alloc.h"
 
-/* See sema_int.h. */
+/* See substructure.h. */
 int sema_sub_sets(sema *S, const ast *e, const fe_model *fe, int *sets, int max)
 {
     const ast *const *items = &e;
@@ -63,7 +63,7 @@ static int set_dofs(const fe_model *fe, int set, int **out)
     return n;
 }
 
-/* See sema_int.h. */
+/* See substructure.h. */
 int sema_sub_comp(const char *name)
 {
     static const char *const comps[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
@@ -172,7 +172,7 @@ done:
     return rc ? -1 : 0;
 }
 
-/* See sema_int.h: the basis from `reduce = modal(...) + static(...) +
+/* See substructure.h: the basis from `reduce = modal(...) + static(...) +
  * craig_bampton(...) + jtv(...)`. */
 int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
 {

@@ -1,16 +1,18 @@
 /*
  * clearance.c: seed 001's clearance joints between spatial (and planar)
  * markers: the slip of the races for friction (eqs. 5-6) and the gap of
- * the cylinder-disk joint (eqs. 8-13). The spherical joint's gap and its
- * energy-consistent length are kinds/rigid2d.c's (they are lengths between
- * markers); bodies and joints are kinds/rigid3d.c's.
+ * the cylinder-disk joint (eqs. 8-13), for the element machinery (a
+ * friction or contact between two markers). The spherical joint's gap and
+ * its energy-consistent length are sema/gaps.c's (they are lengths between
+ * markers); bodies are kinds/rigid3d.c's, joints kinds/joint.c's.
  */
 #include <math.h>
 
-#include "sema/sema_v3.h"
+#include "passes.h"
+#include "sema_v3.h"
+#include "dims.h"
 #include "front/alloc.h"
 
-static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
 
 /* Newton steps on the cylinder clearance's contact angle (eq. 12) */
 #define NEWTON_PHI 4
@@ -24,6 +26,8 @@ static v3 marker_omega(sema *S, const marker *m)
     if (m->body < 0)
         return w;
     const body *b = &S->bodies[m->body];
+    if (!b->rigid3 && !b->rigid) /* a point: it does not turn */
+        return w;
     if (!b->rigid3) { /* rigid2d, flexible2d's frame: x, y, angle; a node's rz */
         w.c[2] = m->rot_on ? ADD(S->dofs[b->dof0 + 2].vel, m->rotv[2])
                            : S->dofs[b->dof0 + 2].vel;
@@ -39,51 +43,6 @@ static v3 marker_omega(sema *S, const marker *m)
     for (int i = 0; m->rot_on && i < 3; i++) /* plus the node's, R theta' */
         w = v_add(P, w, v_scale(P, m->rotv[i], mb3_director(S, b, i)));
     return w;
-}
-
-/* See sema_int.h. Planar markers (rigid2d) too: the plane's z is 0. The
- * contact points are the races' points along n, the
- * unit vector from b's centre to a's: Z_a = r_a + rho_a n, Z_b = r_b + rho_b
- * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
- * - Z_b'). */
-int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           int axial, const char *ename, ex_id *v2)
-{
-    ex_pool *P = S->pool;
-    const marker *a = &S->markers[ma], *b = &S->markers[mb];
-    int d3 = a->d3;
-    v3 dr = {{SUB(a->px, b->px), SUB(a->py, b->py), d3 ? SUB(a->pz, b->pz) : C(0)}};
-    v3 ax = {{C(0), C(0), C(1)}}, p0, s0;
-    if (axis) { /* a bearing: n across its axis, the contact points' radial direction */
-        if (mb3_axis_triple(S, axis, &ax, &p0, &s0) != 0)
-            return -2;
-        ax = mb3_fixed_in(S, b, ax);
-        dr = v_sub(P, dr, v_scale(P, v_dot(P, ax, dr), ax));
-    }
-    ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
-    v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
-    v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, d3 ? S->dofs[a->dz].vel : C(0)}};
-    v3 vb = {{C(0), C(0), C(0)}};
-    if (b->dx >= 0)
-        vb = (v3){{S->dofs[b->dx].vel, S->dofs[b->dy].vel, d3 ? S->dofs[b->dz].vel : C(0)}};
-    v3 vr = v_add(P, v_sub(P, va, vb),
-                  v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
-                        v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
-    ex_id speed;
-    if (!d3 || axis) { /* along the unit tangent a x n, or the axis itself */
-        speed = v_dot(P, axial ? ax : v_cross(P, ax, n), vr);
-        if (v2)
-            *v2 = v_dot(P, axial ? v_cross(P, ax, n) : ax, vr);
-    } else {
-        v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
-        const double veps = 1e-6; /* m/s */
-        speed = SUB(ex_op1(P, EX_SQRT, ADD(v_dot(P, vt, vt), C(veps * veps))), C(veps));
-    }
-    dof f = {.name = xasprintf("%s.slip", ename), .short_name = "slip", .body = -1, .y = -1,
-             .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
-             .pos = C(0), .vel = speed};
-    sema_mb_lin(S, &f, speed, 1, NULL, NULL);
-    return sema_mb_push_dof(S, &f);
 }
 
 /* The gap of eqs. 11-13 at z = (x1, x2, ga, gb): x = r_a - r_b on the
@@ -147,7 +106,52 @@ static ex_id cyl_coef(sema *S, ex_kind kind, int index, void *ctx)
     return cf < 0 ? -1 : ex_op1(P, EX_NEG, cf);
 }
 
-/* See sema_int.h. The gap's derivatives are those of cyl_gap's expression:
+/* See passes.h. Planar markers (rigid2d) too: the plane's z is 0. The
+ * contact points are the races' points along n, the
+ * unit vector from b's centre to a's: Z_a = r_a + rho_a n, Z_b = r_b + rho_b
+ * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
+ * - Z_b'). */
+int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
+                           int axial, const char *ename, ex_id *v2)
+{
+    ex_pool *P = S->pool;
+    const marker *a = &S->markers[ma], *b = &S->markers[mb];
+    int d3 = a->d3;
+    v3 dr = {{SUB(a->px, b->px), SUB(a->py, b->py), d3 ? SUB(a->pz, b->pz) : C(0)}};
+    v3 ax = {{C(0), C(0), C(1)}}, p0, s0;
+    if (axis) { /* a bearing: n across its axis, the contact points' radial direction */
+        if (mb3_axis_triple(S, axis, &ax, &p0, &s0) != 0)
+            return -2;
+        ax = mb3_fixed_in(S, b, ax);
+        dr = v_sub(P, dr, v_scale(P, v_dot(P, ax, dr), ax));
+    }
+    ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
+    v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
+    v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, d3 ? S->dofs[a->dz].vel : C(0)}};
+    v3 vb = {{C(0), C(0), C(0)}};
+    if (b->dx >= 0)
+        vb = (v3){{S->dofs[b->dx].vel, S->dofs[b->dy].vel, d3 ? S->dofs[b->dz].vel : C(0)}};
+    v3 vr = v_add(P, v_sub(P, va, vb),
+                  v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
+                        v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
+    ex_id speed;
+    if (!d3 || axis) { /* along the unit tangent a x n, or the axis itself */
+        speed = v_dot(P, axial ? ax : v_cross(P, ax, n), vr);
+        if (v2)
+            *v2 = v_dot(P, axial ? v_cross(P, ax, n) : ax, vr);
+    } else {
+        v3 vt = v_sub(P, vr, v_scale(P, v_dot(P, n, vr), n));
+        const double veps = 1e-6; /* m/s */
+        speed = SUB(ex_op1(P, EX_SQRT, ADD(v_dot(P, vt, vt), C(veps * veps))), C(veps));
+    }
+    dof f = {.name = xasprintf("%s.slip", ename), .short_name = "slip", .body = -1, .y = -1,
+             .sub = -1, .g = -1, .point = 1, .force = C(0), .acc = -1, .motion = -1,
+             .pos = C(0), .vel = speed};
+    sema_mb_lin(S, &f, speed, 1, NULL, NULL);
+    return sema_mb_push_dof(S, &f);
+}
+
+/* See passes.h. The gap's derivatives are those of cyl_gap's expression:
  * the envelope theorem makes them eq. 14's at the optimum. */
 int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
                          const char *ename, ex_id *ai, ex_id *af)

@@ -1,5 +1,5 @@
 /*
- * substructure_gather.c: the points of a substructure. A point (NAME.SET.ux,
+ * gather.c: the points of a substructure. A point (NAME.SET.ux,
  * NAME.SET[k].uy) is a dof whose motion is a row of Phi times q
  * (red_point_row), read by the kernels as a gathered position u[g] and
  * velocity uv[g]; forces on it reach the generalized forces at run time as
@@ -12,41 +12,8 @@
 #include <string.h>
 
 #include "jnt/setup.h"
-#include "sema/sema_int.h"
+#include "substructure.h"
 #include "front/alloc.h"
-
-/* See sema_int.h. */
-int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc)
-{
-    subst *b = &S->subs[si];
-    static const char *const comps[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
-    char *name = xasprintf("%s.node%d.%s", b->name, b->fe->node[node].id, comps[comp]);
-    for (int i = 0; i < S->ndof; i++)
-        if (S->dofs[i].sub == si && !strcmp(S->dofs[i].name, name)) {
-            free(name);
-            return i;
-        }
-    red_basis basis = {b->ndof, b->r, b->phi};
-    double *coef = xmalloc((size_t)b->r * sizeof *coef);
-    char err[512] = "";
-    if (red_point_row(b->fe, &basis, node, comp, coef, err, sizeof err) <= 0) {
-        diag_error(S->dc, loc, "%s has no degree of freedom here (fixed, or not a component of "
-                               "this element type)", name);
-        free(name);
-        free(coef);
-        return -1;
-    }
-    XGROW(S->dofs, S->capdof, S->ndof);
-    dof *f = &S->dofs[S->ndof];
-    *f = (dof){.name = name, .short_name = comps[comp], .body = -1, .y = -1, .sub = si,
-               .force = ex_const(S->pool, 0), .acc = -1, .motion = -1, .g = S->ngather++};
-    f->coef = coef;
-    /* u = sum_k coef_k q_k and v = sum_k coef_k qd_k: gathered by the runtime
-     * (the coefficients become a row of the block's R, sema_sub_gather) */
-    f->pos = ex_var(S->pool, EX_UP, f->g);
-    f->vel = ex_var(S->pool, EX_UV, f->g);
-    return S->ndof++;
-}
 
 /* x^T A z / 2 over the coordinates at y[ya ..] and y[za ..] (A r x r). */
 static ex_id quad_form(sema *S, const subst *b, const double *A, int xa, int za, double scale)
@@ -85,7 +52,7 @@ static int energy_member(sema *S, const subst *b, const char *name, sval *out)
     return 1;
 }
 
-/* See sema_int.h. */
+/* See substructure.h. */
 int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
     subst *b = &S->subs[base.id];
@@ -138,9 +105,11 @@ int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out
     return 0;
 }
 
-/* See sema_int.h: SET[i], 1-based. */
+/* See substructure.h: SET[i], 1-based. */
 int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out)
 {
+    if (base.k != V_SUBSET)
+        return 1;
     const fe_set *set = &S->subs[base.id].fe->set[base.aux];
     if (i < 1 || i > set->n) {
         diag_error(S->dc, loc, "index %ld is outside node set '%s' (1..%d)", i, set->name, set->n);
@@ -150,7 +119,7 @@ int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out)
     return 0;
 }
 
-/* See sema_int.h. With the point u = c^T q, its acceleration
+/* See substructure.h. With the point u = c^T q, its acceleration
  * u'' = c^T Mr^-1 (g - Kr q - Cr qd), g = g_o + c F: a0 is the part of the
  * other forces g_o and of the coordinates, alpha = c^T Mr^-1 c
  * (red_point_accel gives the coefficients). */
@@ -202,7 +171,7 @@ int sema_sub_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha)
     return 0;
 }
 
-/* See sema_int.h: the forces on the substructure's points reach g at run
+/* See substructure.h: the forces on the substructure's points reach g at run
  * time (g += R^T F, abi.h); here only what acts on the coordinates directly. */
 void sema_sub_assemble(sema *S)
 {
@@ -247,7 +216,7 @@ void sema_sub_assemble(sema *S)
     }
 }
 
-/* See sema_int.h. The points of each block get consecutive indices (in the
+/* See substructure.h. The points of each block get consecutive indices (in the
  * order they were made), their forces become the model's f, their
  * coefficients the rows of the block's R. */
 void sema_sub_gather(sema *S)
@@ -291,7 +260,7 @@ void sema_sub_gather(sema *S)
     free(rv);
 }
 
-/* See sema_int.h. */
+/* See substructure.h. */
 sval sema_sub_point_accel(sema *S, int di)
 {
     ex_pool *P = S->pool;
