@@ -127,6 +127,8 @@ B=$B sh tests/cli/plot.sh > "$B/tests/plot.txt" 2>&1
 B=$B sh tests/cli/animate.sh >> "$B/tests/plot.txt" 2>&1
 # angle columns in rad, energy columns in J (the columns' kinds, ABI 16)
 B=$B sh tests/cli/units_kind.sh >> "$B/tests/plot.txt" 2>&1
+# the body kind point3d (compiler/kinds/point3d.c): a conical pendulum, a free fall
+B=$B sh tests/kinds/point3d.sh >> "$B/tests/plot.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/plot.txt" >> "$log"
 grep -A5 '^FAIL' "$B/tests/plot.txt"
 # docs/tutorial.md: its model, commands and printed numbers against the code

@@ -10,7 +10,7 @@
 /* each kind's table, defined in its file */
 extern const sema_kind sema_kind_point_mass, sema_kind_rigid2d, sema_kind_flexible2d,
     sema_kind_rigid3d, sema_kind_flexible3d, sema_kind_point, sema_kind_substructure,
-    sema_kind_chain, sema_kind_interface, sema_kind_joint;
+    sema_kind_chain, sema_kind_interface, sema_kind_joint, sema_kind_point3d;
 
 const sema_kind *const sema_kinds[] = {
     &sema_kind_point_mass,
@@ -18,6 +18,7 @@ const sema_kind *const sema_kinds[] = {
     &sema_kind_flexible2d,
     &sema_kind_rigid3d,
     &sema_kind_flexible3d,
+    &sema_kind_point3d,
     &sema_kind_point,
     &sema_kind_substructure,
     &sema_kind_chain,
