@@ -145,8 +145,9 @@ static void sema_eval_chain(sema *S, const sym *s)
 }
 
 /* Its stiffness, slip strength and loads (after assembly). */
-static int sema_chain_member(sema *S, int ci, const char *name, jnt_loc loc, sval *out)
+static int sema_chain_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
+    int ci = base.id;
     const ir_chain *c = &S->m->chains[ci];
     int k = -1;
     if (!strcmp(name, "q_left"))
@@ -170,12 +171,6 @@ static int sema_chain_member(sema *S, int ci, const char *name, jnt_loc loc, sva
     return 0;
 }
 
-/* sema_kind.member of a chain (sema_chain_member). */
-static int chain_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
-{
-    return sema_chain_member(S, base.id, name, loc, out);
-}
-
 const sema_kind sema_kind_chain = {
     .name = "iwan_chain",
     .sym = SYM_CHAIN,
@@ -184,5 +179,5 @@ const sema_kind sema_kind_chain = {
     .eval = sema_eval_chain,
     .vk = {V_CHAIN},
     .nvk = 1,
-    .member = chain_member,
+    .member = sema_chain_member,
 };

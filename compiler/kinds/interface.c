@@ -226,8 +226,9 @@ static void sema_declare_iface(sema *S, sym *s)
 
 /* Normal and friction (summed over the slave nodes),
  * x, y, v_slip and state (of the first slave node). */
-static int sema_iface_member(sema *S, int fi, const char *name, jnt_loc loc, sval *out)
+static int sema_iface_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
+    int fi = base.id;
     const ir_iface *f = &S->m->ifaces[fi];
     for (int j = 0; j < JNT_IFACE_NCONTACT; j++) {
         if (strcmp(name, contact_names[j]) != 0)
@@ -290,12 +291,6 @@ static void sema_iface_check(sema *S)
     }
 }
 
-/* sema_kind.member of an interface (sema_iface_member). */
-static int iface_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
-{
-    return sema_iface_member(S, base.id, name, loc, out);
-}
-
 const sema_kind sema_kind_interface = {
     .name = "interface",
     .sym = SYM_IFACE,
@@ -303,6 +298,6 @@ const sema_kind sema_kind_interface = {
     .declare = sema_declare_iface,
     .vk = {V_IFACE},
     .nvk = 1,
-    .member = iface_member,
+    .member = sema_iface_member,
     .check = sema_iface_check,
 };

@@ -195,8 +195,9 @@ static sval reaction(sema *S, const joint *j, int k, jnt_dim dim)
 /* F_eq of element ei on joint ji (see sema_equiv_force): a prismatic joint
  * to the ground whose body has no other joint. 0 or -1 (error reported). */
 /* Members: marker.x, .y, .vx, .vy; joint.fx, .fy, .torque, ... */
-static int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out)
+static int sema_joint_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
+    int ji = base.id;
     const joint *j = &S->joints[ji];
     ex_pool *P = S->pool;
     if (j->d3)
@@ -445,12 +446,6 @@ static int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, s
     return -1;
 }
 
-/* sema_kind.member of a joint (sema_joint_member). */
-static int joint_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
-{
-    return sema_joint_member(S, base.id, name, loc, out);
-}
-
 const sema_kind sema_kind_joint = {
     .name = "joint",
     .sym = SYM_JOINT,
@@ -458,5 +453,5 @@ const sema_kind sema_kind_joint = {
     .declare = sema_declare_joint,
     .vk = {V_JOINT},
     .nvk = 1,
-    .member = joint_member,
+    .member = sema_joint_member,
 };

@@ -356,8 +356,10 @@ static void sema_declare_rigid3d(sema *S, body *b)
 /* The angular velocity w = 1/2 sum_i d_i x d_i', the
  * angular momentum about the centre of mass L = sum_i E_i d_i x d_i' and
  * the kinetic energy m/2 |x'|^2 + sum_i E_i/2 |d_i'|^2, in the world frame. */
-static int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
+static int sema_rigid3d_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
+    (void)loc;
+    int bi = base.id;
     ex_pool *P = S->pool;
     const body *b = &S->bodies[bi];
     int w = name[0] == 'w', L = name[0] == 'L', c = name[1] - 'x';
@@ -386,23 +388,16 @@ static int sema_rigid3d_member(sema *S, int bi, const char *name, sval *out)
     return 0;
 }
 
-/* sema_kind.member of a rigid3d or flexible3d body (sema_rigid3d_member). */
-static int body3d_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
-{
-    (void)loc;
-    return sema_rigid3d_member(S, base.id, name, out);
-}
-
 const sema_kind sema_kind_rigid3d = {
     .name = "rigid3d",
     .declare_body = sema_declare_rigid3d,
-    .member = body3d_member,
+    .member = sema_rigid3d_member,
     .weighs = 1,
 };
 
 const sema_kind sema_kind_flexible3d = {
     .name = "flexible3d",
     .declare_body = sema_declare_flexible3d,
-    .member = body3d_member,
+    .member = sema_rigid3d_member,
     .weighs = 1,
 };
