@@ -15,6 +15,7 @@
 #include "lower/expr_int.h"
 #include "jnt/scene.h"
 #include "passes.h"
+#include "scene_int.h"
 
 /* The probes' names among the scene IR's output columns (sema_scene_probes):
  * PROBE_TAG "ELEM:MA:MB:WHAT", WHAT one of gap, force, v, ax, ay, az, bx,
@@ -328,55 +329,31 @@ void sema_scene_probes(sema *S)
     }
 }
 
-/* The probes' program: the sub-DAG of their expressions in post-order,
- * each node's operands as positions in it (jnt_scene.probe_prog). */
-typedef struct probe_prog {
-    int n, nroot, nu;
-    ex_node *node;
-    int *root;
-    double *val;
-} probe_prog;
-
-static void prog_free(void *pp)
+/* A flexible body's node marker m: its place at rest with the gathered
+ * points at 0 into x, and the mesh node whose displacement it reads
+ * (*mesh, *node; -1 when none). smap: substructure -> scene mesh. */
+static void node_marker(sema *S, const jnt_scene *sc, const int *smap, const marker *m,
+                        const double *y, const double *d, const double *p, double x[3],
+                        int *mesh, int *node)
 {
-    probe_prog *g = pp;
-    if (!g)
-        return;
-    free(g->node);
-    free(g->root);
-    free(g->val);
-    free(g);
-}
-
-/* jnt_scene.probe: the program at a state (ex_eval's rules; the gathered
- * points from u). */
-static int prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
-                     const double *p, double *out)
-{
-    probe_prog *g = pp;
-    double *val = g->val;
-    for (int i = 0; i < g->n; i++) {
-        const ex_node *x = &g->node[i];
-        int na = ex_nargs(x->kind);
-        double va = na >= 1 ? val[x->a] : 0, vb = na >= 2 ? val[x->b] : 0;
-        double vc = na >= 3 ? val[x->c] : 0;
-        switch (x->kind) {
-        case EX_CONST: val[i] = x->v; break;
-        case EX_T: val[i] = t; break;
-        case EX_Y: val[i] = y[x->a]; break;
-        case EX_D: val[i] = d[x->a]; break;
-        case EX_P: val[i] = p[x->a]; break;
-        case EX_UP: val[i] = u ? u[x->a] : NAN; break;
-        case EX_UV: val[i] = u ? u[g->nu + x->a] : NAN; break;
-        case EX_POW: /* a constant exponent as ex_eval takes it */
-            val[i] = g->node[x->b].kind == EX_CONST ? ex_apply(EX_POW, va, vb, 0.0) : pow(va, vb);
+    ex_id roots[3] = {m->px, m->py, m->d3 ? m->pz : ex_const(S->pool, 0)};
+    rest_vec(S, roots, y, d, p, x);
+    probe_prog *g = prog_build(S, 3, roots, S->ngather);
+    *mesh = *node = -1;
+    for (int i = 0; i < g->n && *mesh < 0; i++) { /* the node of a gathered point it reads */
+        if (g->node[i].kind != EX_UP)
+            continue;
+        for (int k = 0; k < S->ndof; k++) {
+            const dof *f = &S->dofs[k];
+            int comp;
+            if (f->sub < 0 || f->g != g->node[i].a || smap[f->sub] < 0 || !f->coef)
+                continue;
+            if (find_node(&sc->mesh[smap[f->sub]], f, node, &comp) == 0)
+                *mesh = smap[f->sub];
             break;
-        default: val[i] = ex_apply(x->kind, va, vb, vc); break;
         }
     }
-    for (int k = 0; k < g->nroot; k++)
-        out[k] = val[g->root[k]];
-    return 0;
+    prog_free(g);
 }
 
 /* The marker contacts of the probes among the outputs (sema_scene_probes),
@@ -398,30 +375,7 @@ static void scene_mcontacts(sema *S, jnt_scene *sc)
     ex_id *roots = xmalloc((size_t)n * sizeof *roots);
     for (int k = 0; k < n; k++)
         roots[k] = o->v[first + k].rhs;
-    ex_id *order;
-    ex_map pos;
-    ex_map_init(&pos, 64);
-    int nn = ex_topo(S->pool, n, roots, &order, &pos);
-    probe_prog *g = xcalloc(1, sizeof *g);
-    g->n = nn, g->nroot = n, g->nu = S->m->f.n;
-    g->node = xmalloc(((size_t)nn + 1) * sizeof *g->node);
-    g->root = xmalloc((size_t)n * sizeof *g->root);
-    g->val = xmalloc(((size_t)nn + 1) * sizeof *g->val);
-    for (int i = 0; i < nn; i++) {
-        ex_node x = *ex_get(S->pool, order[i]);
-        int na = ex_nargs(x.kind);
-        if (na >= 1)
-            x.a = ex_map_get(&pos, x.a);
-        if (na >= 2)
-            x.b = ex_map_get(&pos, x.b);
-        if (na >= 3)
-            x.c = ex_map_get(&pos, x.c);
-        g->node[i] = x;
-    }
-    for (int k = 0; k < n; k++)
-        g->root[k] = ex_map_get(&pos, roots[k]);
-    free(order);
-    ex_map_free(&pos);
+    probe_prog *g = prog_build(S, n, roots, S->m->f.n);
     free(roots);
     sc->probe_prog = g;
     sc->probe = prog_eval;
@@ -502,7 +456,10 @@ jnt_scene *sema_scene(sema *S)
     jnt_scene *sc = xcalloc(1, sizeof *sc);
     sc->model = xstrdup(S->m->name ? S->m->name : "model");
     double *p = param_defaults(S);
-    double *y = xcalloc((size_t)S->m->y.n + 1, sizeof *y);
+    int ny = S->m->y.n; /* the dofs' state indices are sema's (the states renumbered since) */
+    for (int i = 0; i < S->ndof; i++)
+        ny = S->dofs[i].y >= ny ? S->dofs[i].y + 1 : ny;
+    double *y = xcalloc((size_t)ny + 1, sizeof *y);
     double *dd = xcalloc((size_t)S->m->d.n + 1, sizeof *dd);
     /* bodies with frames */
     int *bmap = xmalloc(((size_t)S->nbody + 1) * sizeof *bmap);
@@ -536,6 +493,7 @@ jnt_scene *sema_scene(sema *S)
         sm->x[0] = at_rest(S, m->px, y, dd, p);
         sm->x[1] = at_rest(S, m->py, y, dd, p);
         sm->x[2] = m->d3 ? at_rest(S, m->pz, y, dd, p) : 0;
+        sm->mesh = sm->node = -1;
     }
     /* joints and their multipliers */
     static const char *const kinds[7] = {"revolute", "prismatic", "fixed", "spherical",
@@ -576,6 +534,11 @@ jnt_scene *sema_scene(sema *S)
         ms->body = fb >= 0 ? bmap[fb] : -1;
         smap[s] = sc->nmesh++;
     }
+    /* a flexible body's node markers: their nodes, their places undeformed */
+    for (int i = 0; i < S->nmarker; i++)
+        if (S->markers[i].rot_on && S->markers[i].body >= 0 && S->bodies[S->markers[i].body].flex)
+            node_marker(S, sc, smap, &S->markers[i], y, dd, p, sc->marker[i].x,
+                        &sc->marker[i].mesh, &sc->marker[i].node);
     /* each substructure point's gathered index (sema_sub_gather's order) */
     int *gfin = xmalloc(((size_t)S->ndof + 1) * sizeof *gfin);
     bi = 0;

@@ -45,80 +45,7 @@
 #include "io/vtk_xml.h"
 #include "jnt/scene.h"
 
-struct jnt_vtk {
-    const jnt_scene *s;
-    const jnt_model *m;
-    jnt_data *d;
-    char *dir, *stem;
-    long nframe;
-    double *times;   /* frame times (cap) */
-    long cap;
-    char err[512];
-    /* scratch, sized at open: points, vectors, fields */
-    double *pts, *v1, *v2, *v3, *f1, *f2, *f3, *f4;
-    int64_t *conn, *offs, *ctype;
-    double *qq;      /* r x 2: q and q' of a mesh */
-    double *uu;      /* 3 nnode x 2: their expansion */
-    double *ydot;
-    int64_t *pconn, *poffs; /* the shapes' faces: point indices, their ends */
-    double *mpos;    /* every mesh's deformed nodes of this frame (3 per node, mesh by mesh) */
-    long *mpos0;     /* where each mesh's start in mpos */
-    /* the scene's states by name in the model (jnt_state_index): a body's
-     * first coordinate and velocity, a mesh's q1 and qd1, a joint's first
-     * multiplier and their count; -1 where the model has none */
-    int *bq, *bv, *mq, *mv, *jl, *jn;
-    double *probe; /* the scene's probes at this frame */
-    /* the model's inputs to check a frame's files against (jnt_outfile_open
-     * resolves a path that exists, link by link, to compare): NULL when none
-     * lies under the folder and the frame's folder is not a link */
-    const char *const *frame_inputs;
-    int inputs_here; /* an input's real path is under the folder */
-    char *buf;       /* the streams' buffer (VTK_BUF) */
-};
-
 #define VTK_BUF (1 << 18) /* a frame's files in a few writes each (stdio's 4 kB: 13,000) */
-
-/* The frame's rotation A (3 x 3, column-major: the columns are the body's
- * axes) and its rate, from y at body b's coordinates. */
-static void frame_of(const jnt_vtk *w, int bi, const double *y, int vel, double r[3],
-                     double A[9], double rv[3], double Av[9])
-{
-    const jnt_scene_body *b = &w->s->body[bi];
-    int q = w->bq[bi];
-    const double *yq = q >= 0 ? y + q : NULL;
-    const double *yv = vel && q >= 0 && w->bv[bi] >= 0 ? y + w->bv[bi] : NULL;
-    memset(A, 0, 9 * sizeof *A);
-    memset(Av, 0, 9 * sizeof *Av);
-    memset(r, 0, 3 * sizeof *r);
-    memset(rv, 0, 3 * sizeof *rv);
-    if (!yq) { /* not in the model's states: at the origin */
-        A[0] = A[4] = A[8] = 1;
-        return;
-    }
-    if (b->kind == JNT_BODY_RIGID3D || b->kind == JNT_BODY_FLEX3D) {
-        for (int k = 0; k < 3; k++) {
-            r[k] = yq[k];
-            rv[k] = yv ? yv[k] : 0;
-        }
-        for (int k = 0; k < 9; k++) {
-            A[k] = yq[3 + k];
-            Av[k] = yv ? yv[3 + k] : 0;
-        }
-        return;
-    }
-    double th = yq[2], om = yv ? yv[2] : 0, c = cos(th), s = sin(th);
-    r[0] = yq[0], r[1] = yq[1];
-    rv[0] = yv ? yv[0] : 0, rv[1] = yv ? yv[1] : 0;
-    A[0] = c, A[1] = s, A[3] = -s, A[4] = c, A[8] = 1;
-    Av[0] = -s * om, Av[1] = c * om, Av[3] = -c * om, Av[4] = -s * om;
-}
-
-/* out = r + A x (any of r NULL: 0). */
-static void place(const double *r, const double A[9], const double x[3], double out[3])
-{
-    for (int i = 0; i < 3; i++)
-        out[i] = (r ? r[i] : 0) + A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
-}
 
 /* Open path through the output routine, checked against inputs; NULL with
  * w->err set. */
@@ -195,7 +122,7 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
     int np = n + nl;
     double r[3], A[9], rv[3], Av[9];
     for (int b = 0; b < n; b++) {
-        frame_of(w, b, y, 1, r, A, rv, Av);
+        vtk_frame_of(w, b, y, 1, r, A, rv, Av);
         for (int c = 0; c < 3; c++) {
             w->pts[3 * b + c] = r[c];
             w->v1[3 * b + c] = A[c];
@@ -213,15 +140,9 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
         const jnt_scene_marker *mk = &s->marker[k];
         if (mk->body < 0)
             continue;
-        frame_of(w, mk->body, y, 1, r, A, rv, Av);
-        place(r, A, mk->x, w->pts + 3 * p);
-        for (int c = 0; c < 3; c++) {
-            w->v1[3 * p + c] = w->v2[3 * p + c] = w->v3[3 * p + c] = 0;
-            w->f3[3 * p + c] = 0;
-            /* v = r' + A' x */
-            w->f4[3 * p + c] =
-                rv[c] + Av[c] * mk->x[0] + Av[3 + c] * mk->x[1] + Av[6 + c] * mk->x[2];
-        }
+        vtk_marker_at(w, k, y, w->pts + 3 * p, w->f4 + 3 * p);
+        for (int c = 0; c < 3; c++)
+            w->v1[3 * p + c] = w->v2[3 * p + c] = w->v3[3 * p + c] = w->f3[3 * p + c] = 0;
         w->f1[p] = mk->body;
         w->f2[p] = -1;
         w->conn[n + 2 * (p - n)] = mk->body;
@@ -239,9 +160,9 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
         int fn[SHAPE_SEG + 2], fc[SHAPE_CONN], ns, nf;
         int flat = sb->kind == JNT_BODY_RIGID2D || sb->kind == JNT_BODY_FLEX2D;
         vtk_shape(sb, flat, x, &ns, fn, fc, &nf);
-        frame_of(w, b, y, 0, pr, pA, prv, pAv);
+        vtk_frame_of(w, b, y, 0, pr, pA, prv, pAv);
         for (int k = 0; k < ns; k++) {
-            place(pr, pA, x + 3 * k, w->pts + 3 * (np + k));
+            vtk_place(pr, pA, x + 3 * k, w->pts + 3 * (np + k));
             for (int c = 0; c < 3; c++)
                 w->v1[3 * (np + k) + c] = w->v2[3 * (np + k) + c] = w->v3[3 * (np + k) + c] =
                     w->f4[3 * (np + k) + c] = w->f3[3 * (np + k) + c] = 0;
@@ -287,16 +208,16 @@ static void mesh_state(jnt_vtk *w, int mi, const double *y)
         memset(w->uu, 0, 2 * ld * sizeof *w->uu);
     double r0[3] = {0, 0, 0}, A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, rv[3] = {0, 0, 0}, Av[9] = {0};
     if (ms->body >= 0)
-        frame_of(w, ms->body, y, 1, r0, A, rv, Av);
+        vtk_frame_of(w, ms->body, y, 1, r0, A, rv, Av);
     for (int i = 0; i < n; i++) {
         const double *u = w->uu + 3 * i, *ud = w->uu + ld + 3 * i;
         double x[3] = {ms->x[3 * i] + u[0], ms->x[3 * i + 1] + u[1], ms->x[3 * i + 2] + u[2]};
-        place(r0, A, x, w->pts + 3 * i);
-        place(NULL, A, u, w->v1 + 3 * i);
+        vtk_place(r0, A, x, w->pts + 3 * i);
+        vtk_place(NULL, A, u, w->v1 + 3 * i);
         /* v = r' + A' (X + u) + A u' */
         double a[3], b[3];
-        place(rv, Av, x, a);
-        place(NULL, A, ud, b);
+        vtk_place(rv, Av, x, a);
+        vtk_place(NULL, A, ud, b);
         for (int c = 0; c < 3; c++)
             w->v2[3 * i + c] = a[c] + b[c];
     }
@@ -361,7 +282,7 @@ long vtk_points(jnt_vtk *w, const double *y, double *x, int64_t *conn, int64_t *
     for (int b = 0; b < s->nbody; b++) { /* the body's point, a line to each marker */
         long pb = np;
         if (x) {
-            frame_of(w, b, y, 0, r, A, rv, Av);
+            vtk_frame_of(w, b, y, 0, r, A, rv, Av);
             memcpy(x + 3 * np, r, sizeof r);
         }
         if (conn)
@@ -371,7 +292,7 @@ long vtk_points(jnt_vtk *w, const double *y, double *x, int64_t *conn, int64_t *
             if (s->marker[k].body != b)
                 continue;
             if (x)
-                place(r, A, s->marker[k].x, x + 3 * np);
+                vtk_marker_at(w, k, y, x + 3 * np, NULL);
             if (conn)
                 conn[nk++] = pb, conn[nk++] = np, offs[nc] = nk, type[nc] = 3;
             np++, nc++;
@@ -457,8 +378,8 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
             fl[tc] += ft;
         int mi = have_b ? c->mesh_b : c->mesh_a;
         if (s->mesh[mi].body >= 0)
-            frame_of(w, s->mesh[mi].body, y, 0, r0, A, rv, Av);
-        place(NULL, A, fl, w->v1 + 3 * k);
+            vtk_frame_of(w, s->mesh[mi].body, y, 0, r0, A, rv, Av);
+        vtk_place(NULL, A, fl, w->v1 + 3 * k);
         w->f1[k] = fn;
         w->f2[k] = ft;
         w->f3[k] = gap;
@@ -497,17 +418,12 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
     double r[3], A[9], rv[3], Av[9];
     for (int k = 0; k < n; k++) {
         const jnt_scene_joint *j = &s->joint[k];
-        const jnt_scene_marker *a = &s->marker[j->a], *b = &s->marker[j->b];
-        if (a->body >= 0) {
-            frame_of(w, a->body, y, 0, r, A, rv, Av);
-            place(r, A, a->x, w->pts + 3 * k);
-        } else {
-            memcpy(w->pts + 3 * k, a->x, sizeof a->x);
-        }
+        vtk_marker_at(w, j->a, y, w->pts + 3 * k, NULL);
+        const jnt_scene_marker *b = &s->marker[j->b];
         double E[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
         if (b->body >= 0)
-            frame_of(w, b->body, y, 0, r, A, rv, Av);
-        place(NULL, b->body >= 0 ? A : E, j->axis, w->v1 + 3 * k);
+            vtk_frame_of(w, b->body, y, 0, r, A, rv, Av);
+        vtk_place(NULL, b->body >= 0 ? A : E, j->axis, w->v1 + 3 * k);
         for (int c = 0; c < 3; c++)
             w->v2[3 * k + c] = c < j->npos && c < w->jn[k] ? -y[w->jl[k] + c] : 0;
         for (int c = 0; c < 6; c++)

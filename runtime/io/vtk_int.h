@@ -12,6 +12,48 @@
 #include "jnt/jnt.h"
 #include "jnt/scene.h"
 
+/* The writer (runtime/io/vtk.c; jnt/scene.h). */
+struct jnt_vtk {
+    const jnt_scene *s;
+    const jnt_model *m;
+    jnt_data *d;
+    char *dir, *stem;
+    long nframe;
+    double *times;   /* frame times (cap) */
+    long cap;
+    char err[512];
+    /* scratch, sized at open: points, vectors, fields */
+    double *pts, *v1, *v2, *v3, *f1, *f2, *f3, *f4;
+    int64_t *conn, *offs, *ctype;
+    double *qq;      /* r x 2: q and q' of a mesh */
+    double *uu;      /* 3 nnode x 2: their expansion */
+    double *ydot;
+    int64_t *pconn, *poffs; /* the shapes' faces: point indices, their ends */
+    double *mpos;    /* every mesh's deformed nodes of this frame (3 per node, mesh by mesh) */
+    long *mpos0;     /* where each mesh's start in mpos */
+    /* the scene's states by name in the model (jnt_state_index): a body's
+     * first coordinate and velocity, a mesh's q1 and qd1, a joint's first
+     * multiplier and their count; -1 where the model has none */
+    int *bq, *bv, *mq, *mv, *jl, *jn;
+    double *probe; /* the scene's probes at this frame */
+    /* the model's inputs to check a frame's files against (jnt_outfile_open
+     * resolves a path that exists, link by link, to compare): NULL when none
+     * lies under the folder and the frame's folder is not a link */
+    const char *const *frame_inputs;
+    int inputs_here; /* an input's real path is under the folder */
+    char *buf;       /* the streams' buffer (VTK_BUF) */
+};
+
+/* The frame's rotation A (3 x 3, column-major: the columns are the body's
+ * axes) and its rate, from y at body bi's coordinates (vel: the rates too). */
+void vtk_frame_of(const jnt_vtk *w, int bi, const double *y, int vel, double r[3], double A[9],
+                  double rv[3], double Av[9]);
+/* out = r + A x (r NULL: 0). */
+void vtk_place(const double *r, const double A[9], const double x[3], double out[3]);
+/* Marker k's position at state y into pos and its velocity into vel (NULL:
+ * not wanted): a node marker where its node is (runtime/io/vtk_mark.c). */
+void vtk_marker_at(const jnt_vtk *w, int k, const double *y, double pos[3], double vel[3]);
+
 /* Every point of the scene at state y, meshes first (their nodes, mesh by
  * mesh), then each body's point followed by its markers', into x (3 a
  * point; NULL: not wanted); and when conn is given, the cells of one VTK

@@ -496,6 +496,37 @@ def shapes(stem, d, want):
        "frames (%d faces)" % (stem, want, faces))
 
 
+def nodemarker(stem, d, csvpath, basis, block, nodes_csv, nset, body, ycol):
+    """A flexible body's node marker (issue 32): at every frame the bodies
+    block has a marker of body `body` at the deformed node of set `nset`
+    (nodes_csv's row, found by its reference place in the basis file), which
+    the mesh block draws, and its y is the CSV's column ycol; that node
+    moves (so that the body's frame point would not do)."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {n: i for i, n in enumerate(names)}
+    X = pts(read_vtu(os.path.join(d, basis)))
+    ref = [ln.split(",") for ln in open(nodes_csv).read().splitlines()[1:]]
+    at = [np.array([float(v) for v in r[1:4]]) for r in ref if r[-1].strip() == nset]
+    idx = [int(np.argmin(np.linalg.norm(X - x, axis=1))) for x in at]
+    good = len(idx) == 1 and np.linalg.norm(X[idx[0]] - at[0]) < 1e-12 and len(fr) == len(rows)
+    worst, umax = 0.0, 0.0
+    for k, (t, f) in enumerate(fr):
+        b = blocks(f)
+        node = pts(b[block])[idx[0]] if good else np.zeros(3)
+        bd = b["bodies"]
+        x, bo = pts(bd), arr(bd, "body")
+        nb = bd.GetNumberOfVerts()
+        mine = [j for j in range(nb, nb + bd.GetNumberOfLines()) if int(bo[j]) == int(body)]
+        dist = min((np.linalg.norm(x[j] - node) for j in mine), default=1.0)
+        worst = max(worst, dist, abs(node[1] - rows[k, col[ycol]]))
+        umax = max(umax, np.linalg.norm(arr(b[block], "displacement")[idx[0]]) if good else 0)
+    ok(good and worst <= 1e-12 and umax > 1e-7,
+       "%s: the node marker of set %s is at its deformed node at %d frames, y the CSV's %s "
+       "(largest difference %.3g m; the node moves up to %.3g m)"
+       % (stem, nset, len(fr), ycol, worst, umax))
+
+
 if __name__ == "__main__":
     kind, args = sys.argv[1], sys.argv[2:]
     if kind == "every":
@@ -519,5 +550,7 @@ if __name__ == "__main__":
         mcontacts(*args)
     elif kind == "shapes":
         shapes(*args)
+    elif kind == "nodemarker":
+        nodemarker(*args)
     elif kind == "contacts":
         contacts(args[0], args[1], args[2], int(args[3]))

@@ -91,6 +91,9 @@ check sheet car_pendulum s_car_pendulum s_car_pendulum.csv
 short car_pendulum 20ms
 if "$J" run car_pendulum.jnt --vtk c_car_pendulum -o c_car_pendulum.csv > c.log 2>&1; then
     check contacts car_pendulum c_car_pendulum c_car_pendulum.csv 480
+    # the point mass's marker pend.pm (a node marker, set `load`) at its deformed node
+    check nodemarker car_pendulum c_car_pendulum c_car_pendulum.csv car_pendulum_basis_sheet.vtu \
+        mesh_sheet car_pendulum/nodes.csv load 1 y_pm
 else
     fail "car_pendulum (contacts): jnt run --vtk failed"; grep error c.log | head -3
 fi

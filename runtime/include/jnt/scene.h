@@ -35,11 +35,14 @@ typedef struct jnt_scene_body {
 } jnt_scene_body;
 
 /* A point fixed in a body (body >= 0, x in its frame) or in the ground
- * (body = -1, x in the world). */
+ * (body = -1, x in the world). A flexible body's node marker (`mk = NODE`,
+ * a set of one node) moves with its node: mesh >= 0 and node name it in
+ * jnt_scene_mesh (x its place undeformed), else both are -1. */
 typedef struct jnt_scene_marker {
     char *name;
     int body;
     double x[3];
+    int mesh, node;
 } jnt_scene_marker;
 
 typedef struct jnt_scene_joint {

@@ -1,0 +1,36 @@
+/*
+ * scene_int.h: the scene's probe programs (sema/scene_prog.c), for
+ * sema/scene.c (internal).
+ */
+#ifndef JNT_SEMA_SCENE_INT_H
+#define JNT_SEMA_SCENE_INT_H
+
+#include "lower/expr.h"
+#include "jnt/scene.h"
+#include "passes.h"
+
+/* The probes' program: the sub-DAG of their expressions in post-order,
+ * each node's operands as positions in it (jnt_scene.probe_prog). */
+typedef struct probe_prog {
+    int n, nroot, nu;
+    ex_node *node;
+    int *root;
+    double *val;
+} probe_prog;
+
+/* The program of expressions roots[0 .. n) (nu gathered points; owned by
+ * the caller, prog_free). */
+probe_prog *prog_build(sema *S, int n, const ex_id *roots, int nu);
+/* Free a program (NULL: nothing). */
+void prog_free(void *pp);
+/* jnt_scene.probe: the program at a state (ex_eval's rules; the gathered
+ * points and their rates from u, NaN without it). */
+int prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
+              const double *p, double *out);
+
+/* The three expressions e at rest (y, d, p; the gathered points at 0)
+ * into x, 0 where they read what only the run knows. */
+void rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const double *p,
+              double x[3]);
+
+#endif
