@@ -512,6 +512,8 @@ jnt_scene *sema_scene(sema *S)
             sj->axis[1] = at_rest(S, j->ey, y, dd, p);
         } else if (!j->d3) {
             sj->axis[2] = 1; /* planar joints turn about z */
+        } else {
+            joint_axes(S, j, y, dd, p, sj);
         }
     }
     /* meshes: the substructures with a basis, in block order */

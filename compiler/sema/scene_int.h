@@ -1,6 +1,7 @@
 /*
- * scene_int.h: the scene's probe programs (sema/scene_prog.c), for
- * sema/scene.c (internal).
+ * scene_int.h: the scene's probe programs (sema/scene_prog.c) and its
+ * joints' and clearance joints' axes (sema/scene_axes.c), for sema/scene.c
+ * (internal).
  */
 #ifndef JNT_SEMA_SCENE_INT_H
 #define JNT_SEMA_SCENE_INT_H
@@ -32,5 +33,11 @@ int prog_eval(void *pp, double t, const double *y, const double *u, const double
  * into x, 0 where they read what only the run knows. */
 void rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const double *p,
               double x[3]);
+
+/* sema/scene_axes.c. joint_axes: spatial joint j's axis (z when it has no
+ * `axis`) fixed in b's frame into sj->axis, a universal joint's `axis_b`
+ * there and its `axis`, fixed in a's frame, into sj->axis_a. */
+void joint_axes(sema *S, const joint *j, const double *y, const double *d, const double *p,
+                struct jnt_scene_joint *sj);
 
 #endif

@@ -419,11 +419,13 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
     for (int k = 0; k < n; k++) {
         const jnt_scene_joint *j = &s->joint[k];
         vtk_marker_at(w, j->a, y, w->pts + 3 * k, NULL);
-        const jnt_scene_marker *b = &s->marker[j->b];
-        double E[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-        if (b->body >= 0)
-            vtk_frame_of(w, b->body, y, 0, r, A, rv, Av);
-        vtk_place(NULL, b->body >= 0 ? A : E, j->axis, w->v1 + 3 * k);
+        for (int e = 0; e < 2; e++) { /* the axis in b's frame, a universal's in a's */
+            int bo = s->marker[e ? j->a : j->b].body;
+            double E[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+            if (bo >= 0)
+                vtk_frame_of(w, bo, y, 0, r, A, rv, Av);
+            vtk_place(NULL, bo >= 0 ? A : E, e ? j->axis_a : j->axis, (e ? w->v3 : w->v1) + 3 * k);
+        }
         for (int c = 0; c < 3; c++)
             w->v2[3 * k + c] = c < j->npos && c < w->jn[k] ? -y[w->jl[k] + c] : 0;
         for (int c = 0; c < 6; c++)
@@ -435,6 +437,7 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
     vtk_file vf = {.f = jnt_outfile_stream(o)};
     poly_open(w, &vf, n, n, 0, 0);
     vtkx_arr(&vf, "Float64", "axis", 3, w->v1, 24 * (uint64_t)n);
+    vtkx_arr(&vf, "Float64", "axis_a", 3, w->v3, 24 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "reaction", 3, w->v2, 24 * (uint64_t)n);
     vtkx_arr(&vf, "Float64", "lambda", 6, w->f3, 48 * (uint64_t)n);
     poly_close(&vf);

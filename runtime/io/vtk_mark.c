@@ -5,13 +5,14 @@
  * node: its undeformed place plus the basis rows of the node times the
  * reduced coordinates, in the body's frame); a body's frame at a state.
  */
+#include <math.h>
 #include <string.h>
 
 #include "io/vtk_int.h"
 
 /* See io/vtk_int.h. */
-void vtk_frame_of(const jnt_vtk *w, int bi, const double *y, int vel, double r[3],
-                     double A[9], double rv[3], double Av[9])
+void vtk_frame_of(const jnt_vtk *w, int bi, const double *y, int vel, double r[3], double A[9],
+                  double rv[3], double Av[9])
 {
     const jnt_scene_body *b = &w->s->body[bi];
     int q = w->bq[bi];

@@ -527,6 +527,30 @@ def nodemarker(stem, d, csvpath, basis, block, nodes_csv, nset, body, ycol):
        % (stem, nset, len(fr), ycol, worst, umax))
 
 
+def axes(stem, d, want):
+    """The joints' axes (issue 32) at every frame against the model's:
+    want i:axis[:axis_a];... (world vectors as declared; '*' a unit vector
+    normal to axis_a, a universal joint's pin fixed in the moving body)."""
+    fr = frames(d)
+    worst, good = 0.0, len(fr) > 0
+    for t, f in fr:
+        ds = blocks(f)["joints"]
+        ax, axa = arr(ds, "axis"), arr(ds, "axis_a")
+        for w in want.split(";"):
+            parts = w.split(":")
+            i = int(parts[0])
+            for v, got in zip(parts[1:], (ax[i], axa[i])):
+                if v == "*":
+                    worst = max(worst, abs(np.linalg.norm(got) - 1), abs(got @ axa[i]))
+                else:
+                    want_v = np.array([float(c) for c in v.split(",")])
+                    worst = max(worst, np.abs(got - want_v).max())
+            if len(parts) < 3:
+                worst = max(worst, np.abs(axa[i]).max())
+    ok(good and worst <= 1e-12, "%s: the joints' axes at %d frames are the model's (%s; largest "
+       "difference %.3g)" % (stem, len(fr), want, worst))
+
+
 if __name__ == "__main__":
     kind, args = sys.argv[1], sys.argv[2:]
     if kind == "every":
@@ -552,5 +576,7 @@ if __name__ == "__main__":
         shapes(*args)
     elif kind == "nodemarker":
         nodemarker(*args)
+    elif kind == "axes":
+        axes(*args)
     elif kind == "contacts":
         contacts(args[0], args[1], args[2], int(args[3]))

@@ -48,6 +48,10 @@ for m in andrews_squeezer:5ms beam_mass_friction:20ms beam_on_beam:0.1ms car_pen
         fail "$ex: jnt run --vtk failed"; grep error "$ex.log" | head -3
     fi
 done
+# the spatial joints' axes: the four-bar's revolutes pinA, pinD about z, its universal
+# pinB's pins (axis z fixed in the crank, axis_b normal to it, fixed in the coupler), the
+# spherical pinC none
+check axes fourbar_spatial v_fourbar_spatial "0:0,0,1;1:*:0,0,1;2:0,0,0;3:0,0,1"
 # the meshes against their FE files (imported; the three sheets joined by
 # two pins) and generators
 check fe car_pendulum v_car_pendulum mesh_sheet \
@@ -111,6 +115,8 @@ else
 fi
 if "$J" run rotor_clearance.jnt --vtk k_rotor -o k_rotor.csv > kr.log 2>&1; then
     check mcontacts rotor_clearance k_rotor k_rotor.csv -,fn,ft,vs -,ty,tz
+    # the revolute joint R's axis x
+    check axes rotor_clearance k_rotor "0:1,0,0"
 else
     fail "rotor_clearance (contacts): jnt run --vtk failed"; grep error kr.log | head -3
 fi

@@ -52,7 +52,10 @@ typedef struct jnt_scene_joint {
     int l0, nl;       /* its multipliers, y[l0 .. l0 + nl) */
     int npos;         /* how many of the first rows are r_a - r_b (x, y[, z]): the force on
                          a's body is -lambda there */
-    double axis[3];   /* prismatic, revolute (spatial), cylindrical: the axis in b's frame */
+    double axis[3];   /* the axis (unit) in b's frame (the world when b is a ground point):
+                         revolute, prismatic, cylindrical, planar (its normal; planar models:
+                         z, a prismatic joint's slide), universal its `axis_b`; else 0 */
+    double axis_a[3]; /* universal: its `axis` (unit), fixed in a, in a's frame; else 0 */
 } jnt_scene_joint;
 
 /* A finite-element mesh in its reduced coordinates q = y[q0 .. q0 + r)
