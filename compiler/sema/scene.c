@@ -358,7 +358,8 @@ static void node_marker(sema *S, const jnt_scene *sc, const int *smap, const mar
 
 /* The marker contacts of the probes among the outputs (sema_scene_probes),
  * each friction element paired with the contact between the same markers. */
-static void scene_mcontacts(sema *S, jnt_scene *sc)
+static void scene_mcontacts(sema *S, jnt_scene *sc, const int *bmap, const double *y,
+                            const double *d, const double *p)
 {
     const ir_vars *o = &S->m->out;
     size_t tl = strlen(PROBE_TAG);
@@ -397,7 +398,9 @@ static void scene_mcontacts(sema *S, jnt_scene *sc)
                 int c = sc->nmcontact++;
                 sc->mcontact[c] = (jnt_scene_mcontact){
                     .name = xstrdup(S->elems[ei].name), .gap = k, .force = k + 1, .xa = k + 2,
-                    .xb = k + 5, .ffric = -1, .vfric = -1};
+                    .xb = k + 5, .ffric = -1, .vfric = -1, .ma = ma < 0 ? -1 : ma,
+                    .mb = mb < 0 ? -1 : mb, .axis_body = -1};
+                races(S, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
                 ends[2 * c] = ma, ends[2 * c + 1] = mb;
             }
             for (int c = 0; pass == 1 && !strcmp(what, "ff") && c < sc->nmcontact; c++) {
@@ -405,6 +408,8 @@ static void scene_mcontacts(sema *S, jnt_scene *sc)
                 int ca = ends[2 * c], cb = ends[2 * c + 1];
                 if (ct->ffric < 0 && ((ca == ma && cb == mb) || (ca == mb && cb == ma))) {
                     ct->ffric = k, ct->vfric = k + 1;
+                    if (ct->rho_a == 0 && ct->rho_b == 0) /* the races' of the friction */
+                        races(S, &S->elems[ei], ca, cb, bmap, y, d, p, ct);
                     break;
                 }
             }
@@ -630,7 +635,7 @@ jnt_scene *sema_scene(sema *S)
         sc->modes[sc->nmodes++] = (jnt_scene_modes){.name = xstrdup(d->name), .mesh = mesh,
                                                     .count = (int)count};
     }
-    scene_mcontacts(S, sc);
+    scene_mcontacts(S, sc, bmap, y, dd, p);
     free(fnode);
     free(gfin);
     free(smap);

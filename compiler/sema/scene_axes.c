@@ -1,6 +1,7 @@
 /*
- * scene_axes.c: the axes of the scene's spatial joints (sema/scene_int.h),
- * from their declarations as kinds/joint.c reads them, for sema/scene.c.
+ * scene_axes.c: the axes and radii of the scene's joints and clearance
+ * joints (sema/scene_int.h), from their declarations as kinds/joint.c,
+ * sema/element.c and sema/clearance.c read them, for sema/scene.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -64,3 +65,65 @@ void joint_axes(sema *S, const joint *j, const double *y, const double *d,
                   a_side ? sj->axis_a : sj->axis);
     }
 }
+
+/* e at rest (rest_vec's rules); 0 for no expression. */
+static double rest1(sema *S, ex_id e, const double *y, const double *d, const double *p)
+{
+    ex_id v[3] = {e, e, e};
+    double x[3] = {0, 0, 0};
+    if (e >= 0)
+        rest_vec(S, v, y, d, p, x);
+    return x[0];
+}
+
+/* A clearance joint's races of marker contact ct (element el between
+ * markers ma, mb; -2 a ground point): the radii and the bearing axis of
+ * its `clearance = cylinder(rho_k, rho_l, axis)` (rho_b, rho_a) or of a
+ * friction's `radii` and `axis` (z between planar markers), the axis
+ * fixed in mb's body as sema_mb_clearance_slip and sema_mb_cylinder_gap
+ * fix it. Kept when already found (the contact's before its friction's). */
+void races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
+                  const double *d, const double *p, jnt_scene_mcontact *ct)
+{
+    static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+    const ast *axis = NULL, *rad[2] = {NULL, NULL}, *other = NULL;
+    int cyl = 0, radii = 0;
+    for (int i = 2; i < el->decl->nkids; i++) {
+        const ast *st = el->decl->kids[i];
+        if (!st->name || st->nkids < 1)
+            continue;
+        if (!strcmp(st->name, "clearance") && st->kids[0]->kind == AST_CALL) {
+            cyl = 1;
+            for (int k = 0; k < st->kids[0]->nkids; k++) {
+                const ast *a = st->kids[0]->kids[k];
+                if (a->kind == AST_ARG && a->nkids > 0 && a->name)
+                    *(!strcmp(a->name, "axis") ? &axis : !strcmp(a->name, "rho_l") ? &rad[0]
+                      : !strcmp(a->name, "rho_k") ? &rad[1] : &other) = a->kids[0];
+            }
+        } else if (!strcmp(st->name, "radii")) {
+            radii = 1;
+            ex_id r[2];
+            if (sema_mb_pair(S, &S->global, st->kids[0], DIM_M, "'radii'", r) == 0)
+                ct->rho_a = rest1(S, r[0], y, d, p), ct->rho_b = rest1(S, r[1], y, d, p);
+        } else if (!strcmp(st->name, "axis")) {
+            axis = st->kids[0];
+        }
+    }
+    for (int k = 0; cyl && k < 2; k++) {
+        sval v = rad[k] ? sema_num_dim(S, &S->global, rad[k], DIM_M, "a radius") : sval_err;
+        *(k ? &ct->rho_b : &ct->rho_a) = v.k == V_NUM ? rest1(S, v.e, y, d, p) : 0;
+    }
+    const marker *m = mb >= 0 ? &S->markers[mb] : NULL;
+    int d3 = ma >= 0 ? S->markers[ma].d3 : !m || m->d3;
+    if ((!cyl && !axis && !(radii && !d3)) || ct->axis_body >= 0 || ct->axis[0] != 0 ||
+        ct->axis[1] != 0 || ct->axis[2] != 0)
+        return;
+    v3 a0, p0, s0;
+    if (mb3_axis_triple(S, d3 ? axis : NULL, &a0, &p0, &s0) != 0)
+        return;
+    double w0[3];
+    rest_vec(S, a0.c, y, d, p, w0);
+    fixed_in0(S, m, w0, y, d, p, ct->axis);
+    ct->axis_body = m && m->body >= 0 ? bmap[m->body] : -1;
+}
+

@@ -36,8 +36,13 @@ void rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const
 
 /* sema/scene_axes.c. joint_axes: spatial joint j's axis (z when it has no
  * `axis`) fixed in b's frame into sj->axis, a universal joint's `axis_b`
- * there and its `axis`, fixed in a's frame, into sj->axis_a. */
+ * there and its `axis`, fixed in a's frame, into sj->axis_a. races: the radii and
+ * bearing axis of marker contact ct (element el between markers ma, mb, -2
+ * for a ground point; bmap: sema body -> scene body) from its `clearance =
+ * cylinder(...)` or its friction's `radii` and `axis` (jnt_scene_mcontact). */
 void joint_axes(sema *S, const joint *j, const double *y, const double *d, const double *p,
                 struct jnt_scene_joint *sj);
+void races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
+           const double *d, const double *p, struct jnt_scene_mcontact *ct);
 
 #endif

@@ -349,6 +349,7 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
         w->v2[i] = fn <= 0 ? 0 : fabs(w->f4[i]) < 1e-6 ? 1 : 2;
         for (int j = 0; j < 3; j++)
             w->v3[3 * i + j] = a[j], w->v3[3 * n + 3 * i + j] = b[j];
+        vtk_races(w, c, y, a, b, w->pts + 3 * n + 3 * i, w->v1 + 3 * n + 3 * i);
     }
     for (int k = 0; k < s->ncontact; k++) {
         const jnt_scene_contact *c = &s->contact[k];
@@ -399,10 +400,14 @@ static int write_contacts(jnt_vtk *w, const char *path, double t, const double *
     vtkx_arr(&vf, "Float64", "state", 1, w->v2, 8 * (uint64_t)n);
     if (s->nmcontact > 0) { /* the markers of the contacts between markers (0 for the others) */
         for (int k = 0; k < s->ncontact; k++)
-            for (int j = 0; j < 3; j++)
-                w->v3[3 * k + j] = w->v3[3 * n + 3 * k + j] = 0;
+            for (int j = 0; j < 3; j++) {
+                w->v3[3 * k + j] = w->v3[3 * n + 3 * k + j] = w->v1[3 * n + 3 * k + j] = 0;
+                w->pts[3 * n + 3 * k + j] = w->pts[3 * k + j];
+            }
         vtkx_arr(&vf, "Float64", "marker_a", 3, w->v3, 24 * (uint64_t)n);
         vtkx_arr(&vf, "Float64", "marker_b", 3, w->v3 + 3 * n, 24 * (uint64_t)n);
+        vtkx_arr(&vf, "Float64", "contact_point", 3, w->pts + 3 * n, 24 * (uint64_t)n);
+        vtkx_arr(&vf, "Float64", "bearing_axis", 3, w->v1 + 3 * n, 24 * (uint64_t)n);
     }
     poly_close(&vf);
     return commit(w, o);

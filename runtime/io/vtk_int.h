@@ -53,6 +53,12 @@ void vtk_place(const double *r, const double A[9], const double x[3], double out
 /* Marker k's position at state y into pos and its velocity into vel (NULL:
  * not wanted): a node marker where its node is (runtime/io/vtk_mark.c). */
 void vtk_marker_at(const jnt_vtk *w, int k, const double *y, double pos[3], double vel[3]);
+/* Contact between markers c at state y, its markers at a and b: its
+ * bearing axis in the world into ax (0: none), and the contact point on
+ * b's race r_b + rho_b n into cp (n the unit vector from b to a across the
+ * axis; the markers' midpoint when c has no radii). */
+void vtk_races(const jnt_vtk *w, const jnt_scene_mcontact *c, const double *y, const double a[3],
+               const double b[3], double cp[3], double ax[3]);
 
 /* Every point of the scene at state y, meshes first (their nodes, mesh by
  * mesh), then each body's point followed by its markers', into x (3 a

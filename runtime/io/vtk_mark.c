@@ -3,7 +3,8 @@
  * (runtime/io/vtk.c): a rigid body's marker fixed in its frame, a flexible
  * body's node marker where its node is, deformed (jnt_scene_marker.mesh,
  * node: its undeformed place plus the basis rows of the node times the
- * reduced coordinates, in the body's frame); a body's frame at a state.
+ * reduced coordinates, in the body's frame); a body's frame at a state; a
+ * clearance joint's bearing axis and contact point.
  */
 #include <math.h>
 #include <string.h>
@@ -83,4 +84,25 @@ void vtk_marker_at(const jnt_vtk *w, int k, const double *y, double pos[3], doub
         for (int c = 0; c < 3; c++)
             vel[c] = a[c] + b[c];
     }
+}
+
+/* See io/vtk_int.h. */
+void vtk_races(const jnt_vtk *w, const jnt_scene_mcontact *c, const double *y, const double a[3],
+               const double b[3], double cp[3], double ax[3])
+{
+    double r[3], A[9], rv[3], Av[9], d[3], da = 0, len = 0;
+    if (c->axis_body >= 0) {
+        vtk_frame_of(w, c->axis_body, y, 0, r, A, rv, Av);
+        vtk_place(NULL, A, c->axis, ax);
+    } else {
+        memcpy(ax, c->axis, 3 * sizeof *ax);
+    }
+    for (int j = 0; j < 3; j++)
+        d[j] = a[j] - b[j], da += d[j] * ax[j];
+    for (int j = 0; j < 3; j++) /* across the axis */
+        d[j] -= da * ax[j], len += d[j] * d[j];
+    len = sqrt(len);
+    for (int j = 0; j < 3; j++)
+        cp[j] = c->rho_a == 0 && c->rho_b == 0 ? 0.5 * (a[j] + b[j])
+                                               : b[j] + (len > 0 ? c->rho_b * d[j] / len : 0);
 }

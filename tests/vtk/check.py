@@ -551,6 +551,39 @@ def axes(stem, d, want):
        "difference %.3g)" % (stem, len(fr), want, worst))
 
 
+def races(stem, d, csvpath, cols, xb, rho_b, axis):
+    """A clearance joint's races (issue 32; the last point of the contacts
+    block) at every frame: its bearing axis the model's (world; '-': a unit
+    vector), its contact point b + rho_b n (n the unit vector from b to a
+    across the axis) from the block's markers, and with cols (the CSV's
+    y, z of marker a; '-': none) b = xb, n from those columns."""
+    fr = frames(d)
+    names, rows = csv(csvpath) if cols != "-" else ([], None)
+    col = {c: i for i, c in enumerate(names)}
+    rho = float(rho_b)
+    worst, good = 0.0, len(fr) > 0
+    for k, (t, f) in enumerate(fr):
+        ds = blocks(f)["contacts"]
+        a, b = arr(ds, "marker_a")[-1], arr(ds, "marker_b")[-1]
+        ax, cp = arr(ds, "bearing_axis")[-1], arr(ds, "contact_point")[-1]
+        if axis == "-":
+            worst = max(worst, abs(np.linalg.norm(ax) - 1))
+        else:
+            worst = max(worst, np.abs(ax - np.array([float(c) for c in axis.split(",")])).max())
+        dv = (a - b) - ((a - b) @ ax) * ax  # centred (0): the contact point is b
+        nv = np.linalg.norm(dv)
+        worst = max(worst, np.abs(cp - (b + (rho * dv / nv if nv > 0 else 0))).max())
+        if cols != "-":
+            yz = np.array([rows[k, col[c]] for c in cols.split(",")])
+            want = np.array([float(c) for c in xb.split(",")])
+            if np.linalg.norm(yz) > 0:
+                want[1:] += rho * yz / np.linalg.norm(yz)
+            worst = max(worst, np.abs(cp - want).max())
+        good &= bool(np.isfinite(cp).all() and np.isfinite(ax).all())
+    ok(good and worst <= 1e-12, "%s: the clearance joint's bearing axis and contact point (on a "
+       "race of %g m) at %d frames (largest difference %.3g)" % (stem, rho, len(fr), worst))
+
+
 if __name__ == "__main__":
     kind, args = sys.argv[1], sys.argv[2:]
     if kind == "every":
@@ -578,5 +611,7 @@ if __name__ == "__main__":
         nodemarker(*args)
     elif kind == "axes":
         axes(*args)
+    elif kind == "races":
+        races(*args)
     elif kind == "contacts":
         contacts(args[0], args[1], args[2], int(args[3]))

@@ -110,12 +110,17 @@ sed -i 's|^output "mechanism_clearance.csv" every 0 s|output "mechanism_clearanc
     mechanism_clearance.jnt
 if "$J" run mechanism_clearance.jnt --vtk k_mech -o k_mech.csv > k.log 2>&1; then
     check mcontacts mechanism_clearance k_mech k_mech.csv gap,fn,ft,v -,-,- seeing.mech_race
+    # its race's bearing axis (its frictions' `axis`, fixed in the slider) and contact
+    # point on the outer race (rho_k = 50 mm)
+    check races mechanism_clearance k_mech - - - 0.05 -
 else
     fail "mechanism_clearance (contacts): jnt run --vtk failed"; grep error k.log | head -3
 fi
 if "$J" run rotor_clearance.jnt --vtk k_rotor -o k_rotor.csv > kr.log 2>&1; then
     check mcontacts rotor_clearance k_rotor k_rotor.csv -,fn,ft,vs -,ty,tz
-    # the revolute joint R's axis x
+    # the cylinder clearance's axis x and its contact point on the bearing (rho_k = 80.8 mm,
+    # centred at (6, 0, 0) m) from the CSV's ty, tz; the revolute joint R's axis x
+    check races rotor_clearance k_rotor k_rotor.csv ty,tz 6,0,0 0.0808 1,0,0
     check axes rotor_clearance k_rotor "0:1,0,0"
 else
     fail "rotor_clearance (contacts): jnt run --vtk failed"; grep error kr.log | head -3

@@ -112,6 +112,14 @@ typedef struct jnt_scene_mcontact {
     int xa, xb;       /* probes of the two markers' positions */
     int gap, force;   /* probes of its gap (m) and normal force (N) */
     int ffric, vfric; /* its friction element's force (N) and slip rate (m/s); -1: none */
+    int ma, mb;       /* its two markers (jnt_scene.marker), -1 for a ground point */
+    int axis_body;    /* the body its bearing axis is fixed in (mb's), -1: the world */
+    double axis[3];   /* a clearance joint's bearing axis (unit, in axis_body's frame): a
+                         cylinder clearance's `axis`, its friction's `axis`, z between planar
+                         markers; 0: none (the normal along the centres' line) */
+    double rho_a, rho_b; /* the races' radii (m): cylinder(rho_l, rho_k), or its friction's
+                            `radii`; 0 when not given. The contact point is r_b + rho_b n,
+                            n the unit vector from mb to ma across the axis */
 } jnt_scene_mcontact;
 
 /* The scene's probes: values of the model's expressions that a picture
