@@ -74,7 +74,7 @@ section "golden diagnostics"
 
 # the architecture: include paths, no circles across folders
 B=$B sh tests/layout/layout.sh > "$B/tests/layout.txt" 2>&1
-sh tests/layout/selftest.sh >> "$B/tests/layout.txt" 2>&1
+B=$B sh tests/layout/selftest.sh >> "$B/tests/layout.txt" 2>&1
 grep -E '^(PASS|FAIL)' "$B/tests/layout.txt" >> "$log"
 grep '^FAIL' "$B/tests/layout.txt"
 section "layout"

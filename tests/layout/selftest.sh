@@ -13,7 +13,7 @@ obj() {
     printf '%s\n' "$2" > "$T/src.c"
     gcc -c -o "$T/$1.o" "$T/src.c" || exit 1
 }
-run() { OBJ=$T/$1/obj B=build sh tests/layout/layout.sh 2>&1; }
+run() { OBJ=$T/$1/obj B=${B:-build} sh tests/layout/layout.sh 2>&1; }
 for c in core kind cycle good; do
     obj $c/obj/runtime/core/r 'int r_fn(void) { return 1; }'
 done
