@@ -337,8 +337,8 @@ static void node_marker(sema *S, const jnt_scene *sc, const int *smap, const mar
                         int *mesh, int *node)
 {
     ex_id roots[3] = {m->px, m->py, m->d3 ? m->pz : ex_const(S->pool, 0)};
-    rest_vec(S, roots, y, d, p, x);
-    probe_prog *g = prog_build(S, 3, roots, S->ngather);
+    scene_rest_vec(S, roots, y, d, p, x);
+    probe_prog *g = scene_prog_build(S, 3, roots, S->ngather);
     *mesh = *node = -1;
     for (int i = 0; i < g->n && *mesh < 0; i++) { /* the node of a gathered point it reads */
         if (g->node[i].kind != EX_UP)
@@ -353,7 +353,7 @@ static void node_marker(sema *S, const jnt_scene *sc, const int *smap, const mar
             break;
         }
     }
-    prog_free(g);
+    scene_prog_free(g);
 }
 
 /* The marker contacts of the probes among the outputs (sema_scene_probes),
@@ -376,11 +376,11 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, const int *bmap, const doubl
     ex_id *roots = xmalloc((size_t)n * sizeof *roots);
     for (int k = 0; k < n; k++)
         roots[k] = o->v[first + k].rhs;
-    probe_prog *g = prog_build(S, n, roots, S->m->f.n);
+    probe_prog *g = scene_prog_build(S, n, roots, S->m->f.n);
     free(roots);
     sc->probe_prog = g;
-    sc->probe = prog_eval;
-    sc->probe_free = prog_free;
+    sc->probe = scene_prog_eval;
+    sc->probe_free = scene_prog_free;
     sc->nprobe = n;
     sc->probe_ny = S->m->y.n, sc->probe_nd = S->m->d.n, sc->probe_nu = S->m->f.n;
     /* the contacts, then their frictions (by the markers at their ends) */
@@ -400,7 +400,7 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, const int *bmap, const doubl
                     .name = xstrdup(S->elems[ei].name), .gap = k, .force = k + 1, .xa = k + 2,
                     .xb = k + 5, .ffric = -1, .vfric = -1, .ma = ma < 0 ? -1 : ma,
                     .mb = mb < 0 ? -1 : mb, .axis_body = -1};
-                races(S, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
+                scene_races(S, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
                 ends[2 * c] = ma, ends[2 * c + 1] = mb;
             }
             for (int c = 0; pass == 1 && !strcmp(what, "ff") && c < sc->nmcontact; c++) {
@@ -409,7 +409,7 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, const int *bmap, const doubl
                 if (ct->ffric < 0 && ((ca == ma && cb == mb) || (ca == mb && cb == ma))) {
                     ct->ffric = k, ct->vfric = k + 1;
                     if (ct->rho_a == 0 && ct->rho_b == 0) /* the races' of the friction */
-                        races(S, &S->elems[ei], ca, cb, bmap, y, d, p, ct);
+                        scene_races(S, &S->elems[ei], ca, cb, bmap, y, d, p, ct);
                     break;
                 }
             }
@@ -518,7 +518,7 @@ jnt_scene *sema_scene(sema *S)
         } else if (!j->d3) {
             sj->axis[2] = 1; /* planar joints turn about z */
         } else {
-            joint_axes(S, j, y, dd, p, sj);
+            scene_joint_axes(S, j, y, dd, p, sj);
         }
     }
     /* meshes: the substructures with a basis, in block order */

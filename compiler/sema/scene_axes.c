@@ -33,7 +33,7 @@ static void fixed_in0(sema *S, const marker *m, const double w0[3], const double
                     e[k] = S->m->y.v[v].init;
         }
         double di[3];
-        rest_vec(S, e, y, d, p, di);
+        scene_rest_vec(S, e, y, d, p, di);
         x[i] = di[0] * w0[0] + di[1] * w0[1] + di[2] * w0[2];
     }
 }
@@ -41,7 +41,7 @@ static void fixed_in0(sema *S, const marker *m, const double w0[3], const double
 /* A spatial joint's axis as kinds/joint.c makes it from `axis` (z when
  * absent), fixed in b's frame, into sj->axis; a universal joint's `axis_b`
  * there and its `axis`, fixed in a's frame, into sj->axis_a. */
-void joint_axes(sema *S, const joint *j, const double *y, const double *d,
+void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d,
                        const double *p, jnt_scene_joint *sj)
 {
     const ast *ax[2] = {NULL, NULL}; /* axis, axis_b */
@@ -60,7 +60,7 @@ void joint_axes(sema *S, const joint *j, const double *y, const double *d,
             return;
         int a_side = j->kind == JOINT_UNIVERSAL && k == 0;
         double w0[3];
-        rest_vec(S, a0.c, y, d, p, w0);
+        scene_rest_vec(S, a0.c, y, d, p, w0);
         fixed_in0(S, &S->markers[a_side ? j->a : j->b], w0, y, d, p,
                   a_side ? sj->axis_a : sj->axis);
     }
@@ -72,7 +72,7 @@ static double rest1(sema *S, ex_id e, const double *y, const double *d, const do
     ex_id v[3] = {e, e, e};
     double x[3] = {0, 0, 0};
     if (e >= 0)
-        rest_vec(S, v, y, d, p, x);
+        scene_rest_vec(S, v, y, d, p, x);
     return x[0];
 }
 
@@ -82,7 +82,7 @@ static double rest1(sema *S, ex_id e, const double *y, const double *d, const do
  * friction's `radii` and `axis` (z between planar markers), the axis
  * fixed in mb's body as sema_mb_clearance_slip and sema_mb_cylinder_gap
  * fix it. Kept when already found (the contact's before its friction's). */
-void races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
+void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
                   const double *d, const double *p, jnt_scene_mcontact *ct)
 {
     static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
@@ -122,7 +122,7 @@ void races(sema *S, const elem *el, int ma, int mb, const int *bmap, const doubl
     if (mb3_axis_triple(S, d3 ? axis : NULL, &a0, &p0, &s0) != 0)
         return;
     double w0[3];
-    rest_vec(S, a0.c, y, d, p, w0);
+    scene_rest_vec(S, a0.c, y, d, p, w0);
     fixed_in0(S, m, w0, y, d, p, ct->axis);
     ct->axis_body = m && m->body >= 0 ? bmap[m->body] : -1;
 }

@@ -20,18 +20,18 @@ typedef struct probe_prog {
 } probe_prog;
 
 /* The program of expressions roots[0 .. n) (nu gathered points; owned by
- * the caller, prog_free). */
-probe_prog *prog_build(sema *S, int n, const ex_id *roots, int nu);
+ * the caller, scene_prog_free). */
+probe_prog *scene_prog_build(sema *S, int n, const ex_id *roots, int nu);
 /* Free a program (NULL: nothing). */
-void prog_free(void *pp);
+void scene_prog_free(void *pp);
 /* jnt_scene.probe: the program at a state (ex_eval's rules; the gathered
  * points and their rates from u, NaN without it). */
-int prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
+int scene_prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
               const double *p, double *out);
 
 /* The three expressions e at rest (y, d, p; the gathered points at 0)
  * into x, 0 where they read what only the run knows. */
-void rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const double *p,
+void scene_rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const double *p,
               double x[3]);
 
 /* sema/scene_axes.c. joint_axes: spatial joint j's axis (z when it has no
@@ -40,9 +40,9 @@ void rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const
  * bearing axis of marker contact ct (element el between markers ma, mb, -2
  * for a ground point; bmap: sema body -> scene body) from its `clearance =
  * cylinder(...)` or its friction's `radii` and `axis` (jnt_scene_mcontact). */
-void joint_axes(sema *S, const joint *j, const double *y, const double *d, const double *p,
+void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d, const double *p,
                 struct jnt_scene_joint *sj);
-void races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
+void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
            const double *d, const double *p, struct jnt_scene_mcontact *ct);
 
 #endif

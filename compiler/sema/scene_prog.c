@@ -12,7 +12,7 @@
 #include "scene_int.h"
 
 /* See scene_int.h. */
-void prog_free(void *pp)
+void scene_prog_free(void *pp)
 {
     probe_prog *g = pp;
     if (!g)
@@ -24,7 +24,7 @@ void prog_free(void *pp)
 }
 
 /* See scene_int.h. */
-int prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
+int scene_prog_eval(void *pp, double t, const double *y, const double *u, const double *d,
                      const double *p, double *out)
 {
     probe_prog *g = pp;
@@ -54,7 +54,7 @@ int prog_eval(void *pp, double t, const double *y, const double *u, const double
 }
 
 /* See scene_int.h. */
-probe_prog *prog_build(sema *S, int n, const ex_id *roots, int nu)
+probe_prog *scene_prog_build(sema *S, int n, const ex_id *roots, int nu)
 {
     ex_id *order;
     ex_map pos;
@@ -84,14 +84,14 @@ probe_prog *prog_build(sema *S, int n, const ex_id *roots, int nu)
 }
 
 /* See scene_int.h. */
-void rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const double *p,
+void scene_rest_vec(sema *S, const ex_id e[3], const double *y, const double *d, const double *p,
               double x[3])
 {
-    probe_prog *g = prog_build(S, 3, e, S->ngather);
+    probe_prog *g = scene_prog_build(S, 3, e, S->ngather);
     double *u = xcalloc(2 * (size_t)S->ngather + 1, sizeof *u);
-    prog_eval(g, 0, y, u, d, p, x);
+    scene_prog_eval(g, 0, y, u, d, p, x);
     for (int c = 0; c < 3; c++)
         x[c] = isfinite(x[c]) ? x[c] : 0;
     free(u);
-    prog_free(g);
+    scene_prog_free(g);
 }
