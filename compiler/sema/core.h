@@ -124,4 +124,65 @@ int sema_mb_ground_point(sema *S, const ast *e, const char *owner);
 /* Evaluate element ei (lazily, once: elements may refer to each other). */
 void sema_eval_elem(sema *S, int ei);
 
+/* ---- elements (sema/element.c; their families are kinds: kind.h's `elem`) ---- */
+
+/* An element's end: a dof, the ground, a marker (of a body, or a point (x, y[, z])
+ * of the ground) or a joint; id its index. */
+enum { END_ERR, END_DOF, END_GROUND, END_MARKER, END_JOINT };
+typedef struct sema_end {
+    int kind, id;
+} sema_end;
+
+/* The most settings an element family takes, with its geometries' and 'radius'. */
+#define SEMA_MAX_SETTINGS 16
+
+/* What the core hands an element's family and geometry (kind.h): its ends, the
+ * settings it takes (name[0..nset)) and those given (set[i], or NULL), and once
+ * placed, its relative displacement s = x_a - x_b and velocity v = v_a - v_b. */
+struct elem_site {
+    sema_end a, b;
+    const char *name[SEMA_MAX_SETTINGS];
+    const ast *set[SEMA_MAX_SETTINGS];
+    int nset;
+    sval s, v;
+    sval normal; /* on a joint: its reaction (friction's default normal force), else V_ERR */
+    ex_id v2;    /* a geometry's velocity along the other tangent (a plane bristle), or -1 */
+};
+
+/* The setting `name` of an element as given, or NULL. */
+const ast *sema_elem_setting(const elem_site *site, const char *name);
+
+/* Add quantity `name` to element el (a member, and an input of its law). */
+void sema_elem_add_qty(elem *el, const char *name, sval v);
+
+/* sema/law.c: the law of setting `setting` (law = NAME(...)) of element el,
+ * of kind LAW_FORCE, LAW_FRICTION or LAW_CONTACT: its result, or sval_err. */
+sval sema_law_force(sema *S, const scope *sc, elem *el, const ast *setting, int kind);
+
+/* sema/steps.c: `steps = contact_steps(...)` (contact) or `friction_steps(...)`
+ * of element el, its proposal the member `step`. */
+void sema_step_control(sema *S, elem *el, const ast *st, int contact);
+
+/* A friction element's inputs v2 (the slip velocity along the other tangent
+ * of a plane bristle, v2 here; 0 for a slip along a line, v2 < 0) and v2_i
+ * (its value at the last step end, a discrete state; 0 without one). */
+void sema_friction_v2(sema *S, elem *el, ex_id v2);
+
+/* ---- points and discrete states the geometries make ---- */
+
+/* A point dof's virtual displacement (dof.lin_y, lin_c): for every body
+ * coordinate and gathered point, its coefficient coef(kind, index, ctx)
+ * (kind EX_Y or EX_UP; -1: none), or without coef the derivative of e by
+ * the coordinate (rate 0, which also adds coefficient times rate to f->vel)
+ * or by its rate (rate 1: e a speed linear in the rates). */
+void sema_mb_lin(sema *S, dof *f, ex_id e, int rate, ex_id (*coef)(sema *, ex_kind, int, void *),
+                 void *ctx);
+
+/* Append dof f (owned from now on): its index. */
+int sema_mb_push_dof(sema *S, const dof *f);
+
+/* Discrete state d starts at e at the initial state (sema_init_finish). */
+void sema_defer_init(sema *S, int d, ex_id e);
+
+
 #endif

@@ -1,6 +1,7 @@
 /*
  * kind.h: the table a kind fills (a body kind, a substructure, a chain, an
- * interface, a joint family, an expression point): what the sema core calls
+ * interface, joints, an expression point, an element family, the clearance
+ * joints' geometry): what the sema core calls
  * it for. The core names no kind: it finds them in the list it is given
  * (kinds/registry.c, handed over by jit/compile.c through sema_lower) and
  * calls what each fills in, in the list's order. Every operation is optional.
@@ -16,6 +17,17 @@ typedef struct sema sema;
 typedef struct sym sym;
 typedef struct body body;
 typedef struct sval sval;
+typedef struct elem elem;
+typedef struct scope scope;
+typedef struct elem_site elem_site;
+
+/* A setting of an element (`law = ...`, `area = 2 mm^2`) by name; for a geometry's,
+ * the element family (ELEM_*) it is of (its value's dimension is checked where it
+ * is evaluated). */
+typedef struct elem_setting {
+    const char *name;
+    int family;
+} elem_setting;
 
 typedef struct sema_kind {
     const char *name;      /* as the language spells it ("rigid2d", "substructure") */
@@ -57,6 +69,22 @@ typedef struct sema_kind {
     /* last, once the model is whole */
     void (*check)(sema *S);
     void (*release)(sema *S);
+    /* an element family (`KEYWORD NAME between A and B { settings }`, KEYWORD's
+     * ELEM_* of front/ast.h in `elem`): its settings (NULL-ended; the core adds the
+     * geometries' and 'radius'), whether between two markers it acts along the line
+     * between them, what it reads of its settings before its ends are placed
+     * (prepare: el->ec; 0 or -1 after an error) and its force from its site
+     * (sema/core.h: el->force and its quantities, or el->force V_ERR after an error) */
+    int elem;
+    const elem_setting *settings;
+    int on_line;
+    int (*elem_prepare)(sema *S, const scope *sc, elem *el, elem_site *site);
+    void (*elem_force)(sema *S, const scope *sc, elem *el, elem_site *site);
+    /* a geometry (clearance joints): the settings it adds to element families (each
+     * naming its family), and, when an element has one of them, the dof it acts on
+     * (elem_place: the dof, or -2 after an error) in place of the core's */
+    const elem_setting *geom_settings;
+    int (*elem_place)(sema *S, const scope *sc, elem *el, elem_site *site);
 } sema_kind;
 
 #endif

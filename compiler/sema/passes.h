@@ -113,10 +113,6 @@ sval sema_numlit(sema *S, const ast *n);
 /* Evaluate a unit expression (a type annotation like 1/m, N*s/m). */
 int sema_unit(sema *S, const ast *n, jnt_dim *out);
 
-/* A friction element's inputs v2 (the slip velocity along the other tangent
- * of a plane bristle, v2 here; 0 for a slip along a line, v2 < 0) and v2_i
- * (its value at the last step end, a discrete state; 0 without one). */
-void sema_friction_v2(sema *S, elem *el, ex_id v2);
 
 /* A dof whose position is expression pos (a marker's coordinate, a length between
  * markers), its velocity pos's rate: its index (name owned from now on). */
@@ -137,46 +133,6 @@ void sema_scene_probes(sema *S);
  * dimension, JNT_KIND_* (an angle, an energy, ...; JNT_KIND_NONE when its
  * parts do not say or disagree with dim). */
 int sema_out_kind(sema *S, const ast *e, jnt_dim dim);
-
-/* The slip of a clearance joint's races (seed 001 eqs. 5-6) between the
- * markers (both spatial or both planar) ma (the inner race's centre, radius
- * rho_a) and mb (the outer race's, rho_b) as a dof for a friction element.
- * Its velocity is the contact points' relative velocity along the tangent t
- * = a x n (a: z for planar markers, else `axis`, fixed in mb's body; n the
- * unit vector from mb's centre to ma's, across a), or with `axial` along a,
- * a signed speed that passes through zero where the races roll or stick;
- * with spatial markers and no axis (n along the centres' offset) it is the
- * tangential speed |V^t|, regularised as sqrt(|V^t|^2 + v_eps^2) - v_eps.
- * Its virtual displacement is the derivative of that velocity by the
- * velocities, so that a force F on it is -F e at the contact points (e the
- * slip direction). Its position is 0. v2 (with an axis, or NULL): the
- * velocity along the other tangent (axial, or circumferential). Returns the
- * dof, or -2 after an error (the axis). */
-int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           int axial, const char *ename, ex_id *v2);
-
-/* Seed 001's spatial clearance joint (eqs. 8-13): the gap q between a
- * cylinder of radius rho_k around the axis through marker mb (fixed in its
- * body; `axis` in the world frame at t = 0, z when NULL) and a thin disk of
- * radius rho_l centred at marker ma, normal to the same axis at t = 0 (fixed
- * in its body), as a dof whose position is -q (a contact with gap0 = 0 acts
- * on the gap q). With ai, af (the energy-consistent form, for the midpoint
- * rule): -q at the step's start and end into *ai, *af, the position their
- * mean and the virtual displacement a discrete gradient, so that a force F
- * on it does the work F (*af - *ai) over a step. -1 after an error. */
-int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
-                         const char *ename, ex_id *ai, ex_id *af);
-
-/* A point dof's virtual displacement (dof.lin_y, lin_c): for every body
- * coordinate and gathered point, its coefficient coef(kind, index, ctx)
- * (kind EX_Y or EX_UP; -1: none), or without coef the derivative of e by
- * the coordinate (rate 0, which also adds coefficient times rate to f->vel)
- * or by its rate (rate 1: e a speed linear in the rates). */
-void sema_mb_lin(sema *S, dof *f, ex_id e, int rate, ex_id (*coef)(sema *, ex_kind, int, void *),
-                 void *ctx);
-
-/* Append dof f (owned from now on): its index. */
-int sema_mb_push_dof(sema *S, const dof *f);
 
 /* The mass of body coordinate f (m, J or E_i; 1 when unknown). */
 ex_id sema_mb_dof_mass(sema *S, const dof *f);
@@ -222,24 +178,10 @@ int sema_mb_pin(sema *S, const char *name, ex_id q, ex_id value, int wrap, jnt_l
 void sema_mb_finish(sema *S);
 void sema_mb_free(sema *S);
 
-/* Add quantity `name` to element el (a member, and an input of its law). */
-void sema_elem_add_qty(elem *el, const char *name, sval v);
-
-/* sema/law.c: the law of setting `setting` (law = NAME(...)) of element el,
- * of kind LAW_FORCE, LAW_FRICTION or LAW_CONTACT: its result, or sval_err. */
-sval sema_law_force(sema *S, const scope *sc, elem *el, const ast *setting, int kind);
-
-/* sema/steps.c: `steps = contact_steps(...)` (contact) or `friction_steps(...)`
- * of element el, its proposal the member `step`. */
-void sema_step_control(sema *S, elem *el, const ast *st, int contact);
-
 /* e at the initial state: the states replaced by their initial values (an
  * expression of the parameters), or -1 when e reads gathered points or
  * discrete states. */
 ex_id sema_at_init(sema *S, ex_id e);
-
-/* Discrete state d starts at e at the initial state (sema_init_finish). */
-void sema_defer_init(sema *S, int d, ex_id e);
 
 /* Last, before sema_steps_finish: the deferred initial values; a state whose
  * expression reads gathered points keeps the initial value it has. */

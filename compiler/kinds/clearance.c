@@ -1,18 +1,19 @@
 /*
  * clearance.c: seed 001's clearance joints between spatial (and planar)
- * markers: the slip of the races for friction (eqs. 5-6) and the gap of
- * the cylinder-disk joint (eqs. 8-13), for the element machinery (a
- * friction or contact between two markers). The spherical joint's gap and
- * its energy-consistent length are sema/gaps.c's (they are lengths between
- * markers); bodies are kinds/rigid3d.c's, joints kinds/joint.c's.
+ * markers, a geometry for the element families (kind.h's geom_settings):
+ * friction between two markers with `radii` (and `axis`, `slip`, `bristle`)
+ * acts on the slip of the races (eqs. 5-6); a contact with `clearance =
+ * cylinder(...)` on the gap of the cylinder-disk joint (eqs. 8-13). The
+ * spherical joint's gap and its energy-consistent length are sema/gaps.c's
+ * (they are lengths between markers).
  */
 #include <math.h>
+#include <string.h>
 
-#include "passes.h"
-#include "sema_v3.h"
-#include "dims.h"
+#include "sema/core.h"
+#include "sema/sema_v3.h"
+#include "sema/dims.h"
 #include "front/alloc.h"
-
 
 /* Newton steps on the cylinder clearance's contact angle (eq. 12) */
 #define NEWTON_PHI 4
@@ -106,13 +107,26 @@ static ex_id cyl_coef(sema *S, ex_kind kind, int index, void *ctx)
     return cf < 0 ? -1 : ex_op1(P, EX_NEG, cf);
 }
 
-/* See passes.h. Planar markers (rigid2d) too: the plane's z is 0. The
- * contact points are the races' points along n, the
+/* The slip of a clearance joint's races (seed 001 eqs. 5-6) between the
+ * markers (both spatial or both planar) ma (the inner race's centre, radius
+ * rho_a) and mb (the outer race's, rho_b) as a dof for a friction element.
+ * Its velocity is the contact points' relative velocity along the tangent t
+ * = a x n (a: z for planar markers, else `axis`, fixed in mb's body; n the
+ * unit vector from mb's centre to ma's, across a), or with `axial` along a,
+ * a signed speed that passes through zero where the races roll or stick;
+ * with spatial markers and no axis (n along the centres' offset) it is the
+ * tangential speed |V^t|, regularised as sqrt(|V^t|^2 + v_eps^2) - v_eps.
+ * Its virtual displacement is the derivative of that velocity by the
+ * velocities, so that a force F on it is -F e at the contact points (e the
+ * slip direction). Its position is 0. v2 (with an axis, or NULL): the
+ * velocity along the other tangent (axial, or circumferential). Returns the
+ * dof, or -2 after an error (the axis).
+ * Planar markers (rigid2d) too: the plane's z is 0. The contact points are the races' points along n, the
  * unit vector from b's centre to a's: Z_a = r_a + rho_a n, Z_b = r_b + rho_b
  * n, with velocities r' + rho w x n (eq. 5, n held); V^t = (1 - n n^T)(Z_a'
  * - Z_b'). */
-int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
-                           int axial, const char *ename, ex_id *v2)
+static int races_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
+                      int axial, const char *ename, ex_id *v2)
 {
     ex_pool *P = S->pool;
     const marker *a = &S->markers[ma], *b = &S->markers[mb];
@@ -151,10 +165,19 @@ int sema_mb_clearance_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, co
     return sema_mb_push_dof(S, &f);
 }
 
-/* See passes.h. The gap's derivatives are those of cyl_gap's expression:
+/* Seed 001's spatial clearance joint (eqs. 8-13): the gap q between a
+ * cylinder of radius rho_k around the axis through marker mb (fixed in its
+ * body; `axis` in the world frame at t = 0, z when NULL) and a thin disk of
+ * radius rho_l centred at marker ma, normal to the same axis at t = 0 (fixed
+ * in its body), as a dof whose position is -q (a contact with gap0 = 0 acts
+ * on the gap q). With ai, af (the energy-consistent form, for the midpoint
+ * rule): -q at the step's start and end into *ai, *af, the position their
+ * mean and the virtual displacement a discrete gradient, so that a force F
+ * on it does the work F (*af - *ai) over a step. -1 after an error.
+ * The gap's derivatives are those of cyl_gap's expression:
  * the envelope theorem makes them eq. 14's at the optimum. */
-int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
-                         const char *ename, ex_id *ai, ex_id *af)
+static int cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
+                        const char *ename, ex_id *ai, ex_id *af)
 {
     ex_pool *P = S->pool;
     const marker *a = &S->markers[ma], *b = &S->markers[mb];
@@ -214,3 +237,141 @@ int sema_mb_cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, cons
     sema_mb_lin(S, &f, f.pos, 0, cyl_coef, &c);
     return sema_mb_push_dof(S, &f);
 }
+
+/* A friction's races (`radii = (rho_a, rho_b)`, `axis`, `slip`, `bristle`): the dof
+ * of races_slip, or -2 after an error. */
+static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
+{
+    const ast *radii = sema_elem_setting(site, "radii"), *axis = sema_elem_setting(site, "axis");
+    const ast *slip = sema_elem_setting(site, "slip"), *bristle = sema_elem_setting(site, "bristle");
+    const ast *radius = sema_elem_setting(site, "radius");
+    sema_end ea = site->a, eb = site->b;
+    if (ea.kind != END_MARKER || eb.kind != END_MARKER) {
+        const ast *bad = radii ? radii : axis ? axis : slip ? slip : bristle;
+        diag_error(S->dc, bad->loc, "'radii', 'axis', 'slip' and 'bristle' are for friction "
+                                    "between two markers, the centres of a clearance joint's "
+                                    "races");
+        return -2;
+    }
+    if (!radii) {
+        diag_error(S->dc, (axis ? axis : slip ? slip : bristle)->loc, "'%s' is for friction "
+                   "between the races of a clearance joint, with 'radii'",
+                   axis ? "axis" : slip ? "slip" : "bristle");
+        return -2;
+    }
+    if (radius) {
+        diag_error(S->dc, radius->loc, "'radius' is for elements on revolute joints");
+        return -2;
+    }
+    ex_id r[2];
+    if (S->markers[ea.id].d3 != S->markers[eb.id].d3) {
+        diag_error(S->dc, radii->loc, "'radii' is for friction between two markers (both "
+                                      "planar or both spatial), the centres of a clearance "
+                                      "joint's races");
+        return -2;
+    }
+    if (sema_mb_pair(S, sc, radii->kids[0], DIM_M, "'radii' (the first marker's race, the "
+                     "second's)", r) != 0)
+        return -2;
+    if (axis && !S->markers[ea.id].d3) {
+        diag_error(S->dc, axis->loc, "planar races slip about z: 'axis' is for spatial ones");
+        return -2;
+    }
+    int axial = 0, plane = 0;
+    if (bristle) {
+        const ast *k = bristle->kids[0];
+        plane = k->kind == AST_NAME && !strcmp(k->name, "plane");
+        if (!axis || (!plane && !(k->kind == AST_NAME && !strcmp(k->name, "line")))) {
+            diag_error(S->dc, bristle->loc, axis ? "'bristle' is 'line' (along this element's "
+                                                   "slip, the default) or 'plane' (the two "
+                                                   "tangents at once, with the element along "
+                                                   "the other)"
+                                                 : "'bristle = plane' takes the races' two "
+                                                   "tangents about their 'axis': give the axis");
+            return -2;
+        }
+    }
+    if (slip) {
+        const ast *k = slip->kids[0];
+        axial = k->kind == AST_NAME && !strcmp(k->name, "axial");
+        if (!axis || (!axial && !(k->kind == AST_NAME && !strcmp(k->name, "circumferential")))) {
+            diag_error(S->dc, slip->loc, axis ? "'slip' is 'circumferential' (about the axis, "
+                                                "the default) or 'axial' (along it)"
+                                              : "'slip' picks a tangent of the races about "
+                                                "their 'axis': give the axis");
+            return -2;
+        }
+    }
+    return races_slip(S, ea.id, eb.id, r[0], r[1], axis ? axis->kids[0] : NULL, axial, el->name,
+                      plane ? &site->v2 : NULL);
+}
+
+/* A contact's `clearance = cylinder(rho_k, rho_l, axis)` between spatial markers
+ * A (the disk's centre) and B (the cylinder's): the dof of cylinder_gap, or -2
+ * after an error. */
+static int place_cylinder(sema *S, const scope *sc, elem *el, elem_site *site)
+{
+    const ast *st = sema_elem_setting(site, "clearance"), *gap0 = sema_elem_setting(site, "gap0");
+    const ast *call = st->kids[0], *axis = NULL;
+    sema_end ea = site->a, eb = site->b;
+    if (call->kind != AST_CALL || strcmp(call->name, "cylinder") != 0) {
+        diag_error(S->dc, st->loc, "'clearance' is cylinder(rho_k = ..., rho_l = ..., axis = "
+                                   "(x, y, z)): seed 001's spatial clearance joint");
+        return -2;
+    }
+    if (ea.kind != END_MARKER || eb.kind != END_MARKER || !S->markers[ea.id].d3 ||
+        !S->markers[eb.id].d3) {
+        diag_error(S->dc, st->loc, "a cylinder clearance is between two spatial markers: the "
+                                   "disk's centre and the cylinder's");
+        return -2;
+    }
+    if (gap0) {
+        diag_error(S->dc, gap0->loc, "a cylinder clearance's gap comes from its radii: no "
+                                     "'gap0'");
+        return -2;
+    }
+    ex_id rho[2] = {-1, -1};
+    for (int i = 0; i < call->nkids; i++) {
+        const ast *a = call->kids[i];
+        int k = a->kind != AST_ARG ? -1 : !strcmp(a->name, "rho_k") ? 0
+              : !strcmp(a->name, "rho_l") ? 1 : !strcmp(a->name, "axis") ? 2 : -1;
+        if (k < 0) {
+            diag_error(S->dc, a->loc, "cylinder takes rho_k, rho_l and axis, by name");
+            return -2;
+        }
+        if (k == 2) {
+            axis = a->kids[0];
+            continue;
+        }
+        sval v = sema_num_dim(S, sc, a->kids[0], DIM_M, k ? "rho_l" : "rho_k");
+        if (v.k != V_NUM)
+            return -2;
+        rho[k] = v.e;
+    }
+    if (rho[0] < 0 || rho[1] < 0) {
+        diag_error(S->dc, call->loc, "cylinder needs rho_k (the cylinder's radius) and rho_l "
+                                     "(the disk's)");
+        return -2;
+    }
+    int d = cylinder_gap(S, ea.id, eb.id, rho[0], rho[1], axis, el->name, el->ec ? &el->qi : NULL,
+                         el->ec ? &el->qf : NULL);
+    return d < 0 ? -2 : d;
+}
+
+/* The dof a friction on races or a contact in a cylinder acts on. */
+static int clearance_place(sema *S, const scope *sc, elem *el, elem_site *site)
+{
+    return el->kind == ELEM_CONTACT ? place_cylinder(S, sc, el, site)
+                                    : place_races(S, sc, el, site);
+}
+
+static const elem_setting clearance_set[] = {
+    {"radii", ELEM_FRICTION}, {"axis", ELEM_FRICTION}, {"slip", ELEM_FRICTION},
+    {"bristle", ELEM_FRICTION}, {"clearance", ELEM_CONTACT}, {0, 0},
+};
+
+const sema_kind sema_kind_clearance = {
+    .name = "clearance",
+    .geom_settings = clearance_set,
+    .elem_place = clearance_place,
+};
