@@ -47,7 +47,7 @@ static void sema_declare_chain(sema *S, sym *s)
         const ast *a = d->kids[i];
         if (a->kind != AST_ARG) {
             if (npos++ >= 3) {
-                diag_error(S->dc, a->loc, "too many arguments for 'iwan_chain'");
+                diag_error(sema_dc(S), a->loc, "too many arguments for 'iwan_chain'");
                 err = 1;
             }
             continue;
@@ -57,7 +57,7 @@ static void sema_declare_chain(sema *S, sym *s)
             known |= !strcmp(a->name, args[k]);
         if (!known) {
             const char *best = jnt_closest_name(a->name, args, 3);
-            diag_error(S->dc, a->loc, "unknown argument '%s' of 'iwan_chain'%s%s%s", a->name,
+            diag_error(sema_dc(S), a->loc, "unknown argument '%s' of 'iwan_chain'%s%s%s", a->name,
                        best ? "; did you mean '" : " (it takes sliders, stiffness, slip)",
                        best ? best : "", best ? "'?" : "");
             err = 1;
@@ -66,29 +66,29 @@ static void sema_declare_chain(sema *S, sym *s)
     const ast *na = find_arg(d, nargs, "sliders", 0);
     long n = 0;
     if (!na) {
-        diag_error(S->dc, d->loc, "'iwan_chain' needs 'sliders' (their number)");
+        diag_error(sema_dc(S), d->loc, "'iwan_chain' needs 'sliders' (their number)");
         err = 1;
-    } else if (sema_int_const(S, &S->consts, na, &n) != 0) {
+    } else if (sema_int_const(S, sema_consts(S), na, &n) != 0) {
         err = 1;
     } else if (n < 2 || n > 100000) {
-        diag_error(S->dc, na->loc, "an iwan_chain has 2 to 100000 sliders, not %ld", n);
+        diag_error(sema_dc(S), na->loc, "an iwan_chain has 2 to 100000 sliders, not %ld", n);
         err = 1;
     }
     if (err)
         return;
-    ir_model *m = S->m;
+    ir_model *m = sema_ir(S);
     m->chains = xrealloc(m->chains, (size_t)(m->nchains + 1) * sizeof *m->chains);
     ir_chain *c = &m->chains[m->nchains];
     *c = (ir_chain){xstrdup(d->name), m->d.n, (int)n, xcalloc((size_t)n + 3, sizeof(ex_id))};
     for (long i = 0; i < n; i++) {
-        int k = ir_add(&m->d, xasprintf("%s.q[%ld]", d->name, i + 1), -1, ex_const(S->pool, 0),
+        int k = ir_add(&m->d, xasprintf("%s.q[%ld]", d->name, i + 1), -1, ex_const(sema_pool(S), 0),
                        DIM_M, d->loc);
-        m->d.v[k].rhs = ex_var(S->pool, EX_D, k); /* the runtime updates it */
+        m->d.v[k].rhs = ex_var(sema_pool(S), EX_D, k); /* the runtime updates it */
     }
     for (int j = 0; j < JNT_CHAIN_NEXTRA; j++) {
         int k = ir_add(&m->d, xasprintf("%s.%s", d->name, extra_names[j]), -1,
-                       ex_const(S->pool, 0), *extra_dims[j], d->loc);
-        m->d.v[k].rhs = ex_var(S->pool, EX_D, k);
+                       ex_const(sema_pool(S), 0), *extra_dims[j], d->loc);
+        m->d.v[k].rhs = ex_var(sema_pool(S), EX_D, k);
     }
     s->inst = xcalloc(1, sizeof *s->inst);
     s->inst[0] = m->nchains++;
@@ -101,7 +101,7 @@ static void sema_eval_chain(sema *S, const sym *s)
     if (s->ninst != 1)
         return;
     const ast *d = s->decl;
-    ir_chain *c = &S->m->chains[s->inst[0]];
+    ir_chain *c = &sema_ir(S)->chains[s->inst[0]];
     int nargs = 0;
     while (nargs < d->nkids && d->kids[nargs]->kind != AST_SETTING)
         nargs++;
@@ -114,27 +114,27 @@ static void sema_eval_chain(sema *S, const sym *s)
         if (k < 0) {
             static const char *const known[] = {"left", "right"};
             const char *best = jnt_closest_name(st->name, known, 2);
-            diag_error(S->dc, st->loc, "unknown setting '%s' of an iwan_chain%s%s%s", st->name,
+            diag_error(sema_dc(S), st->loc, "unknown setting '%s' of an iwan_chain%s%s%s", st->name,
                        best ? "; did you mean '" : " (it has left, right: the edge loads)",
                        best ? best : "", best ? "'?" : "");
             err = 1;
         } else if (set[k]) {
-            diag_error(S->dc, st->loc, "'%s' is set twice", st->name);
+            diag_error(sema_dc(S), st->loc, "'%s' is set twice", st->name);
             err = 1;
         } else {
             set[k] = st->kids[0];
         }
     }
     if (!ka || !fa) {
-        diag_error(S->dc, d->loc, "'iwan_chain' needs '%s'", ka ? "slip" : "stiffness");
+        diag_error(sema_dc(S), d->loc, "'iwan_chain' needs '%s'", ka ? "slip" : "stiffness");
         return;
     }
-    sval k = sema_num_dim(S, &S->global, ka, DIM_NM, "the chain's stiffness");
-    sval f = sema_num_dim(S, &S->global, fa, DIM_N, "the slip strength of a slider");
-    sval l = set[0] ? sema_num_dim(S, &S->global, set[0], DIM_N, "the left load")
-                    : sval_num(ex_const(S->pool, 0), DIM_N);
-    sval r = set[1] ? sema_num_dim(S, &S->global, set[1], DIM_N, "the right load")
-                    : sval_num(ex_const(S->pool, 0), DIM_N);
+    sval k = sema_num_dim(S, sema_global(S), ka, DIM_NM, "the chain's stiffness");
+    sval f = sema_num_dim(S, sema_global(S), fa, DIM_N, "the slip strength of a slider");
+    sval l = set[0] ? sema_num_dim(S, sema_global(S), set[0], DIM_N, "the left load")
+                    : sval_num(ex_const(sema_pool(S), 0), DIM_N);
+    sval r = set[1] ? sema_num_dim(S, sema_global(S), set[1], DIM_N, "the right load")
+                    : sval_num(ex_const(sema_pool(S), 0), DIM_N);
     if (err || k.k != V_NUM || f.k != V_NUM || l.k != V_NUM || r.k != V_NUM)
         return;
     c->in[0] = k.e;
@@ -148,7 +148,7 @@ static void sema_eval_chain(sema *S, const sym *s)
 static int sema_chain_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
     int ci = base.id;
-    const ir_chain *c = &S->m->chains[ci];
+    const ir_chain *c = &sema_ir(S)->chains[ci];
     int k = -1;
     if (!strcmp(name, "q_left"))
         k = c->d0;
@@ -161,13 +161,13 @@ static int sema_chain_member(sema *S, sval base, const char *name, jnt_loc loc, 
         static const char *const known[] = {"q_left", "q_right", "D", "slipping", "load_left",
                                             "load_right"};
         const char *best = jnt_closest_name(name, known, 6);
-        diag_error(S->dc, loc, "iwan_chain '%s' has no member '%s'%s%s%s", c->name, name,
+        diag_error(sema_dc(S), loc, "iwan_chain '%s' has no member '%s'%s%s%s", c->name, name,
                    best ? "; did you mean '" : " (it has q_left, q_right, D, slipping, "
                                                "load_left, load_right)",
                    best ? best : "", best ? "'?" : "");
         return -1;
     }
-    *out = sval_num(ex_var(S->pool, EX_D, k), S->m->d.v[k].dim);
+    *out = sval_num(ex_var(sema_pool(S), EX_D, k), sema_ir(S)->d.v[k].dim);
     return 0;
 }
 

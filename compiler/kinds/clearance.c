@@ -22,22 +22,22 @@
  * (0, 0, angle') (planar), 0 for the ground. */
 static v3 marker_omega(sema *S, const marker *m)
 {
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     v3 w = {{C(0), C(0), C(0)}};
     if (m->body < 0)
         return w;
-    const body *b = &S->bodies[m->body];
+    const body *b = sema_body(S, m->body);
     if (!b->rigid3 && !b->rigid) /* a point: it does not turn */
         return w;
     if (!b->rigid3) { /* rigid2d, flexible2d's frame: x, y, angle; a node's rz */
-        w.c[2] = m->rot_on ? ADD(S->dofs[b->dof0 + 2].vel, m->rotv[2])
-                           : S->dofs[b->dof0 + 2].vel;
+        w.c[2] = m->rot_on ? ADD(sema_dof(S, b->dof0 + 2)->vel, m->rotv[2])
+                           : sema_dof(S, b->dof0 + 2)->vel;
         return w;
     }
     for (int i = 0; i < 3; i++) {
         v3 dv;
         for (int k = 0; k < 3; k++)
-            dv.c[k] = S->dofs[b->dof0 + 3 + 3 * i + k].vel;
+            dv.c[k] = sema_dof(S, b->dof0 + 3 + 3 * i + k)->vel;
         w = v_add(P, w, v_cross(P, mb3_director(S, b, i), dv));
     }
     w = v_scale(P, C(0.5), w);
@@ -96,7 +96,7 @@ typedef struct cyl_ctx {
 
 static ex_id cyl_coef(sema *S, ex_kind kind, int index, void *ctx)
 {
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     const cyl_ctx *c = ctx;
     ex_id cf = -1;
     for (int k = 0; k < 4; k++)
@@ -128,8 +128,8 @@ static ex_id cyl_coef(sema *S, ex_kind kind, int index, void *ctx)
 static int races_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const ast *axis,
                       int axial, const char *ename, ex_id *v2)
 {
-    ex_pool *P = S->pool;
-    const marker *a = &S->markers[ma], *b = &S->markers[mb];
+    ex_pool *P = sema_pool(S);
+    const marker *a = sema_marker(S, ma), *b = sema_marker(S, mb);
     int d3 = a->d3;
     v3 dr = {{SUB(a->px, b->px), SUB(a->py, b->py), d3 ? SUB(a->pz, b->pz) : C(0)}};
     v3 ax = {{C(0), C(0), C(1)}}, p0, s0;
@@ -141,10 +141,10 @@ static int races_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const a
     }
     ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
     v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
-    v3 va = {{S->dofs[a->dx].vel, S->dofs[a->dy].vel, d3 ? S->dofs[a->dz].vel : C(0)}};
+    v3 va = {{sema_dof(S, a->dx)->vel, sema_dof(S, a->dy)->vel, d3 ? sema_dof(S, a->dz)->vel : C(0)}};
     v3 vb = {{C(0), C(0), C(0)}};
     if (b->dx >= 0)
-        vb = (v3){{S->dofs[b->dx].vel, S->dofs[b->dy].vel, d3 ? S->dofs[b->dz].vel : C(0)}};
+        vb = (v3){{sema_dof(S, b->dx)->vel, sema_dof(S, b->dy)->vel, d3 ? sema_dof(S, b->dz)->vel : C(0)}};
     v3 vr = v_add(P, v_sub(P, va, vb),
                   v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
                         v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
@@ -179,8 +179,8 @@ static int races_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const a
 static int cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const ast *axis,
                         const char *ename, ex_id *ai, ex_id *af)
 {
-    ex_pool *P = S->pool;
-    const marker *a = &S->markers[ma], *b = &S->markers[mb];
+    ex_pool *P = sema_pool(S);
+    const marker *a = sema_marker(S, ma), *b = sema_marker(S, mb);
     v3 a0, p0, s0;
     if (mb3_axis_triple(S, axis, &a0, &p0, &s0) != 0)
         return -1;
@@ -210,10 +210,10 @@ static int cylinder_gap(sema *S, int ma, int mb, ex_id rho_k, ex_id rho_l, const
     ex_id zi[4], zf[4], dz[4], g[4], fresh = -1;
     static const char *const zn[4] = {"x1", "x2", "ga", "gb"};
     for (int k = 0; k < 4; k++) {
-        int d = ir_add(&S->m->d, xasprintf("%s.%s", ename, zn[k]), -1, C(k ? 0 : -1e30),
+        int d = ir_add(&sema_ir(S)->d, xasprintf("%s.%s", ename, zn[k]), -1, C(k ? 0 : -1e30),
                        k < 2 ? DIM_M : units_none, loc_none);
         sema_defer_init(S, d, z[k]);
-        S->m->d.v[d].rhs = z[k];
+        sema_ir(S)->d.v[d].rhs = z[k];
         ex_id dv = ex_var(P, EX_D, d);
         if (k == 0)
             fresh = ex_op2(P, EX_LT, dv, C(-1e29));
@@ -248,24 +248,24 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
     sema_end ea = site->a, eb = site->b;
     if (ea.kind != END_MARKER || eb.kind != END_MARKER) {
         const ast *bad = radii ? radii : axis ? axis : slip ? slip : bristle;
-        diag_error(S->dc, bad->loc, "'radii', 'axis', 'slip' and 'bristle' are for friction "
+        diag_error(sema_dc(S), bad->loc, "'radii', 'axis', 'slip' and 'bristle' are for friction "
                                     "between two markers, the centres of a clearance joint's "
                                     "races");
         return -2;
     }
     if (!radii) {
-        diag_error(S->dc, (axis ? axis : slip ? slip : bristle)->loc, "'%s' is for friction "
+        diag_error(sema_dc(S), (axis ? axis : slip ? slip : bristle)->loc, "'%s' is for friction "
                    "between the races of a clearance joint, with 'radii'",
                    axis ? "axis" : slip ? "slip" : "bristle");
         return -2;
     }
     if (radius) {
-        diag_error(S->dc, radius->loc, "'radius' is for elements on revolute joints");
+        diag_error(sema_dc(S), radius->loc, "'radius' is for elements on revolute joints");
         return -2;
     }
     ex_id r[2];
-    if (S->markers[ea.id].d3 != S->markers[eb.id].d3) {
-        diag_error(S->dc, radii->loc, "'radii' is for friction between two markers (both "
+    if (sema_marker(S, ea.id)->d3 != sema_marker(S, eb.id)->d3) {
+        diag_error(sema_dc(S), radii->loc, "'radii' is for friction between two markers (both "
                                       "planar or both spatial), the centres of a clearance "
                                       "joint's races");
         return -2;
@@ -273,8 +273,8 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
     if (sema_mb_pair(S, sc, radii->kids[0], DIM_M, "'radii' (the first marker's race, the "
                      "second's)", r) != 0)
         return -2;
-    if (axis && !S->markers[ea.id].d3) {
-        diag_error(S->dc, axis->loc, "planar races slip about z: 'axis' is for spatial ones");
+    if (axis && !sema_marker(S, ea.id)->d3) {
+        diag_error(sema_dc(S), axis->loc, "planar races slip about z: 'axis' is for spatial ones");
         return -2;
     }
     int axial = 0, plane = 0;
@@ -282,7 +282,7 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
         const ast *k = bristle->kids[0];
         plane = k->kind == AST_NAME && !strcmp(k->name, "plane");
         if (!axis || (!plane && !(k->kind == AST_NAME && !strcmp(k->name, "line")))) {
-            diag_error(S->dc, bristle->loc, axis ? "'bristle' is 'line' (along this element's "
+            diag_error(sema_dc(S), bristle->loc, axis ? "'bristle' is 'line' (along this element's "
                                                    "slip, the default) or 'plane' (the two "
                                                    "tangents at once, with the element along "
                                                    "the other)"
@@ -295,7 +295,7 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
         const ast *k = slip->kids[0];
         axial = k->kind == AST_NAME && !strcmp(k->name, "axial");
         if (!axis || (!axial && !(k->kind == AST_NAME && !strcmp(k->name, "circumferential")))) {
-            diag_error(S->dc, slip->loc, axis ? "'slip' is 'circumferential' (about the axis, "
+            diag_error(sema_dc(S), slip->loc, axis ? "'slip' is 'circumferential' (about the axis, "
                                                 "the default) or 'axial' (along it)"
                                               : "'slip' picks a tangent of the races about "
                                                 "their 'axis': give the axis");
@@ -315,18 +315,18 @@ static int place_cylinder(sema *S, const scope *sc, elem *el, elem_site *site)
     const ast *call = st->kids[0], *axis = NULL;
     sema_end ea = site->a, eb = site->b;
     if (call->kind != AST_CALL || strcmp(call->name, "cylinder") != 0) {
-        diag_error(S->dc, st->loc, "'clearance' is cylinder(rho_k = ..., rho_l = ..., axis = "
+        diag_error(sema_dc(S), st->loc, "'clearance' is cylinder(rho_k = ..., rho_l = ..., axis = "
                                    "(x, y, z)): seed 001's spatial clearance joint");
         return -2;
     }
-    if (ea.kind != END_MARKER || eb.kind != END_MARKER || !S->markers[ea.id].d3 ||
-        !S->markers[eb.id].d3) {
-        diag_error(S->dc, st->loc, "a cylinder clearance is between two spatial markers: the "
+    if (ea.kind != END_MARKER || eb.kind != END_MARKER || !sema_marker(S, ea.id)->d3 ||
+        !sema_marker(S, eb.id)->d3) {
+        diag_error(sema_dc(S), st->loc, "a cylinder clearance is between two spatial markers: the "
                                    "disk's centre and the cylinder's");
         return -2;
     }
     if (gap0) {
-        diag_error(S->dc, gap0->loc, "a cylinder clearance's gap comes from its radii: no "
+        diag_error(sema_dc(S), gap0->loc, "a cylinder clearance's gap comes from its radii: no "
                                      "'gap0'");
         return -2;
     }
@@ -336,7 +336,7 @@ static int place_cylinder(sema *S, const scope *sc, elem *el, elem_site *site)
         int k = a->kind != AST_ARG ? -1 : !strcmp(a->name, "rho_k") ? 0
               : !strcmp(a->name, "rho_l") ? 1 : !strcmp(a->name, "axis") ? 2 : -1;
         if (k < 0) {
-            diag_error(S->dc, a->loc, "cylinder takes rho_k, rho_l and axis, by name");
+            diag_error(sema_dc(S), a->loc, "cylinder takes rho_k, rho_l and axis, by name");
             return -2;
         }
         if (k == 2) {
@@ -349,7 +349,7 @@ static int place_cylinder(sema *S, const scope *sc, elem *el, elem_site *site)
         rho[k] = v.e;
     }
     if (rho[0] < 0 || rho[1] < 0) {
-        diag_error(S->dc, call->loc, "cylinder needs rho_k (the cylinder's radius) and rho_l "
+        diag_error(sema_dc(S), call->loc, "cylinder needs rho_k (the cylinder's radius) and rho_l "
                                      "(the disk's)");
         return -2;
     }

@@ -38,13 +38,13 @@ static int contact_prepare(sema *S, const scope *sc, elem *el, elem_site *site)
     const ast *fm = form->kids[0];
     el->ec = fm->kind == AST_NAME && !strcmp(fm->name, "energy_consistent");
     if (!el->ec && !(fm->kind == AST_NAME && !strcmp(fm->name, "plain"))) {
-        diag_error(S->dc, fm->loc, "'form' is 'plain' (the law at the state) or "
+        diag_error(sema_dc(S), fm->loc, "'form' is 'plain' (the law at the state) or "
                                    "'energy_consistent' (seed 001 Sect. 2.5, for the midpoint "
                                    "rule)");
         return -1;
     }
     if (el->ec && (site->a.kind != END_MARKER || site->b.kind != END_MARKER)) {
-        diag_error(S->dc, fm->loc, "the energy-consistent form is for contacts between two "
+        diag_error(sema_dc(S), fm->loc, "the energy-consistent form is for contacts between two "
                                    "markers (a clearance joint)");
         return -1;
     }
@@ -62,13 +62,13 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
 {
     static const double x[3] = {-0.7745966692414834, 0, 0.7745966692414834};
     static const double w[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     ex_id qi = ex_op2(P, EX_SUB, g0, el->qi), qf = ex_op2(P, EX_SUB, g0, el->qf);
     ex_id a = ex_op2(P, EX_MIN, qi, qf), b = ex_op2(P, EX_MAX, qi, qf);
     ex_id c = ex_op2(P, EX_MAX, ex_op2(P, EX_MIN, ex_const(P, 0), b), a);
     ex_id ends[3] = {a, c, b}, sum = ex_const(P, 0), mid = -1;
     jnt_dim dim = DIM_N;
-    int ny = S->m->y.n, nd = S->m->d.n;
+    int ny = sema_ir(S)->y.n, nd = sema_ir(S)->d.n;
     for (int k = 0; k < 7; k++) { /* 6 nodes, then the midpoint */
         ex_id lo = k < 6 ? ends[k / 3] : qi, hi = k < 6 ? ends[k / 3 + 1] : qf;
         ex_id g = ex_op2(P, EX_MUL, ex_const(P, 0.5), ex_op2(P, EX_ADD, lo, hi));
@@ -79,8 +79,8 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
         sval r = sema_law_force(S, sc, el, law, LAW_CONTACT);
         if (r.k == V_ERR)
             return r;
-        if (S->m->y.n != ny || S->m->d.n != nd) {
-            diag_error(S->dc, law->loc, "the energy-consistent form takes a contact law without "
+        if (sema_ir(S)->y.n != ny || sema_ir(S)->d.n != nd) {
+            diag_error(sema_dc(S), law->loc, "the energy-consistent form takes a contact law without "
                                         "states (a force of the gap), like penalty or hertz");
             return sval_err;
         }
@@ -106,9 +106,9 @@ static void contact_force(sema *S, const scope *sc, elem *el, elem_site *site)
 {
     const ast *law = sema_elem_setting(site, "law"), *gap0 = sema_elem_setting(site, "gap0");
     const ast *area = sema_elem_setting(site, "area"), *steps = sema_elem_setting(site, "steps");
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     if (!law) {
-        diag_error(S->dc, el->decl->loc, "contact '%s' needs 'law = ...'", el->name);
+        diag_error(sema_dc(S), el->decl->loc, "contact '%s' needs 'law = ...'", el->name);
         return;
     }
     sval g0 = gap0 ? sema_num_dim(S, sc, gap0->kids[0], DIM_M, "the initial gap")
@@ -124,7 +124,7 @@ static void contact_force(sema *S, const scope *sc, elem *el, elem_site *site)
     sval f = r;
     if (units_equal(r.dim, DIM_PA)) {
         if (!area) {
-            diag_error(S->dc, el->decl->loc, "contact '%s' has a pressure law and needs 'area = "
+            diag_error(sema_dc(S), el->decl->loc, "contact '%s' has a pressure law and needs 'area = "
                                              "...'", el->name);
             return;
         }

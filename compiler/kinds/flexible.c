@@ -27,7 +27,7 @@ static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
 static void sema_declare_flexible2d(sema *S, body *b)
 {
     const ast *d = b->decl;
-    S->multibody = 1;
+    sema_set_multibody(S, 0);
     b->rigid = 1;
     b->flex = 1;
     b->sub = -1;
@@ -37,7 +37,7 @@ static void sema_declare_flexible2d(sema *S, body *b)
     b->ndof = 3;
     for (int j = 0; j < d->nkids; j++)
         if (d->kids[j]->kind == AST_DOF)
-            diag_error(S->dc, d->kids[j]->loc, "a flexible2d body has the coordinates x, y and "
+            diag_error(sema_dc(S), d->kids[j]->loc, "a flexible2d body has the coordinates x, y and "
                                                "angle of its frame; declare points of it with "
                                                "'marker NAME = (x, y)' or 'marker NAME = SET'");
 }
@@ -53,33 +53,33 @@ static int flex_sub(sema *S, const body *b)
         if (b->rigid3 && a->kind == AST_ARG && strcmp(a->name, "substructure") != 0)
             continue; /* rotation, omega: kinds/rigid3d.c's */
         if ((a->kind == AST_ARG && strcmp(a->name, "substructure") != 0) || e) {
-            diag_error(S->dc, a->loc, "'flexible2d' takes one argument, 'substructure'");
+            diag_error(sema_dc(S), a->loc, "'flexible2d' takes one argument, 'substructure'");
             return -1;
         }
         e = a->kind == AST_ARG ? a->kids[0] : a;
     }
     if (!e) {
-        diag_error(S->dc, d->loc, "'%s' needs its substructure: %s(substructure = NAME)", d->str,
+        diag_error(sema_dc(S), d->loc, "'%s' needs its substructure: %s(substructure = NAME)", d->str,
                    d->str);
         return -1;
     }
     sym *s = e->kind == AST_NAME ? sema_find(S, e->name) : NULL;
     if (!s || s->kind != SYM_SUB || s->ninst < 1) {
-        diag_error(S->dc, e->loc, "'substructure' of a %s body names a substructure", d->str);
+        diag_error(sema_dc(S), e->loc, "'substructure' of a %s body names a substructure", d->str);
         return -1;
     }
     int si = s->inst[0];
-    subst *sb = &S->subs[si];
+    subst *sb = sema_sub(S, si);
     if (!sb->phi)
         return -1; /* its declaration said why */
     int other = sema_flex_of_sub(S, si);
     if (other >= 0) {
-        diag_error(S->dc, e->loc, "substructure '%s' is already the body '%s'", sb->name,
-                   S->bodies[other].name);
+        diag_error(sema_dc(S), e->loc, "substructure '%s' is already the body '%s'", sb->name,
+                   sema_body(S, other)->name);
         return -1;
     }
     if (sb->frame[0] >= 0 || sb->frame[1] >= 0 || sb->ray[0] >= 0) {
-        diag_error(S->dc, e->loc, "substructure '%s' of a flexible2d body moves with the body: "
+        diag_error(sema_dc(S), e->loc, "substructure '%s' of a flexible2d body moves with the body: "
                                   "it takes no frame_x, frame_y or time-varying damping",
                    sb->name);
         return -1;
@@ -94,7 +94,7 @@ static int flex_sub(sema *S, const body *b)
 static int sparse_invariants(sema *S, const body *b, subst *sb)
 {
     if (b->rigid3 || !sb->dof0) {
-        diag_error(S->dc, b->decl->loc, "%s body '%s': substructure '%s' is unreduced and "
+        diag_error(sema_dc(S), b->decl->loc, "%s body '%s': substructure '%s' is unreduced and "
                                         "sparse (%d DOFs: 'reduce = none', or beyond %d); only "
                                         "a flexible2d body whose substructure has 'fix' may "
                                         "take it (else reduce it)",
@@ -103,13 +103,13 @@ static int sparse_invariants(sema *S, const body *b, subst *sb)
     }
     long size = red_ffrf_sparse_size(sb->fe);
     if (size < 0) {
-        diag_error(S->dc, b->decl->loc, "flexible2d body '%s': out of memory", b->name);
+        diag_error(sema_dc(S), b->decl->loc, "flexible2d body '%s': out of memory", b->name);
         return -1;
     }
     double *inv = xcalloc((size_t)size + 1, sizeof *inv);
     char err[512] = "";
     if (red_ffrf_sparse(sb->fe, &sb->m0, sb->dof0, inv, err, sizeof err) != 0) {
-        diag_error(S->dc, b->decl->loc, "%s body '%s': %s", b->decl->str, b->name, err);
+        diag_error(sema_dc(S), b->decl->loc, "%s body '%s': %s", b->decl->str, b->name, err);
         free(inv);
         return -1;
     }
@@ -125,7 +125,7 @@ static int invariants(sema *S, const body *b, subst *sb)
     int r = sb->r, d3 = b->rigid3;
     size_t rr = (size_t)r * r;
     if (d3 && r > JNT_FLEX3_MAX_R) {
-        diag_error(S->dc, b->decl->loc, "flexible3d body '%s': %d elastic coordinates, more than "
+        diag_error(sema_dc(S), b->decl->loc, "flexible3d body '%s': %d elastic coordinates, more than "
                                         "the runtime's %d; reduce '%s' further", b->name, r,
                    JNT_FLEX3_MAX_R, sb->name);
         return -1;
@@ -139,7 +139,7 @@ static int invariants(sema *S, const body *b, subst *sb)
     const fe_sparse *m0 = sb->dof0 ? &sb->m0 : NULL;
     if ((d3 ? red_ffrf3d(sb->fe, &basis, m0, sb->dof0, inv, err, sizeof err)
             : red_ffrf(sb->fe, &basis, m0, sb->dof0, inv, err, sizeof err)) != 0) {
-        diag_error(S->dc, b->decl->loc, "%s body '%s': %s", b->decl->str, b->name, err);
+        diag_error(sema_dc(S), b->decl->loc, "%s body '%s': %s", b->decl->str, b->name, err);
         free(inv);
         return -1;
     }
@@ -161,7 +161,7 @@ static int unknown_set(sema *S, const subst *sb, const ast *e)
     for (int k = 0; k < sb->fe->nset; k++)
         names[k] = sb->fe->set[k].name;
     const char *best = jnt_closest_name(e->name, names, sb->fe->nset);
-    diag_error(S->dc, e->loc, "'%s' has no node set '%s'%s%s%s", sb->name, e->name,
+    diag_error(sema_dc(S), e->loc, "'%s' has no node set '%s'%s%s%s", sb->name, e->name,
                best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
     free(names);
     return 1;
@@ -173,11 +173,11 @@ static int unknown_set(sema *S, const subst *sb, const ast *e)
  * none): 1, or -1 after an error (a set of several nodes). */
 static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X, ex_id *rot)
 {
-    ex_pool *P = S->pool;
-    const subst *sb = &S->subs[si];
+    ex_pool *P = sema_pool(S);
+    const subst *sb = sema_sub(S, si);
     const fe_set *st = &sb->fe->set[set];
     if (st->n != 1) {
-        diag_error(S->dc, e->loc, "a marker on a node needs a set of one node; '%s' of '%s' has "
+        diag_error(sema_dc(S), e->loc, "a marker on a node needs a set of one node; '%s' of '%s' has "
                                   "%d", e->name, sb->name, st->n);
         return -1;
     }
@@ -189,7 +189,7 @@ static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X, e
         int di = sema_sub_node_dof(S, si, st->node[0], FE_UX + k, e->loc);
         if (di < 0)
             return -1;
-        X[k] = ex_op2(P, EX_ADD, X[k], S->dofs[di].pos);
+        X[k] = ex_op2(P, EX_ADD, X[k], sema_dof(S, di)->pos);
     }
     /* its rotation: rx, ry, rz in space, rz in the plane, where the element
      * type has them (0 where fixed) */
@@ -200,8 +200,8 @@ static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X, e
         int di = sema_sub_node_dof(S, si, st->node[0], FE_RX + k, e->loc);
         if (di < 0)
             return -1;
-        rot[k] = S->dofs[di].pos;
-        rot[3 + k] = S->dofs[di].vel;
+        rot[k] = sema_dof(S, di)->pos;
+        rot[3 + k] = sema_dof(S, di)->vel;
     }
     return 1;
 }
@@ -214,7 +214,7 @@ static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X, e
 static int marker_place(sema *S, const body *b, int si, const ast *e, int n, ex_id *X,
                         ex_id *rot)
 {
-    const subst *sb = &S->subs[si];
+    const subst *sb = sema_sub(S, si);
     int set = e->kind == AST_NAME ? fe_find_set(sb->fe, e->name) : -1;
     if (set >= 0)
         return node_place(S, si, set, e, n, X, rot);
@@ -222,14 +222,14 @@ static int marker_place(sema *S, const body *b, int si, const ast *e, int n, ex_
         return -1;
     static const char what[] = "a marker's position in its body's frame (or a node set of one "
                                "node)";
-    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
-    const scope *sc = b->iname ? &isc : &S->global;
+    scope isc = {.up = sema_global(S), .iname = b->iname, .ival = b->ival};
+    const scope *sc = b->iname ? &isc : sema_global(S);
     if (n == 3)
         return sema_mb_triple(S, sc, e, DIM_M, what, X);
     if (sema_mb_pair(S, sc, e, DIM_M, what, X) != 0)
         return -1;
     if (sema_is_dynamic(S, X[0]) || sema_is_dynamic(S, X[1])) {
-        diag_error(S->dc, e->loc, "a marker's position in its body may use parameters only");
+        diag_error(sema_dc(S), e->loc, "a marker's position in its body may use parameters only");
         return -1;
     }
     return 0;
@@ -239,7 +239,7 @@ static int marker_place(sema *S, const body *b, int si, const ast *e, int n, ex_
  * or for a flexible3d x + sum_i c_i d_i with c the place. */
 static void flex_marker(sema *S, body *b, int si, const ast *q)
 {
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     ex_id lxy[3], rot[6];
     int node = marker_place(S, b, si, q->kids[0], b->rigid3 ? 3 : 2, lxy, rot);
     if (node < 0)
@@ -249,11 +249,11 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
         sema_mb3d_marker(S, b, q->name, lxy, node ? rot : NULL);
         return;
     }
-    const dof *fr = &S->dofs[b->dof0];
+    const dof *fr = sema_dof(S, b->dof0);
     ex_id x = fr[0].pos, y = fr[1].pos, th = fr[2].pos;
     ex_id c = ex_op1(P, EX_COS, th), s = ex_op1(P, EX_SIN, th);
     marker m = {.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-                .body = (int)(b - S->bodies), .angle = th,
+                .body = sema_body_id(S, b), .angle = th,
                 .px = ex_op2(P, EX_ADD, x, ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, c, lxy[0]),
                                                   ex_op2(P, EX_MUL, s, lxy[1]))),
                 .py = ex_op2(P, EX_ADD, y, ex_op2(P, EX_ADD, ex_op2(P, EX_MUL, s, lxy[0]),
@@ -273,17 +273,17 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
 static void sparse_unbound(sema *S)
 {
     int b3 = -1;
-    for (int i = 0; i < S->nbody; i++)
-        b3 = S->bodies[i].flex && S->bodies[i].rigid3 ? i : b3;
-    for (int s = 0; s < S->nsub; s++) {
-        const subst *sb = &S->subs[s];
+    for (int i = 0; i < sema_nbody(S); i++)
+        b3 = sema_body(S, i)->flex && sema_body(S, i)->rigid3 ? i : b3;
+    for (int s = 0; s < sema_nsub(S); s++) {
+        const subst *sb = sema_sub(S, s);
         if (sb->phi && sb->sparse && b3 >= 0 && sema_flex_of_sub(S, s) >= 0)
-            diag_error(S->dc, sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs): a model "
+            diag_error(sema_dc(S), sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs): a model "
                                              "with flexible3d bodies ('%s') takes reduced "
                                              "flexible2d bodies only (give it 'reduce = ...')",
-                       sb->name, sb->r, S->bodies[b3].name);
+                       sb->name, sb->r, sema_body(S, b3)->name);
         if (sb->phi && sb->sparse && sema_flex_of_sub(S, s) < 0)
-            diag_error(S->dc, sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs: 'reduce "
+            diag_error(sema_dc(S), sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs: 'reduce "
                                              "= none', or beyond %d): only a flexible2d body may "
                                              "take it (else give it 'reduce = ...')",
                        sb->name, sb->r, JNT_MAX_BLOCK);
@@ -295,12 +295,12 @@ static void sparse_unbound(sema *S)
  * invariants and its markers. */
 static void sema_flex_bind(sema *S)
 {
-    for (int i = 0; i < S->nbody; i++) {
-        body *b = &S->bodies[i];
+    for (int i = 0; i < sema_nbody(S); i++) {
+        body *b = sema_body(S, i);
         if (!b->flex)
             continue;
         int si = flex_sub(S, b);
-        if (si < 0 || invariants(S, b, &S->subs[si]) != 0)
+        if (si < 0 || invariants(S, b, sema_sub(S, si)) != 0)
             continue;
         b->sub = si;
         const ast *d = b->decl;
@@ -309,10 +309,10 @@ static void sema_flex_bind(sema *S)
             if (q->kind != AST_MARKER)
                 continue;
             int dup = 0;
-            for (int k = 0; k < S->nmarker; k++)
-                dup |= S->markers[k].body == i && !strcmp(S->markers[k].short_name, q->name);
+            for (int k = 0; k < sema_nmarker(S); k++)
+                dup |= sema_marker(S, k)->body == i && !strcmp(sema_marker(S, k)->short_name, q->name);
             if (dup)
-                diag_error(S->dc, q->loc, "marker '%s' is declared twice", q->name);
+                diag_error(sema_dc(S), q->loc, "marker '%s' is declared twice", q->name);
             else
                 flex_marker(S, b, si, q);
         }
@@ -326,17 +326,17 @@ static void sema_flex_bind(sema *S)
  * friction between its layers), not for a force from outside. */
 static void sema_flex_check_elems(sema *S)
 {
-    for (int i = 0; i < S->nelem; i++) {
-        const elem *el = &S->elems[i];
-        int a = el->a >= 0 ? S->dofs[el->a].sub : -1;
-        int b = el->kind == ELEM_FORCEDEF || el->b < 0 ? -1 : S->dofs[el->b].sub;
+    for (int i = 0; i < sema_nelem(S); i++) {
+        const elem *el = sema_elem(S, i);
+        int a = el->a >= 0 ? sema_dof(S, el->a)->sub : -1;
+        int b = el->kind == ELEM_FORCEDEF || el->b < 0 ? -1 : sema_dof(S, el->b)->sub;
         int fa = a >= 0 ? sema_flex_of_sub(S, a) : -1, fb = b >= 0 ? sema_flex_of_sub(S, b) : -1;
         if ((fa >= 0 || fb >= 0) && (a != b || el->kind == ELEM_FORCEDEF))
-            diag_error(S->dc, el->decl->loc, "'%s' acts on a point of flexible body '%s' from "
+            diag_error(sema_dc(S), el->decl->loc, "'%s' acts on a point of flexible body '%s' from "
                                              "outside it: attach it to a marker of the body "
                                              "(marker NAME = SET); points of its substructure "
                                              "take forces between two of them only", el->name,
-                       S->bodies[fa >= 0 ? fa : fb].name);
+                       sema_body(S, fa >= 0 ? fa : fb)->name);
     }
 }
 

@@ -20,7 +20,7 @@ static void friction_force(sema *S, const scope *sc, elem *el, elem_site *site)
     const ast *law = sema_elem_setting(site, "law"), *normal = sema_elem_setting(site, "normal");
     const ast *area = sema_elem_setting(site, "area"), *steps = sema_elem_setting(site, "steps");
     if (!law) {
-        diag_error(S->dc, el->decl->loc, "friction '%s' needs 'law = ...'", el->name);
+        diag_error(sema_dc(S), el->decl->loc, "friction '%s' needs 'law = ...'", el->name);
         return;
     }
     sema_elem_add_qty(el, "s", site->s);
@@ -39,10 +39,10 @@ static void friction_force(sema *S, const scope *sc, elem *el, elem_site *site)
             if (A.k == V_ERR)
                 return;
             sema_elem_add_qty(el, "area", A);
-            sema_elem_add_qty(el, "p", sval_num(ex_op2(S->pool, EX_DIV, N.e, A.e), DIM_PA));
+            sema_elem_add_qty(el, "p", sval_num(ex_op2(sema_pool(S), EX_DIV, N.e, A.e), DIM_PA));
         }
     } else if (area) {
-        diag_error(S->dc, area->loc, "'area' needs 'normal' (p = normal / area)");
+        diag_error(sema_dc(S), area->loc, "'area' needs 'normal' (p = normal / area)");
         return;
     }
     /* a friction law's result is its force (and its member `force`) already */

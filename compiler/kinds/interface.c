@@ -27,7 +27,7 @@ static int block_of(const sema *S, int si)
 {
     int k = 0;
     for (int s = 0; s < si; s++)
-        k += S->subs[s].phi != NULL;
+        k += sema_sub(S, s)->phi != NULL;
     return k;
 }
 
@@ -36,11 +36,11 @@ static int block_of(const sema *S, int si)
 static int side_nodes(sema *S, const ast *e, const char *what, int *si, const int **nodes, int *n,
                       int *one)
 {
-    sval v = sema_eval(S, &S->global, e);
+    sval v = sema_eval(S, sema_global(S), e);
     if (v.k == V_ERR)
         return -1;
     if (v.k == V_SUBSET) {
-        const fe_set *set = &S->subs[v.id].fe->set[v.aux];
+        const fe_set *set = &sema_sub(S, v.id)->fe->set[v.aux];
         *si = v.id, *nodes = set->node, *n = set->n;
         return 0;
     }
@@ -49,7 +49,7 @@ static int side_nodes(sema *S, const ast *e, const char *what, int *si, const in
         *si = v.id, *nodes = one, *n = 1;
         return 0;
     }
-    diag_error(S->dc, e->loc, "the %s of an interface is a node set of a substructure (like "
+    diag_error(sema_dc(S), e->loc, "the %s of an interface is a node set of a substructure (like "
                               "'beam.top'), but this is %s", what, sema_kind_name(S, v));
     return -1;
 }
@@ -58,7 +58,7 @@ static int side_nodes(sema *S, const ast *e, const char *what, int *si, const in
 static int add_nodes(sema *S, const ast *at, int si, const int *nodes, int n, double *x,
                      double **rows, size_t *nrows)
 {
-    const subst *b = &S->subs[si];
+    const subst *b = sema_sub(S, si);
     red_basis basis = {b->ndof, b->r, b->phi};
     double origin[2] = {b->place[0], b->place[1]};
     char err[256];
@@ -66,7 +66,7 @@ static int add_nodes(sema *S, const ast *at, int si, const int *nodes, int n, do
         *rows = xrealloc(*rows, (*nrows + 2 * (size_t)b->r) * sizeof **rows);
         if (red_node_rows(b->fe, &basis, nodes[k], 0, origin, x + 2 * k, *rows + *nrows, err,
                           sizeof err) != 0) {
-            diag_error(S->dc, at->loc, "%s", err);
+            diag_error(sema_dc(S), at->loc, "%s", err);
             return -1;
         }
         *nrows += 2 * (size_t)b->r;
@@ -86,25 +86,25 @@ static ex_id friction_mu(sema *S, const ast *e, const char *name, int vslot)
                       : e->kids[0]->kind != AST_ARG ? e->kids[0]
                       : !strcmp(e->kids[0]->name, "mu") ? e->kids[0]->kids[0] : NULL;
         if (!mu) {
-            diag_error(S->dc, e->loc, "expected friction = coulomb(mu = ...)");
+            diag_error(sema_dc(S), e->loc, "expected friction = coulomb(mu = ...)");
             return -1;
         }
-        v = sema_num_dim(S, &S->global, mu, units_none, "the friction coefficient");
+        v = sema_num_dim(S, sema_global(S), mu, units_none, "the friction coefficient");
     } else if (e->kind == AST_CALL || e->kind == AST_NAME) {
-        v = sema_friction_coef(S, &S->global, name, e,
-                               sval_num(ex_var(S->pool, EX_D, vslot), DIM_MS));
+        v = sema_friction_coef(S, sema_global(S), name, e,
+                               sval_num(ex_var(sema_pool(S), EX_D, vslot), DIM_MS));
     } else {
-        diag_error(S->dc, e->loc, "expected friction = coulomb(mu = ...) or a friction law");
+        diag_error(sema_dc(S), e->loc, "expected friction = coulomb(mu = ...) or a friction law");
         return -1;
     }
     if (v.k != V_NUM)
         return -1;
-    int bad = ex_depends(S->pool, v.e, EX_Y, -1) || ex_depends(S->pool, v.e, EX_UP, -1) ||
-              ex_depends(S->pool, v.e, EX_UV, -1);
-    for (int i = 0; i < S->m->d.n && !bad; i++)
-        bad = i != vslot && ex_depends(S->pool, v.e, EX_D, i);
+    int bad = ex_depends(sema_pool(S), v.e, EX_Y, -1) || ex_depends(sema_pool(S), v.e, EX_UP, -1) ||
+              ex_depends(sema_pool(S), v.e, EX_UV, -1);
+    for (int i = 0; i < sema_ir(S)->d.n && !bad; i++)
+        bad = i != vslot && ex_depends(sema_pool(S), v.e, EX_D, i);
     if (bad) {
-        diag_error(S->dc, e->loc, "the friction coefficient of an interface may use parameters, "
+        diag_error(sema_dc(S), e->loc, "the friction coefficient of an interface may use parameters, "
                                   "time and the slip velocity only, not states");
         return -1;
     }
@@ -125,11 +125,11 @@ static int coupling(sema *S, const ast *e)
         for (int k = 0; a->kind == AST_NAME && k < 3; k++)
             if (!strcmp(a->name, as[k]))
                 return JNT_IFACE_BASIC + k;
-        diag_error(S->dc, a->loc, "the assumption of a dual coupling is basic, realistic or "
+        diag_error(sema_dc(S), a->loc, "the assumption of a dual coupling is basic, realistic or "
                                   "simplified");
         return -1;
     }
-    diag_error(S->dc, e->loc, "expected coupling = dual(assumption = basic|realistic|simplified) "
+    diag_error(sema_dc(S), e->loc, "expected coupling = dual(assumption = basic|realistic|simplified) "
                               "or film");
     return -1;
 }
@@ -140,7 +140,7 @@ static void sema_declare_iface(sema *S, sym *s)
     const ast *d = s->decl;
     s->done = 1;
     if (strcmp(d->str, "sliding") != 0) {
-        diag_error(S->dc, d->loc, "unknown interface type '%s' (this version has 'sliding')",
+        diag_error(sema_dc(S), d->loc, "unknown interface type '%s' (this version has 'sliding')",
                    d->str);
         return;
     }
@@ -155,7 +155,7 @@ static void sema_declare_iface(sema *S, sym *s)
         } else {
             static const char *const known[] = {"friction", "coupling"};
             const char *best = jnt_closest_name(st->name, known, 2);
-            diag_error(S->dc, st->loc, fr && !strcmp(st->name, "friction") ? "'%s' is set twice%s%s%s"
+            diag_error(sema_dc(S), st->loc, fr && !strcmp(st->name, "friction") ? "'%s' is set twice%s%s%s"
                        : cp && !strcmp(st->name, "coupling") ? "'%s' is set twice%s%s%s"
                        : "unknown setting '%s' of an interface%s%s%s", st->name,
                        best && strcmp(best, st->name) ? "; did you mean '" : "",
@@ -165,7 +165,7 @@ static void sema_declare_iface(sema *S, sym *s)
         }
     }
     if (!fr) {
-        diag_error(S->dc, d->loc, "an interface needs friction = coulomb(mu = ...) or a "
+        diag_error(sema_dc(S), d->loc, "an interface needs friction = coulomb(mu = ...) or a "
                                   "friction law");
         err = 1;
     }
@@ -175,22 +175,22 @@ static void sema_declare_iface(sema *S, sym *s)
         side_nodes(S, d->kids[1], "master surface", &sb, &nodes_b, &nb, &one_b) || err)
         return;
     if (sa == sb) {
-        diag_error(S->dc, d->loc, "an interface joins two substructures, but both sides are in "
-                                  "'%s'", S->subs[sa].name);
+        diag_error(sema_dc(S), d->loc, "an interface joins two substructures, but both sides are in "
+                                  "'%s'", sema_sub(S, sa)->name);
         return;
     }
     if (nb < 2) {
-        diag_error(S->dc, d->kids[1]->loc, "the master surface needs 2 nodes or more (one "
+        diag_error(sema_dc(S), d->kids[1]->loc, "the master surface needs 2 nodes or more (one "
                                            "segment), not %d", nb);
         return;
     }
-    if (!S->subs[sa].phi || !S->subs[sb].phi)
+    if (!sema_sub(S, sa)->phi || !sema_sub(S, sb)->phi)
         return; /* the substructure's errors were reported */
     int method = cp ? coupling(S, cp) : JNT_IFACE_REALISTIC;
     if (method < 0)
         return;
     ir_iface f = {.name = xstrdup(d->name), .slave = block_of(S, sa), .master = block_of(S, sb),
-                  .nslave = na, .nmaster = nb, .method = method, .d0 = S->m->d.n};
+                  .nslave = na, .nmaster = nb, .method = method, .d0 = sema_ir(S)->d.n};
     f.x = xmalloc(2 * ((size_t)na + nb) * sizeof *f.x);
     size_t nrows = 0;
     if (add_nodes(S, d->kids[0], sa, nodes_a, na, f.x, &f.rows, &nrows) ||
@@ -203,11 +203,11 @@ static void sema_declare_iface(sema *S, sym *s)
     static const jnt_dim *const dims[] = {&DIM_N, &DIM_N, &DIM_M, &DIM_M, &DIM_MS, &units_none};
     for (int k = 0; k < na; k++)
         for (int j = 0; j < JNT_IFACE_NCONTACT; j++) {
-            int i = ir_add(&S->m->d, na == 1 ? xasprintf("%s.%s", d->name, contact_names[j])
+            int i = ir_add(&sema_ir(S)->d, na == 1 ? xasprintf("%s.%s", d->name, contact_names[j])
                                              : xasprintf("%s[%d].%s", d->name, k + 1,
                                                          contact_names[j]),
-                           -1, ex_const(S->pool, 0), *dims[j], d->loc);
-            S->m->d.v[i].rhs = ex_var(S->pool, EX_D, i); /* the runtime writes it */
+                           -1, ex_const(sema_pool(S), 0), *dims[j], d->loc);
+            sema_ir(S)->d.v[i].rhs = ex_var(sema_pool(S), EX_D, i); /* the runtime writes it */
         }
     f.mu = friction_mu(S, fr, d->name, f.d0 + 4);
     if (f.mu < 0) {
@@ -216,7 +216,7 @@ static void sema_declare_iface(sema *S, sym *s)
         free(f.rows);
         return;
     }
-    ir_model *m = S->m;
+    ir_model *m = sema_ir(S);
     m->ifaces = xrealloc(m->ifaces, (size_t)(m->nifaces + 1) * sizeof *m->ifaces);
     m->ifaces[m->nifaces] = f;
     s->inst = xcalloc(1, sizeof *s->inst);
@@ -229,18 +229,18 @@ static void sema_declare_iface(sema *S, sym *s)
 static int sema_iface_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
     int fi = base.id;
-    const ir_iface *f = &S->m->ifaces[fi];
+    const ir_iface *f = &sema_ir(S)->ifaces[fi];
     for (int j = 0; j < JNT_IFACE_NCONTACT; j++) {
         if (strcmp(name, contact_names[j]) != 0)
             continue;
-        ex_id e = ex_var(S->pool, EX_D, f->d0 + j);
+        ex_id e = ex_var(sema_pool(S), EX_D, f->d0 + j);
         for (int k = 1; j < 2 && k < f->nslave; k++)
-            e = ex_op2(S->pool, EX_ADD, e, ex_var(S->pool, EX_D, f->d0 + k * JNT_IFACE_NCONTACT + j));
-        *out = sval_num(e, S->m->d.v[f->d0 + j].dim);
+            e = ex_op2(sema_pool(S), EX_ADD, e, ex_var(sema_pool(S), EX_D, f->d0 + k * JNT_IFACE_NCONTACT + j));
+        *out = sval_num(e, sema_ir(S)->d.v[f->d0 + j].dim);
         return 0;
     }
     const char *best = jnt_closest_name(name, contact_names, JNT_IFACE_NCONTACT);
-    diag_error(S->dc, loc, "interface '%s' has no member '%s'%s%s%s", f->name, name,
+    diag_error(sema_dc(S), loc, "interface '%s' has no member '%s'%s%s%s", f->name, name,
                best ? "; did you mean '" : " (it has normal, friction, x, y, v_slip, state)",
                best ? best : "", best ? "'?" : "");
     return -1;
@@ -251,29 +251,29 @@ static int sema_iface_member(sema *S, sval base, const char *name, jnt_loc loc, 
  * substructure coordinates. */
 static void sema_iface_check(sema *S)
 {
-    ir_model *m = S->m;
+    ir_model *m = sema_ir(S);
     int central = m->integrator && !strcmp(m->integrator, "central");
     const ast *first = NULL;
-    for (int i = 0; i < S->nsym && !first; i++)
-        if (S->syms[i].kind == SYM_IFACE)
-            first = S->syms[i].decl;
-    for (int i = 0; i < S->nsub && !first && !diag_errors(S->dc); i++)
-        if (S->subs[i].ray[0] >= 0) {
-            diag_error(S->dc, S->subs[i].decl->loc, "'%s': a damping that varies in time needs a "
+    for (int i = 0; i < sema_nsym(S) && !first; i++)
+        if (sema_sym(S, i)->kind == SYM_IFACE)
+            first = sema_sym(S, i)->decl;
+    for (int i = 0; i < sema_nsub(S) && !first && !diag_errors(sema_dc(S)); i++)
+        if (sema_sub(S, i)->ray[0] >= 0) {
+            diag_error(sema_dc(S), sema_sub(S, i)->decl->loc, "'%s': a damping that varies in time needs a "
                                                     "model with sliding interfaces (the central "
-                                                    "difference applies it)", S->subs[i].name);
+                                                    "difference applies it)", sema_sub(S, i)->name);
             return;
         }
-    if (central && !first && !diag_errors(S->dc)) {
-        diag_error(S->dc, m->y.n ? m->y.v[0].loc : loc_none,
+    if (central && !first && !diag_errors(sema_dc(S))) {
+        diag_error(sema_dc(S), m->y.n ? m->y.v[0].loc : loc_none,
                    "integrator 'central' integrates models with sliding interfaces, and this "
                    "model has none");
         return;
     }
-    if (!first || diag_errors(S->dc))
+    if (!first || diag_errors(sema_dc(S)))
         return;
-    if (S->have_sim && !central) {
-        diag_error(S->dc, first->loc, "a model with a sliding interface is integrated by "
+    if (sema_have_sim(S) && !central) {
+        diag_error(sema_dc(S), first->loc, "a model with a sliding interface is integrated by "
                                       "central(h = ...), the explicit central difference of "
                                       "seed 003, not '%s'", m->integrator);
         return;
@@ -283,9 +283,9 @@ static void sema_iface_check(sema *S)
         for (int b = 0; b < m->nblocks; b++)
             in_block |= i >= m->blocks[b].q0 && i < m->blocks[b].q0 + 2 * m->blocks[b].r;
         if (!in_block) {
-            diag_error(S->dc, m->y.v[i].loc, "a model with a sliding interface may only have "
+            diag_error(sema_dc(S), m->y.v[i].loc, "a model with a sliding interface may only have "
                                              "substructures as states, not '%s'", m->y.v[i].name);
-            diag_note(S->dc, first->loc, "the interface is here");
+            diag_note(sema_dc(S), first->loc, "the interface is here");
             return;
         }
     }

@@ -30,11 +30,11 @@ static int endpoint(sema *S, const ast *e, const char *jname)
 {
     if (e->kind == AST_TUPLE)
         return sema_mb_ground_point(S, e, jname);
-    sval v = sema_eval(S, &S->global, e);
+    sval v = sema_eval(S, sema_global(S), e);
     if (v.k == V_MARKER)
         return v.id;
     if (v.k != V_ERR)
-        diag_error(S->dc, e->loc, "a joint connects markers (body.marker) or a point (x, y) of "
+        diag_error(sema_dc(S), e->loc, "a joint connects markers (body.marker) or a point (x, y) of "
                                   "the ground, not %s", sema_kind_name(S, v));
     return -1;
 }
@@ -42,7 +42,7 @@ static int endpoint(sema *S, const ast *e, const char *jname)
 /* A multiplier state of joint j: its name and dimension. */
 static void add_lambda(sema *S, joint *j, const char *what, jnt_dim dim)
 {
-    int i = ir_add(&S->m->y, xasprintf("%s.%s", j->name, what), -1, ex_const(S->pool, 0), dim,
+    int i = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", j->name, what), -1, ex_const(sema_pool(S), 0), dim,
                    j->decl->loc);
     if (j->nl++ == 0)
         j->l0 = i;
@@ -55,8 +55,8 @@ static void sema_declare_joint(sema *S, sym *s)
     static const char *const kinds[7] = {"revolute", "prismatic", "fixed", "spherical",
                                          "universal", "cylindrical", "planar"};
     const ast *d = s->decl;
-    ex_pool *P = S->pool;
-    S->multibody = 1;
+    ex_pool *P = sema_pool(S);
+    sema_set_multibody(S, 0);
     s->done = 1;
     int kind = -1;
     for (int k = 0; k < 7; k++)
@@ -64,7 +64,7 @@ static void sema_declare_joint(sema *S, sym *s)
             kind = k;
     if (kind < 0) {
         const char *best = jnt_closest_name(d->str, kinds, 7);
-        diag_error(S->dc, d->loc, "unknown joint '%s'%s%s%s (known: revolute, prismatic, fixed; "
+        diag_error(sema_dc(S), d->loc, "unknown joint '%s'%s%s%s (known: revolute, prismatic, fixed; "
                    "spatial: spherical, universal, cylindrical, planar)",
                    d->str, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         return;
@@ -84,14 +84,14 @@ static void sema_declare_joint(sema *S, sym *s)
         } else if (a->kind == AST_ARG && !strcmp(a->name, "drive")) {
             drive = a->kids[0];
         } else {
-            diag_error(S->dc, a->loc, "'%s' takes two markers%s", kinds[kind],
+            diag_error(sema_dc(S), a->loc, "'%s' takes two markers%s", kinds[kind],
                        kind == JOINT_PRISMATIC ? ", 'axis' and 'drive'"
                        : kind == JOINT_REVOLUTE ? " and 'drive'" : "");
             goto fail;
         }
     }
     if (!ends[1]) {
-        diag_error(S->dc, d->loc, "a joint connects two markers: %s(body1.A, body2.B)",
+        diag_error(sema_dc(S), d->loc, "a joint connects two markers: %s(body1.A, body2.B)",
                    kinds[kind]);
         goto fail;
     }
@@ -99,9 +99,9 @@ static void sema_declare_joint(sema *S, sym *s)
     j.b = endpoint(S, ends[1], j.name);
     if (j.a < 0 || j.b < 0)
         goto fail;
-    const marker *ma = &S->markers[j.a], *mb = &S->markers[j.b];
+    const marker *ma = sema_marker(S, j.a), *mb = sema_marker(S, j.b);
     if (ma->body >= 0 && ma->body == mb->body) {
-        diag_error(S->dc, d->loc, "joint '%s' connects two markers of the same body", j.name);
+        diag_error(sema_dc(S), d->loc, "joint '%s' connects two markers of the same body", j.name);
         goto fail;
     }
     if (ma->d3 || mb->d3) {
@@ -112,7 +112,7 @@ static void sema_declare_joint(sema *S, sym *s)
     spatial_args = kind >= JOINT_SPHERICAL ? 1 : axis_b ? 2 : axis && kind != JOINT_PRISMATIC
                    ? 3 : drive && kind == JOINT_FIXED ? 4 : 0;
     if (spatial_args) {
-        diag_error(S->dc, d->loc, spatial_args == 1 ? "a %s joint is spatial: it connects "
+        diag_error(sema_dc(S), d->loc, spatial_args == 1 ? "a %s joint is spatial: it connects "
                    "markers of rigid3d bodies or points (x, y, z) of the ground"
                    : spatial_args == 4 ? "a %s joint takes no drive"
                    : "a planar %s joint takes no '%s'", d->str,
@@ -123,7 +123,7 @@ static void sema_declare_joint(sema *S, sym *s)
     ex_id th = SUB(ma->angle, mb->angle);
     if (kind == JOINT_PRISMATIC) {
         ex_id a[2] = {ex_const(P, 1), ex_const(P, 0)};
-        if (axis && sema_mb_pair(S, &S->global, axis, units_none, "the axis", a) != 0)
+        if (axis && sema_mb_pair(S, sema_global(S), axis, units_none, "the axis", a) != 0)
             goto fail;
         ex_id len = ex_op1(P, EX_SQRT, ADD(MUL(a[0], a[0]), MUL(a[1], a[1])));
         ex_id ax = ex_op2(P, EX_DIV, a[0], len), ay = ex_op2(P, EX_DIV, a[1], len);
@@ -135,16 +135,16 @@ static void sema_declare_joint(sema *S, sym *s)
         j.rel = th;
     }
     j.rel_v = ex_diff(P, j.rel, EX_T, 0);
-    for (int i = 0; i < S->m->y.n; i++)
+    for (int i = 0; i < sema_ir(S)->y.n; i++)
         if (ex_depends(P, j.rel, EX_Y, i))
             j.rel_v = ADD(j.rel_v, MUL(ex_diff(P, j.rel, EX_Y, i), Y(i + 1)));
     if (drive) {
-        sval v = sema_num_dim(S, &S->global, drive, kind == JOINT_PRISMATIC ? DIM_M : units_none,
+        sval v = sema_num_dim(S, sema_global(S), drive, kind == JOINT_PRISMATIC ? DIM_M : units_none,
                               "the drive");
         if (v.k != V_NUM)
             goto fail;
         if (!sema_is_time_only(S, v.e)) {
-            diag_error(S->dc, drive->loc, "a drive is a function of time and parameters");
+            diag_error(sema_dc(S), drive->loc, "a drive is a function of time and parameters");
             goto fail;
         }
         j.drive = v.e;
@@ -162,10 +162,8 @@ static void sema_declare_joint(sema *S, sym *s)
     if (j.drive >= 0)
         add_lambda(S, &j, "lambda_drive", kind == JOINT_PRISMATIC ? DIM_N : DIM_NM);
 done:
-    XGROW(S->joints, S->capjoint, S->njoint);
-    S->joints[S->njoint] = j;
     s->inst = xmalloc(sizeof *s->inst);
-    s->inst[0] = S->njoint++;
+    s->inst[0] = sema_add_joint(S, &j);
     s->ninst = 1;
     return;
 fail:
@@ -175,7 +173,7 @@ fail:
 /* The multiplier of joint j's row k, negated: the reaction on its first body. */
 static sval reaction(sema *S, const joint *j, int k, jnt_dim dim)
 {
-    return sval_num(ex_op1(S->pool, EX_NEG, ex_var(S->pool, EX_Y, j->l0 + k)), dim);
+    return sval_num(ex_op1(sema_pool(S), EX_NEG, ex_var(sema_pool(S), EX_Y, j->l0 + k)), dim);
 }
 
 /* Pass 3: mass and inertia of rigid2d body b; gravity on every body. */
@@ -198,8 +196,8 @@ static sval reaction(sema *S, const joint *j, int k, jnt_dim dim)
 static int sema_joint_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out)
 {
     int ji = base.id;
-    const joint *j = &S->joints[ji];
-    ex_pool *P = S->pool;
+    const joint *j = sema_joint(S, ji);
+    ex_pool *P = sema_pool(S);
     if (j->d3)
         return sema_joint3d_member(S, ji, name, loc, out);
     int pr = j->kind == JOINT_PRISMATIC, nbase = j->kind == JOINT_FIXED ? 3 : 2;
@@ -222,7 +220,7 @@ static int sema_joint_member(sema *S, sval base, const char *name, jnt_loc loc, 
     } else if (!strcmp(name, pr ? "force" : "torque") && j->drive >= 0) {
         *out = reaction(S, j, nbase, pr ? DIM_N : DIM_NM);
     } else {
-        diag_error(S->dc, loc, "joint '%s' has no member '%s' (it has %s)", j->name, name,
+        diag_error(sema_dc(S), loc, "joint '%s' has no member '%s' (it has %s)", j->name, name,
                    pr ? "s, speed, fn, reaction, torque and, with a drive, force"
                    : j->kind == JOINT_FIXED ? "angle, speed, fx, fy, reaction, torque"
                    : "angle, speed, fx, fy, reaction and, with a drive, torque");
@@ -234,7 +232,7 @@ static int sema_joint_member(sema *S, sval base, const char *name, jnt_loc loc, 
 static void add_row(sema *S, joint *j, ex_id c, const char *what, jnt_dim dim)
 {
     j->rows[j->nl] = c;
-    int i = ir_add(&S->m->y, xasprintf("%s.%s", j->name, what), -1, ex_const(S->pool, 0), dim,
+    int i = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", j->name, what), -1, ex_const(sema_pool(S), 0), dim,
                    j->decl->loc);
     if (j->nl++ == 0)
         j->l0 = i;
@@ -246,7 +244,7 @@ static void add_ori(sema *S, joint *j, v3 u, v3 w, const char *what)
     j->ou[j->nori][0] = u.c[0], j->ou[j->nori][1] = u.c[1], j->ou[j->nori][2] = u.c[2];
     j->ow[j->nori][0] = w.c[0], j->ow[j->nori][1] = w.c[1], j->ow[j->nori][2] = w.c[2];
     j->nori++;
-    add_row(S, j, v_dot(S->pool, u, w), what, DIM_NM);
+    add_row(S, j, v_dot(sema_pool(S), u, w), what, DIM_NM);
 }
 
 /* kinds/rigid3d.c: spatial multibody (rigid3d bodies in director coordinates,
@@ -263,11 +261,11 @@ static void add_ori(sema *S, joint *j, v3 u, v3 w, const char *what)
  * `drive` (each may be NULL). 0 or -1 after an error. */
 static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, const ast *drive)
 {
-    ex_pool *P = S->pool;
-    const marker *ma = &S->markers[j->a], *mb = &S->markers[j->b];
+    ex_pool *P = sema_pool(S);
+    const marker *ma = sema_marker(S, j->a), *mb = sema_marker(S, j->b);
     const ast *d = j->decl;
     if (!ma->d3 || !mb->d3) {
-        diag_error(S->dc, d->loc, "joint '%s' connects a spatial marker to a planar one%s",
+        diag_error(sema_dc(S), d->loc, "joint '%s' connects a spatial marker to a planar one%s",
                    j->name, (ma->body < 0 || mb->body < 0)
                    ? ": a point of the ground is (x, y, z) in a spatial model" : "");
         return -1;
@@ -275,8 +273,8 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
     int kind = j->kind;
     for (int e = 0; e < 2 && kind != JOINT_SPHERICAL; e++) {
         const marker *m = e ? mb : ma;
-        if (m->body >= 0 && !S->bodies[m->body].rigid3) {
-            diag_error(S->dc, d->loc, "a %s joint holds the orientation of its bodies, but '%s' "
+        if (m->body >= 0 && !sema_body(S, m->body)->rigid3) {
+            diag_error(sema_dc(S), d->loc, "a %s joint holds the orientation of its bodies, but '%s' "
                        "is on a body that has none (a spherical joint holds a point)", d->str,
                        m->name);
             return -1;
@@ -285,12 +283,12 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
     int has_axis = kind == JOINT_REVOLUTE || kind == JOINT_PRISMATIC ||
                    kind == JOINT_CYLINDRICAL || kind == JOINT_PLANAR;
     if ((axis && !has_axis && kind != JOINT_UNIVERSAL) || (axis_b && kind != JOINT_UNIVERSAL)) {
-        diag_error(S->dc, (axis_b ? axis_b : axis)->loc, "a %s joint takes no %s", d->str,
+        diag_error(sema_dc(S), (axis_b ? axis_b : axis)->loc, "a %s joint takes no %s", d->str,
                    axis_b ? "'axis_b'" : "'axis'");
         return -1;
     }
     if (drive && kind != JOINT_REVOLUTE && kind != JOINT_PRISMATIC) {
-        diag_error(S->dc, drive->loc, "a drive prescribes the angle of a revolute joint or the "
+        diag_error(sema_dc(S), drive->loc, "a drive prescribes the angle of a revolute joint or the "
                                       "slide of a prismatic one");
         return -1;
     }
@@ -317,7 +315,7 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
     switch (kind) {
     case JOINT_UNIVERSAL: {
         if (!axis || !axis_b) {
-            diag_error(S->dc, d->loc, "a universal joint needs its two axes, normal to each "
+            diag_error(sema_dc(S), d->loc, "a universal joint needs its two axes, normal to each "
                                       "other: universal(A, B, axis = (1, 0, 0), axis_b = "
                                       "(0, 1, 0))");
             return -1;
@@ -328,7 +326,7 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
         u0 = a0;
         double x;
         if (ex_is_const(P, v_dot(P, u0, w0), &x) && fabs(x) > 1e-9) {
-            diag_error(S->dc, axis_b->loc, "the axes of universal joint '%s' are not normal to "
+            diag_error(sema_dc(S), axis_b->loc, "the axes of universal joint '%s' are not normal to "
                                            "each other (cosine %g)", j->name, x);
             return -1;
         }
@@ -362,15 +360,15 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
     else
         j->rel = ex_const(P, 0);
     j->rel_v = ex_diff(P, j->rel, EX_T, 0);
-    for (int i = 0; i < S->m->y.n; i++)
+    for (int i = 0; i < sema_ir(S)->y.n; i++)
         if (ex_depends(P, j->rel, EX_Y, i))
             j->rel_v = ADD(j->rel_v, MUL(ex_diff(P, j->rel, EX_Y, i), ex_var(P, EX_Y, i + 1)));
     if (drive) {
-        sval v = sema_num_dim(S, &S->global, drive, slide ? DIM_M : units_none, "the drive");
+        sval v = sema_num_dim(S, sema_global(S), drive, slide ? DIM_M : units_none, "the drive");
         if (v.k != V_NUM)
             return -1;
         if (!sema_is_time_only(S, v.e)) {
-            diag_error(S->dc, drive->loc, "a drive is a function of time and parameters");
+            diag_error(sema_dc(S), drive->loc, "a drive is a function of time and parameters");
             return -1;
         }
         j->drive = v.e;
@@ -385,7 +383,7 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
 /* The multiplier of row k, negated: the reaction on the first body. */
 static ex_id neg_lambda(sema *S, const joint *j, int k)
 {
-    return ex_op1(S->pool, EX_NEG, ex_var(S->pool, EX_Y, j->l0 + k));
+    return ex_op1(sema_pool(S), EX_NEG, ex_var(sema_pool(S), EX_Y, j->l0 + k));
 }
 
 /* The force rows r_a - r_b come first; the torque of the
@@ -393,14 +391,14 @@ static ex_id neg_lambda(sema *S, const joint *j, int k)
  * (u x w) for a rotation dtheta_a of a). */
 static int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out)
 {
-    ex_pool *P = S->pool;
-    const joint *j = &S->joints[ji];
+    ex_pool *P = sema_pool(S);
+    const joint *j = sema_joint(S, ji);
     if (!j->d3)
         return 1;
     int c = name[0] && name[1] == 0 ? -1 : name[1] - 'x';
     if ((name[0] == 'f' || name[0] == 'm') && name[1] && !name[2] && c >= 0 && c < 3) {
         if (name[0] == 'f' && j->npos != 3) {
-            diag_error(S->dc, loc, "joint '%s' carries no force along all three axes: its "
+            diag_error(sema_dc(S), loc, "joint '%s' carries no force along all three axes: its "
                                    "reaction is 'reaction'", j->name);
             return -1;
         }
@@ -439,7 +437,7 @@ static int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, s
         *out = sval_num(neg_lambda(S, j, j->nl - 1), slide ? DIM_N : DIM_NM);
         return 0;
     }
-    diag_error(S->dc, loc, "joint '%s' has no member '%s' (it has %s%s%s%s)", j->name, name,
+    diag_error(sema_dc(S), loc, "joint '%s' has no member '%s' (it has %s%s%s%s)", j->name, name,
                j->npos == 3 ? "fx, fy, fz, " : "", j->nori ? "mx, my, mz, " : "",
                slide ? "s, speed, " : turn ? "angle, speed, " : "",
                j->drive >= 0 ? (slide ? "force, reaction" : "torque, reaction") : "reaction");

@@ -19,11 +19,11 @@ static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
  * (a velocity, a law state, an integral). */
 static int velocity_of(const sema *S, int y)
 {
-    for (int i = 0; i < S->ndof; i++)
-        if (S->dofs[i].body >= 0 && S->dofs[i].y == y)
+    for (int i = 0; i < sema_ndof(S); i++)
+        if (sema_dof(S, i)->body >= 0 && sema_dof(S, i)->y == y)
             return y + 1;
-    for (int s = 0; s < S->nsub; s++) {
-        const subst *b = &S->subs[s];
+    for (int s = 0; s < sema_nsub(S); s++) {
+        const subst *b = sema_sub(S, s);
         if (b->phi && y >= b->q0 && y < b->q0 + b->r)
             return y + b->r;
     }
@@ -33,28 +33,28 @@ static int velocity_of(const sema *S, int y)
 /* One instance: position, coefficients, velocity. 0, or -1 after an error. */
 static int make_point(sema *S, const ast *d, const scope *sc, dof *f)
 {
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     sval v = sema_num_dim(S, sc, d->kids[0], DIM_M, "a point's position");
     if (v.k != V_NUM)
         return -1;
-    for (int j = 0; j < S->m->d.n; j++)
+    for (int j = 0; j < sema_ir(S)->d.n; j++)
         if (ex_depends(P, v.e, EX_D, j)) {
-            diag_error(S->dc, d->kids[0]->loc, "a point's position may not use a discrete state "
-                                               "('%s')", S->m->d.v[j].name);
+            diag_error(sema_dc(S), d->kids[0]->loc, "a point's position may not use a discrete state "
+                                               "('%s')", sema_ir(S)->d.v[j].name);
             return -1;
         }
     ex_id vel = ex_diff(P, v.e, EX_T, 0);
-    for (int j = 0; j < S->m->y.n; j++) {
+    for (int j = 0; j < sema_ir(S)->y.n; j++) {
         if (!ex_depends(P, v.e, EX_Y, j))
             continue;
         ex_id c = ex_diff(P, v.e, EX_Y, j);
         int vj = velocity_of(S, j);
         if (vj < 0 || sema_is_dynamic(S, c)) {
-            diag_error(S->dc, d->kids[0]->loc,
+            diag_error(sema_dc(S), d->kids[0]->loc,
                        vj < 0 ? "a point's position is made of dof positions, not of '%s'"
                               : "a point's position must be linear in the dof positions (the "
                                 "coefficient of '%s' may use parameters, not time or states)",
-                       S->m->y.v[j].name);
+                       sema_ir(S)->y.v[j].name);
             return -1;
         }
         XGROW(f->lin_y, f->caplin, f->nlin);
@@ -64,12 +64,12 @@ static int make_point(sema *S, const ast *d, const scope *sc, dof *f)
         vel = ex_op2(P, EX_ADD, vel, ex_op2(P, EX_MUL, c, ex_var(P, EX_Y, vj)));
     }
     /* substructure points (lin_y = -1 - g for gathered position g) */
-    for (int j = 0; j < S->ngather; j++) {
+    for (int j = 0; j < sema_ngather(S); j++) {
         if (!ex_depends(P, v.e, EX_UP, j))
             continue;
         ex_id c = ex_diff(P, v.e, EX_UP, j);
         if (sema_is_dynamic(S, c)) {
-            diag_error(S->dc, d->kids[0]->loc, "a point's position must be linear in the dof "
+            diag_error(sema_dc(S), d->kids[0]->loc, "a point's position must be linear in the dof "
                                                "positions (a coefficient may use parameters, "
                                                "not time or states)");
             return -1;
@@ -81,7 +81,7 @@ static int make_point(sema *S, const ast *d, const scope *sc, dof *f)
         vel = ex_op2(P, EX_ADD, vel, ex_op2(P, EX_MUL, c, ex_var(P, EX_UV, j)));
     }
     if (f->nlin == 0) {
-        diag_error(S->dc, d->kids[0]->loc, "a point's position must use at least one dof");
+        diag_error(sema_dc(S), d->kids[0]->loc, "a point's position must use at least one dof");
         return -1;
     }
     f->pos = v.e;
@@ -96,21 +96,19 @@ static void sema_declare_point(sema *S, sym *s)
     long *vals;
     int n = sema_instances(S, s, &vals);
     for (int k = 0; k < n; k++) {
-        scope isc = {.up = &S->global, .iname = d->iter ? d->iter->name : NULL,
+        scope isc = {.up = sema_global(S), .iname = d->iter ? d->iter->name : NULL,
                      .ival = d->iter ? vals[k] : 0};
         dof f = {.name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name),
                  .short_name = d->name, .body = -1, .y = -1, .sub = -1, .g = -1, .point = 1,
-                 .force = ex_const(S->pool, 0), .acc = -1, .motion = -1};
-        if (make_point(S, d, d->iter ? &isc : &S->global, &f) != 0) {
+                 .force = ex_const(sema_pool(S), 0), .acc = -1, .motion = -1};
+        if (make_point(S, d, d->iter ? &isc : sema_global(S), &f) != 0) {
             free(f.name);
             free(f.lin_y);
             free(f.lin_c);
             s->inst[k] = -1;
             continue;
         }
-        XGROW(S->dofs, S->capdof, S->ndof);
-        S->dofs[S->ndof] = f;
-        s->inst[k] = S->ndof++;
+        s->inst[k] = sema_mb_push_dof(S, &f);
     }
     s->done = 1;
 }
@@ -119,20 +117,20 @@ static void sema_declare_point(sema *S, sym *s)
  * are made of (before sema_sub_assemble). */
 static void sema_point_assemble(sema *S)
 {
-    ex_pool *P = S->pool;
-    for (int i = 0; i < S->ndof; i++) {
-        const dof *f = &S->dofs[i];
+    ex_pool *P = sema_pool(S);
+    for (int i = 0; i < sema_ndof(S); i++) {
+        const dof *f = sema_dof(S, i);
         if (!f->point)
             continue;
         for (int k = 0; k < f->nlin; k++) {
             int y = f->lin_y[k];
             ex_id cf = ex_op2(P, EX_MUL, f->lin_c[k], f->force);
-            for (int j = 0; j < S->ndof; j++)
-                if ((S->dofs[j].body >= 0 && S->dofs[j].y == y) ||
-                    (S->dofs[j].sub >= 0 && S->dofs[j].g == -1 - y))
-                    S->dofs[j].force = ex_op2(P, EX_ADD, S->dofs[j].force, cf);
-            for (int s = 0; s < S->nsub; s++) {
-                subst *b = &S->subs[s];
+            for (int j = 0; j < sema_ndof(S); j++)
+                if ((sema_dof(S, j)->body >= 0 && sema_dof(S, j)->y == y) ||
+                    (sema_dof(S, j)->sub >= 0 && sema_dof(S, j)->g == -1 - y))
+                    sema_dof(S, j)->force = ex_op2(P, EX_ADD, sema_dof(S, j)->force, cf);
+            for (int s = 0; s < sema_nsub(S); s++) {
+                subst *b = sema_sub(S, s);
                 if (b->phi && y >= b->q0 && y < b->q0 + b->r)
                     b->g[y - b->q0] = ex_op2(P, EX_ADD, b->g[y - b->q0], cf);
             }

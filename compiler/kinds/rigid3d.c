@@ -138,14 +138,14 @@ static void sym3_eigen(const double a[9], double lam[3], double q[9])
  * moments; 0, or -1 after an error. */
 static int principal_axes(sema *S, body *b, const scope *sc, const ast *e, ex_id J[3])
 {
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     ex_id pr[3];
     if (sema_mb_triple(S, sc, e, DIM_KGM2, "the products of inertia (Jxy, Jyz, Jzx)", pr) != 0)
         return -1;
     double a[9], v[6];
     for (int i = 0; i < 6; i++)
         if (!ex_is_const(P, i < 3 ? J[i] : pr[i - 3], &v[i])) {
-            diag_error(S->dc, e->loc, "with products of inertia the tensor must be constant: "
+            diag_error(sema_dc(S), e->loc, "with products of inertia the tensor must be constant: "
                                       "its principal axes are found when the model compiles");
             return -1;
         }
@@ -172,7 +172,7 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
 {
     static const char *const names[5] = {"mass", "inertia", "rotation", "omega", "products"};
     static const char *const fnames[3] = {"substructure", "rotation", "omega"};
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     const ast *d = b->decl;
     int bad = 0;
     const ast *given[5] = {0};
@@ -187,7 +187,7 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
         if (d->kids[j]->kind == AST_ARG && !strcmp(d->kids[j]->name, "shape"))
             sema_body_shape(S, b, d->kids[j]->kids[0]);
     if (bad) {
-        diag_error(S->dc, d->kids[bad - 1]->loc, b->flex
+        diag_error(sema_dc(S), d->kids[bad - 1]->loc, b->flex
                    ? "'flexible3d' takes 'substructure', 'rotation' and 'omega'"
                    : "'rigid3d' takes 'mass', 'inertia' (its moments (Jx, Jy, Jz) about its "
                      "centre of mass), 'rotation', 'omega', 'products' (Jxy, Jyz, Jzx) and "
@@ -197,7 +197,7 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
     if (b->flex)
         goto pose;
     if (!given[0] || !given[1]) {
-        diag_error(S->dc, d->loc, "'rigid3d' needs its %s: rigid3d(mass = 1 kg, inertia = "
+        diag_error(sema_dc(S), d->loc, "'rigid3d' needs its %s: rigid3d(mass = 1 kg, inertia = "
                                   "(0.01 kg*m^2, 0.02 kg*m^2, 0.02 kg*m^2))",
                    given[0] ? "inertia" : "mass");
         return -1;
@@ -207,7 +207,7 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
         return -1;
     double x;
     if (sema_is_dynamic(S, m.e) || (sema_fixed_value(S, m.e, &x) && !sema_mass_ok(POS_MASS, x))) {
-        diag_error(S->dc, given[0]->loc, "the mass must be positive and use parameters only");
+        diag_error(sema_dc(S), given[0]->loc, "the mass must be positive and use parameters only");
         return -1;
     }
     b->mass = m;
@@ -222,12 +222,12 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
         /* the rule of a parameter inertia too (the params kernel): a lamina passes */
         if (sema_fixed_value(S, b->euler[i], &e) && !sema_mass_ok(POS_EULER, e)) {
             if (b->paxes)
-                diag_error(S->dc, given[4]->loc, "the inertia tensor is not a body's: its "
+                diag_error(sema_dc(S), given[4]->loc, "the inertia tensor is not a body's: its "
                                                  "principal moments break the triangle "
                                                  "inequality J1 <= J2 + J3 (no moment may "
                                                  "exceed the sum of the other two)");
             else
-                diag_error(S->dc, given[1]->loc, "the principal moments of inertia break the "
+                diag_error(sema_dc(S), given[1]->loc, "the principal moments of inertia break the "
                                                  "triangle inequality J%c <= J%c + J%c (no "
                                                  "moment may exceed the sum of the other two)",
                            "xyz"[i], "xyz"[(i + 1) % 3], "xyz"[(i + 2) % 3]);
@@ -261,10 +261,9 @@ static int frame3d(sema *S, body *b)
 {
     static const char *const dn[3][3] = {{"d1x", "d1y", "d1z"}, {"d2x", "d2y", "d2z"},
                                          {"d3x", "d3y", "d3z"}};
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     const ast *d = b->decl;
-    S->multibody = 1;
-    S->spatial = 1;
+    sema_set_multibody(S, 1);
     b->rigid3 = 1;
     sema_mb_add_dof(S, b, "x", DIM_M, d->loc);
     sema_mb_add_dof(S, b, "y", DIM_M, d->loc);
@@ -275,12 +274,12 @@ static int frame3d(sema *S, body *b)
     b->ndof = 12;
     for (int j = 0; j < d->nkids; j++)
         if (d->kids[j]->kind == AST_DOF)
-            diag_error(S->dc, d->kids[j]->loc, "a %s body has the coordinates x, y, z and the "
+            diag_error(sema_dc(S), d->kids[j]->loc, "a %s body has the coordinates x, y, z and the "
                                                "directors d1, d2, d3; declare points fixed in it "
                                                "with 'marker NAME = (x, y, z)'", d->str);
-    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
+    scope isc = {.up = sema_global(S), .iname = b->iname, .ival = b->ival};
     ex_id R[9], w[3];
-    if (body_args(S, b, b->iname ? &isc : &S->global, R, w) != 0)
+    if (body_args(S, b, b->iname ? &isc : sema_global(S), R, w) != 0)
         return -1;
     ex_set_loc(P, d->loc);
     /* the initial directors: R's columns; their rates w x d_i */
@@ -288,9 +287,9 @@ static int frame3d(sema *S, body *b)
     for (int i = 0; i < 3; i++) {
         v3 di = {{R[i], R[3 + i], R[6 + i]}}, dd = v_cross(P, wv, di);
         for (int k = 0; k < 3; k++) {
-            int y = S->dofs[b->dof0 + 3 + 3 * i + k].y;
-            S->m->y.v[y].init = di.c[k];
-            S->m->y.v[y + 1].init = dd.c[k];
+            int y = sema_dof(S, b->dof0 + 3 + 3 * i + k)->y;
+            sema_ir(S)->y.v[y].init = di.c[k];
+            sema_ir(S)->y.v[y + 1].init = dd.c[k];
         }
     }
     /* the orthonormality rows and their multipliers */
@@ -300,7 +299,7 @@ static int frame3d(sema *S, body *b)
     for (int k = 0; k < 6; k++) {
         ex_id c = v_dot(P, mb3_director(S, b, pr[k][0]), mb3_director(S, b, pr[k][1]));
         b->rows[k] = pr[k][0] == pr[k][1] ? SUB(c, C(1)) : c;
-        int l = ir_add(&S->m->y, xasprintf("%s.%s", b->name, ln[k]), -1, C(0), DIM_NM, d->loc);
+        int l = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", b->name, ln[k]), -1, C(0), DIM_NM, d->loc);
         if (k == 0)
             b->l0 = l;
     }
@@ -327,22 +326,22 @@ static void sema_declare_flexible3d(sema *S, body *b)
  * body b. */
 static void sema_declare_rigid3d(sema *S, body *b)
 {
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     const ast *d = b->decl;
-    int bi = (int)(b - S->bodies);
+    int bi = sema_body_id(S, b);
     if (frame3d(S, b) != 0)
         b->mass = sval_err;
-    scope isc = {.up = &S->global, .iname = b->iname, .ival = b->ival};
-    const scope *sc = b->iname ? &isc : &S->global;
+    scope isc = {.up = sema_global(S), .iname = b->iname, .ival = b->ival};
+    const scope *sc = b->iname ? &isc : sema_global(S);
     for (int j = 0; j < d->nkids; j++) {
         const ast *q = d->kids[j];
         if (q->kind != AST_MARKER)
             continue;
         int dup = 0;
-        for (int i = 0; i < S->nmarker; i++)
-            dup |= S->markers[i].body == bi && !strcmp(S->markers[i].short_name, q->name);
+        for (int i = 0; i < sema_nmarker(S); i++)
+            dup |= sema_marker(S, i)->body == bi && !strcmp(sema_marker(S, i)->short_name, q->name);
         if (dup) {
-            diag_error(S->dc, q->loc, "marker '%s' is declared twice", q->name);
+            diag_error(sema_dc(S), q->loc, "marker '%s' is declared twice", q->name);
             continue;
         }
         ex_id X[3];
@@ -360,8 +359,8 @@ static int sema_rigid3d_member(sema *S, sval base, const char *name, jnt_loc loc
 {
     (void)loc;
     int bi = base.id;
-    ex_pool *P = S->pool;
-    const body *b = &S->bodies[bi];
+    ex_pool *P = sema_pool(S);
+    const body *b = sema_body(S, bi);
     int w = name[0] == 'w', L = name[0] == 'L', c = name[1] - 'x';
     int kin = !strcmp(name, "kinetic");
     if (!b->rigid3 || (!kin && (!(w || L) || c < 0 || c > 2 || name[2])))
@@ -371,12 +370,12 @@ static int sema_rigid3d_member(sema *S, sval base, const char *name, jnt_loc loc
     v3 sum = {{C(0), C(0), C(0)}};
     ex_id e = C(0);
     for (int k = 0; k < 3; k++)
-        e = ADD(e, MUL(S->dofs[b->dof0 + k].vel, S->dofs[b->dof0 + k].vel));
+        e = ADD(e, MUL(sema_dof(S, b->dof0 + k)->vel, sema_dof(S, b->dof0 + k)->vel));
     e = MUL(b->mass.e, e);
     for (int i = 0; i < 3; i++) {
         v3 dv;
         for (int k = 0; k < 3; k++)
-            dv.c[k] = S->dofs[b->dof0 + 3 + 3 * i + k].vel;
+            dv.c[k] = sema_dof(S, b->dof0 + 3 + 3 * i + k)->vel;
         v3 dxd = v_cross(P, mb3_director(S, b, i), dv);
         sum = v_add(P, sum, L ? v_scale(P, b->euler[i], dxd) : dxd);
         e = ADD(e, MUL(b->euler[i], v_dot(P, dv, dv)));

@@ -17,11 +17,11 @@ static void linear_force(sema *S, const scope *sc, elem *el, elem_site *site, in
 {
     const char *cname = spring ? "stiffness" : "damping";
     const ast *coef = sema_elem_setting(site, cname), *law = sema_elem_setting(site, "law");
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     sema_elem_add_qty(el, "s", site->s);
     sema_elem_add_qty(el, "v", site->v);
     if (!!coef == !!law) {
-        diag_error(S->dc, el->decl->loc, "%s '%s' needs either '%s = ...' or 'law = ...'",
+        diag_error(sema_dc(S), el->decl->loc, "%s '%s' needs either '%s = ...' or 'law = ...'",
                    spring ? "spring" : "damper", el->name, cname);
         return;
     }

@@ -9,6 +9,46 @@
 
 #include "model.h"
 
+/* ---- the model under construction (sema/access.c) ---- */
+
+diag_ctx *sema_dc(const sema *S);          /* where errors go */
+ex_pool *sema_pool(const sema *S);         /* the expressions */
+ir_model *sema_ir(const sema *S);          /* the IR being built (states, outputs, blocks) */
+const scope *sema_global(const sema *S);   /* every declared name */
+const scope *sema_consts(const sema *S);   /* what a law body sees: constants, built-ins */
+
+/* The tables (model.h) and their sizes: entry i (a pointer valid until the next
+ * entry is added to the same table). */
+dof *sema_dof(const sema *S, int i);
+body *sema_body(const sema *S, int i);
+marker *sema_marker(const sema *S, int i);
+joint *sema_joint(const sema *S, int i);
+subst *sema_sub(const sema *S, int i);
+elem *sema_elem(const sema *S, int i);
+sym *sema_sym(const sema *S, int i);
+int sema_ndof(const sema *S);
+int sema_nbody(const sema *S);
+int sema_nmarker(const sema *S);
+int sema_njoint(const sema *S);
+int sema_nsub(const sema *S);
+int sema_nelem(const sema *S);
+int sema_nsym(const sema *S);
+int sema_ngather(const sema *S);      /* substructure points gathered so far (dof.g) */
+int sema_body_id(const sema *S, const body *b);
+
+/* Append joint j, substructure b (owned from now on): its index. */
+int sema_add_joint(sema *S, const joint *j);
+int sema_add_sub(sema *S, const subst *b);
+
+/* The model is a multibody model (an index-3 DAE), a spatial one when `spatial`. */
+void sema_set_multibody(sema *S, int spatial);
+
+/* Gravity's acceleration component k (x, y, z), or -1 without gravity. */
+ex_id sema_gravity(const sema *S, int k);
+
+/* Whether the model has a `simulate` block. */
+int sema_have_sim(const sema *S);
+
 /* Whether a file named `given` in a model (resolved to `resolved`) stays in
  * directory `base` (no absolute path, no '..', no link out) or under an
  * allowed directory (dc->allow_path). 0, or -1 after a located error naming

@@ -7,6 +7,7 @@
 #define JNT_SEMA_PASSES_H
 
 #include "core.h"
+#include "state.h"
 
 /* sema/dispatch.c: the kinds, looked up in S->kinds */
 /* Declaration pass `pass` of every kind that declares symbols (not bodies). */

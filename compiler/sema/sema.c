@@ -212,5 +212,6 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file,
     free(S.bodies);
     free(S.dofs);
     free(S.elems);
+    free(S.subs);
     return diag_errors(dc) ? -1 : 0;
 }

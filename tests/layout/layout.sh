@@ -13,7 +13,10 @@
 #     (compiler/sema/) references no symbol of a kind (compiler/kinds/), and a
 #     kind (a file of compiler/kinds/, or one of its sub-folders) none of another
 #     kind's: the core reaches the kinds through their tables, handed to it from
-#     above (kinds/registry.c, the one file that names them all).
+#     above (kinds/registry.c, the one file that names them all);
+#  5. a kind sees the core's interface (sema/core.h), not sema's state: no file
+#     under compiler/kinds/ (KINDS, for the selftest) includes sema/passes.h or
+#     sema/state.h, so struct sema is incomplete there.
 # OBJ (default $B/obj) may point at other objects: tests/layout/selftest.sh
 # runs these checks on objects made to break them.
 # Run from the repository root with B set to the build directory.
@@ -56,6 +59,11 @@ for f in compiler/*/*.c compiler/*/*.h compiler/kinds/*/*.c compiler/kinds/*/*.h
 done
 if [ -z "$bad" ]; then pass "the compiler's folders include only the folders below them"
 else fail "a compiler folder includes one above it:$bad"; fi
+
+# 5. a kind sees sema's interface, not its state
+bad=$(grep -rl '#include "\(sema/\)\?\(passes\|state\)\.h"' "${KINDS:-compiler/kinds}" 2> /dev/null | tr '\n' ' ')
+if [ -z "$bad" ]; then pass "no kind includes sema's state (sema/passes.h, state.h)"
+else fail "a kind includes sema's state: $bad"; fi
 
 # 2., 3. and 4b. calls between files and folders, from the objects' symbols
 OBJ=${OBJ:-$B/obj}

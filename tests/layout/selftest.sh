@@ -2,7 +2,8 @@
 # The layout checks can fail (issue 33): tests/layout/layout.sh run on small
 # objects made to break each compiler rule must say FAIL for it, and PASS on
 # the same objects put right: the sema core calling a kind, a kind calling
-# another, two compiler folders calling each other. Run from the root.
+# another, two compiler folders calling each other; and a kind that includes
+# sema's state must fail. Run from the root.
 pass() { echo "PASS: layout selftest: $*"; }
 fail() { echo "FAIL: layout selftest: $*"; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/jnt-layout-self.XXXXXX")
@@ -43,6 +44,12 @@ else fail "a call from one kind to another passed"; fi
 if run cycle | grep -q '^FAIL: layout: folders compiler/\(front\|sema\) and compiler/\(front\|sema\) call each other'; then
     pass "two compiler folders calling each other fail"
 else fail "two compiler folders calling each other passed"; fi
+# a kind that includes sema's state
+mkdir -p "$T/state/part"
+printf '#include "sema/passes.h"\n' > "$T/state/part/k.c"
+if KINDS=$T/state B=${B:-build} sh tests/layout/layout.sh 2>&1 | grep -q "^FAIL: layout: a kind includes sema's state: .*part/k.c"; then
+    pass "a kind that includes sema's state (sema/passes.h) fails"
+else fail "a kind that includes sema's state passed"; fi
 out=$(run good)
 if printf '%s\n' "$out" | grep -q '^FAIL'; then
     fail "the objects put right fail: $(printf '%s\n' "$out" | grep '^FAIL' | head -3)"

@@ -28,7 +28,7 @@ int sema_sub_sets(sema *S, const ast *e, const fe_model *fe, int *sets, int max)
     for (int i = 0; i < n && i < max; i++) {
         const ast *x = items[i];
         if (x->kind != AST_NAME) {
-            diag_error(S->dc, x->loc, "expected the name of a node set");
+            diag_error(sema_dc(S), x->loc, "expected the name of a node set");
             return -1;
         }
         sets[i] = fe_find_set(fe, x->name);
@@ -38,7 +38,7 @@ int sema_sub_sets(sema *S, const ast *e, const fe_model *fe, int *sets, int max)
             for (int j = 0; j < fe->nset && nc < 64; j++)
                 c[nc++] = fe->set[j].name;
             const char *best = jnt_closest_name(x->name, c, nc);
-            diag_error(S->dc, x->loc, "no node set '%s'%s%s%s", x->name,
+            diag_error(sema_dc(S), x->loc, "no node set '%s'%s%s%s", x->name,
                        best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
             return -1;
         }
@@ -85,7 +85,7 @@ static int too_many(sema *S, const ast *at, const char *what, double n)
 {
     if (n >= 0 && n <= JNT_MAX_BLOCK)
         return 0;
-    diag_error(S->dc, at->loc, "%s = %g: must be between 0 and %d (the generalized coordinates a "
+    diag_error(sema_dc(S), at->loc, "%s = %g: must be between 0 and %d (the generalized coordinates a "
                                "substructure may have)", what, n, JNT_MAX_BLOCK);
     return 1;
 }
@@ -111,17 +111,17 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
             comp = a->kids[0];
         } else if (!strcmp(nm, "count") || !strcmp(nm, "dkdg")) {
             int is_count = nm[0] == 'c';
-            sval v = sema_num_dim(S, &S->consts, a->kids[0], is_count ? units_none : DIM_NM2,
+            sval v = sema_num_dim(S, sema_consts(S), a->kids[0], is_count ? units_none : DIM_NM2,
                                   is_count ? "'count' of jtv" : "'dkdg' of jtv");
             double x;
-            if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &x)) {
+            if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &x)) {
                 if (v.k == V_NUM)
-                    diag_error(S->dc, a->loc, "jtv's arguments must be compile-time constants");
+                    diag_error(sema_dc(S), a->loc, "jtv's arguments must be compile-time constants");
                 return -1;
             }
             *(is_count ? &count : &dkdg) = x;
         } else {
-            diag_error(S->dc, a->loc, "jtv takes count = t, pairs = {SET_A, SET_B}, comp = uy "
+            diag_error(sema_dc(S), a->loc, "jtv takes count = t, pairs = {SET_A, SET_B}, comp = uy "
                                       "and dkdg = .. N/m^2");
             return -1;
         }
@@ -129,7 +129,7 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
     int sets[2], c = comp && comp->kind == AST_NAME ? sema_sub_comp(comp->name) : -1;
     if (!between || between->kind != AST_SET || between->nkids != 2 || c < 0 || count < 1 ||
         isnan(dkdg)) {
-        diag_error(S->dc, e->loc, "jtv needs count = t, pairs = {SET_A, SET_B}, comp = ux|uy|.. "
+        diag_error(sema_dc(S), e->loc, "jtv needs count = t, pairs = {SET_A, SET_B}, comp = ux|uy|.. "
                                   "and dkdg = .. N/m^2");
         return -1;
     }
@@ -137,7 +137,7 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
         return -1;
     const fe_set *A = &fe->set[sets[0]], *B = &fe->set[sets[1]];
     if (A->n != B->n) {
-        diag_error(S->dc, between->loc, "jtv pairs the nodes of '%s' (%d) and '%s' (%d) in order: "
+        diag_error(sema_dc(S), between->loc, "jtv pairs the nodes of '%s' (%d) and '%s' (%d) in order: "
                                         "they must have as many nodes", A->name, A->n, B->name, B->n);
         return -1;
     }
@@ -151,7 +151,7 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
         if (na == 0 || nb == 0) /* a fixed node: the pair cannot open */
             continue;
         if (na != 1 || nb != 1 || ca[0] != 1 || cb[0] != 1) {
-            diag_error(S->dc, between->loc, "jtv needs plain DOFs at the joint's nodes (not points "
+            diag_error(sema_dc(S), between->loc, "jtv needs plain DOFs at the joint's nodes (not points "
                                             "attached to other nodes)");
             goto done;
         }
@@ -161,9 +161,9 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
     char err[512] = "";
     rc = red_jtv_onesided(fe, base, &joint, (int)count, out, err, sizeof err);
     if (rc)
-        diag_error(S->dc, e->loc, "%s", err);
+        diag_error(sema_dc(S), e->loc, "%s", err);
     else if (out->r < (int)count)
-        diag_warning(S->dc, e->loc, "jtv gives %d vectors, not %d: the trial vector derivatives "
+        diag_warning(sema_dc(S), e->loc, "jtv gives %d vectors, not %d: the trial vector derivatives "
                                     "of this basis span only %d directions (expected when the "
                                     "count is larger; 'count = %d' gives the same basis and no "
                                     "warning)", out->r, (int)count, out->r, out->r);
@@ -189,11 +189,11 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
         int rc = red_basis_append(out, &b, err, sizeof err);
         red_basis_free(&b);
         if (rc)
-            diag_error(S->dc, e->loc, "%s", err);
+            diag_error(sema_dc(S), e->loc, "%s", err);
         return rc ? -1 : 0;
     }
     if (e->kind != AST_CALL || is_call(e, "jtv")) {
-        diag_error(S->dc, e->loc, is_call(e, "jtv")
+        diag_error(sema_dc(S), e->loc, is_call(e, "jtv")
                                       ? "jtv extends a basis: write it after one, as modal(...) + jtv(...)"
                                       : "expected a reduction: modal(modes = n), static(at = SET), "
                                         "craig_bampton(modes = n, keep = SET), jtv(...), or their sum");
@@ -216,14 +216,14 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
             if (a->kind == AST_ARG && !strcmp(a->name, cb ? "keep" : "at")) {
                 set = a->kids[0];
             } else if (cb && a->kind == AST_ARG && !strcmp(a->name, "modes")) {
-                sval x = sema_num(S, &S->consts, a->kids[0], "'modes'");
+                sval x = sema_num(S, sema_consts(S), a->kids[0], "'modes'");
                 double m;
-                if (x.k != V_NUM || !ex_is_const(S->pool, x.e, &m) ||
+                if (x.k != V_NUM || !ex_is_const(sema_pool(S), x.e, &m) ||
                     too_many(S, a, "modes", m))
                     return -1;
                 modes = (int)m;
             } else {
-                diag_error(S->dc, a->loc, cb ? "'craig_bampton' takes modes = n and keep = SET"
+                diag_error(sema_dc(S), a->loc, cb ? "'craig_bampton' takes modes = n and keep = SET"
                                              : "'static' takes at = SET");
                 return -1;
             }
@@ -231,7 +231,7 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
         int sets[32], nset = set ? sema_sub_sets(S, set, fe, sets, 32) : -1;
         if (nset <= 0) {
             if (!set)
-                diag_error(S->dc, e->loc, "'%s' needs %s = SET", e->name, cb ? "keep" : "at");
+                diag_error(sema_dc(S), e->loc, "'%s' needs %s = SET", e->name, cb ? "keep" : "at");
             return -1;
         }
         int *dofs = NULL, nd = 0;
@@ -250,11 +250,11 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
                 : red_static(fe, dofs, nd, out, err, sizeof err);
         free(dofs);
     } else {
-        diag_error(S->dc, e->loc, "unknown reduction '%s' (there are modal, static and "
+        diag_error(sema_dc(S), e->loc, "unknown reduction '%s' (there are modal, static and "
                                   "craig_bampton)", e->name);
         return -1;
     }
     if (rc)
-        diag_error(S->dc, e->loc, "%s", err[0] ? err : "the reduction failed");
+        diag_error(sema_dc(S), e->loc, "%s", err[0] ? err : "the reduction failed");
     return rc ? -1 : 0;
 }

@@ -73,7 +73,7 @@ static char *rel_path(sema *S, const ast *at, const char *p)
 {
     if (!p || p[0] == '/')
         return p ? xstrdup(p) : NULL;
-    char *dir = xstrdup(S->dc->srcs[at->loc.file].path);
+    char *dir = xstrdup(sema_dc(S)->srcs[at->loc.file].path);
     char *r = xasprintf("%s/%s", dirname(dir), p);
     free(dir);
     return r;
@@ -95,12 +95,12 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
         if (sema_bind_args(S, d, 0, nargs, beam3d_args, 14, what, v, NULL) == 0) {
             const double kappa = v[12], nu = v[13];
             if (!(kappa >= 0) || !isfinite(kappa)) {
-                diag_error(S->dc, d->loc, "beam3d: the shear coefficient kappa = %g must be 0 "
+                diag_error(sema_dc(S), d->loc, "beam3d: the shear coefficient kappa = %g must be 0 "
                            "(no shear deformation) or positive", kappa);
                 return -1;
             }
             if (!(nu > -1) || !(nu <= 0.5)) {
-                diag_error(S->dc, d->loc, "beam3d: Poisson's ratio nu = %g must be in (-1, 0.5]",
+                diag_error(sema_dc(S), d->loc, "beam3d: Poisson's ratio nu = %g must be in (-1, 0.5]",
                            nu);
                 return -1;
             }
@@ -120,16 +120,16 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
     } else if (!strcmp(d->str, "fe")) {
         if (sema_bind_args(S, d, 0, nargs, fe_args, 4, what, v, str) == 0) {
             if (!str[0] || !str[1] || !str[3]) {
-                diag_error(S->dc, d->loc, "'fe' needs mass = \"M.mtx\", stiffness = \"K.mtx\" and "
+                diag_error(sema_dc(S), d->loc, "'fe' needs mass = \"M.mtx\", stiffness = \"K.mtx\" and "
                                           "nodes = \"nodes.csv\"");
                 return -1;
             }
-            char *p[4], *dir = xstrdup(S->dc->srcs[d->loc.file].path);
+            char *p[4], *dir = xstrdup(sema_dc(S)->srcs[d->loc.file].path);
             int bad = 0;
             for (int i = 0; i < 4; i++) {
                 p[i] = rel_path(S, d, str[i]);
                 bad |= p[i] && sema_path_ok(S, d->loc, str[i], p[i], dirname(dir), "data file");
-                strcpy(dir, S->dc->srcs[d->loc.file].path); /* dirname may write into it */
+                strcpy(dir, sema_dc(S)->srcs[d->loc.file].path); /* dirname may write into it */
             }
             free(dir);
             if (bad) {
@@ -144,12 +144,12 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
                 free(p[i]);
         }
     } else {
-        diag_error(S->dc, d->loc, "unknown substructure type '%s' (there are beam2d, beam3d, "
+        diag_error(sema_dc(S), d->loc, "unknown substructure type '%s' (there are beam2d, beam3d, "
                                   "plate2d, chain and fe)", d->str);
         return -1;
     }
     if (rc != 0 && err[0])
-        diag_error(S->dc, d->loc, "%s", err);
+        diag_error(sema_dc(S), d->loc, "%s", err);
     return rc == 0 ? 0 : -1;
 }
 
@@ -164,19 +164,19 @@ static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
     double *Mr = xcalloc(rr, sizeof *Mr), *Kr = xcalloc(rr, sizeof *Kr);
     double *Cr = xcalloc(rr, sizeof *Cr);
     if (red_project(b->fe, basis, Mr, Kr, Cr, err, sizeof err)) {
-        diag_error(S->dc, d->loc, "%s", err);
+        diag_error(sema_dc(S), d->loc, "%s", err);
         free(Mr), free(Kr), free(Cr);
         return -1;
     }
     if (b->zeta >= 0 && red_modal_damping(r, Mr, Kr, b->zeta, Cr, err, sizeof err) != 0) {
-        diag_error(S->dc, d->loc, "the modes of the reduced '%s' could not be computed", b->name);
+        diag_error(sema_dc(S), d->loc, "the modes of the reduced '%s' could not be computed", b->name);
         free(Mr), free(Kr), free(Cr);
         return -1;
     }
     double *minv = xmalloc(rr * sizeof *minv), *minv_k = xmalloc(rr * sizeof *minv_k);
     double *minv_c = xmalloc(rr * sizeof *minv_c);
     if (red_mass_inverse(r, Mr, Kr, Cr, minv, minv_k, minv_c, err, sizeof err) != 0) {
-        diag_error(S->dc, d->loc, "the reduced mass matrix of '%s' is singular (basis vectors are "
+        diag_error(sema_dc(S), d->loc, "the reduced mass matrix of '%s' is singular (basis vectors are "
                                   "dependent?)", b->name);
         free(Mr), free(Kr), free(Cr), free(minv), free(minv_k), free(minv_c);
         return -1;
@@ -211,16 +211,16 @@ static int time_rayleigh(sema *S, const ast *c, subst *b)
     }
     ex_id e[2];
     for (int k = 0; k < 2; k++) {
-        e[k] = ex_const(S->pool, 0);
+        e[k] = ex_const(sema_pool(S), 0);
         if (!arg[k])
             continue;
         char what[64];
         snprintf(what, sizeof what, "'%s' of 'rayleigh'", names[k]);
-        sval v = sema_num_dim(S, &S->global, arg[k], *dims[k], what);
+        sval v = sema_num_dim(S, sema_global(S), arg[k], *dims[k], what);
         if (v.k != V_NUM)
             return 1;
         if (sema_is_dynamic(S, v.e) && !sema_is_time_only(S, v.e)) {
-            diag_error(S->dc, arg[k]->loc, "%s may use time and parameters, not states", what);
+            diag_error(sema_dc(S), arg[k]->loc, "%s may use time and parameters, not states", what);
             return 1;
         }
         timed |= sema_is_dynamic(S, v.e);
@@ -239,7 +239,7 @@ static int time_rayleigh(sema *S, const ast *c, subst *b)
  * `angle` rotated it). */
 static void frame_inertia(sema *S, subst *b)
 {
-    ex_pool *P = S->pool;
+    ex_pool *P = sema_pool(S);
     red_basis basis = {b->ndof, b->r, b->phi};
     double *gt = xmalloc((size_t)b->r * sizeof *gt);
     char err[512] = "";
@@ -247,7 +247,7 @@ static void frame_inertia(sema *S, subst *b)
         if (b->frame[c] < 0)
             continue;
         if (red_frame_load(b->fe, &basis, c == 0 ? FE_UX : FE_UY, gt, err, sizeof err)) {
-            diag_error(S->dc, b->decl->loc, "%s", err);
+            diag_error(sema_dc(S), b->decl->loc, "%s", err);
             break;
         }
         ex_id acc = ex_diff(P, ex_diff(P, b->frame[c], EX_T, 0), EX_T, 0);
@@ -283,13 +283,11 @@ void sema_declare_sub(sema *S, sym *s)
     int nargs = 0;
     while (nargs < d->nkids && d->kids[nargs]->kind != AST_SETTING)
         nargs++;
-    XGROW(S->subs, S->capsub, S->nsub);
-    subst *b = &S->subs[S->nsub];
-    *b = (subst){.name = xstrdup(d->name), .decl = d, .q0 = -1, .zeta = -1, .frame = {-1, -1},
-                 .ray = {-1, -1}};
-    b->fe = xcalloc(1, sizeof *b->fe);
     s->inst = xcalloc(1, sizeof *s->inst);
-    s->inst[0] = S->nsub++;
+    s->inst[0] = sema_add_sub(S, &(subst){.name = xstrdup(d->name), .decl = d, .q0 = -1,
+                                          .zeta = -1, .frame = {-1, -1}, .ray = {-1, -1}});
+    subst *b = sema_sub(S, s->inst[0]);
+    b->fe = xcalloc(1, sizeof *b->fe);
     s->ninst = 1;
     if (build_fe(S, d, nargs, b->fe) != 0)
         return;
@@ -301,19 +299,19 @@ void sema_declare_sub(sema *S, sym *s)
         if (strcmp(st->name, "angle") != 0)
             continue;
         if (!strcmp(d->str, "beam3d")) {
-            diag_error(S->dc, st->loc, "'angle' turns planar meshes; a beam3d lies along x");
+            diag_error(sema_dc(S), st->loc, "'angle' turns planar meshes; a beam3d lies along x");
             return;
         }
         double ang;
-        sval v = sema_num_dim(S, &S->consts, st->kids[0], units_none, "'angle' of a substructure");
-        if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &ang)) {
+        sval v = sema_num_dim(S, sema_consts(S), st->kids[0], units_none, "'angle' of a substructure");
+        if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &ang)) {
             if (v.k == V_NUM)
-                diag_error(S->dc, st->kids[0]->loc, "'angle' of a substructure must be a "
+                diag_error(sema_dc(S), st->kids[0]->loc, "'angle' of a substructure must be a "
                                                     "compile-time constant");
             return;
         }
         if (fe_rotate(b->fe, ang, err, sizeof err)) {
-            diag_error(S->dc, st->loc, "%s", err);
+            diag_error(sema_dc(S), st->loc, "%s", err);
             return;
         }
     }
@@ -325,23 +323,23 @@ void sema_declare_sub(sema *S, sym *s)
         int set = e->kind == AST_TUPLE && e->nkids == 2 && e->kids[0]->kind == AST_NAME
                   ? fe_find_set(b->fe, e->kids[0]->name) : -2;
         if (set < 0) {
-            diag_error(S->dc, e->loc, set == -2 ? "expected point_mass = (SET, mass), a mass at "
+            diag_error(sema_dc(S), e->loc, set == -2 ? "expected point_mass = (SET, mass), a mass at "
                                                   "every node of a node set"
                                                 : "'%s' has no node set '%s'", b->name,
                        set == -2 ? "" : e->kids[0]->name);
             return;
         }
         double mass;
-        sval v = sema_num_dim(S, &S->consts, e->kids[1], (jnt_dim){{6, 0, 0, 0, 0}},
+        sval v = sema_num_dim(S, sema_consts(S), e->kids[1], (jnt_dim){{6, 0, 0, 0, 0}},
                               "a point mass");
-        if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &mass)) {
+        if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &mass)) {
             if (v.k == V_NUM)
-                diag_error(S->dc, e->kids[1]->loc, "a point mass must be a compile-time "
+                diag_error(sema_dc(S), e->kids[1]->loc, "a point mass must be a compile-time "
                                                    "constant");
             return;
         }
         if (fe_add_point_mass(b->fe, set, mass, err, sizeof err)) {
-            diag_error(S->dc, st->loc, "%s", err);
+            diag_error(sema_dc(S), st->loc, "%s", err);
             return;
         }
     }
@@ -356,21 +354,21 @@ void sema_declare_sub(sema *S, sym *s)
             const ast *e = st->kids[0];
             int set = fe_find_set(b->fe, e->kids[0]->name), comp = sema_sub_comp(e->name);
             if (set < 0 || comp < 0) {
-                diag_error(S->dc, e->loc, set < 0 ? "'%s' has no node set '%s'"
+                diag_error(sema_dc(S), e->loc, set < 0 ? "'%s' has no node set '%s'"
                                                   : "a node has components ux, uy, uz, rx, ry, rz, "
                                                     "not '%s'",
                            set < 0 ? b->name : e->name, e->kids[0]->name);
                 return;
             }
             if (fe_fix_comps(b->fe, set, 1u << comp, err, sizeof err)) {
-                diag_error(S->dc, st->loc, "%s", err);
+                diag_error(sema_dc(S), st->loc, "%s", err);
                 return;
             }
         } else if (!strcmp(st->name, "fix")) {
             int sets[32], n = sema_sub_sets(S, st->kids[0], b->fe, sets, 32);
             for (int k = 0; k < n; k++)
                 if (fe_fix(b->fe, sets[k], err, sizeof err)) {
-                    diag_error(S->dc, st->loc, "%s", err);
+                    diag_error(sema_dc(S), st->loc, "%s", err);
                     return;
                 }
             if (n < 0)
@@ -390,25 +388,25 @@ void sema_declare_sub(sema *S, sym *s)
             if (c->kind == AST_CALL && !strcmp(c->name, "rayleigh") && time_rayleigh(S, c, b))
                 continue;
             if (c->kind != AST_CALL || strcmp(c->name, "rayleigh")) {
-                diag_error(S->dc, c->loc, "expected damping = rayleigh(alpha = .. /s, beta = .. s) "
+                diag_error(sema_dc(S), c->loc, "expected damping = rayleigh(alpha = .. /s, beta = .. s) "
                                           "or modal(zeta = ..)");
                 return;
             }
             if (sema_bind_args(S, c, 0, c->nkids, rayleigh, 2, "'rayleigh'", v, NULL) ||
                 fe_rayleigh(b->fe, v[0], v[1], err, sizeof err)) {
                 if (err[0])
-                    diag_error(S->dc, st->loc, "%s", err);
+                    diag_error(sema_dc(S), st->loc, "%s", err);
                 return;
             }
         } else if (!strcmp(st->name, "reduce")) {
             reduce_e = st->kids[0];
         } else if (!strcmp(st->name, "frame_x") || !strcmp(st->name, "frame_y")) {
             int k = st->name[6] == 'y';
-            sval v = sema_num_dim(S, &S->global, st->kids[0], DIM_M, "a frame position");
+            sval v = sema_num_dim(S, sema_global(S), st->kids[0], DIM_M, "a frame position");
             if (v.k != V_NUM)
                 return;
             if (!sema_is_time_only(S, v.e)) {
-                diag_error(S->dc, st->kids[0]->loc, "a frame position may use time and "
+                diag_error(sema_dc(S), st->kids[0]->loc, "a frame position may use time and "
                                                     "parameters only, not states");
                 return;
             }
@@ -418,7 +416,7 @@ void sema_declare_sub(sema *S, sym *s)
              * mass inner product (a flexible2d body on the mean axes) */
             const ast *v = st->kids[0];
             if (v->kind != AST_NAME || strcmp(v->name, "mean_axes") != 0) {
-                diag_error(S->dc, v->loc, "expected frame = mean_axes (a flexible2d body's frame "
+                diag_error(sema_dc(S), v->loc, "expected frame = mean_axes (a flexible2d body's frame "
                                           "on the mean axes; fix a node set to attach it there)");
                 return;
             }
@@ -429,17 +427,17 @@ void sema_declare_sub(sema *S, sym *s)
             int k = st->name[0] == 'x' ? 0 : 1;
             char what[64];
             snprintf(what, sizeof what, "'%s' of a substructure", st->name);
-            sval v = sema_num_dim(S, &S->consts, st->kids[0], DIM_M, what);
-            if (v.k != V_NUM || !ex_is_const(S->pool, v.e, &b->place[k])) {
+            sval v = sema_num_dim(S, sema_consts(S), st->kids[0], DIM_M, what);
+            if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &b->place[k])) {
                 if (v.k == V_NUM)
-                    diag_error(S->dc, st->kids[0]->loc, "%s must be a compile-time constant", what);
+                    diag_error(sema_dc(S), st->kids[0]->loc, "%s must be a compile-time constant", what);
                 return;
             }
         } else {
             static const char *const known[] = {"fix", "damping", "reduce", "x0", "y0", "angle",
                                                 "frame_x", "frame_y", "frame", "point_mass"};
             const char *best = jnt_closest_name(st->name, known, 10);
-            diag_error(S->dc, st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
+            diag_error(sema_dc(S), st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
                        best ? "; did you mean '"
                             : " (it has fix, damping, reduce, x0, y0, angle, frame_x, frame_y, "
                               "frame, point_mass)",
@@ -462,12 +460,12 @@ void sema_declare_sub(sema *S, sym *s)
          * orthogonalisation (seed 000 eqs. 10-11) removes rigid-body content
          * and dependent columns */
         if (reduce_e->kind == AST_BINARY && red_orthogonalize(b->fe, &basis, 1e-10, err, sizeof err)) {
-            diag_error(S->dc, reduce_e->loc, "%s", err);
+            diag_error(sema_dc(S), reduce_e->loc, "%s", err);
             red_basis_free(&basis);
             return;
         }
     } else if (n > JNT_MAX_SPARSE) { /* before the n x n identity */
-        diag_error(S->dc, d->loc, "'%s' has %d DOFs unreduced; at most %d generalized "
+        diag_error(sema_dc(S), d->loc, "'%s' has %d DOFs unreduced; at most %d generalized "
                                   "coordinates are supported (give it 'reduce = ...')", b->name,
                    n, JNT_MAX_SPARSE);
         return;
@@ -482,20 +480,20 @@ void sema_declare_sub(sema *S, sym *s)
             basis.phi[(size_t)i * n + i] = 1;
     }
     if (b->sparse && (mean_axes || b->zeta >= 0)) {
-        diag_error(S->dc, d->loc, "'%s' has %d DOFs unreduced: %s needs a reduced basis "
+        diag_error(sema_dc(S), d->loc, "'%s' has %d DOFs unreduced: %s needs a reduced basis "
                                   "(give it 'reduce = ...')", b->name, n,
                    mean_axes ? "frame = mean_axes" : "damping = modal(...)");
         red_basis_free(&basis);
         return;
     }
     if (mean_axes && (b->dof0 || red_mean_axes(b->fe, &basis, err, sizeof err))) {
-        diag_error(S->dc, mean_axes->loc, "%s", b->dof0 ? "frame = mean_axes needs a free "
+        diag_error(sema_dc(S), mean_axes->loc, "%s", b->dof0 ? "frame = mean_axes needs a free "
                                                           "substructure (no 'fix')" : err);
         red_basis_free(&basis);
         return;
     }
     if (basis.r < 1 || basis.r > (b->sparse ? JNT_MAX_SPARSE : JNT_MAX_BLOCK)) {
-        diag_error(S->dc, d->loc, "'%s' has %d generalized coordinates; between 1 and %d are "
+        diag_error(sema_dc(S), d->loc, "'%s' has %d generalized coordinates; between 1 and %d are "
                                   "supported (reduce it)", b->name, basis.r, JNT_MAX_BLOCK);
         red_basis_free(&basis);
         return;
@@ -509,17 +507,17 @@ void sema_declare_sub(sema *S, sym *s)
     b->phi = basis.phi;
     /* states: q_k then their velocities */
     for (int k = 0; k < b->r; k++) {
-        int yi = ir_add(&S->m->y, xasprintf("%s.q%d", b->name, k + 1), ex_const(S->pool, 0),
-                        ex_const(S->pool, 0), units_none, d->loc);
+        int yi = ir_add(&sema_ir(S)->y, xasprintf("%s.q%d", b->name, k + 1), ex_const(sema_pool(S), 0),
+                        ex_const(sema_pool(S), 0), units_none, d->loc);
         if (k == 0)
             b->q0 = yi;
     }
     for (int k = 0; k < b->r; k++)
-        ir_add(&S->m->y, xasprintf("%s.qd%d", b->name, k + 1), -1, ex_const(S->pool, 0),
+        ir_add(&sema_ir(S)->y, xasprintf("%s.qd%d", b->name, k + 1), -1, ex_const(sema_pool(S), 0),
                units_none, d->loc);
     b->g = xmalloc((size_t)b->r * sizeof *b->g);
     for (int k = 0; k < b->r; k++)
-        b->g[k] = ex_const(S->pool, 0);
+        b->g[k] = ex_const(sema_pool(S), 0);
     if (b->frame[0] >= 0 || b->frame[1] >= 0)
         frame_inertia(S, b);
 }
@@ -527,8 +525,8 @@ void sema_declare_sub(sema *S, sym *s)
 /* See substructure.h. */
 void sema_sub_free(sema *S)
 {
-    for (int s = 0; s < S->nsub; s++) {
-        subst *b = &S->subs[s];
+    for (int s = 0; s < sema_nsub(S); s++) {
+        subst *b = sema_sub(S, s);
         fe_free(b->fe);
         free(b->fe);
         free(b->name);
@@ -544,19 +542,18 @@ void sema_sub_free(sema *S)
         fe_sparse_free(&b->m0);
         free(b->dof0);
     }
-    free(S->subs);
 }
 
 /* sema_kind.dof_accel: a substructure point's (sema_sub_accel). */
 static int sub_dof_accel(sema *S, int di, int skip, ex_id *a0, ex_id *alpha)
 {
-    return S->dofs[di].sub < 0 ? 1 : sema_sub_accel(S, di, skip, a0, alpha);
+    return sema_dof(S, di)->sub < 0 ? 1 : sema_sub_accel(S, di, skip, a0, alpha);
 }
 
 /* sema_kind.point_accel: a substructure point's (sema_sub_point_accel). */
 static int sub_point_accel(sema *S, int di, sval *out)
 {
-    if (S->dofs[di].sub < 0)
+    if (sema_dof(S, di)->sub < 0)
         return 1;
     *out = sema_sub_point_accel(S, di);
     return 0;
