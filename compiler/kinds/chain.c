@@ -162,8 +162,9 @@ static int sema_chain_member(sema *S, sval base, const char *name, jnt_loc loc, 
                                             "load_right"};
         const char *best = jnt_closest_name(name, known, 6);
         diag_error(sema_dc(S), loc, "iwan_chain '%s' has no member '%s'%s%s%s", c->name, name,
-                   best ? "; did you mean '" : " (it has q_left, q_right, D, slipping, "
-                                               "load_left, load_right)",
+                   best ? "; did you mean '"
+                        : " (it has q_left, q_right, D, slipping, "
+                          "load_left, load_right)",
                    best ? best : "", best ? "'?" : "");
         return -1;
     }

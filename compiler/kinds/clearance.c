@@ -141,10 +141,12 @@ static int races_slip(sema *S, int ma, int mb, ex_id rho_a, ex_id rho_b, const a
     }
     ex_id len = ex_op1(P, EX_SQRT, ADD(v_dot(P, dr, dr), C(1e-24)));
     v3 n = v_scale(P, ex_op2(P, EX_DIV, C(1), len), dr);
-    v3 va = {{sema_dof(S, a->dx)->vel, sema_dof(S, a->dy)->vel, d3 ? sema_dof(S, a->dz)->vel : C(0)}};
+    v3 va = {
+        {sema_dof(S, a->dx)->vel, sema_dof(S, a->dy)->vel, d3 ? sema_dof(S, a->dz)->vel : C(0)}};
     v3 vb = {{C(0), C(0), C(0)}};
     if (b->dx >= 0)
-        vb = (v3){{sema_dof(S, b->dx)->vel, sema_dof(S, b->dy)->vel, d3 ? sema_dof(S, b->dz)->vel : C(0)}};
+        vb = (v3){{sema_dof(S, b->dx)->vel, sema_dof(S, b->dy)->vel,
+                   d3 ? sema_dof(S, b->dz)->vel : C(0)}};
     v3 vr = v_add(P, v_sub(P, va, vb),
                   v_sub(P, v_scale(P, rho_a, v_cross(P, marker_omega(S, a), n)),
                         v_scale(P, rho_b, v_cross(P, marker_omega(S, b), n))));
@@ -248,15 +250,23 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
     sema_end ea = site->a, eb = site->b;
     if (ea.kind != END_MARKER || eb.kind != END_MARKER) {
         const ast *bad = radii ? radii : axis ? axis : slip ? slip : bristle;
-        diag_error(sema_dc(S), bad->loc, "'radii', 'axis', 'slip' and 'bristle' are for friction "
-                                    "between two markers, the centres of a clearance joint's "
-                                    "races");
+        diag_error(sema_dc(S), bad->loc,
+                   "'radii', 'axis', 'slip' and 'bristle' are for friction "
+                   "between two markers, the centres of a clearance joint's "
+                   "races");
         return -2;
     }
     if (!radii) {
-        diag_error(sema_dc(S), (axis ? axis : slip ? slip : bristle)->loc, "'%s' is for friction "
+        diag_error(sema_dc(S),
+                   (axis   ? axis
+                    : slip ? slip
+                           : bristle)
+                       ->loc,
+                   "'%s' is for friction "
                    "between the races of a clearance joint, with 'radii'",
-                   axis ? "axis" : slip ? "slip" : "bristle");
+                   axis   ? "axis"
+                   : slip ? "slip"
+                          : "bristle");
         return -2;
     }
     if (radius) {
@@ -265,9 +275,10 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
     }
     ex_id r[2];
     if (sema_marker(S, ea.id)->d3 != sema_marker(S, eb.id)->d3) {
-        diag_error(sema_dc(S), radii->loc, "'radii' is for friction between two markers (both "
-                                      "planar or both spatial), the centres of a clearance "
-                                      "joint's races");
+        diag_error(sema_dc(S), radii->loc,
+                   "'radii' is for friction between two markers (both "
+                   "planar or both spatial), the centres of a clearance "
+                   "joint's races");
         return -2;
     }
     if (sema_mb_pair(S, sc, radii->kids[0], DIM_M, "'radii' (the first marker's race, the "
@@ -282,12 +293,13 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
         const ast *k = bristle->kids[0];
         plane = k->kind == AST_NAME && !strcmp(k->name, "plane");
         if (!axis || (!plane && !(k->kind == AST_NAME && !strcmp(k->name, "line")))) {
-            diag_error(sema_dc(S), bristle->loc, axis ? "'bristle' is 'line' (along this element's "
-                                                   "slip, the default) or 'plane' (the two "
-                                                   "tangents at once, with the element along "
-                                                   "the other)"
-                                                 : "'bristle = plane' takes the races' two "
-                                                   "tangents about their 'axis': give the axis");
+            diag_error(sema_dc(S), bristle->loc,
+                       axis ? "'bristle' is 'line' (along this element's "
+                              "slip, the default) or 'plane' (the two "
+                              "tangents at once, with the element along "
+                              "the other)"
+                            : "'bristle = plane' takes the races' two "
+                              "tangents about their 'axis': give the axis");
             return -2;
         }
     }
@@ -295,10 +307,11 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
         const ast *k = slip->kids[0];
         axial = k->kind == AST_NAME && !strcmp(k->name, "axial");
         if (!axis || (!axial && !(k->kind == AST_NAME && !strcmp(k->name, "circumferential")))) {
-            diag_error(sema_dc(S), slip->loc, axis ? "'slip' is 'circumferential' (about the axis, "
-                                                "the default) or 'axial' (along it)"
-                                              : "'slip' picks a tangent of the races about "
-                                                "their 'axis': give the axis");
+            diag_error(sema_dc(S), slip->loc,
+                       axis ? "'slip' is 'circumferential' (about the axis, "
+                              "the default) or 'axial' (along it)"
+                            : "'slip' picks a tangent of the races about "
+                              "their 'axis': give the axis");
             return -2;
         }
     }
@@ -315,19 +328,22 @@ static int place_cylinder(sema *S, const scope *sc, elem *el, elem_site *site)
     const ast *call = st->kids[0], *axis = NULL;
     sema_end ea = site->a, eb = site->b;
     if (call->kind != AST_CALL || strcmp(call->name, "cylinder") != 0) {
-        diag_error(sema_dc(S), st->loc, "'clearance' is cylinder(rho_k = ..., rho_l = ..., axis = "
-                                   "(x, y, z)): seed 001's spatial clearance joint");
+        diag_error(sema_dc(S), st->loc,
+                   "'clearance' is cylinder(rho_k = ..., rho_l = ..., axis = "
+                   "(x, y, z)): seed 001's spatial clearance joint");
         return -2;
     }
     if (ea.kind != END_MARKER || eb.kind != END_MARKER || !sema_marker(S, ea.id)->d3 ||
         !sema_marker(S, eb.id)->d3) {
-        diag_error(sema_dc(S), st->loc, "a cylinder clearance is between two spatial markers: the "
-                                   "disk's centre and the cylinder's");
+        diag_error(sema_dc(S), st->loc,
+                   "a cylinder clearance is between two spatial markers: the "
+                   "disk's centre and the cylinder's");
         return -2;
     }
     if (gap0) {
-        diag_error(sema_dc(S), gap0->loc, "a cylinder clearance's gap comes from its radii: no "
-                                     "'gap0'");
+        diag_error(sema_dc(S), gap0->loc,
+                   "a cylinder clearance's gap comes from its radii: no "
+                   "'gap0'");
         return -2;
     }
     ex_id rho[2] = {-1, -1};
@@ -349,8 +365,9 @@ static int place_cylinder(sema *S, const scope *sc, elem *el, elem_site *site)
         rho[k] = v.e;
     }
     if (rho[0] < 0 || rho[1] < 0) {
-        diag_error(sema_dc(S), call->loc, "cylinder needs rho_k (the cylinder's radius) and rho_l "
-                                     "(the disk's)");
+        diag_error(sema_dc(S), call->loc,
+                   "cylinder needs rho_k (the cylinder's radius) and rho_l "
+                   "(the disk's)");
         return -2;
     }
     int d = cylinder_gap(S, ea.id, eb.id, rho[0], rho[1], axis, el->name, el->ec ? &el->qi : NULL,

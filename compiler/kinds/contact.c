@@ -38,14 +38,16 @@ static int contact_prepare(sema *S, const scope *sc, elem *el, elem_site *site)
     const ast *fm = form->kids[0];
     el->ec = fm->kind == AST_NAME && !strcmp(fm->name, "energy_consistent");
     if (!el->ec && !(fm->kind == AST_NAME && !strcmp(fm->name, "plain"))) {
-        diag_error(sema_dc(S), fm->loc, "'form' is 'plain' (the law at the state) or "
-                                   "'energy_consistent' (seed 001 Sect. 2.5, for the midpoint "
-                                   "rule)");
+        diag_error(sema_dc(S), fm->loc,
+                   "'form' is 'plain' (the law at the state) or "
+                   "'energy_consistent' (seed 001 Sect. 2.5, for the midpoint "
+                   "rule)");
         return -1;
     }
     if (el->ec && (site->a.kind != END_MARKER || site->b.kind != END_MARKER)) {
-        diag_error(sema_dc(S), fm->loc, "the energy-consistent form is for contacts between two "
-                                   "markers (a clearance joint)");
+        diag_error(sema_dc(S), fm->loc,
+                   "the energy-consistent form is for contacts between two "
+                   "markers (a clearance joint)");
         return -1;
     }
     return 0;
@@ -80,8 +82,9 @@ static sval ec_force(sema *S, const scope *sc, elem *el, const ast *law, ex_id g
         if (r.k == V_ERR)
             return r;
         if (sema_ir(S)->y.n != ny || sema_ir(S)->d.n != nd) {
-            diag_error(sema_dc(S), law->loc, "the energy-consistent form takes a contact law without "
-                                        "states (a force of the gap), like penalty or hertz");
+            diag_error(sema_dc(S), law->loc,
+                       "the energy-consistent form takes a contact law without "
+                       "states (a force of the gap), like penalty or hertz");
             return sval_err;
         }
         dim = r.dim;
@@ -124,8 +127,10 @@ static void contact_force(sema *S, const scope *sc, elem *el, elem_site *site)
     sval f = r;
     if (units_equal(r.dim, DIM_PA)) {
         if (!area) {
-            diag_error(sema_dc(S), el->decl->loc, "contact '%s' has a pressure law and needs 'area = "
-                                             "...'", el->name);
+            diag_error(sema_dc(S), el->decl->loc,
+                       "contact '%s' has a pressure law and needs 'area = "
+                       "...'",
+                       el->name);
             return;
         }
         f = sval_num(ex_op2(P, EX_MUL, r.e, A.e), DIM_N);

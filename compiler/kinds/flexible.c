@@ -37,9 +37,10 @@ static void sema_declare_flexible2d(sema *S, body *b)
     b->ndof = 3;
     for (int j = 0; j < d->nkids; j++)
         if (d->kids[j]->kind == AST_DOF)
-            diag_error(sema_dc(S), d->kids[j]->loc, "a flexible2d body has the coordinates x, y and "
-                                               "angle of its frame; declare points of it with "
-                                               "'marker NAME = (x, y)' or 'marker NAME = SET'");
+            diag_error(sema_dc(S), d->kids[j]->loc,
+                       "a flexible2d body has the coordinates x, y and "
+                       "angle of its frame; declare points of it with "
+                       "'marker NAME = (x, y)' or 'marker NAME = SET'");
 }
 
 /* The substructure named by b's argument: its index, or -1 after an error. */
@@ -59,8 +60,8 @@ static int flex_sub(sema *S, const body *b)
         e = a->kind == AST_ARG ? a->kids[0] : a;
     }
     if (!e) {
-        diag_error(sema_dc(S), d->loc, "'%s' needs its substructure: %s(substructure = NAME)", d->str,
-                   d->str);
+        diag_error(sema_dc(S), d->loc, "'%s' needs its substructure: %s(substructure = NAME)",
+                   d->str, d->str);
         return -1;
     }
     sym *s = e->kind == AST_NAME ? sema_find(S, e->name) : NULL;
@@ -79,8 +80,9 @@ static int flex_sub(sema *S, const body *b)
         return -1;
     }
     if (sb->frame[0] >= 0 || sb->frame[1] >= 0 || sb->ray[0] >= 0) {
-        diag_error(sema_dc(S), e->loc, "substructure '%s' of a flexible2d body moves with the body: "
-                                  "it takes no frame_x, frame_y or time-varying damping",
+        diag_error(sema_dc(S), e->loc,
+                   "substructure '%s' of a flexible2d body moves with the body: "
+                   "it takes no frame_x, frame_y or time-varying damping",
                    sb->name);
         return -1;
     }
@@ -94,10 +96,11 @@ static int flex_sub(sema *S, const body *b)
 static int sparse_invariants(sema *S, const body *b, subst *sb)
 {
     if (b->rigid3 || !sb->dof0) {
-        diag_error(sema_dc(S), b->decl->loc, "%s body '%s': substructure '%s' is unreduced and "
-                                        "sparse (%d DOFs: 'reduce = none', or beyond %d); only "
-                                        "a flexible2d body whose substructure has 'fix' may "
-                                        "take it (else reduce it)",
+        diag_error(sema_dc(S), b->decl->loc,
+                   "%s body '%s': substructure '%s' is unreduced and "
+                   "sparse (%d DOFs: 'reduce = none', or beyond %d); only "
+                   "a flexible2d body whose substructure has 'fix' may "
+                   "take it (else reduce it)",
                    b->decl->str, b->name, sb->name, sb->r, JNT_MAX_BLOCK);
         return -1;
     }
@@ -125,9 +128,10 @@ static int invariants(sema *S, const body *b, subst *sb)
     int r = sb->r, d3 = b->rigid3;
     size_t rr = (size_t)r * r;
     if (d3 && r > JNT_FLEX3_MAX_R) {
-        diag_error(sema_dc(S), b->decl->loc, "flexible3d body '%s': %d elastic coordinates, more than "
-                                        "the runtime's %d; reduce '%s' further", b->name, r,
-                   JNT_FLEX3_MAX_R, sb->name);
+        diag_error(sema_dc(S), b->decl->loc,
+                   "flexible3d body '%s': %d elastic coordinates, more than "
+                   "the runtime's %d; reduce '%s' further",
+                   b->name, r, JNT_FLEX3_MAX_R, sb->name);
         return -1;
     }
     if (sb->sparse) /* unreduced beyond JNT_MAX_BLOCK: sparse invariants */
@@ -177,8 +181,10 @@ static int node_place(sema *S, int si, int set, const ast *e, int n, ex_id *X, e
     const subst *sb = sema_sub(S, si);
     const fe_set *st = &sb->fe->set[set];
     if (st->n != 1) {
-        diag_error(sema_dc(S), e->loc, "a marker on a node needs a set of one node; '%s' of '%s' has "
-                                  "%d", e->name, sb->name, st->n);
+        diag_error(sema_dc(S), e->loc,
+                   "a marker on a node needs a set of one node; '%s' of '%s' has "
+                   "%d",
+                   e->name, sb->name, st->n);
         return -1;
     }
     const fe_node *nd = &sb->fe->node[st->node[0]];
@@ -252,13 +258,16 @@ static void flex_marker(sema *S, body *b, int si, const ast *q)
     const dof *fr = sema_dof(S, b->dof0);
     ex_id x = fr[0].pos, y = fr[1].pos, th = fr[2].pos;
     ex_id c = ex_op1(P, EX_COS, th), s = ex_op1(P, EX_SIN, th);
-    marker m = {.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-                .body = sema_body_id(S, b), .angle = th,
-                .px = ex_op2(P, EX_ADD, x, ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, c, lxy[0]),
-                                                  ex_op2(P, EX_MUL, s, lxy[1]))),
-                .py = ex_op2(P, EX_ADD, y, ex_op2(P, EX_ADD, ex_op2(P, EX_MUL, s, lxy[0]),
-                                                  ex_op2(P, EX_MUL, c, lxy[1]))),
-                .rot_on = node};
+    marker m = {
+        .name = xasprintf("%s.%s", b->name, q->name),
+        .short_name = q->name,
+        .body = sema_body_id(S, b),
+        .angle = th,
+        .px = ex_op2(P, EX_ADD, x,
+                     ex_op2(P, EX_SUB, ex_op2(P, EX_MUL, c, lxy[0]), ex_op2(P, EX_MUL, s, lxy[1]))),
+        .py = ex_op2(P, EX_ADD, y,
+                     ex_op2(P, EX_ADD, ex_op2(P, EX_MUL, s, lxy[0]), ex_op2(P, EX_MUL, c, lxy[1]))),
+        .rot_on = node};
     if (node) { /* it turns with its node */
         m.angle = ex_op2(P, EX_ADD, th, rot[2]);
         m.rot[2] = rot[2], m.rotv[2] = rot[5];
@@ -278,14 +287,16 @@ static void sparse_unbound(sema *S)
     for (int s = 0; s < sema_nsub(S); s++) {
         const subst *sb = sema_sub(S, s);
         if (sb->phi && sb->sparse && b3 >= 0 && sema_flex_of_sub(S, s) >= 0)
-            diag_error(sema_dc(S), sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs): a model "
-                                             "with flexible3d bodies ('%s') takes reduced "
-                                             "flexible2d bodies only (give it 'reduce = ...')",
+            diag_error(sema_dc(S), sb->decl->loc,
+                       "'%s' is unreduced and sparse (%d DOFs): a model "
+                       "with flexible3d bodies ('%s') takes reduced "
+                       "flexible2d bodies only (give it 'reduce = ...')",
                        sb->name, sb->r, sema_body(S, b3)->name);
         if (sb->phi && sb->sparse && sema_flex_of_sub(S, s) < 0)
-            diag_error(sema_dc(S), sb->decl->loc, "'%s' is unreduced and sparse (%d DOFs: 'reduce "
-                                             "= none', or beyond %d): only a flexible2d body may "
-                                             "take it (else give it 'reduce = ...')",
+            diag_error(sema_dc(S), sb->decl->loc,
+                       "'%s' is unreduced and sparse (%d DOFs: 'reduce "
+                       "= none', or beyond %d): only a flexible2d body may "
+                       "take it (else give it 'reduce = ...')",
                        sb->name, sb->r, JNT_MAX_BLOCK);
     }
 }
@@ -310,7 +321,8 @@ static void sema_flex_bind(sema *S)
                 continue;
             int dup = 0;
             for (int k = 0; k < sema_nmarker(S); k++)
-                dup |= sema_marker(S, k)->body == i && !strcmp(sema_marker(S, k)->short_name, q->name);
+                dup |=
+                    sema_marker(S, k)->body == i && !strcmp(sema_marker(S, k)->short_name, q->name);
             if (dup)
                 diag_error(sema_dc(S), q->loc, "marker '%s' is declared twice", q->name);
             else
@@ -332,11 +344,12 @@ static void sema_flex_check_elems(sema *S)
         int b = el->kind == ELEM_FORCEDEF || el->b < 0 ? -1 : sema_dof(S, el->b)->sub;
         int fa = a >= 0 ? sema_flex_of_sub(S, a) : -1, fb = b >= 0 ? sema_flex_of_sub(S, b) : -1;
         if ((fa >= 0 || fb >= 0) && (a != b || el->kind == ELEM_FORCEDEF))
-            diag_error(sema_dc(S), el->decl->loc, "'%s' acts on a point of flexible body '%s' from "
-                                             "outside it: attach it to a marker of the body "
-                                             "(marker NAME = SET); points of its substructure "
-                                             "take forces between two of them only", el->name,
-                       sema_body(S, fa >= 0 ? fa : fb)->name);
+            diag_error(sema_dc(S), el->decl->loc,
+                       "'%s' acts on a point of flexible body '%s' from "
+                       "outside it: attach it to a marker of the body "
+                       "(marker NAME = SET); points of its substructure "
+                       "take forces between two of them only",
+                       el->name, sema_body(S, fa >= 0 ? fa : fb)->name);
     }
 }
 

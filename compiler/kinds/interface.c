@@ -49,8 +49,10 @@ static int side_nodes(sema *S, const ast *e, const char *what, int *si, const in
         *si = v.id, *nodes = one, *n = 1;
         return 0;
     }
-    diag_error(sema_dc(S), e->loc, "the %s of an interface is a node set of a substructure (like "
-                              "'beam.top'), but this is %s", what, sema_kind_name(S, v));
+    diag_error(sema_dc(S), e->loc,
+               "the %s of an interface is a node set of a substructure (like "
+               "'beam.top'), but this is %s",
+               what, sema_kind_name(S, v));
     return -1;
 }
 
@@ -104,8 +106,9 @@ static ex_id friction_mu(sema *S, const ast *e, const char *name, int vslot)
     for (int i = 0; i < sema_ir(S)->d.n && !bad; i++)
         bad = i != vslot && ex_depends(sema_pool(S), v.e, EX_D, i);
     if (bad) {
-        diag_error(sema_dc(S), e->loc, "the friction coefficient of an interface may use parameters, "
-                                  "time and the slip velocity only, not states");
+        diag_error(sema_dc(S), e->loc,
+                   "the friction coefficient of an interface may use parameters, "
+                   "time and the slip velocity only, not states");
         return -1;
     }
     return v.e;
@@ -125,12 +128,14 @@ static int coupling(sema *S, const ast *e)
         for (int k = 0; a->kind == AST_NAME && k < 3; k++)
             if (!strcmp(a->name, as[k]))
                 return JNT_IFACE_BASIC + k;
-        diag_error(sema_dc(S), a->loc, "the assumption of a dual coupling is basic, realistic or "
-                                  "simplified");
+        diag_error(sema_dc(S), a->loc,
+                   "the assumption of a dual coupling is basic, realistic or "
+                   "simplified");
         return -1;
     }
-    diag_error(sema_dc(S), e->loc, "expected coupling = dual(assumption = basic|realistic|simplified) "
-                              "or film");
+    diag_error(sema_dc(S), e->loc,
+               "expected coupling = dual(assumption = basic|realistic|simplified) "
+               "or film");
     return -1;
 }
 
@@ -155,18 +160,21 @@ static void sema_declare_iface(sema *S, sym *s)
         } else {
             static const char *const known[] = {"friction", "coupling"};
             const char *best = jnt_closest_name(st->name, known, 2);
-            diag_error(sema_dc(S), st->loc, fr && !strcmp(st->name, "friction") ? "'%s' is set twice%s%s%s"
-                       : cp && !strcmp(st->name, "coupling") ? "'%s' is set twice%s%s%s"
-                       : "unknown setting '%s' of an interface%s%s%s", st->name,
-                       best && strcmp(best, st->name) ? "; did you mean '" : "",
+            diag_error(sema_dc(S), st->loc,
+                       fr && !strcmp(st->name, "friction") ? "'%s' is set twice%s%s%s"
+                       : cp && !strcmp(st->name, "coupling")
+                           ? "'%s' is set twice%s%s%s"
+                           : "unknown setting '%s' of an interface%s%s%s",
+                       st->name, best && strcmp(best, st->name) ? "; did you mean '" : "",
                        best && strcmp(best, st->name) ? best : "",
                        best && strcmp(best, st->name) ? "'?" : "");
             err = 1;
         }
     }
     if (!fr) {
-        diag_error(sema_dc(S), d->loc, "an interface needs friction = coulomb(mu = ...) or a "
-                                  "friction law");
+        diag_error(sema_dc(S), d->loc,
+                   "an interface needs friction = coulomb(mu = ...) or a "
+                   "friction law");
         err = 1;
     }
     int sa, sb, one_a, one_b, na, nb;
@@ -175,13 +183,17 @@ static void sema_declare_iface(sema *S, sym *s)
         side_nodes(S, d->kids[1], "master surface", &sb, &nodes_b, &nb, &one_b) || err)
         return;
     if (sa == sb) {
-        diag_error(sema_dc(S), d->loc, "an interface joins two substructures, but both sides are in "
-                                  "'%s'", sema_sub(S, sa)->name);
+        diag_error(sema_dc(S), d->loc,
+                   "an interface joins two substructures, but both sides are in "
+                   "'%s'",
+                   sema_sub(S, sa)->name);
         return;
     }
     if (nb < 2) {
-        diag_error(sema_dc(S), d->kids[1]->loc, "the master surface needs 2 nodes or more (one "
-                                           "segment), not %d", nb);
+        diag_error(sema_dc(S), d->kids[1]->loc,
+                   "the master surface needs 2 nodes or more (one "
+                   "segment), not %d",
+                   nb);
         return;
     }
     if (!sema_sub(S, sa)->phi || !sema_sub(S, sb)->phi)
@@ -189,8 +201,13 @@ static void sema_declare_iface(sema *S, sym *s)
     int method = cp ? coupling(S, cp) : JNT_IFACE_REALISTIC;
     if (method < 0)
         return;
-    ir_iface f = {.name = xstrdup(d->name), .slave = block_of(S, sa), .master = block_of(S, sb),
-                  .nslave = na, .nmaster = nb, .method = method, .d0 = sema_ir(S)->d.n};
+    ir_iface f = {.name = xstrdup(d->name),
+                  .slave = block_of(S, sa),
+                  .master = block_of(S, sb),
+                  .nslave = na,
+                  .nmaster = nb,
+                  .method = method,
+                  .d0 = sema_ir(S)->d.n};
     f.x = xmalloc(2 * ((size_t)na + nb) * sizeof *f.x);
     size_t nrows = 0;
     if (add_nodes(S, d->kids[0], sa, nodes_a, na, f.x, &f.rows, &nrows) ||
@@ -203,9 +220,9 @@ static void sema_declare_iface(sema *S, sym *s)
     static const jnt_dim *const dims[] = {&DIM_N, &DIM_N, &DIM_M, &DIM_M, &DIM_MS, &units_none};
     for (int k = 0; k < na; k++)
         for (int j = 0; j < JNT_IFACE_NCONTACT; j++) {
-            int i = ir_add(&sema_ir(S)->d, na == 1 ? xasprintf("%s.%s", d->name, contact_names[j])
-                                             : xasprintf("%s[%d].%s", d->name, k + 1,
-                                                         contact_names[j]),
+            int i = ir_add(&sema_ir(S)->d,
+                           na == 1 ? xasprintf("%s.%s", d->name, contact_names[j])
+                                   : xasprintf("%s[%d].%s", d->name, k + 1, contact_names[j]),
                            -1, ex_const(sema_pool(S), 0), *dims[j], d->loc);
             sema_ir(S)->d.v[i].rhs = ex_var(sema_pool(S), EX_D, i); /* the runtime writes it */
         }
@@ -235,7 +252,8 @@ static int sema_iface_member(sema *S, sval base, const char *name, jnt_loc loc, 
             continue;
         ex_id e = ex_var(sema_pool(S), EX_D, f->d0 + j);
         for (int k = 1; j < 2 && k < f->nslave; k++)
-            e = ex_op2(sema_pool(S), EX_ADD, e, ex_var(sema_pool(S), EX_D, f->d0 + k * JNT_IFACE_NCONTACT + j));
+            e = ex_op2(sema_pool(S), EX_ADD, e,
+                       ex_var(sema_pool(S), EX_D, f->d0 + k * JNT_IFACE_NCONTACT + j));
         *out = sval_num(e, sema_ir(S)->d.v[f->d0 + j].dim);
         return 0;
     }
@@ -259,9 +277,11 @@ static void sema_iface_check(sema *S)
             first = sema_sym(S, i)->decl;
     for (int i = 0; i < sema_nsub(S) && !first && !diag_errors(sema_dc(S)); i++)
         if (sema_sub(S, i)->ray[0] >= 0) {
-            diag_error(sema_dc(S), sema_sub(S, i)->decl->loc, "'%s': a damping that varies in time needs a "
-                                                    "model with sliding interfaces (the central "
-                                                    "difference applies it)", sema_sub(S, i)->name);
+            diag_error(sema_dc(S), sema_sub(S, i)->decl->loc,
+                       "'%s': a damping that varies in time needs a "
+                       "model with sliding interfaces (the central "
+                       "difference applies it)",
+                       sema_sub(S, i)->name);
             return;
         }
     if (central && !first && !diag_errors(sema_dc(S))) {
@@ -273,9 +293,11 @@ static void sema_iface_check(sema *S)
     if (!first || diag_errors(sema_dc(S)))
         return;
     if (sema_have_sim(S) && !central) {
-        diag_error(sema_dc(S), first->loc, "a model with a sliding interface is integrated by "
-                                      "central(h = ...), the explicit central difference of "
-                                      "seed 003, not '%s'", m->integrator);
+        diag_error(sema_dc(S), first->loc,
+                   "a model with a sliding interface is integrated by "
+                   "central(h = ...), the explicit central difference of "
+                   "seed 003, not '%s'",
+                   m->integrator);
         return;
     }
     for (int i = 0; i < m->y.n; i++) {
@@ -283,8 +305,10 @@ static void sema_iface_check(sema *S)
         for (int b = 0; b < m->nblocks; b++)
             in_block |= i >= m->blocks[b].q0 && i < m->blocks[b].q0 + 2 * m->blocks[b].r;
         if (!in_block) {
-            diag_error(sema_dc(S), m->y.v[i].loc, "a model with a sliding interface may only have "
-                                             "substructures as states, not '%s'", m->y.v[i].name);
+            diag_error(sema_dc(S), m->y.v[i].loc,
+                       "a model with a sliding interface may only have "
+                       "substructures as states, not '%s'",
+                       m->y.v[i].name);
             diag_note(sema_dc(S), first->loc, "the interface is here");
             return;
         }

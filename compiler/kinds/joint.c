@@ -34,16 +34,18 @@ static int endpoint(sema *S, const ast *e, const char *jname)
     if (v.k == V_MARKER)
         return v.id;
     if (v.k != V_ERR)
-        diag_error(sema_dc(S), e->loc, "a joint connects markers (body.marker) or a point (x, y) of "
-                                  "the ground, not %s", sema_kind_name(S, v));
+        diag_error(sema_dc(S), e->loc,
+                   "a joint connects markers (body.marker) or a point (x, y) of "
+                   "the ground, not %s",
+                   sema_kind_name(S, v));
     return -1;
 }
 
 /* A multiplier state of joint j: its name and dimension. */
 static void add_lambda(sema *S, joint *j, const char *what, jnt_dim dim)
 {
-    int i = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", j->name, what), -1, ex_const(sema_pool(S), 0), dim,
-                   j->decl->loc);
+    int i = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", j->name, what), -1, ex_const(sema_pool(S), 0),
+                   dim, j->decl->loc);
     if (j->nl++ == 0)
         j->l0 = i;
 }
@@ -64,7 +66,8 @@ static void sema_declare_joint(sema *S, sym *s)
             kind = k;
     if (kind < 0) {
         const char *best = jnt_closest_name(d->str, kinds, 7);
-        diag_error(sema_dc(S), d->loc, "unknown joint '%s'%s%s%s (known: revolute, prismatic, fixed; "
+        diag_error(sema_dc(S), d->loc,
+                   "unknown joint '%s'%s%s%s (known: revolute, prismatic, fixed; "
                    "spatial: spherical, universal, cylindrical, planar)",
                    d->str, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         return;
@@ -85,8 +88,9 @@ static void sema_declare_joint(sema *S, sym *s)
             drive = a->kids[0];
         } else {
             diag_error(sema_dc(S), a->loc, "'%s' takes two markers%s", kinds[kind],
-                       kind == JOINT_PRISMATIC ? ", 'axis' and 'drive'"
-                       : kind == JOINT_REVOLUTE ? " and 'drive'" : "");
+                       kind == JOINT_PRISMATIC  ? ", 'axis' and 'drive'"
+                       : kind == JOINT_REVOLUTE ? " and 'drive'"
+                                                : "");
             goto fail;
         }
     }
@@ -112,11 +116,12 @@ static void sema_declare_joint(sema *S, sym *s)
     spatial_args = kind >= JOINT_SPHERICAL ? 1 : axis_b ? 2 : axis && kind != JOINT_PRISMATIC
                    ? 3 : drive && kind == JOINT_FIXED ? 4 : 0;
     if (spatial_args) {
-        diag_error(sema_dc(S), d->loc, spatial_args == 1 ? "a %s joint is spatial: it connects "
-                   "markers of rigid3d bodies or points (x, y, z) of the ground"
+        diag_error(sema_dc(S), d->loc,
+                   spatial_args == 1   ? "a %s joint is spatial: it connects "
+                                         "markers of rigid3d bodies or points (x, y, z) of the ground"
                    : spatial_args == 4 ? "a %s joint takes no drive"
-                   : "a planar %s joint takes no '%s'", d->str,
-                   spatial_args == 2 ? "axis_b" : "axis");
+                                       : "a planar %s joint takes no '%s'",
+                   d->str, spatial_args == 2 ? "axis_b" : "axis");
         goto fail;
     }
     ex_set_loc(P, d->loc);
@@ -139,8 +144,8 @@ static void sema_declare_joint(sema *S, sym *s)
         if (ex_depends(P, j.rel, EX_Y, i))
             j.rel_v = ADD(j.rel_v, MUL(ex_diff(P, j.rel, EX_Y, i), Y(i + 1)));
     if (drive) {
-        sval v = sema_num_dim(S, sema_global(S), drive, kind == JOINT_PRISMATIC ? DIM_M : units_none,
-                              "the drive");
+        sval v = sema_num_dim(S, sema_global(S), drive,
+                              kind == JOINT_PRISMATIC ? DIM_M : units_none, "the drive");
         if (v.k != V_NUM)
             goto fail;
         if (!sema_is_time_only(S, v.e)) {
@@ -222,8 +227,9 @@ static int sema_joint_member(sema *S, sval base, const char *name, jnt_loc loc, 
     } else {
         diag_error(sema_dc(S), loc, "joint '%s' has no member '%s' (it has %s)", j->name, name,
                    pr ? "s, speed, fn, reaction, torque and, with a drive, force"
-                   : j->kind == JOINT_FIXED ? "angle, speed, fx, fy, reaction, torque"
-                   : "angle, speed, fx, fy, reaction and, with a drive, torque");
+                   : j->kind == JOINT_FIXED
+                       ? "angle, speed, fx, fy, reaction, torque"
+                       : "angle, speed, fx, fy, reaction and, with a drive, torque");
         return -1;
     }
     return 0;
@@ -232,8 +238,8 @@ static int sema_joint_member(sema *S, sval base, const char *name, jnt_loc loc, 
 static void add_row(sema *S, joint *j, ex_id c, const char *what, jnt_dim dim)
 {
     j->rows[j->nl] = c;
-    int i = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", j->name, what), -1, ex_const(sema_pool(S), 0), dim,
-                   j->decl->loc);
+    int i = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", j->name, what), -1, ex_const(sema_pool(S), 0),
+                   dim, j->decl->loc);
     if (j->nl++ == 0)
         j->l0 = i;
 }
@@ -266,17 +272,20 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
     const ast *d = j->decl;
     if (!ma->d3 || !mb->d3) {
         diag_error(sema_dc(S), d->loc, "joint '%s' connects a spatial marker to a planar one%s",
-                   j->name, (ma->body < 0 || mb->body < 0)
-                   ? ": a point of the ground is (x, y, z) in a spatial model" : "");
+                   j->name,
+                   (ma->body < 0 || mb->body < 0)
+                       ? ": a point of the ground is (x, y, z) in a spatial model"
+                       : "");
         return -1;
     }
     int kind = j->kind;
     for (int e = 0; e < 2 && kind != JOINT_SPHERICAL; e++) {
         const marker *m = e ? mb : ma;
         if (m->body >= 0 && !sema_body(S, m->body)->rigid3) {
-            diag_error(sema_dc(S), d->loc, "a %s joint holds the orientation of its bodies, but '%s' "
-                       "is on a body that has none (a spherical joint holds a point)", d->str,
-                       m->name);
+            diag_error(sema_dc(S), d->loc,
+                       "a %s joint holds the orientation of its bodies, but '%s' "
+                       "is on a body that has none (a spherical joint holds a point)",
+                       d->str, m->name);
             return -1;
         }
     }
@@ -288,8 +297,9 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
         return -1;
     }
     if (drive && kind != JOINT_REVOLUTE && kind != JOINT_PRISMATIC) {
-        diag_error(sema_dc(S), drive->loc, "a drive prescribes the angle of a revolute joint or the "
-                                      "slide of a prismatic one");
+        diag_error(sema_dc(S), drive->loc,
+                   "a drive prescribes the angle of a revolute joint or the "
+                   "slide of a prismatic one");
         return -1;
     }
     j->d3 = 1;
@@ -315,9 +325,10 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
     switch (kind) {
     case JOINT_UNIVERSAL: {
         if (!axis || !axis_b) {
-            diag_error(sema_dc(S), d->loc, "a universal joint needs its two axes, normal to each "
-                                      "other: universal(A, B, axis = (1, 0, 0), axis_b = "
-                                      "(0, 1, 0))");
+            diag_error(sema_dc(S), d->loc,
+                       "a universal joint needs its two axes, normal to each "
+                       "other: universal(A, B, axis = (1, 0, 0), axis_b = "
+                       "(0, 1, 0))");
             return -1;
         }
         v3 u0, w0, t1, t2;
@@ -326,8 +337,10 @@ static int sema_joint3d(sema *S, joint *j, const ast *axis, const ast *axis_b, c
         u0 = a0;
         double x;
         if (ex_is_const(P, v_dot(P, u0, w0), &x) && fabs(x) > 1e-9) {
-            diag_error(sema_dc(S), axis_b->loc, "the axes of universal joint '%s' are not normal to "
-                                           "each other (cosine %g)", j->name, x);
+            diag_error(sema_dc(S), axis_b->loc,
+                       "the axes of universal joint '%s' are not normal to "
+                       "each other (cosine %g)",
+                       j->name, x);
             return -1;
         }
         add_ori(S, j, mb3_fixed_in(S, ma, u0), mb3_fixed_in(S, mb, w0), "lambda_uw");
@@ -398,8 +411,10 @@ static int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, s
     int c = name[0] && name[1] == 0 ? -1 : name[1] - 'x';
     if ((name[0] == 'f' || name[0] == 'm') && name[1] && !name[2] && c >= 0 && c < 3) {
         if (name[0] == 'f' && j->npos != 3) {
-            diag_error(sema_dc(S), loc, "joint '%s' carries no force along all three axes: its "
-                                   "reaction is 'reaction'", j->name);
+            diag_error(sema_dc(S), loc,
+                       "joint '%s' carries no force along all three axes: its "
+                       "reaction is 'reaction'",
+                       j->name);
             return -1;
         }
         ex_id v = ex_const(P, 0);
@@ -439,7 +454,9 @@ static int sema_joint3d_member(sema *S, int ji, const char *name, jnt_loc loc, s
     }
     diag_error(sema_dc(S), loc, "joint '%s' has no member '%s' (it has %s%s%s%s)", j->name, name,
                j->npos == 3 ? "fx, fy, fz, " : "", j->nori ? "mx, my, mz, " : "",
-               slide ? "s, speed, " : turn ? "angle, speed, " : "",
+               slide  ? "s, speed, "
+               : turn ? "angle, speed, "
+                      : "",
                j->drive >= 0 ? (slide ? "force, reaction" : "torque, reaction") : "reaction");
     return -1;
 }

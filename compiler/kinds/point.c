@@ -39,8 +39,10 @@ static int make_point(sema *S, const ast *d, const scope *sc, dof *f)
         return -1;
     for (int j = 0; j < sema_ir(S)->d.n; j++)
         if (ex_depends(P, v.e, EX_D, j)) {
-            diag_error(sema_dc(S), d->kids[0]->loc, "a point's position may not use a discrete state "
-                                               "('%s')", sema_ir(S)->d.v[j].name);
+            diag_error(sema_dc(S), d->kids[0]->loc,
+                       "a point's position may not use a discrete state "
+                       "('%s')",
+                       sema_ir(S)->d.v[j].name);
             return -1;
         }
     ex_id vel = ex_diff(P, v.e, EX_T, 0);
@@ -69,9 +71,10 @@ static int make_point(sema *S, const ast *d, const scope *sc, dof *f)
             continue;
         ex_id c = ex_diff(P, v.e, EX_UP, j);
         if (sema_is_dynamic(S, c)) {
-            diag_error(sema_dc(S), d->kids[0]->loc, "a point's position must be linear in the dof "
-                                               "positions (a coefficient may use parameters, "
-                                               "not time or states)");
+            diag_error(sema_dc(S), d->kids[0]->loc,
+                       "a point's position must be linear in the dof "
+                       "positions (a coefficient may use parameters, "
+                       "not time or states)");
             return -1;
         }
         XGROW(f->lin_y, f->caplin, f->nlin);
@@ -96,11 +99,19 @@ static void sema_declare_point(sema *S, sym *s)
     long *vals;
     int n = sema_instances(S, s, &vals);
     for (int k = 0; k < n; k++) {
-        scope isc = {.up = sema_global(S), .iname = d->iter ? d->iter->name : NULL,
+        scope isc = {.up = sema_global(S),
+                     .iname = d->iter ? d->iter->name : NULL,
                      .ival = d->iter ? vals[k] : 0};
         dof f = {.name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name),
-                 .short_name = d->name, .body = -1, .y = -1, .sub = -1, .g = -1, .point = 1,
-                 .force = ex_const(sema_pool(S), 0), .acc = -1, .motion = -1};
+                 .short_name = d->name,
+                 .body = -1,
+                 .y = -1,
+                 .sub = -1,
+                 .g = -1,
+                 .point = 1,
+                 .force = ex_const(sema_pool(S), 0),
+                 .acc = -1,
+                 .motion = -1};
         if (make_point(S, d, d->iter ? &isc : sema_global(S), &f) != 0) {
             free(f.name);
             free(f.lin_y);

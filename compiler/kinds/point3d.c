@@ -27,11 +27,16 @@ static void declare_point3d(sema *S, body *b)
     for (int j = 0; j < d->nkids; j++) {
         const ast *q = d->kids[j];
         if (q->kind == AST_DOF || q->kind == AST_MARKER)
-            diag_error(sema_dc(S), q->loc, "a point3d body has the coordinates x, y, z and the "
-                       "marker 'centre'; it declares no %s", q->kind == AST_DOF ? "dof" : "marker");
+            diag_error(sema_dc(S), q->loc,
+                       "a point3d body has the coordinates x, y, z and the "
+                       "marker 'centre'; it declares no %s",
+                       q->kind == AST_DOF ? "dof" : "marker");
     }
-    marker m = {.name = xasprintf("%s.centre", b->name), .short_name = "centre",
-                .body = sema_body_id(S, b), .d3 = 1, .angle = ex_const(sema_pool(S), 0)};
+    marker m = {.name = xasprintf("%s.centre", b->name),
+                .short_name = "centre",
+                .body = sema_body_id(S, b),
+                .d3 = 1,
+                .angle = ex_const(sema_pool(S), 0)};
     m.px = sema_dof(S, b->dof0)->pos;
     m.py = sema_dof(S, b->dof0 + 1)->pos;
     m.pz = sema_dof(S, b->dof0 + 2)->pos;

@@ -24,7 +24,8 @@ static void eval_body_mass(sema *S, body *b)
         if (a->kind == AST_DOF)
             continue;
         if (a->kind == AST_ARG && strcmp(a->name, "mass") != 0) {
-            diag_error(sema_dc(S), a->loc, "unknown argument '%s' of 'point' (it takes 'mass')", a->name);
+            diag_error(sema_dc(S), a->loc, "unknown argument '%s' of 'point' (it takes 'mass')",
+                       a->name);
             return;
         }
         if (a->kind != AST_ARG && pos++ > 0) {
@@ -60,8 +61,10 @@ static void check_massless(sema *S, const body *b)
     for (int k = 0; k < b->ndof; k++) {
         const dof *f = sema_dof(S, b->dof0 + k);
         if (f->motion < 0) {
-            diag_error(sema_dc(S), b->decl->loc, "'point' needs a mass: point(mass = 1 kg), unless "
-                       "a motion drives each of its dofs ('%s' has none)", f->name);
+            diag_error(sema_dc(S), b->decl->loc,
+                       "'point' needs a mass: point(mass = 1 kg), unless "
+                       "a motion drives each of its dofs ('%s' has none)",
+                       f->name);
             return;
         }
     }
@@ -84,10 +87,15 @@ static void declare_point_body(sema *S, body *b)
                 diag_error(sema_dc(S), q->loc, "degree of freedom '%s' is declared twice", q->name);
                 goto next;
             }
-        dof *f = sema_dof(S, sema_mb_push_dof(S, &(dof){
-            .name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-            .body = sema_body_id(S, b), .sub = -1, .g = -1, .force = ex_const(sema_pool(S), 0),
-            .acc = -1, .motion = -1}));
+        dof *f =
+            sema_dof(S, sema_mb_push_dof(S, &(dof){.name = xasprintf("%s.%s", b->name, q->name),
+                                                   .short_name = q->name,
+                                                   .body = sema_body_id(S, b),
+                                                   .sub = -1,
+                                                   .g = -1,
+                                                   .force = ex_const(sema_pool(S), 0),
+                                                   .acc = -1,
+                                                   .motion = -1}));
         f->y = ir_add(&sema_ir(S)->y, xstrdup(f->name), -1, ex_const(sema_pool(S), 0),
                       (jnt_dim){{0, 6, 0, 0, 0}}, q->loc);
         f->pos = ex_var(sema_pool(S), EX_Y, f->y);
@@ -99,7 +107,8 @@ static void declare_point_body(sema *S, body *b)
     }
     b->ndof = sema_ndof(S) - b->dof0;
     if (b->ndof == 0)
-        diag_error(sema_dc(S), d->loc, "body '%s' has no degrees of freedom (add 'dof x')", b->name);
+        diag_error(sema_dc(S), d->loc, "body '%s' has no degrees of freedom (add 'dof x')",
+                   b->name);
 }
 
 /* After the motions: a body without a mass must be driven (check_massless). */

@@ -38,8 +38,9 @@ static void sema_declare_rigid2d(sema *S, body *b)
     for (int j = 0; j < d->nkids; j++) {
         const ast *q = d->kids[j];
         if (q->kind == AST_DOF) {
-            diag_error(sema_dc(S), q->loc, "a rigid2d body has the coordinates x, y and angle; "
-                                      "declare points fixed in it with 'marker NAME = (x, y)'");
+            diag_error(sema_dc(S), q->loc,
+                       "a rigid2d body has the coordinates x, y and angle; "
+                       "declare points fixed in it with 'marker NAME = (x, y)'");
             continue;
         }
         if (q->kind != AST_MARKER)
@@ -52,16 +53,19 @@ static void sema_declare_rigid2d(sema *S, body *b)
             }
         ex_id sxy[2];
         if (sema_mb_pair(S, b->iname ? &isc : sema_global(S), q->kids[0], DIM_M,
-                      "a marker's position in its body", sxy) != 0)
+                         "a marker's position in its body", sxy) != 0)
             continue;
         if (sema_is_dynamic(S, sxy[0]) || sema_is_dynamic(S, sxy[1])) {
-            diag_error(sema_dc(S), q->kids[0]->loc, "a marker's position in its body may use "
-                                               "parameters only");
+            diag_error(sema_dc(S), q->kids[0]->loc,
+                       "a marker's position in its body may use "
+                       "parameters only");
             continue;
         }
         ex_set_loc(P, q->loc);
-        marker m = {.name = xasprintf("%s.%s", b->name, q->name), .short_name = q->name,
-                    .body = sema_body_id(S, b), .angle = th,
+        marker m = {.name = xasprintf("%s.%s", b->name, q->name),
+                    .short_name = q->name,
+                    .body = sema_body_id(S, b),
+                    .angle = th,
                     .px = ADD(x, SUB(MUL(c, sxy[0]), MUL(s, sxy[1]))),
                     .py = ADD(y, ADD(MUL(s, sxy[0]), MUL(c, sxy[1])))};
         sema_mb_add_marker(S, m);
@@ -87,8 +91,9 @@ static void sema_rigid2d_mass(sema *S, body *b)
         int k = a->kind != AST_ARG ? pos++ : !strcmp(a->name, "mass") ? 0
               : !strcmp(a->name, "inertia") ? 1 : -1;
         if (k < 0 || k > 1) {
-            diag_error(sema_dc(S), a->loc, "'rigid2d' takes 'mass', 'inertia' (about its centre "
-                                      "of mass) and 'shape'");
+            diag_error(sema_dc(S), a->loc,
+                       "'rigid2d' takes 'mass', 'inertia' (about its centre "
+                       "of mass) and 'shape'");
             return;
         }
         given[k] = a->kind == AST_ARG ? a->kids[0] : a;
@@ -97,8 +102,10 @@ static void sema_rigid2d_mass(sema *S, body *b)
     sval v[2];
     for (int k = 0; k < 2; k++) {
         if (!given[k]) {
-            diag_error(sema_dc(S), d->loc, "'rigid2d' needs its %s: rigid2d(mass = 1 kg, "
-                                      "inertia = 0.01 kg*m^2)", names[k]);
+            diag_error(sema_dc(S), d->loc,
+                       "'rigid2d' needs its %s: rigid2d(mass = 1 kg, "
+                       "inertia = 0.01 kg*m^2)",
+                       names[k]);
             return;
         }
         v[k] = sema_num_dim(S, b->iname ? &isc : sema_global(S), given[k], dims[k], names[k]);

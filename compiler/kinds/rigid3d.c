@@ -145,8 +145,9 @@ static int principal_axes(sema *S, body *b, const scope *sc, const ast *e, ex_id
     double a[9], v[6];
     for (int i = 0; i < 6; i++)
         if (!ex_is_const(P, i < 3 ? J[i] : pr[i - 3], &v[i])) {
-            diag_error(sema_dc(S), e->loc, "with products of inertia the tensor must be constant: "
-                                      "its principal axes are found when the model compiles");
+            diag_error(sema_dc(S), e->loc,
+                       "with products of inertia the tensor must be constant: "
+                       "its principal axes are found when the model compiles");
             return -1;
         }
     if (v[3] == 0 && v[4] == 0 && v[5] == 0)
@@ -187,18 +188,20 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
         if (d->kids[j]->kind == AST_ARG && !strcmp(d->kids[j]->name, "shape"))
             sema_body_shape(S, b, d->kids[j]->kids[0]);
     if (bad) {
-        diag_error(sema_dc(S), d->kids[bad - 1]->loc, b->flex
-                   ? "'flexible3d' takes 'substructure', 'rotation' and 'omega'"
-                   : "'rigid3d' takes 'mass', 'inertia' (its moments (Jx, Jy, Jz) about its "
-                     "centre of mass), 'rotation', 'omega', 'products' (Jxy, Jyz, Jzx) and "
-                     "'shape'");
+        diag_error(sema_dc(S), d->kids[bad - 1]->loc,
+                   b->flex
+                       ? "'flexible3d' takes 'substructure', 'rotation' and 'omega'"
+                       : "'rigid3d' takes 'mass', 'inertia' (its moments (Jx, Jy, Jz) about its "
+                         "centre of mass), 'rotation', 'omega', 'products' (Jxy, Jyz, Jzx) and "
+                         "'shape'");
         return -1;
     }
     if (b->flex)
         goto pose;
     if (!given[0] || !given[1]) {
-        diag_error(sema_dc(S), d->loc, "'rigid3d' needs its %s: rigid3d(mass = 1 kg, inertia = "
-                                  "(0.01 kg*m^2, 0.02 kg*m^2, 0.02 kg*m^2))",
+        diag_error(sema_dc(S), d->loc,
+                   "'rigid3d' needs its %s: rigid3d(mass = 1 kg, inertia = "
+                   "(0.01 kg*m^2, 0.02 kg*m^2, 0.02 kg*m^2))",
                    given[0] ? "inertia" : "mass");
         return -1;
     }
@@ -222,14 +225,16 @@ static int body_args(sema *S, body *b, const scope *sc, ex_id R[9], ex_id w[3])
         /* the rule of a parameter inertia too (the params kernel): a lamina passes */
         if (sema_fixed_value(S, b->euler[i], &e) && !sema_mass_ok(POS_EULER, e)) {
             if (b->paxes)
-                diag_error(sema_dc(S), given[4]->loc, "the inertia tensor is not a body's: its "
-                                                 "principal moments break the triangle "
-                                                 "inequality J1 <= J2 + J3 (no moment may "
-                                                 "exceed the sum of the other two)");
+                diag_error(sema_dc(S), given[4]->loc,
+                           "the inertia tensor is not a body's: its "
+                           "principal moments break the triangle "
+                           "inequality J1 <= J2 + J3 (no moment may "
+                           "exceed the sum of the other two)");
             else
-                diag_error(sema_dc(S), given[1]->loc, "the principal moments of inertia break the "
-                                                 "triangle inequality J%c <= J%c + J%c (no "
-                                                 "moment may exceed the sum of the other two)",
+                diag_error(sema_dc(S), given[1]->loc,
+                           "the principal moments of inertia break the "
+                           "triangle inequality J%c <= J%c + J%c (no "
+                           "moment may exceed the sum of the other two)",
                            "xyz"[i], "xyz"[(i + 1) % 3], "xyz"[(i + 2) % 3]);
             return -1;
         }
@@ -274,9 +279,11 @@ static int frame3d(sema *S, body *b)
     b->ndof = 12;
     for (int j = 0; j < d->nkids; j++)
         if (d->kids[j]->kind == AST_DOF)
-            diag_error(sema_dc(S), d->kids[j]->loc, "a %s body has the coordinates x, y, z and the "
-                                               "directors d1, d2, d3; declare points fixed in it "
-                                               "with 'marker NAME = (x, y, z)'", d->str);
+            diag_error(sema_dc(S), d->kids[j]->loc,
+                       "a %s body has the coordinates x, y, z and the "
+                       "directors d1, d2, d3; declare points fixed in it "
+                       "with 'marker NAME = (x, y, z)'",
+                       d->str);
     scope isc = {.up = sema_global(S), .iname = b->iname, .ival = b->ival};
     ex_id R[9], w[3];
     if (body_args(S, b, b->iname ? &isc : sema_global(S), R, w) != 0)
@@ -299,7 +306,8 @@ static int frame3d(sema *S, body *b)
     for (int k = 0; k < 6; k++) {
         ex_id c = v_dot(P, mb3_director(S, b, pr[k][0]), mb3_director(S, b, pr[k][1]));
         b->rows[k] = pr[k][0] == pr[k][1] ? SUB(c, C(1)) : c;
-        int l = ir_add(&sema_ir(S)->y, xasprintf("%s.%s", b->name, ln[k]), -1, C(0), DIM_NM, d->loc);
+        int l =
+            ir_add(&sema_ir(S)->y, xasprintf("%s.%s", b->name, ln[k]), -1, C(0), DIM_NM, d->loc);
         if (k == 0)
             b->l0 = l;
     }

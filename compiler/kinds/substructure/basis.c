@@ -85,8 +85,10 @@ static int too_many(sema *S, const ast *at, const char *what, double n)
 {
     if (n >= 0 && n <= JNT_MAX_BLOCK)
         return 0;
-    diag_error(sema_dc(S), at->loc, "%s = %g: must be between 0 and %d (the generalized coordinates a "
-                               "substructure may have)", what, n, JNT_MAX_BLOCK);
+    diag_error(sema_dc(S), at->loc,
+               "%s = %g: must be between 0 and %d (the generalized coordinates a "
+               "substructure may have)",
+               what, n, JNT_MAX_BLOCK);
     return 1;
 }
 
@@ -116,29 +118,34 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
             double x;
             if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &x)) {
                 if (v.k == V_NUM)
-                    diag_error(sema_dc(S), a->loc, "jtv's arguments must be compile-time constants");
+                    diag_error(sema_dc(S), a->loc,
+                               "jtv's arguments must be compile-time constants");
                 return -1;
             }
             *(is_count ? &count : &dkdg) = x;
         } else {
-            diag_error(sema_dc(S), a->loc, "jtv takes count = t, pairs = {SET_A, SET_B}, comp = uy "
-                                      "and dkdg = .. N/m^2");
+            diag_error(sema_dc(S), a->loc,
+                       "jtv takes count = t, pairs = {SET_A, SET_B}, comp = uy "
+                       "and dkdg = .. N/m^2");
             return -1;
         }
     }
     int sets[2], c = comp && comp->kind == AST_NAME ? sema_sub_comp(comp->name) : -1;
     if (!between || between->kind != AST_SET || between->nkids != 2 || c < 0 || count < 1 ||
         isnan(dkdg)) {
-        diag_error(sema_dc(S), e->loc, "jtv needs count = t, pairs = {SET_A, SET_B}, comp = ux|uy|.. "
-                                  "and dkdg = .. N/m^2");
+        diag_error(sema_dc(S), e->loc,
+                   "jtv needs count = t, pairs = {SET_A, SET_B}, comp = ux|uy|.. "
+                   "and dkdg = .. N/m^2");
         return -1;
     }
     if (too_many(S, e, "count", count) || sema_sub_sets(S, between, fe, sets, 2) != 2)
         return -1;
     const fe_set *A = &fe->set[sets[0]], *B = &fe->set[sets[1]];
     if (A->n != B->n) {
-        diag_error(sema_dc(S), between->loc, "jtv pairs the nodes of '%s' (%d) and '%s' (%d) in order: "
-                                        "they must have as many nodes", A->name, A->n, B->name, B->n);
+        diag_error(sema_dc(S), between->loc,
+                   "jtv pairs the nodes of '%s' (%d) and '%s' (%d) in order: "
+                   "they must have as many nodes",
+                   A->name, A->n, B->name, B->n);
         return -1;
     }
     int *da = xmalloc((size_t)A->n * sizeof *da), *db = xmalloc((size_t)A->n * sizeof *db);
@@ -151,8 +158,9 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
         if (na == 0 || nb == 0) /* a fixed node: the pair cannot open */
             continue;
         if (na != 1 || nb != 1 || ca[0] != 1 || cb[0] != 1) {
-            diag_error(sema_dc(S), between->loc, "jtv needs plain DOFs at the joint's nodes (not points "
-                                            "attached to other nodes)");
+            diag_error(sema_dc(S), between->loc,
+                       "jtv needs plain DOFs at the joint's nodes (not points "
+                       "attached to other nodes)");
             goto done;
         }
         da[np] = ra[0], db[np] = rb[0], dk[np++] = dkdg;
@@ -163,10 +171,12 @@ static int build_jtv(sema *S, const ast *e, const fe_model *fe, const red_basis 
     if (rc)
         diag_error(sema_dc(S), e->loc, "%s", err);
     else if (out->r < (int)count)
-        diag_warning(sema_dc(S), e->loc, "jtv gives %d vectors, not %d: the trial vector derivatives "
-                                    "of this basis span only %d directions (expected when the "
-                                    "count is larger; 'count = %d' gives the same basis and no "
-                                    "warning)", out->r, (int)count, out->r, out->r);
+        diag_warning(sema_dc(S), e->loc,
+                     "jtv gives %d vectors, not %d: the trial vector derivatives "
+                     "of this basis span only %d directions (expected when the "
+                     "count is larger; 'count = %d' gives the same basis and no "
+                     "warning)",
+                     out->r, (int)count, out->r, out->r);
 done:
     free(da), free(db), free(dk);
     return rc ? -1 : 0;
@@ -193,10 +203,11 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
         return rc ? -1 : 0;
     }
     if (e->kind != AST_CALL || is_call(e, "jtv")) {
-        diag_error(sema_dc(S), e->loc, is_call(e, "jtv")
-                                      ? "jtv extends a basis: write it after one, as modal(...) + jtv(...)"
-                                      : "expected a reduction: modal(modes = n), static(at = SET), "
-                                        "craig_bampton(modes = n, keep = SET), jtv(...), or their sum");
+        diag_error(sema_dc(S), e->loc,
+                   is_call(e, "jtv")
+                       ? "jtv extends a basis: write it after one, as modal(...) + jtv(...)"
+                       : "expected a reduction: modal(modes = n), static(at = SET), "
+                         "craig_bampton(modes = n, keep = SET), jtv(...), or their sum");
         return -1;
     }
     static const arg_spec modal_args[] = {{"modes", &units_none, NAN, NULL, 0}};
@@ -223,8 +234,9 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
                     return -1;
                 modes = (int)m;
             } else {
-                diag_error(sema_dc(S), a->loc, cb ? "'craig_bampton' takes modes = n and keep = SET"
-                                             : "'static' takes at = SET");
+                diag_error(sema_dc(S), a->loc,
+                           cb ? "'craig_bampton' takes modes = n and keep = SET"
+                              : "'static' takes at = SET");
                 return -1;
             }
         }
@@ -250,8 +262,10 @@ int sema_sub_basis(sema *S, const ast *e, const fe_model *fe, red_basis *out)
                 : red_static(fe, dofs, nd, out, err, sizeof err);
         free(dofs);
     } else {
-        diag_error(sema_dc(S), e->loc, "unknown reduction '%s' (there are modal, static and "
-                                  "craig_bampton)", e->name);
+        diag_error(sema_dc(S), e->loc,
+                   "unknown reduction '%s' (there are modal, static and "
+                   "craig_bampton)",
+                   e->name);
         return -1;
     }
     if (rc)

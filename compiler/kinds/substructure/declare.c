@@ -95,13 +95,15 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
         if (sema_bind_args(S, d, 0, nargs, beam3d_args, 14, what, v, NULL) == 0) {
             const double kappa = v[12], nu = v[13];
             if (!(kappa >= 0) || !isfinite(kappa)) {
-                diag_error(sema_dc(S), d->loc, "beam3d: the shear coefficient kappa = %g must be 0 "
-                           "(no shear deformation) or positive", kappa);
+                diag_error(sema_dc(S), d->loc,
+                           "beam3d: the shear coefficient kappa = %g must be 0 "
+                           "(no shear deformation) or positive",
+                           kappa);
                 return -1;
             }
             if (!(nu > -1) || !(nu <= 0.5)) {
-                diag_error(sema_dc(S), d->loc, "beam3d: Poisson's ratio nu = %g must be in (-1, 0.5]",
-                           nu);
+                diag_error(sema_dc(S), d->loc,
+                           "beam3d: Poisson's ratio nu = %g must be in (-1, 0.5]", nu);
                 return -1;
             }
             const double gas = kappa * v[2] / (2 * (1 + nu)); /* kappa G A, G = E/(2(1+nu)) */
@@ -120,8 +122,9 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
     } else if (!strcmp(d->str, "fe")) {
         if (sema_bind_args(S, d, 0, nargs, fe_args, 4, what, v, str) == 0) {
             if (!str[0] || !str[1] || !str[3]) {
-                diag_error(sema_dc(S), d->loc, "'fe' needs mass = \"M.mtx\", stiffness = \"K.mtx\" and "
-                                          "nodes = \"nodes.csv\"");
+                diag_error(sema_dc(S), d->loc,
+                           "'fe' needs mass = \"M.mtx\", stiffness = \"K.mtx\" and "
+                           "nodes = \"nodes.csv\"");
                 return -1;
             }
             char *p[4], *dir = xstrdup(sema_dc(S)->srcs[d->loc.file].path);
@@ -144,8 +147,10 @@ static int build_fe(sema *S, const ast *d, int nargs, fe_model *fe)
                 free(p[i]);
         }
     } else {
-        diag_error(sema_dc(S), d->loc, "unknown substructure type '%s' (there are beam2d, beam3d, "
-                                  "plate2d, chain and fe)", d->str);
+        diag_error(sema_dc(S), d->loc,
+                   "unknown substructure type '%s' (there are beam2d, beam3d, "
+                   "plate2d, chain and fe)",
+                   d->str);
         return -1;
     }
     if (rc != 0 && err[0])
@@ -169,15 +174,18 @@ static int reduce(sema *S, const ast *d, subst *b, const red_basis *basis)
         return -1;
     }
     if (b->zeta >= 0 && red_modal_damping(r, Mr, Kr, b->zeta, Cr, err, sizeof err) != 0) {
-        diag_error(sema_dc(S), d->loc, "the modes of the reduced '%s' could not be computed", b->name);
+        diag_error(sema_dc(S), d->loc, "the modes of the reduced '%s' could not be computed",
+                   b->name);
         free(Mr), free(Kr), free(Cr);
         return -1;
     }
     double *minv = xmalloc(rr * sizeof *minv), *minv_k = xmalloc(rr * sizeof *minv_k);
     double *minv_c = xmalloc(rr * sizeof *minv_c);
     if (red_mass_inverse(r, Mr, Kr, Cr, minv, minv_k, minv_c, err, sizeof err) != 0) {
-        diag_error(sema_dc(S), d->loc, "the reduced mass matrix of '%s' is singular (basis vectors are "
-                                  "dependent?)", b->name);
+        diag_error(sema_dc(S), d->loc,
+                   "the reduced mass matrix of '%s' is singular (basis vectors are "
+                   "dependent?)",
+                   b->name);
         free(Mr), free(Kr), free(Cr), free(minv), free(minv_k), free(minv_c);
         return -1;
     }
@@ -284,8 +292,12 @@ void sema_declare_sub(sema *S, sym *s)
     while (nargs < d->nkids && d->kids[nargs]->kind != AST_SETTING)
         nargs++;
     s->inst = xcalloc(1, sizeof *s->inst);
-    s->inst[0] = sema_add_sub(S, &(subst){.name = xstrdup(d->name), .decl = d, .q0 = -1,
-                                          .zeta = -1, .frame = {-1, -1}, .ray = {-1, -1}});
+    s->inst[0] = sema_add_sub(S, &(subst){.name = xstrdup(d->name),
+                                          .decl = d,
+                                          .q0 = -1,
+                                          .zeta = -1,
+                                          .frame = {-1, -1},
+                                          .ray = {-1, -1}});
     subst *b = sema_sub(S, s->inst[0]);
     b->fe = xcalloc(1, sizeof *b->fe);
     s->ninst = 1;
@@ -303,11 +315,13 @@ void sema_declare_sub(sema *S, sym *s)
             return;
         }
         double ang;
-        sval v = sema_num_dim(S, sema_consts(S), st->kids[0], units_none, "'angle' of a substructure");
+        sval v =
+            sema_num_dim(S, sema_consts(S), st->kids[0], units_none, "'angle' of a substructure");
         if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &ang)) {
             if (v.k == V_NUM)
-                diag_error(sema_dc(S), st->kids[0]->loc, "'angle' of a substructure must be a "
-                                                    "compile-time constant");
+                diag_error(sema_dc(S), st->kids[0]->loc,
+                           "'angle' of a substructure must be a "
+                           "compile-time constant");
             return;
         }
         if (fe_rotate(b->fe, ang, err, sizeof err)) {
@@ -323,19 +337,21 @@ void sema_declare_sub(sema *S, sym *s)
         int set = e->kind == AST_TUPLE && e->nkids == 2 && e->kids[0]->kind == AST_NAME
                   ? fe_find_set(b->fe, e->kids[0]->name) : -2;
         if (set < 0) {
-            diag_error(sema_dc(S), e->loc, set == -2 ? "expected point_mass = (SET, mass), a mass at "
-                                                  "every node of a node set"
-                                                : "'%s' has no node set '%s'", b->name,
-                       set == -2 ? "" : e->kids[0]->name);
+            diag_error(sema_dc(S), e->loc,
+                       set == -2 ? "expected point_mass = (SET, mass), a mass at "
+                                   "every node of a node set"
+                                 : "'%s' has no node set '%s'",
+                       b->name, set == -2 ? "" : e->kids[0]->name);
             return;
         }
         double mass;
-        sval v = sema_num_dim(S, sema_consts(S), e->kids[1], (jnt_dim){{6, 0, 0, 0, 0}},
-                              "a point mass");
+        sval v =
+            sema_num_dim(S, sema_consts(S), e->kids[1], (jnt_dim){{6, 0, 0, 0, 0}}, "a point mass");
         if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &mass)) {
             if (v.k == V_NUM)
-                diag_error(sema_dc(S), e->kids[1]->loc, "a point mass must be a compile-time "
-                                                   "constant");
+                diag_error(sema_dc(S), e->kids[1]->loc,
+                           "a point mass must be a compile-time "
+                           "constant");
             return;
         }
         if (fe_add_point_mass(b->fe, set, mass, err, sizeof err)) {
@@ -354,9 +370,10 @@ void sema_declare_sub(sema *S, sym *s)
             const ast *e = st->kids[0];
             int set = fe_find_set(b->fe, e->kids[0]->name), comp = sema_sub_comp(e->name);
             if (set < 0 || comp < 0) {
-                diag_error(sema_dc(S), e->loc, set < 0 ? "'%s' has no node set '%s'"
-                                                  : "a node has components ux, uy, uz, rx, ry, rz, "
-                                                    "not '%s'",
+                diag_error(sema_dc(S), e->loc,
+                           set < 0 ? "'%s' has no node set '%s'"
+                                   : "a node has components ux, uy, uz, rx, ry, rz, "
+                                     "not '%s'",
                            set < 0 ? b->name : e->name, e->kids[0]->name);
                 return;
             }
@@ -388,8 +405,9 @@ void sema_declare_sub(sema *S, sym *s)
             if (c->kind == AST_CALL && !strcmp(c->name, "rayleigh") && time_rayleigh(S, c, b))
                 continue;
             if (c->kind != AST_CALL || strcmp(c->name, "rayleigh")) {
-                diag_error(sema_dc(S), c->loc, "expected damping = rayleigh(alpha = .. /s, beta = .. s) "
-                                          "or modal(zeta = ..)");
+                diag_error(sema_dc(S), c->loc,
+                           "expected damping = rayleigh(alpha = .. /s, beta = .. s) "
+                           "or modal(zeta = ..)");
                 return;
             }
             if (sema_bind_args(S, c, 0, c->nkids, rayleigh, 2, "'rayleigh'", v, NULL) ||
@@ -406,8 +424,9 @@ void sema_declare_sub(sema *S, sym *s)
             if (v.k != V_NUM)
                 return;
             if (!sema_is_time_only(S, v.e)) {
-                diag_error(sema_dc(S), st->kids[0]->loc, "a frame position may use time and "
-                                                    "parameters only, not states");
+                diag_error(sema_dc(S), st->kids[0]->loc,
+                           "a frame position may use time and "
+                           "parameters only, not states");
                 return;
             }
             b->frame[k] = v.e;
@@ -416,8 +435,9 @@ void sema_declare_sub(sema *S, sym *s)
              * mass inner product (a flexible2d body on the mean axes) */
             const ast *v = st->kids[0];
             if (v->kind != AST_NAME || strcmp(v->name, "mean_axes") != 0) {
-                diag_error(sema_dc(S), v->loc, "expected frame = mean_axes (a flexible2d body's frame "
-                                          "on the mean axes; fix a node set to attach it there)");
+                diag_error(sema_dc(S), v->loc,
+                           "expected frame = mean_axes (a flexible2d body's frame "
+                           "on the mean axes; fix a node set to attach it there)");
                 return;
             }
             mean_axes = st;
@@ -430,14 +450,16 @@ void sema_declare_sub(sema *S, sym *s)
             sval v = sema_num_dim(S, sema_consts(S), st->kids[0], DIM_M, what);
             if (v.k != V_NUM || !ex_is_const(sema_pool(S), v.e, &b->place[k])) {
                 if (v.k == V_NUM)
-                    diag_error(sema_dc(S), st->kids[0]->loc, "%s must be a compile-time constant", what);
+                    diag_error(sema_dc(S), st->kids[0]->loc, "%s must be a compile-time constant",
+                               what);
                 return;
             }
         } else {
             static const char *const known[] = {"fix", "damping", "reduce", "x0", "y0", "angle",
                                                 "frame_x", "frame_y", "frame", "point_mass"};
             const char *best = jnt_closest_name(st->name, known, 10);
-            diag_error(sema_dc(S), st->loc, "unknown setting '%s' of a substructure%s%s%s", st->name,
+            diag_error(sema_dc(S), st->loc, "unknown setting '%s' of a substructure%s%s%s",
+                       st->name,
                        best ? "; did you mean '"
                             : " (it has fix, damping, reduce, x0, y0, angle, frame_x, frame_y, "
                               "frame, point_mass)",
@@ -465,9 +487,10 @@ void sema_declare_sub(sema *S, sym *s)
             return;
         }
     } else if (n > JNT_MAX_SPARSE) { /* before the n x n identity */
-        diag_error(sema_dc(S), d->loc, "'%s' has %d DOFs unreduced; at most %d generalized "
-                                  "coordinates are supported (give it 'reduce = ...')", b->name,
-                   n, JNT_MAX_SPARSE);
+        diag_error(sema_dc(S), d->loc,
+                   "'%s' has %d DOFs unreduced; at most %d generalized "
+                   "coordinates are supported (give it 'reduce = ...')",
+                   b->name, n, JNT_MAX_SPARSE);
         return;
     } else {
         /* beyond JNT_MAX_BLOCK only a flexible2d body's, kept sparse
@@ -480,21 +503,26 @@ void sema_declare_sub(sema *S, sym *s)
             basis.phi[(size_t)i * n + i] = 1;
     }
     if (b->sparse && (mean_axes || b->zeta >= 0)) {
-        diag_error(sema_dc(S), d->loc, "'%s' has %d DOFs unreduced: %s needs a reduced basis "
-                                  "(give it 'reduce = ...')", b->name, n,
-                   mean_axes ? "frame = mean_axes" : "damping = modal(...)");
+        diag_error(sema_dc(S), d->loc,
+                   "'%s' has %d DOFs unreduced: %s needs a reduced basis "
+                   "(give it 'reduce = ...')",
+                   b->name, n, mean_axes ? "frame = mean_axes" : "damping = modal(...)");
         red_basis_free(&basis);
         return;
     }
     if (mean_axes && (b->dof0 || red_mean_axes(b->fe, &basis, err, sizeof err))) {
-        diag_error(sema_dc(S), mean_axes->loc, "%s", b->dof0 ? "frame = mean_axes needs a free "
-                                                          "substructure (no 'fix')" : err);
+        diag_error(sema_dc(S), mean_axes->loc, "%s",
+                   b->dof0 ? "frame = mean_axes needs a free "
+                             "substructure (no 'fix')"
+                           : err);
         red_basis_free(&basis);
         return;
     }
     if (basis.r < 1 || basis.r > (b->sparse ? JNT_MAX_SPARSE : JNT_MAX_BLOCK)) {
-        diag_error(sema_dc(S), d->loc, "'%s' has %d generalized coordinates; between 1 and %d are "
-                                  "supported (reduce it)", b->name, basis.r, JNT_MAX_BLOCK);
+        diag_error(sema_dc(S), d->loc,
+                   "'%s' has %d generalized coordinates; between 1 and %d are "
+                   "supported (reduce it)",
+                   b->name, basis.r, JNT_MAX_BLOCK);
         red_basis_free(&basis);
         return;
     }
@@ -507,8 +535,8 @@ void sema_declare_sub(sema *S, sym *s)
     b->phi = basis.phi;
     /* states: q_k then their velocities */
     for (int k = 0; k < b->r; k++) {
-        int yi = ir_add(&sema_ir(S)->y, xasprintf("%s.q%d", b->name, k + 1), ex_const(sema_pool(S), 0),
-                        ex_const(sema_pool(S), 0), units_none, d->loc);
+        int yi = ir_add(&sema_ir(S)->y, xasprintf("%s.q%d", b->name, k + 1),
+                        ex_const(sema_pool(S), 0), ex_const(sema_pool(S), 0), units_none, d->loc);
         if (k == 0)
             b->q0 = yi;
     }

@@ -44,7 +44,8 @@ static int energy_member(sema *S, const subst *b, const char *name, sval *out)
         *out = sval_num(quad_form(S, b, b->kr, q, q, 0.5), J);
     else if (!strcmp(name, "energy"))
         *out = sval_num(ex_op2(sema_pool(S), EX_ADD, quad_form(S, b, b->mr, qd, qd, 0.5),
-                               quad_form(S, b, b->kr, q, q, 0.5)), J);
+                               quad_form(S, b, b->kr, q, q, 0.5)),
+                        J);
     else if (!strcmp(name, "damping_power"))
         *out = sval_num(quad_form(S, b, b->cr, qd, qd, 1.0), W);
     else
@@ -61,8 +62,10 @@ int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out
     if (base.k == V_SUB && b->sparse &&
         (!strcmp(name, "kinetic") || !strcmp(name, "strain") || !strcmp(name, "energy") ||
          !strcmp(name, "damping_power"))) {
-        diag_error(sema_dc(S), loc, "'%s.%s': '%s' is unreduced beyond %d DOFs, its energies are "
-                               "not formed (reduce it)", b->name, name, b->name, JNT_MAX_BLOCK);
+        diag_error(sema_dc(S), loc,
+                   "'%s.%s': '%s' is unreduced beyond %d DOFs, its energies are "
+                   "not formed (reduce it)",
+                   b->name, name, b->name, JNT_MAX_BLOCK);
         return -1;
     }
     if (base.k == V_SUB && energy_member(S, b, name, out))
@@ -75,8 +78,8 @@ int sema_sub_member(sema *S, sval base, const char *name, jnt_loc loc, sval *out
             for (int j = 0; j < b->fe->nset && nc < 64; j++)
                 c[nc++] = b->fe->set[j].name;
             const char *best = jnt_closest_name(name, c, nc);
-            diag_error(sema_dc(S), loc, "substructure '%s' has no node set '%s'%s%s%s", b->name, name,
-                       best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            diag_error(sema_dc(S), loc, "substructure '%s' has no node set '%s'%s%s%s", b->name,
+                       name, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
             return -1;
         }
         *out = (sval){V_SUBSET, -1, units_none, base.id, 0, set};
@@ -112,7 +115,8 @@ int sema_sub_index(sema *S, sval base, long i, jnt_loc loc, sval *out)
         return 1;
     const fe_set *set = &sema_sub(S, base.id)->fe->set[base.aux];
     if (i < 1 || i > set->n) {
-        diag_error(sema_dc(S), loc, "index %ld is outside node set '%s' (1..%d)", i, set->name, set->n);
+        diag_error(sema_dc(S), loc, "index %ld is outside node set '%s' (1..%d)", i, set->name,
+                   set->n);
         return -1;
     }
     *out = (sval){V_SUBNODE, -1, units_none, base.id, 0, set->node[i - 1]};
@@ -272,8 +276,8 @@ sval sema_sub_point_accel(sema *S, int di)
     if (blk->qdd0 < 0) {
         blk->qdd0 = sema_ir(S)->d.n;
         for (int k = 0; k < blk->r; k++) {
-            int i = ir_add(&sema_ir(S)->d, xasprintf("%s.qdd%d", blk->name, k + 1), -1, ex_const(P, 0),
-                           units_none, sema_sub(S, f->sub)->decl->loc);
+            int i = ir_add(&sema_ir(S)->d, xasprintf("%s.qdd%d", blk->name, k + 1), -1,
+                           ex_const(P, 0), units_none, sema_sub(S, f->sub)->decl->loc);
             sema_ir(S)->d.v[i].rhs = ex_var(P, EX_D, i); /* the runtime writes it */
         }
     }
