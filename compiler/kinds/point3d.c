@@ -6,7 +6,7 @@
  * between markers hold it, and gravity pulls it: it makes the model a
  * spatial multibody one (the bob of a spherical pendulum, a particle on a
  * string). It has no orientation: a joint that holds one (revolute,
- * universal, ...) on its marker is an error (kinds/joint.c). Members beyond
+ * universal, ...) on its marker is an error (kinds/joint3d.c). Members beyond
  * its coordinates and marker: `kinetic` (J), m |v|^2 / 2.
  */
 #include <string.h>

@@ -11,7 +11,7 @@
 /* each kind's table, defined in its file */
 extern const sema_kind sema_kind_point_mass, sema_kind_rigid2d, sema_kind_flexible2d,
     sema_kind_rigid3d, sema_kind_flexible3d, sema_kind_point, sema_kind_substructure,
-    sema_kind_chain, sema_kind_interface, sema_kind_joint, sema_kind_point3d, sema_kind_spring,
+    sema_kind_chain, sema_kind_interface, sema_kind_joint2d, sema_kind_joint3d, sema_kind_point3d, sema_kind_spring,
     sema_kind_damper, sema_kind_friction, sema_kind_contact, sema_kind_clearance;
 
 const sema_kind *const sema_kinds[] = {
@@ -25,7 +25,8 @@ const sema_kind *const sema_kinds[] = {
     &sema_kind_substructure,
     &sema_kind_chain,
     &sema_kind_interface,
-    &sema_kind_joint,
+    &sema_kind_joint2d,
+    &sema_kind_joint3d,
     &sema_kind_spring,
     &sema_kind_damper,
     &sema_kind_friction,

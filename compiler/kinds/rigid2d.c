@@ -4,7 +4,7 @@
  * the ground), whose coordinates are `points` made of the body's coordinates
  * (kinds/point.c hands their forces on by virtual work, with coefficients
  * that turn with the body). Its mass and inertia are read in pass 3. A model
- * with one is a multibody model: joints (kinds/joint.c) add constraint rows
+ * with one is a multibody model: joints (kinds/joint2d.c) add constraint rows
  * and the core forms the index-3 DAE of jnt/abi.h (sema/multibody.c).
  */
 #include <math.h>

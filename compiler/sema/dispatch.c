@@ -14,6 +14,10 @@ void sema_kinds_declare(sema *S, int pass)
 {
     for (int i = 0; i < S->nsym; i++) {
         sym *s = &S->syms[i];
+        if (s->kind == SYM_JOINT && pass == 2) { /* the core's (sema/joints.c), in order */
+            sema_declare_joint(S, s);
+            continue;
+        }
         for (const sema_kind *const *k = S->kinds; *k; k++)
             if ((*k)->declare && (*k)->sym == (int)s->kind && (*k)->pass == pass) {
                 (*k)->declare(S, s);

@@ -182,8 +182,7 @@ static int planar_dof(sema *S, const scope *sc, elem *el, const sema_kind *fam, 
                                            "slides by its coordinate s");
             return -2;
         }
-        if (sema_kind_member(S, (sval){.k = V_JOINT, .id = ea.id}, "reaction", decl->loc,
-                             &site->normal) != 0)
+        if (sema_joint_member(S, ea.id, "reaction", decl->loc, &site->normal) != 0)
             return -2;
         el->joint = ea.id;
         return sema_mb_joint_coord(S, ea.id, r, el->name);

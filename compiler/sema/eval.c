@@ -455,6 +455,10 @@ static sval eval_member(sema *S, const scope *sc, const ast *n)
         sval v;
         return sema_marker_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
     }
+    case V_JOINT: {
+        sval v;
+        return sema_joint_member(S, base.id, n->name, n->loc, &v) == 0 ? v : sval_err;
+    }
     default: {
         sval v; /* a kind's value (kind.h) */
         return sema_kind_member(S, base, n->name, n->loc, &v) == 0 ? v : sval_err;

@@ -1,7 +1,7 @@
 /*
  * kind.h: the table a kind fills (a body kind, a substructure, a chain, an
- * interface, joints, an expression point, an element family, the clearance
- * joints' geometry): what the sema core calls
+ * interface, a joint family, an expression point, an element family, the
+ * clearance joints' geometry): what the sema core calls
  * it for. The core names no kind: it finds them in the list it is given
  * (kinds/registry.c, handed over by jit/compile.c through sema_lower) and
  * calls what each fills in, in the list's order. Every operation is optional.
@@ -20,6 +20,7 @@ typedef struct sval sval;
 typedef struct elem elem;
 typedef struct scope scope;
 typedef struct elem_site elem_site;
+typedef struct joint joint;
 
 /* A setting of an element (`law = ...`, `area = 2 mm^2`) by name; for a geometry's,
  * the element family (ELEM_*) it is of (its value's dimension is checked where it
@@ -85,6 +86,15 @@ typedef struct sema_kind {
      * (elem_place: the dof, or -2 after an error) in place of the core's */
     const elem_setting *geom_settings;
     int (*elem_place)(sema *S, const scope *sc, elem *el, elem_site *site);
+    /* a joint family (`joint NAME : TYPE(A, B, ...)`, read by the core, sema/joints.c):
+     * the joints between markers in joint_dim dimensions (2, or 3: one marker is
+     * spatial); joint_build: j's relative coordinate, drive and multipliers (j->kind,
+     * name, decl, a, b set; 0 or -1 after an error); joint_rows: its constraint rows
+     * into c[] (j->nl, when the DAE is formed); joint_member: NAME.q of joint ji */
+    int joint_dim;
+    int (*joint_build)(sema *S, joint *j, const ast *axis, const ast *axis_b, const ast *drive);
+    void (*joint_rows)(sema *S, const joint *j, ex_id *c);
+    int (*joint_member)(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 } sema_kind;
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * multibody.c: the index-3 DAE of a model with rigid bodies or joints
  * (jnt/abi.h): M q'' = Q - C_q^T lambda, C(q, t) = 0, with the states ordered
- * y = [q, v, z, lambda]; the joints' rows (planar rows built here, when the
- * initial angles are known; spatial rows as the joint kind wrote them), the
+ * y = [q, v, z, lambda]; the joints' rows (from their families: kinds/joint2d.c
+ * builds planar rows here, when the initial angles are known), the
  * mass matrix and the rates C_t, gamma the integrators' start needs.
  */
 #include <math.h>
@@ -20,46 +20,13 @@
 #define MUL(a, b) ex_op2(P, EX_MUL, (a), (b))
 #define Y(i) ex_var(P, EX_Y, (i))
 
-/* The initial value of the angle of marker m's frame (0 for the ground). */
-static ex_id initial_angle(sema *S, const marker *m)
-{
-    if (m->body < 0)
-        return ex_const(S->pool, 0);
-    return S->m->y.v[S->dofs[S->bodies[m->body].dof0 + 2].y].init;
-}
-
-/* The constraint rows of joint j into c[] (j->nl of them). */
-static void joint_rows(sema *S, const joint *j, ex_id *c)
-{
-    ex_pool *P = S->pool;
-    if (j->d3) {
-        memcpy(c, j->rows, (size_t)j->nl * sizeof *c);
-        return;
-    }
-    const marker *a = &S->markers[j->a], *b = &S->markers[j->b];
-    ex_id dx = SUB(a->px, b->px), dy = SUB(a->py, b->py);
-    ex_id locked = SUB(SUB(a->angle, b->angle), SUB(initial_angle(S, a), initial_angle(S, b)));
-    int k = 0;
-    if (j->kind == JOINT_PRISMATIC) {
-        c[k++] = SUB(MUL(j->ex, dy), MUL(j->ey, dx)); /* no motion across the axis */
-        c[k++] = locked;
-    } else {
-        c[k++] = dx;
-        c[k++] = dy;
-        if (j->kind == JOINT_FIXED)
-            c[k++] = locked;
-    }
-    if (j->drive >= 0)
-        c[k++] = SUB(j->rel, j->drive);
-}
-
 /* The rows of constraint group g into c[] (at most 8) and their first
  * multiplier's state into *l0: joint g, or for g >= njoint the orthonormality
  * of rigid3d body g - njoint. Returns how many. */
 static int group_rows(sema *S, int g, ex_id *c, int *l0)
 {
     if (g < S->njoint) {
-        joint_rows(S, &S->joints[g], c);
+        sema_joint_rows(S, &S->joints[g], c);
         *l0 = S->joints[g].l0;
         return S->joints[g].nl;
     }

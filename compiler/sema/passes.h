@@ -198,6 +198,11 @@ int sema_marker_member(sema *S, int mi, const char *name, jnt_loc loc, sval *out
 void sema_steps_finish(sema *S);
 /* Members of an element (its force, s, v, its law's quantities). */
 int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out);
+/* sema/joints.c: `joint NAME : TYPE(A, B, ...)` (pass 2); a joint's members and its
+ * constraint rows (into c[], j->nl of them), by its family. */
+void sema_declare_joint(sema *S, sym *s);
+int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
+void sema_joint_rows(sema *S, const joint *j, ex_id *c);
 /* Pass 2: the instances of an element declaration. */
 void sema_declare_elem(sema *S, sym *s);
 

@@ -1,6 +1,6 @@
 /*
  * sema/sema_v3.h: 3-vectors of expressions for the spatial multibody passes
- * (kinds/rigid3d.c: bodies; kinds/joint.c: joints; kinds/clearance.c: clearance joints), and the
+ * (kinds/rigid3d.c: bodies; kinds/joint3d.c: joints; kinds/clearance.c: clearance joints), and the
  * helpers they share. Inside a function, P is the expression pool.
  */
 #ifndef JNT_SEMA_V3_H
