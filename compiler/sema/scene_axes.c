@@ -81,11 +81,15 @@ static double rest1(sema *S, ex_id e, const double *y, const double *d, const do
  * its `clearance = cylinder(rho_k, rho_l, axis)` (rho_b, rho_a) or of a
  * friction's `radii` and `axis` (z between planar markers), the axis
  * fixed in mb's body as sema_mb_clearance_slip and sema_mb_cylinder_gap
- * fix it. Kept when already found (the contact's before its friction's). */
+ * fix it, in el's scope (an array's instance: its iterator bound); the
+ * radii's expressions into rho. Kept when already found (the contact's
+ * before its friction's). */
 void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
-                  const double *d, const double *p, jnt_scene_mcontact *ct)
+                  const double *d, const double *p, jnt_scene_mcontact *ct, ex_id rho[2])
 {
     static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+    scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival}; /* an instance's */
+    const scope *sc = el->iname ? &isc : &S->global;
     const ast *axis = NULL, *rad[2] = {NULL, NULL}, *other = NULL;
     int cyl = 0, radii = 0;
     for (int i = 2; i < el->decl->nkids; i++) {
@@ -103,15 +107,18 @@ void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const
         } else if (!strcmp(st->name, "radii")) {
             radii = 1;
             ex_id r[2];
-            if (sema_mb_pair(S, &S->global, st->kids[0], DIM_M, "'radii'", r) == 0)
+            if (sema_mb_pair(S, sc, st->kids[0], DIM_M, "'radii'", r) == 0) {
                 ct->rho_a = rest1(S, r[0], y, d, p), ct->rho_b = rest1(S, r[1], y, d, p);
+                rho[0] = r[0], rho[1] = r[1];
+            }
         } else if (!strcmp(st->name, "axis")) {
             axis = st->kids[0];
         }
     }
     for (int k = 0; cyl && k < 2; k++) {
-        sval v = rad[k] ? sema_num_dim(S, &S->global, rad[k], DIM_M, "a radius") : sval_err;
+        sval v = rad[k] ? sema_num_dim(S, sc, rad[k], DIM_M, "a radius") : sval_err;
         *(k ? &ct->rho_b : &ct->rho_a) = v.k == V_NUM ? rest1(S, v.e, y, d, p) : 0;
+        rho[k] = v.k == V_NUM ? v.e : -1;
     }
     const marker *m = mb >= 0 ? &S->markers[mb] : NULL;
     int d3 = ma >= 0 ? S->markers[ma].d3 : !m || m->d3;

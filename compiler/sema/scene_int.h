@@ -39,10 +39,11 @@ void scene_rest_vec(sema *S, const ex_id e[3], const double *y, const double *d,
  * there and its `axis`, fixed in a's frame, into sj->axis_a. races: the radii and
  * bearing axis of marker contact ct (element el between markers ma, mb, -2
  * for a ground point; bmap: sema body -> scene body) from its `clearance =
- * cylinder(...)` or its friction's `radii` and `axis` (jnt_scene_mcontact). */
+ * cylinder(...)` or its friction's `radii` and `axis` (jnt_scene_mcontact),
+ * and the radii's expressions into rho (-1: none found). */
 void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d, const double *p,
                 struct jnt_scene_joint *sj);
 void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
-           const double *d, const double *p, struct jnt_scene_mcontact *ct);
+           const double *d, const double *p, struct jnt_scene_mcontact *ct, ex_id rho[2]);
 
 #endif

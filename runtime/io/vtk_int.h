@@ -36,6 +36,10 @@ struct jnt_vtk {
      * multiplier and their count; -1 where the model has none */
     int *bq, *bv, *mq, *mv, *jl, *jn;
     double *probe; /* the scene's probes at this frame */
+    /* the scene's parameter values at the run's parameters (jnt_scene.par_prog),
+     * and with them the markers' places (3 each), the bodies' shapes' sizes (3
+     * each) and the races' radii (rho_a, rho_b each) of this run (vtk_params) */
+    double *par, *mx, *bsize, *rho;
     /* the model's inputs to check a frame's files against (jnt_outfile_open
      * resolves a path that exists, link by link, to compare): NULL when none
      * lies under the folder and the frame's folder is not a link */
