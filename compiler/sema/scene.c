@@ -75,13 +75,13 @@ static int reads(sema *S, ex_id e, ex_kind k, int n)
     return past;
 }
 
-/* The n expressions e (-1: 0) at rest as the scene's parameter values, the
+/* The n (up to 6) expressions e (-1: 0) at rest as the scene's parameter values, the
  * index of the first (the others follow); -1 when none reads a parameter
  * (their values at the defaults are the run's) or one reads what only the
  * run knows (discrete states, time, rates): at_rest's values then stay. */
 static int par_vals(sema *S, par_list *pl, int n, const ex_id *e)
 {
-    ex_id r[3];
+    ex_id r[6];
     int any = 0;
     for (int k = 0; k < n; k++) {
         r[k] = e[k] >= 0 ? e[k] : ex_const(S->pool, 0);
@@ -419,16 +419,18 @@ static void node_marker(sema *S, const jnt_scene *sc, const int *smap, const mar
     scene_prog_free(g);
 }
 
-/* scene_races into ct, its radii the scene's parameter values when they
- * read parameters (ct->rhop). */
+/* scene_races into ct, its radii and axis the scene's parameter values when
+ * they read parameters (ct->rhop, axisp). */
 static void races(sema *S, par_list *pl, const elem *el, int ma, int mb, const int *bmap,
                   const double *y, const double *d, const double *p, jnt_scene_mcontact *ct)
 {
-    ex_id rho[2] = {-1, -1};
+    ex_id rho[2] = {-1, -1}, axe[3] = {-1, -1, -1};
     int had = ct->rho_a != 0 || ct->rho_b != 0;
-    scene_races(S, el, ma, mb, bmap, y, d, p, ct, rho);
+    scene_races(S, el, ma, mb, bmap, y, d, p, ct, rho, axe);
     if (!had && (rho[0] >= 0 || rho[1] >= 0))
         ct->rhop = par_vals(S, pl, 2, rho);
+    if (axe[0] >= 0)
+        ct->axisp = par_vals(S, pl, 3, axe);
 }
 
 /* The marker contacts of the probes among the outputs (sema_scene_probes),
@@ -474,7 +476,7 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, par_list *pl, const int *bma
                 sc->mcontact[c] = (jnt_scene_mcontact){
                     .name = xstrdup(S->elems[ei].name), .gap = k, .force = k + 1, .xa = k + 2,
                     .xb = k + 5, .ffric = -1, .vfric = -1, .ma = ma < 0 ? -1 : ma,
-                    .mb = mb < 0 ? -1 : mb, .axis_body = -1, .rhop = -1};
+                    .mb = mb < 0 ? -1 : mb, .axis_body = -1, .rhop = -1, .axisp = -1};
                 races(S, pl, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
                 ends[2 * c] = ma, ends[2 * c + 1] = mb;
             }
@@ -597,14 +599,17 @@ jnt_scene *sema_scene(sema *S)
         sj->a = j->a, sj->b = j->b;
         sj->l0 = lambdas(S, j->name, &sj->nl);
         sj->npos = j->d3 ? j->npos : j->kind == JOINT_PRISMATIC ? 0 : 2;
+        ex_id axe[6] = {-1, -1, -1, -1, -1, -1};
         if (!j->d3 && j->kind == JOINT_PRISMATIC) {
             sj->axis[0] = at_rest(S, j->ex, y, dd, p);
             sj->axis[1] = at_rest(S, j->ey, y, dd, p);
+            axe[0] = j->ex, axe[1] = j->ey;
         } else if (!j->d3) {
             sj->axis[2] = 1; /* planar joints turn about z */
         } else {
-            scene_joint_axes(S, j, y, dd, p, sj);
+            scene_joint_axes(S, j, y, dd, p, sj, axe);
         }
+        sj->axisp = axe[0] >= 0 || axe[3] >= 0 ? par_vals(S, &pl, 6, axe) : -1;
     }
     /* meshes: the substructures with a basis, in block order */
     sc->mesh = xcalloc((size_t)S->nsub + 1, sizeof *sc->mesh);

@@ -11,15 +11,18 @@
 #include "sema_v3.h"
 #include "scene_int.h"
 
-/* World vector w0 (numbers, at t = 0) in the frame of marker m's body at
- * t = 0 into x: R0^T w0 with R0's columns the initial directors (their
- * states' initial values, found by name: the states are renumbered after
- * sema, so mb3_director0's indices no longer hold), as mb3_fixed_in fixes
- * it; w0 itself for the ground or a body without directors. */
-static void fixed_in0(sema *S, const marker *m, const double w0[3], const double *y,
-                      const double *d, const double *p, double x[3])
+/* World vector w0 (numbers, at t = 0; we0 their expressions) in the frame
+ * of marker m's body at t = 0 into x (xe: its expressions): R0^T w0 with
+ * R0's columns the initial directors (their states' initial values, found
+ * by name: the states are renumbered after sema, so mb3_director0's indices
+ * no longer hold), as mb3_fixed_in fixes it; w0 itself for the ground or a
+ * body without directors. */
+static void fixed_in0(sema *S, const marker *m, const double w0[3], const ex_id we0[3],
+                      const double *y, const double *d, const double *p, double x[3],
+                      ex_id xe[3])
 {
     memcpy(x, w0, 3 * sizeof *x);
+    memcpy(xe, we0, 3 * sizeof *xe);
     if (!m || m->body < 0 || !S->bodies[m->body].rigid3)
         return;
     const body *b = &S->bodies[m->body];
@@ -35,14 +38,16 @@ static void fixed_in0(sema *S, const marker *m, const double w0[3], const double
         double di[3];
         scene_rest_vec(S, e, y, d, p, di);
         x[i] = di[0] * w0[0] + di[1] * w0[1] + di[2] * w0[2];
+        xe[i] = v_dot(S->pool, (v3){{e[0], e[1], e[2]}}, (v3){{we0[0], we0[1], we0[2]}});
     }
 }
 
 /* A spatial joint's axis as kinds/joint.c makes it from `axis` (z when
  * absent), fixed in b's frame, into sj->axis; a universal joint's `axis_b`
- * there and its `axis`, fixed in a's frame, into sj->axis_a. */
+ * there and its `axis`, fixed in a's frame, into sj->axis_a; their
+ * expressions into axe[0 .. 3) and axe[3 .. 6) (-1: none). */
 void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d,
-                       const double *p, jnt_scene_joint *sj)
+                       const double *p, jnt_scene_joint *sj, ex_id axe[6])
 {
     const ast *ax[2] = {NULL, NULL}; /* axis, axis_b */
     for (int i = 0; j->decl && i < j->decl->nkids; i++) {
@@ -61,8 +66,8 @@ void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d,
         int a_side = j->kind == JOINT_UNIVERSAL && k == 0;
         double w0[3];
         scene_rest_vec(S, a0.c, y, d, p, w0);
-        fixed_in0(S, &S->markers[a_side ? j->a : j->b], w0, y, d, p,
-                  a_side ? sj->axis_a : sj->axis);
+        fixed_in0(S, &S->markers[a_side ? j->a : j->b], w0, a0.c, y, d, p,
+                  a_side ? sj->axis_a : sj->axis, axe + (a_side ? 3 : 0));
     }
 }
 
@@ -82,10 +87,11 @@ static double rest1(sema *S, ex_id e, const double *y, const double *d, const do
  * friction's `radii` and `axis` (z between planar markers), the axis
  * fixed in mb's body as sema_mb_clearance_slip and sema_mb_cylinder_gap
  * fix it, in el's scope (an array's instance: its iterator bound); the
- * radii's expressions into rho. Kept when already found (the contact's
+ * radii's expressions into rho, the axis's into axe (-1: none found). Kept when already found (the contact's
  * before its friction's). */
 void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
-                  const double *d, const double *p, jnt_scene_mcontact *ct, ex_id rho[2])
+                  const double *d, const double *p, jnt_scene_mcontact *ct, ex_id rho[2],
+                  ex_id axe[3])
 {
     static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
     scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival}; /* an instance's */
@@ -130,7 +136,7 @@ void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const
         return;
     double w0[3];
     scene_rest_vec(S, a0.c, y, d, p, w0);
-    fixed_in0(S, m, w0, y, d, p, ct->axis);
+    fixed_in0(S, m, w0, a0.c, y, d, p, ct->axis, axe);
     ct->axis_body = m && m->body >= 0 ? bmap[m->body] : -1;
 }
 

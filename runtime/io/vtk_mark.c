@@ -5,7 +5,8 @@
  * node: its undeformed place plus the basis rows of the node times the
  * reduced coordinates, in the body's frame); a body's frame at a state; a
  * clearance joint's bearing axis and contact point. The markers' places and
- * the races' radii are the run's (jnt_vtk.mx, rho: at its parameters).
+ * the races' radii and axes are the run's (jnt_vtk.mx, rho, cax: at its
+ * parameters).
  */
 #include <math.h>
 #include <string.h>
@@ -95,9 +96,9 @@ void vtk_races(const jnt_vtk *w, const jnt_scene_mcontact *c, const double *y, c
     const double *rho = w->rho + 2 * (c - w->s->mcontact); /* this run's radii */
     if (c->axis_body >= 0) {
         vtk_frame_of(w, c->axis_body, y, 0, r, A, rv, Av);
-        vtk_place(NULL, A, c->axis, ax);
+        vtk_place(NULL, A, w->cax + 3 * (c - w->s->mcontact), ax);
     } else {
-        memcpy(ax, c->axis, 3 * sizeof *ax);
+        memcpy(ax, w->cax + 3 * (c - w->s->mcontact), 3 * sizeof *ax);
     }
     for (int j = 0; j < 3; j++)
         d[j] = a[j] - b[j], da += d[j] * ax[j];

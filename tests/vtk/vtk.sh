@@ -147,6 +147,13 @@ if grep -q "shape = box(20 mm, L" pendulum.jnt &&
 else
     fail "pendulum -D L=2m: jnt run --vtk failed"; grep error dp.log | head -3
 fi
+# a joint's axis that reads a parameter follows -D: tests/vtk/hinge.jnt's revolute about
+# (cos(a), sin(a), 0), a = 30 deg (the default 0)
+if "$J" run "$ROOT/tests/vtk/hinge.jnt" -D a=30deg --vtk d_hinge -o d_hinge.csv > dh.log 2>&1; then
+    check axes hinge d_hinge "0:0.8660254037844387,0.5,0"
+else
+    fail "hinge -D a=30deg: jnt run --vtk failed"; grep error dh.log | head -3
+fi
 # mode shapes: cantilever_modes' analysis beam_modes : modes(of = beam, count = 6)
 if "$J" run "$ROOT/examples/cantilever_modes.jnt" --vtk m_cantilever > m.log 2>&1; then
     check modes cantilever_modes m_cantilever beam_modes \

@@ -62,6 +62,8 @@ typedef struct jnt_scene_joint {
                          revolute, prismatic, cylindrical, planar (its normal; planar models:
                          z, a prismatic joint's slide), universal its `axis_b`; else 0 */
     double axis_a[3]; /* universal: its `axis` (unit), fixed in a, in a's frame; else 0 */
+    int axisp;        /* -1, or axis and axis_a read parameters (the defaults' above): they are
+                         the scene's parameter values axisp .. axisp + 5 at the run's */
 } jnt_scene_joint;
 
 /* A finite-element mesh in its reduced coordinates q = y[q0 .. q0 + r)
@@ -123,6 +125,8 @@ typedef struct jnt_scene_mcontact {
     double axis[3];   /* a clearance joint's bearing axis (unit, in axis_body's frame): a
                          cylinder clearance's `axis`, its friction's `axis`, z between planar
                          markers; 0: none (the normal along the centres' line) */
+    int axisp;        /* -1, or the axis reads parameters (the defaults' above): it is the
+                         scene's parameter values axisp .. axisp + 2 at the run's */
     double rho_a, rho_b; /* the races' radii (m): cylinder(rho_l, rho_k), or its friction's
                             `radii`; 0 when not given. The contact point is r_b + rho_b n,
                             n the unit vector from mb to ma across the axis */
@@ -155,7 +159,7 @@ typedef struct jnt_scene {
     void *probe_prog;
     jnt_scene_probe_fn probe;
     void (*probe_free)(void *prog);
-    /* The scene's parameter values: the places, sizes and radii above that
+    /* The scene's parameter values: the places, sizes, axes and radii above that
      * read parameters, as expressions of the parameters alone (the bodies at
      * rest), evaluated by probe(par_prog, 0, NULL, NULL, NULL, p, out) into
      * out[0 .. npar) at the run's parameters p (par_np of them), so that a
@@ -168,7 +172,8 @@ typedef struct jnt_scene {
  * *out (the caller frees it with jnt_scene_free), or JNT_ERR_MODEL (errors
  * printed as jnt_compile_file prints them), JNT_ERR_IO, JNT_ERR_NOMEM,
  * JNT_ERR_USAGE (NULL argument). Markers' places in their bodies, shapes'
- * sizes and races' radii are those of the parameters' defaults; those that
+ * sizes, joints' axes and races' radii and axes are those of the parameters'
+ * defaults; those that
  * read parameters are also the scene's parameter values (par_prog), which the
  * VTK writer evaluates at the run's parameters. */
 int jnt_scene_file(const char *path, const jnt_compile_opts *opts, jnt_scene **out);
