@@ -42,6 +42,65 @@ static double at_rest(const sema *S, ex_id e, const double *y, const double *d, 
     return isfinite(v) ? v : 0;
 }
 
+/* The scene's parameter values (jnt_scene.par_prog): expressions of the
+ * parameters alone, gathered while the scene is built; yrep, urep: the
+ * states at rest (sema's numbering, ny of them) and the gathered points at
+ * 0 as constants, to substitute. */
+typedef struct par_list {
+    int n, cap, ny, nu;
+    ex_id *e, *yrep, *urep;
+} par_list;
+
+static void par_init(sema *S, par_list *pl, const double *y, int ny)
+{
+    *pl = (par_list){.ny = ny, .nu = S->ngather};
+    pl->yrep = xmalloc(((size_t)ny + 1) * sizeof *pl->yrep);
+    pl->urep = xmalloc(((size_t)S->ngather + 1) * sizeof *pl->urep);
+    for (int i = 0; i < ny; i++)
+        pl->yrep[i] = ex_const(S->pool, y[i]);
+    for (int i = 0; i < S->ngather; i++)
+        pl->urep[i] = ex_const(S->pool, 0);
+}
+
+/* Does e read variable kind k past index n (n < 0: at all)? */
+static int reads(sema *S, ex_id e, ex_kind k, int n)
+{
+    if (n < 0)
+        return ex_depends(S->pool, e, k, -1);
+    probe_prog *g = scene_prog_build(S, 1, &e, 0);
+    int past = 0;
+    for (int i = 0; i < g->n && !past; i++)
+        past = g->node[i].kind == k && g->node[i].a >= n;
+    scene_prog_free(g);
+    return past;
+}
+
+/* The n (up to 6) expressions e (-1: 0) at rest as the scene's parameter values, the
+ * index of the first (the others follow); -1 when none reads a parameter
+ * (their values at the defaults are the run's) or one reads what only the
+ * run knows (discrete states, time, rates): at_rest's values then stay. */
+static int par_vals(sema *S, par_list *pl, int n, const ex_id *e)
+{
+    ex_id r[6];
+    int any = 0;
+    for (int k = 0; k < n; k++) {
+        r[k] = e[k] >= 0 ? e[k] : ex_const(S->pool, 0);
+        if (reads(S, r[k], EX_D, -1) || reads(S, r[k], EX_T, -1) ||
+            reads(S, r[k], EX_UV, -1) || reads(S, r[k], EX_Y, pl->ny) ||
+            reads(S, r[k], EX_UP, pl->nu))
+            return -1;
+        r[k] = ex_subst(S->pool, ex_subst(S->pool, r[k], EX_Y, pl->yrep), EX_UP, pl->urep);
+        any |= ex_depends(S->pool, r[k], EX_P, -1);
+    }
+    if (!any)
+        return -1;
+    if (pl->n + n > pl->cap)
+        pl->e = xrealloc(pl->e, (size_t)(pl->cap = 2 * pl->cap + n + 8) * sizeof *pl->e);
+    memcpy(pl->e + pl->n, r, (size_t)n * sizeof *r);
+    pl->n += n;
+    return pl->n - n;
+}
+
 /* The y index of the first state named "PREFIX.lambda..." and how many
  * follow it with that prefix: a joint's multipliers. */
 static int lambdas(const sema *S, const char *joint, int *n)
@@ -262,21 +321,24 @@ static int find_node(const jnt_scene_mesh *ms, const dof *f, int *node, int *com
     return -1;
 }
 
-/* The marker at element end n (-1: none), or for a ground point
- * `(x, y[, z])` its coordinates' expressions in x (then -2). */
-static int end_marker(sema *S, const ast *n, ex_id x[3])
+/* The marker at end n of element el (-1: none), or for a ground point
+ * `(x, y[, z])` its coordinates' expressions in x (then -2), in el's scope
+ * (an array's instance: its iterator bound, as sema_eval_elem binds it). */
+static int end_marker(sema *S, const elem *el, const ast *n, ex_id x[3])
 {
+    scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival};
+    const scope *sc = el->iname ? &isc : &S->global;
     if (n->kind == AST_TUPLE) {
         for (int c = 0; c < 3; c++) {
-            sval v = c < n->nkids ? sema_num(S, &S->global, n->kids[c], "a ground point")
+            sval v = c < n->nkids ? sema_num(S, sc, n->kids[c], "a ground point")
                                   : sval_num(ex_const(S->pool, 0), units_none);
             x[c] = v.k == V_NUM ? v.e : ex_const(S->pool, 0);
         }
         return -2;
     }
-    if (n->kind != AST_MEMBER && n->kind != AST_NAME)
+    if (n->kind != AST_MEMBER && n->kind != AST_NAME && n->kind != AST_INDEX)
         return -1;
-    sval v = sema_eval(S, &S->global, n);
+    sval v = sema_eval(S, sc, n);
     return v.k == V_MARKER ? v.id : -1;
 }
 
@@ -293,11 +355,12 @@ void sema_scene_probes(sema *S)
     ex_pool *P = S->pool;
     for (int ei = 0; ei < S->nelem; ei++) {
         const elem *el = &S->elems[ei];
-        if ((el->kind != ELEM_CONTACT && el->kind != ELEM_FRICTION) || el->iname ||
+        if ((el->kind != ELEM_CONTACT && el->kind != ELEM_FRICTION) ||
             !el->decl || el->decl->nkids < 2 || el->force.k != V_NUM || !el->done)
             continue;
         ex_id xa[3], xb[3];
-        int ma = end_marker(S, el->decl->kids[0], xa), mb = end_marker(S, el->decl->kids[1], xb);
+        int ma = end_marker(S, el, el->decl->kids[0], xa);
+        int mb = end_marker(S, el, el->decl->kids[1], xb);
         if (ma == -1 || mb == -1 || (ma < 0 && mb < 0))
             continue; /* not between markers (between mesh nodes: sema_scene's contacts) */
         static const char *const q[2][2] = {{"gap", "force"}, {"force", "v"}};
@@ -356,10 +419,24 @@ static void node_marker(sema *S, const jnt_scene *sc, const int *smap, const mar
     scene_prog_free(g);
 }
 
+/* scene_races into ct, its radii and axis the scene's parameter values when
+ * they read parameters (ct->rhop, axisp). */
+static void races(sema *S, par_list *pl, const elem *el, int ma, int mb, const int *bmap,
+                  const double *y, const double *d, const double *p, jnt_scene_mcontact *ct)
+{
+    ex_id rho[2] = {-1, -1}, axe[3] = {-1, -1, -1};
+    int had = ct->rho_a != 0 || ct->rho_b != 0;
+    scene_races(S, el, ma, mb, bmap, y, d, p, ct, rho, axe);
+    if (!had && (rho[0] >= 0 || rho[1] >= 0))
+        ct->rhop = par_vals(S, pl, 2, rho);
+    if (axe[0] >= 0)
+        ct->axisp = par_vals(S, pl, 3, axe);
+}
+
 /* The marker contacts of the probes among the outputs (sema_scene_probes),
  * each friction element paired with the contact between the same markers. */
-static void scene_mcontacts(sema *S, jnt_scene *sc, const int *bmap, const double *y,
-                            const double *d, const double *p)
+static void scene_mcontacts(sema *S, jnt_scene *sc, par_list *pl, const int *bmap,
+                            const double *y, const double *d, const double *p)
 {
     const ir_vars *o = &S->m->out;
     size_t tl = strlen(PROBE_TAG);
@@ -399,8 +476,8 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, const int *bmap, const doubl
                 sc->mcontact[c] = (jnt_scene_mcontact){
                     .name = xstrdup(S->elems[ei].name), .gap = k, .force = k + 1, .xa = k + 2,
                     .xb = k + 5, .ffric = -1, .vfric = -1, .ma = ma < 0 ? -1 : ma,
-                    .mb = mb < 0 ? -1 : mb, .axis_body = -1};
-                scene_races(S, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
+                    .mb = mb < 0 ? -1 : mb, .axis_body = -1, .rhop = -1, .axisp = -1};
+                races(S, pl, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
                 ends[2 * c] = ma, ends[2 * c + 1] = mb;
             }
             for (int c = 0; pass == 1 && !strcmp(what, "ff") && c < sc->nmcontact; c++) {
@@ -409,7 +486,7 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, const int *bmap, const doubl
                 if (ct->ffric < 0 && ((ca == ma && cb == mb) || (ca == mb && cb == ma))) {
                     ct->ffric = k, ct->vfric = k + 1;
                     if (ct->rho_a == 0 && ct->rho_b == 0) /* the races' of the friction */
-                        scene_races(S, &S->elems[ei], ca, cb, bmap, y, d, p, ct);
+                        races(S, pl, &S->elems[ei], ca, cb, bmap, y, d, p, ct);
                     break;
                 }
             }
@@ -485,9 +562,17 @@ jnt_scene *sema_scene(sema *S)
                 y[S->dofs[b->dof0 + 3 + 4 * c].y] = 1;
         bmap[i] = sc->nbody++;
     }
-    for (int i = 0; i < S->nbody; i++) /* the shapes' sizes (parameters' defaults) */
-        for (int c = 0; bmap[i] >= 0 && S->bodies[i].shape && c < 3; c++)
+    par_list pl;
+    par_init(S, &pl, y, ny);
+    for (int i = 0; i < S->nbody; i++) { /* the shapes' sizes (parameters' defaults) */
+        if (bmap[i] < 0)
+            continue;
+        sc->body[bmap[i]].sizep = -1;
+        for (int c = 0; S->bodies[i].shape && c < 3; c++)
             sc->body[bmap[i]].size[c] = at_rest(S, S->bodies[i].shape_size[c], y, dd, p);
+        if (S->bodies[i].shape)
+            sc->body[bmap[i]].sizep = par_vals(S, &pl, 3, S->bodies[i].shape_size);
+    }
     /* markers, in their bodies' frames */
     sc->marker = xcalloc((size_t)S->nmarker + 1, sizeof *sc->marker);
     for (int i = 0; i < S->nmarker; i++) {
@@ -499,6 +584,8 @@ jnt_scene *sema_scene(sema *S)
         sm->x[1] = at_rest(S, m->py, y, dd, p);
         sm->x[2] = m->d3 ? at_rest(S, m->pz, y, dd, p) : 0;
         sm->mesh = sm->node = -1;
+        ex_id e[3] = {m->px, m->py, m->d3 ? m->pz : -1};
+        sm->xp = par_vals(S, &pl, 3, e);
     }
     /* joints and their multipliers */
     static const char *const kinds[7] = {"revolute", "prismatic", "fixed", "spherical",
@@ -512,14 +599,17 @@ jnt_scene *sema_scene(sema *S)
         sj->a = j->a, sj->b = j->b;
         sj->l0 = lambdas(S, j->name, &sj->nl);
         sj->npos = j->d3 ? j->npos : j->kind == JOINT_PRISMATIC ? 0 : 2;
+        ex_id axe[6] = {-1, -1, -1, -1, -1, -1};
         if (!j->d3 && j->kind == JOINT_PRISMATIC) {
             sj->axis[0] = at_rest(S, j->ex, y, dd, p);
             sj->axis[1] = at_rest(S, j->ey, y, dd, p);
+            axe[0] = j->ex, axe[1] = j->ey;
         } else if (!j->d3) {
             sj->axis[2] = 1; /* planar joints turn about z */
         } else {
-            scene_joint_axes(S, j, y, dd, p, sj);
+            scene_joint_axes(S, j, y, dd, p, sj, axe);
         }
+        sj->axisp = axe[0] >= 0 || axe[3] >= 0 ? par_vals(S, &pl, 6, axe) : -1;
     }
     /* meshes: the substructures with a basis, in block order */
     sc->mesh = xcalloc((size_t)S->nsub + 1, sizeof *sc->mesh);
@@ -635,7 +725,18 @@ jnt_scene *sema_scene(sema *S)
         sc->modes[sc->nmodes++] = (jnt_scene_modes){.name = xstrdup(d->name), .mesh = mesh,
                                                     .count = (int)count};
     }
-    scene_mcontacts(S, sc, bmap, y, dd, p);
+    scene_mcontacts(S, sc, &pl, bmap, y, dd, p);
+    /* the parameter values' program (of p alone) */
+    sc->probe = scene_prog_eval;
+    sc->probe_free = scene_prog_free;
+    sc->par_np = S->m->p.n;
+    if (pl.n > 0) {
+        sc->par_prog = scene_prog_build(S, pl.n, pl.e, 0);
+        sc->npar = pl.n;
+    }
+    free(pl.e);
+    free(pl.yrep);
+    free(pl.urep);
     free(fnode);
     free(gfin);
     free(smap);

@@ -11,15 +11,18 @@
 #include "sema_v3.h"
 #include "scene_int.h"
 
-/* World vector w0 (numbers, at t = 0) in the frame of marker m's body at
- * t = 0 into x: R0^T w0 with R0's columns the initial directors (their
- * states' initial values, found by name: the states are renumbered after
- * sema, so mb3_director0's indices no longer hold), as mb3_fixed_in fixes
- * it; w0 itself for the ground or a body without directors. */
-static void fixed_in0(sema *S, const marker *m, const double w0[3], const double *y,
-                      const double *d, const double *p, double x[3])
+/* World vector w0 (numbers, at t = 0; we0 their expressions) in the frame
+ * of marker m's body at t = 0 into x (xe: its expressions): R0^T w0 with
+ * R0's columns the initial directors (their states' initial values, found
+ * by name: the states are renumbered after sema, so mb3_director0's indices
+ * no longer hold), as mb3_fixed_in fixes it; w0 itself for the ground or a
+ * body without directors. */
+static void fixed_in0(sema *S, const marker *m, const double w0[3], const ex_id we0[3],
+                      const double *y, const double *d, const double *p, double x[3],
+                      ex_id xe[3])
 {
     memcpy(x, w0, 3 * sizeof *x);
+    memcpy(xe, we0, 3 * sizeof *xe);
     if (!m || m->body < 0 || !S->bodies[m->body].rigid3)
         return;
     const body *b = &S->bodies[m->body];
@@ -35,14 +38,16 @@ static void fixed_in0(sema *S, const marker *m, const double w0[3], const double
         double di[3];
         scene_rest_vec(S, e, y, d, p, di);
         x[i] = di[0] * w0[0] + di[1] * w0[1] + di[2] * w0[2];
+        xe[i] = v_dot(S->pool, (v3){{e[0], e[1], e[2]}}, (v3){{we0[0], we0[1], we0[2]}});
     }
 }
 
 /* A spatial joint's axis as kinds/joint.c makes it from `axis` (z when
  * absent), fixed in b's frame, into sj->axis; a universal joint's `axis_b`
- * there and its `axis`, fixed in a's frame, into sj->axis_a. */
+ * there and its `axis`, fixed in a's frame, into sj->axis_a; their
+ * expressions into axe[0 .. 3) and axe[3 .. 6) (-1: none). */
 void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d,
-                       const double *p, jnt_scene_joint *sj)
+                       const double *p, jnt_scene_joint *sj, ex_id axe[6])
 {
     const ast *ax[2] = {NULL, NULL}; /* axis, axis_b */
     for (int i = 0; j->decl && i < j->decl->nkids; i++) {
@@ -61,8 +66,8 @@ void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d,
         int a_side = j->kind == JOINT_UNIVERSAL && k == 0;
         double w0[3];
         scene_rest_vec(S, a0.c, y, d, p, w0);
-        fixed_in0(S, &S->markers[a_side ? j->a : j->b], w0, y, d, p,
-                  a_side ? sj->axis_a : sj->axis);
+        fixed_in0(S, &S->markers[a_side ? j->a : j->b], w0, a0.c, y, d, p,
+                  a_side ? sj->axis_a : sj->axis, axe + (a_side ? 3 : 0));
     }
 }
 
@@ -81,11 +86,16 @@ static double rest1(sema *S, ex_id e, const double *y, const double *d, const do
  * its `clearance = cylinder(rho_k, rho_l, axis)` (rho_b, rho_a) or of a
  * friction's `radii` and `axis` (z between planar markers), the axis
  * fixed in mb's body as sema_mb_clearance_slip and sema_mb_cylinder_gap
- * fix it. Kept when already found (the contact's before its friction's). */
+ * fix it, in el's scope (an array's instance: its iterator bound); the
+ * radii's expressions into rho, the axis's into axe (-1: none found). Kept when already found (the contact's
+ * before its friction's). */
 void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
-                  const double *d, const double *p, jnt_scene_mcontact *ct)
+                  const double *d, const double *p, jnt_scene_mcontact *ct, ex_id rho[2],
+                  ex_id axe[3])
 {
     static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
+    scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival}; /* an instance's */
+    const scope *sc = el->iname ? &isc : &S->global;
     const ast *axis = NULL, *rad[2] = {NULL, NULL}, *other = NULL;
     int cyl = 0, radii = 0;
     for (int i = 2; i < el->decl->nkids; i++) {
@@ -103,15 +113,18 @@ void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const
         } else if (!strcmp(st->name, "radii")) {
             radii = 1;
             ex_id r[2];
-            if (sema_mb_pair(S, &S->global, st->kids[0], DIM_M, "'radii'", r) == 0)
+            if (sema_mb_pair(S, sc, st->kids[0], DIM_M, "'radii'", r) == 0) {
                 ct->rho_a = rest1(S, r[0], y, d, p), ct->rho_b = rest1(S, r[1], y, d, p);
+                rho[0] = r[0], rho[1] = r[1];
+            }
         } else if (!strcmp(st->name, "axis")) {
             axis = st->kids[0];
         }
     }
     for (int k = 0; cyl && k < 2; k++) {
-        sval v = rad[k] ? sema_num_dim(S, &S->global, rad[k], DIM_M, "a radius") : sval_err;
+        sval v = rad[k] ? sema_num_dim(S, sc, rad[k], DIM_M, "a radius") : sval_err;
         *(k ? &ct->rho_b : &ct->rho_a) = v.k == V_NUM ? rest1(S, v.e, y, d, p) : 0;
+        rho[k] = v.k == V_NUM ? v.e : -1;
     }
     const marker *m = mb >= 0 ? &S->markers[mb] : NULL;
     int d3 = ma >= 0 ? S->markers[ma].d3 : !m || m->d3;
@@ -123,7 +136,7 @@ void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const
         return;
     double w0[3];
     scene_rest_vec(S, a0.c, y, d, p, w0);
-    fixed_in0(S, m, w0, y, d, p, ct->axis);
+    fixed_in0(S, m, w0, a0.c, y, d, p, ct->axis, axe);
     ct->axis_body = m && m->body >= 0 ? bmap[m->body] : -1;
 }
 

@@ -36,13 +36,17 @@ void scene_rest_vec(sema *S, const ex_id e[3], const double *y, const double *d,
 
 /* sema/scene_axes.c. joint_axes: spatial joint j's axis (z when it has no
  * `axis`) fixed in b's frame into sj->axis, a universal joint's `axis_b`
- * there and its `axis`, fixed in a's frame, into sj->axis_a. races: the radii and
+ * there and its `axis`, fixed in a's frame, into sj->axis_a (their expressions
+ * into axe, -1 where none). races: the radii and
  * bearing axis of marker contact ct (element el between markers ma, mb, -2
  * for a ground point; bmap: sema body -> scene body) from its `clearance =
- * cylinder(...)` or its friction's `radii` and `axis` (jnt_scene_mcontact). */
+ * cylinder(...)` or its friction's `radii` and `axis` (jnt_scene_mcontact),
+ * and the radii's and the axis's expressions into rho and axe (-1: none
+ * found). */
 void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d, const double *p,
-                struct jnt_scene_joint *sj);
+                struct jnt_scene_joint *sj, ex_id axe[6]);
 void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
-           const double *d, const double *p, struct jnt_scene_mcontact *ct);
+           const double *d, const double *p, struct jnt_scene_mcontact *ct, ex_id rho[2],
+           ex_id axe[3]);
 
 #endif

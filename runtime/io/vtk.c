@@ -133,7 +133,7 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
         w->f1[b] = b;
         w->f2[b] = s->body[b].shape;
         for (int c = 0; c < 3; c++)
-            w->f3[3 * b + c] = s->body[b].size[c];
+            w->f3[3 * b + c] = w->bsize[3 * b + c];
     }
     int p = n;
     for (int k = 0; k < s->nmarker; k++) {
@@ -153,9 +153,10 @@ static int write_bodies(jnt_vtk *w, const char *path, const double *y)
     int npoly = 0;
     long nconn = 0;
     for (int b = 0; b < n; b++) {
-        const jnt_scene_body *sb = &s->body[b];
+        jnt_scene_body sb_run = s->body[b], *sb = &sb_run; /* at this run's sizes */
         if (sb->shape == JNT_SHAPE_NONE)
             continue;
+        memcpy(sb->size, w->bsize + 3 * b, sizeof sb->size);
         double x[3 * SHAPE_PTS], pr[3], pA[9], prv[3], pAv[9];
         int fn[SHAPE_SEG + 2], fc[SHAPE_CONN], ns, nf;
         int flat = sb->kind == JNT_BODY_RIGID2D || sb->kind == JNT_BODY_FLEX2D;
@@ -429,7 +430,7 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
             double E[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
             if (bo >= 0)
                 vtk_frame_of(w, bo, y, 0, r, A, rv, Av);
-            vtk_place(NULL, bo >= 0 ? A : E, e ? j->axis_a : j->axis, (e ? w->v3 : w->v1) + 3 * k);
+            vtk_place(NULL, bo >= 0 ? A : E, w->jax + 6 * k + 3 * e, (e ? w->v3 : w->v1) + 3 * k);
         }
         for (int c = 0; c < 3; c++)
             w->v2[3 * k + c] = c < j->npos && c < w->jn[k] ? -y[w->jl[k] + c] : 0;
@@ -449,12 +450,43 @@ static int write_joints(jnt_vtk *w, const char *path, const double *y)
     return commit(w, o);
 }
 
+/* The scene's values that read parameters at the run's (d's) parameters:
+ * the markers' places, the shapes' sizes, the joints' axes and the races'
+ * radii and axes into w->mx, bsize, jax, rho, cax (the scene's, at the
+ * defaults, where they read none). */
+static void vtk_params(jnt_vtk *w)
+{
+    const jnt_scene *s = w->s;
+    if (s->npar > 0)
+        s->probe(s->par_prog, 0, NULL, NULL, NULL, w->d->p, w->par);
+    for (int k = 0; k < s->nmarker; k++)
+        for (int c = 0; c < 3; c++)
+            w->mx[3 * k + c] = s->marker[k].xp >= 0 ? w->par[s->marker[k].xp + c]
+                                                     : s->marker[k].x[c];
+    for (int b = 0; b < s->nbody; b++)
+        for (int c = 0; c < 3; c++)
+            w->bsize[3 * b + c] = s->body[b].sizep >= 0 ? w->par[s->body[b].sizep + c]
+                                                        : s->body[b].size[c];
+    for (int k = 0; k < s->njoint; k++)
+        for (int c = 0; c < 6; c++)
+            w->jax[6 * k + c] = s->joint[k].axisp >= 0 ? w->par[s->joint[k].axisp + c]
+                                : c < 3 ? s->joint[k].axis[c] : s->joint[k].axis_a[c - 3];
+    for (int k = 0; k < s->nmcontact; k++) {
+        const jnt_scene_mcontact *c = &s->mcontact[k];
+        w->rho[2 * k] = c->rhop >= 0 ? w->par[c->rhop] : c->rho_a;
+        w->rho[2 * k + 1] = c->rhop >= 0 ? w->par[c->rhop + 1] : c->rho_b;
+        for (int j = 0; j < 3; j++)
+            w->cax[3 * k + j] = c->axisp >= 0 ? w->par[c->axisp + j] : c->axis[j];
+    }
+}
+
 /* See jnt/scene.h. */
 int jnt_vtk_frame(jnt_vtk *w, double t, const double *y)
 {
     if (!w || !y)
         return JNT_ERR_USAGE;
     const jnt_scene *s = w->s;
+    vtk_params(w); /* the parameters may have changed since the last frame */
     size_t ln = strlen(w->dir) + 2 * strlen(w->stem) + 64;
     for (int i = 0; i < s->nmesh; i++)
         if (ln < strlen(w->dir) + 2 * strlen(w->stem) + strlen(s->mesh[i].name) + 64)
@@ -676,6 +708,7 @@ static void vtk_free(jnt_vtk *w)
     free(w->v3), free(w->f1), free(w->f2), free(w->f3), free(w->f4), free(w->conn);
     free(w->offs), free(w->ctype), free(w->qq), free(w->uu), free(w->ydot), free(w->mpos);
     free(w->mpos0), free(w->pconn), free(w->poffs), free(w->probe), free(w->buf);
+    free(w->par), free(w->mx), free(w->bsize), free(w->jax), free(w->rho), free(w->cax);
     free(w->bq), free(w->bv), free(w->mq), free(w->mv), free(w->jl), free(w->jn);
     free(w);
 }
@@ -743,6 +776,12 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
         w->mpos0[i] = (long)nall, nall += 3 * (size_t)s->mesh[i].nnode;
     w->mpos = malloc((nall + 1) * sizeof *w->mpos);
     w->probe = malloc(((size_t)s->nprobe + 1) * sizeof *w->probe);
+    w->par = malloc(((size_t)s->npar + 1) * sizeof *w->par);
+    w->mx = malloc((3 * (size_t)s->nmarker + 1) * sizeof *w->mx);
+    w->bsize = malloc((3 * (size_t)s->nbody + 1) * sizeof *w->bsize);
+    w->rho = malloc((2 * (size_t)s->nmcontact + 1) * sizeof *w->rho);
+    w->jax = malloc((6 * (size_t)s->njoint + 1) * sizeof *w->jax);
+    w->cax = malloc((3 * (size_t)s->nmcontact + 1) * sizeof *w->cax);
     w->buf = malloc(VTK_BUF);
     /* does an input lie under the folder (its real path)? */
     char *rdir = realpath(dir, NULL);
@@ -761,6 +800,13 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
         vtk_free(w);
         return JNT_ERR_MODEL;
     }
+    if (s->npar > 0 && s->par_np != m->abi->np) {
+        if (err && errn)
+            snprintf(err, errn, "the model's description (%d parameters) does not match the "
+                     "model run (%d)", s->par_np, m->abi->np);
+        vtk_free(w);
+        return JNT_ERR_MODEL;
+    }
     if (resolve(w) != JNT_OK) {
         if (err && errn)
             snprintf(err, errn, "%s", w->err);
@@ -773,10 +819,11 @@ int jnt_vtk_open(const jnt_scene *s, const jnt_model *m, jnt_data *d, const char
     if (!w->dir || !w->stem || !w->pts || !w->v1 || !w->v2 || !w->v3 || !w->f1 || !w->f2 ||
         !w->f3 || !w->f4 || !w->conn || !w->offs || !w->ctype || !w->qq || !w->uu || !w->ydot ||
         !w->mpos || !w->mpos0 || !w->pconn || !w->poffs || !w->probe || !w->buf ||
-        !w->times) {
+        !w->times || !w->par || !w->mx || !w->bsize || !w->rho || !w->jax || !w->cax) {
         vtk_free(w);
         return JNT_ERR_NOMEM;
     }
+    vtk_params(w);
     for (int i = 0; i < s->nmesh; i++)
         if (write_basis(w, i) != JNT_OK) {
             if (err && errn)

@@ -36,6 +36,11 @@ struct jnt_vtk {
      * multiplier and their count; -1 where the model has none */
     int *bq, *bv, *mq, *mv, *jl, *jn;
     double *probe; /* the scene's probes at this frame */
+    /* the scene's parameter values at the run's parameters (jnt_scene.par_prog),
+     * and with them the markers' places (3 each), the bodies' shapes' sizes (3
+     * each), the joints' axis and axis_a (6 each), the races' radii (rho_a,
+     * rho_b each) and bearing axes (3 each) of this run (vtk_params) */
+    double *par, *mx, *bsize, *jax, *rho, *cax;
     /* the model's inputs to check a frame's files against (jnt_outfile_open
      * resolves a path that exists, link by link, to compare): NULL when none
      * lies under the folder and the frame's folder is not a link */

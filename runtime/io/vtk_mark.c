@@ -4,7 +4,9 @@
  * body's node marker where its node is, deformed (jnt_scene_marker.mesh,
  * node: its undeformed place plus the basis rows of the node times the
  * reduced coordinates, in the body's frame); a body's frame at a state; a
- * clearance joint's bearing axis and contact point.
+ * clearance joint's bearing axis and contact point. The markers' places and
+ * the races' radii and axes are the run's (jnt_vtk.mx, rho, cax: at its
+ * parameters).
  */
 #include <math.h>
 #include <string.h>
@@ -57,7 +59,7 @@ void vtk_marker_at(const jnt_vtk *w, int k, const double *y, double pos[3], doub
 {
     const jnt_scene *s = w->s;
     const jnt_scene_marker *mk = &s->marker[k];
-    double x[3] = {mk->x[0], mk->x[1], mk->x[2]}, ud[3] = {0, 0, 0};
+    double x[3] = {w->mx[3 * k], w->mx[3 * k + 1], w->mx[3 * k + 2]}, ud[3] = {0, 0, 0};
     if (mk->mesh >= 0 && mk->mesh < s->nmesh) { /* X + Phi_node q, rate Phi_node q' */
         const jnt_scene_mesh *ms = &s->mesh[mk->mesh];
         size_t ld = 3 * (size_t)ms->nnode;
@@ -91,11 +93,12 @@ void vtk_races(const jnt_vtk *w, const jnt_scene_mcontact *c, const double *y, c
                const double b[3], double cp[3], double ax[3])
 {
     double r[3], A[9], rv[3], Av[9], d[3], da = 0, len = 0;
+    const double *rho = w->rho + 2 * (c - w->s->mcontact); /* this run's radii */
     if (c->axis_body >= 0) {
         vtk_frame_of(w, c->axis_body, y, 0, r, A, rv, Av);
-        vtk_place(NULL, A, c->axis, ax);
+        vtk_place(NULL, A, w->cax + 3 * (c - w->s->mcontact), ax);
     } else {
-        memcpy(ax, c->axis, 3 * sizeof *ax);
+        memcpy(ax, w->cax + 3 * (c - w->s->mcontact), 3 * sizeof *ax);
     }
     for (int j = 0; j < 3; j++)
         d[j] = a[j] - b[j], da += d[j] * ax[j];
@@ -103,6 +106,6 @@ void vtk_races(const jnt_vtk *w, const jnt_scene_mcontact *c, const double *y, c
         d[j] -= da * ax[j], len += d[j] * d[j];
     len = sqrt(len);
     for (int j = 0; j < 3; j++)
-        cp[j] = c->rho_a == 0 && c->rho_b == 0 ? 0.5 * (a[j] + b[j])
-                                               : b[j] + (len > 0 ? c->rho_b * d[j] / len : 0);
+        cp[j] = rho[0] == 0 && rho[1] == 0 ? 0.5 * (a[j] + b[j])
+                                           : b[j] + (len > 0 ? rho[1] * d[j] / len : 0);
 }

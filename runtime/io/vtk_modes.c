@@ -160,8 +160,10 @@ void jnt_scene_free(jnt_scene *s)
     for (int i = 0; i < s->nmcontact; i++)
         free(s->mcontact[i].name);
     free(s->mcontact);
-    if (s->probe_free)
+    if (s->probe_free) {
         s->probe_free(s->probe_prog);
+        s->probe_free(s->par_prog);
+    }
     free(s->model);
     free(s);
 }

@@ -464,6 +464,77 @@ def mcontacts(stem, d, csvpath, cols, mcols, key=None):
        % (stem, len(fr), ",".join(c for c in cols + mcols if c != "-"), worst, nclosed, peak))
 
 
+def minstances(stem, d, csvpath, n, rho0):
+    """An array's contacts between markers (issue 32): instance i (1..n) is
+    the contacts block's point i - 1 at every frame, its gap, normal force,
+    friction force and slip rate the CSV's gapI, fnI, ftI, vI, its first
+    marker the CSV's xI, yI, its second the ground point (0, 0); the state
+    0 where the normal force is 0, the force vector as long as the normal
+    force; the bearing axis z and the contact point b + rho_b n with the
+    instance's rho_b = rho0 + I mm (n from b to a); each closes at some frame."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {c: i for i, c in enumerate(names)}
+    n, rho0 = int(n), float(rho0)
+    what = [("gap", "gap"), ("normal_force", "fn"), ("friction_force", "ft"),
+            ("slip_rate", "v")]
+    worst, good = 0.0, len(fr) == len(rows) > 0
+    closed = [0] * n
+    for k, (t, f) in enumerate(fr):
+        ds = blocks(f).get("contacts")
+        if ds is None or ds.GetNumberOfPoints() != n:
+            good = False
+            break
+        for i in range(n):
+            for a, c in what:
+                v, want = arr(ds, a)[i], rows[k, col["%s%d" % (c, i + 1)]]
+                worst = max(worst, abs(v - want) / max(abs(want), 1e-300) if want else abs(v))
+            a, b = arr(ds, "marker_a")[i], arr(ds, "marker_b")[i]
+            want = np.array([rows[k, col["x%d" % (i + 1)]], rows[k, col["y%d" % (i + 1)]], 0])
+            worst = max(worst, np.abs(a - want).max(), np.abs(b).max())
+            fn, st, fv = arr(ds, "normal_force")[i], arr(ds, "state")[i], arr(ds, "force")[i]
+            good &= bool((st == 0) == (fn <= 0)) and np.allclose(pts(ds)[i], (a + b) / 2,
+                                                                  atol=1e-15)
+            good &= abs(np.linalg.norm(fv) - abs(fn)) <= 1e-12 * max(abs(fn), 1)
+            ax, cp = arr(ds, "bearing_axis")[i], arr(ds, "contact_point")[i]
+            rho = rho0 + (i + 1) * 1e-3
+            dv = a - b
+            nv = np.linalg.norm(dv)
+            worst = max(worst, np.abs(ax - [0, 0, 1]).max(),
+                        np.abs(cp - (b + (rho * dv / nv if nv > 0 else 0))).max())
+            closed[i] += fn > 0
+    ok(good and worst <= 1e-12 and min(closed) > 0,
+       "%s: the %d instances of the contact array between markers at %d frames are the "
+       "CSV's gap, fn, ft, v, x, y of each, their contact points on races of %g + i mm "
+       "(largest difference %.3g; closed at %s frames)"
+       % (stem, n, len(fr), rho0 * 1e3, worst, ",".join(map(str, closed))))
+    print("MEASURE: seeing.pins.frames %d" % len(fr))  # docs/seeing.md
+
+
+def dmarker(stem, d, csvpath, half):
+    """A marker moved by `-D` (issue 32): the pendulum's `top = (0, L/2)` with
+    the run's L = 2 half: at every frame the bodies block's marker is the
+    rod's point plus half along its y axis (its axes the CSV's angle), the
+    joint `pin` drawn there, and the pin holds it at the origin."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {c: i for i, c in enumerate(names)}
+    half = float(half)
+    worst, pin, good = 0.0, 0.0, len(fr) == len(rows) > 0
+    for k, (t, f) in enumerate(fr):
+        b = blocks(f)
+        x, ay = pts(b["bodies"]), arr(b["bodies"], "axis_y")
+        th = rows[k, col["angle"]]
+        worst = max(worst, np.abs(ay[0] - [-np.sin(th), np.cos(th), 0]).max(),
+                    np.abs(x[1] - (x[0] + half * ay[0])).max(),
+                    np.abs(pts(b["joints"])[0] - x[1]).max())
+        pin = max(pin, np.abs(x[1]).max())
+    ok(good and worst <= 1e-12 and pin <= 1e-9,
+       "%s: the marker moved by -D is at the rod's point + %g m along its axis at %d frames "
+       "(largest difference %.3g m), the joint drawn there, at the pin to %.3g m"
+       % (stem, half, len(fr), worst, pin))
+
+
 def shapes(stem, d, want):
     """The bodies' shapes at the last frame: body i's `shape` and `size`
     arrays, and its faces (the bodies block's polygons): a box's corners at
@@ -605,6 +676,10 @@ if __name__ == "__main__":
         locus(args[0], args[1], args[2], args[3], int(args[4]), int(args[5]), args[6])
     elif kind == "mcontacts":
         mcontacts(*args)
+    elif kind == "minstances":
+        minstances(*args)
+    elif kind == "dmarker":
+        dmarker(*args)
     elif kind == "shapes":
         shapes(*args)
     elif kind == "nodemarker":

@@ -125,6 +125,35 @@ if "$J" run rotor_clearance.jnt --vtk k_rotor -o k_rotor.csv > kr.log 2>&1; then
 else
     fail "rotor_clearance (contacts): jnt run --vtk failed"; grep error kr.log | head -3
 fi
+# an array of contacts between markers (tests/vtk/pins.jnt: three pins in holes of i mm,
+# each with its friction of radii (r_pin, r_pin + i mm), r_pin set by -D): each
+# instance its own point, against its CSV columns at each of the 301 frames
+if "$J" run "$ROOT/tests/vtk/pins.jnt" -D r_pin=5mm --vtk k_pins -o k_pins.csv > kp.log 2>&1; then
+    check every k_pins k_pins.csv pins
+    check minstances pins k_pins k_pins.csv 3 0.005
+else
+    fail "pins (contact arrays): jnt run --vtk failed"; grep error kp.log | head -3
+fi
+# a -D that moves a marker moves the picture: the pendulum's top = (0, L/2) with L = 2 m
+# (the default 1 m) is at the rod's point + 1 m along its axis, at the pin (the origin),
+# its joint drawn there; its shape box(20 mm, L, 20 mm) is 2 m long
+short pendulum 20ms
+sed -i 's|rigid2d(mass = m, inertia = J)|rigid2d(mass = m, inertia = J, shape = box(20 mm, L, 20 mm))|' \
+    pendulum.jnt
+if grep -q "shape = box(20 mm, L" pendulum.jnt &&
+   "$J" run pendulum.jnt -D L=2m --vtk d_pend -o d_pend.csv > dp.log 2>&1; then
+    check dmarker pendulum d_pend d_pend.csv 1
+    check shapes pendulum d_pend "0:1:0.02,2,0.02"
+else
+    fail "pendulum -D L=2m: jnt run --vtk failed"; grep error dp.log | head -3
+fi
+# a joint's axis that reads a parameter follows -D: tests/vtk/hinge.jnt's revolute about
+# (cos(a), sin(a), 0), a = 30 deg (the default 0)
+if "$J" run "$ROOT/tests/vtk/hinge.jnt" -D a=30deg --vtk d_hinge -o d_hinge.csv > dh.log 2>&1; then
+    check axes hinge d_hinge "0:0.8660254037844387,0.5,0"
+else
+    fail "hinge -D a=30deg: jnt run --vtk failed"; grep error dh.log | head -3
+fi
 # mode shapes: cantilever_modes' analysis beam_modes : modes(of = beam, count = 6)
 if "$J" run "$ROOT/examples/cantilever_modes.jnt" --vtk m_cantilever > m.log 2>&1; then
     check modes cantilever_modes m_cantilever beam_modes \

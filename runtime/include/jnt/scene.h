@@ -31,18 +31,24 @@ typedef struct jnt_scene_body {
     int q;        /* y index of its first frame coordinate */
     int shape;    /* JNT_SHAPE_* */
     double size[3]; /* box: lx, ly, lz; cylinder: radius, length (along the body's x); sphere:
-                       radius (m) */
+                       radius (m), at the parameters' defaults */
+    int sizep;    /* -1, or the sizes read parameters: they are the scene's parameter
+                     values sizep .. sizep + 2 at the run's (jnt_scene.par_prog) */
 } jnt_scene_body;
 
 /* A point fixed in a body (body >= 0, x in its frame) or in the ground
  * (body = -1, x in the world). A flexible body's node marker (`mk = NODE`,
  * a set of one node) moves with its node: mesh >= 0 and node name it in
- * jnt_scene_mesh (x its place undeformed), else both are -1. */
+ * jnt_scene_mesh (x its place undeformed), else both are -1. x is the place
+ * at the parameters' defaults; when it reads parameters (xp >= 0) the
+ * run's place is the scene's parameter values xp .. xp + 2 at the run's
+ * parameters (jnt_scene.par_prog). */
 typedef struct jnt_scene_marker {
     char *name;
     int body;
     double x[3];
     int mesh, node;
+    int xp;
 } jnt_scene_marker;
 
 typedef struct jnt_scene_joint {
@@ -56,6 +62,8 @@ typedef struct jnt_scene_joint {
                          revolute, prismatic, cylindrical, planar (its normal; planar models:
                          z, a prismatic joint's slide), universal its `axis_b`; else 0 */
     double axis_a[3]; /* universal: its `axis` (unit), fixed in a, in a's frame; else 0 */
+    int axisp;        /* -1, or axis and axis_a read parameters (the defaults' above): they are
+                         the scene's parameter values axisp .. axisp + 5 at the run's */
 } jnt_scene_joint;
 
 /* A finite-element mesh in its reduced coordinates q = y[q0 .. q0 + r)
@@ -117,9 +125,13 @@ typedef struct jnt_scene_mcontact {
     double axis[3];   /* a clearance joint's bearing axis (unit, in axis_body's frame): a
                          cylinder clearance's `axis`, its friction's `axis`, z between planar
                          markers; 0: none (the normal along the centres' line) */
+    int axisp;        /* -1, or the axis reads parameters (the defaults' above): it is the
+                         scene's parameter values axisp .. axisp + 2 at the run's */
     double rho_a, rho_b; /* the races' radii (m): cylinder(rho_l, rho_k), or its friction's
                             `radii`; 0 when not given. The contact point is r_b + rho_b n,
                             n the unit vector from mb to ma across the axis */
+    int rhop;         /* -1, or the radii read parameters: rho_a, rho_b are the scene's
+                         parameter values rhop, rhop + 1 at the run's (else the defaults') */
 } jnt_scene_mcontact;
 
 /* The scene's probes: values of the model's expressions that a picture
@@ -147,13 +159,23 @@ typedef struct jnt_scene {
     void *probe_prog;
     jnt_scene_probe_fn probe;
     void (*probe_free)(void *prog);
+    /* The scene's parameter values: the places, sizes, axes and radii above that
+     * read parameters, as expressions of the parameters alone (the bodies at
+     * rest), evaluated by probe(par_prog, 0, NULL, NULL, NULL, p, out) into
+     * out[0 .. npar) at the run's parameters p (par_np of them), so that a
+     * `-D` that moves a marker moves the picture too. probe_free releases it. */
+    int npar, par_np;
+    void *par_prog;
 } jnt_scene;
 
 /* Describe the model in `path` (its semantic analysis, no code): JNT_OK and
  * *out (the caller frees it with jnt_scene_free), or JNT_ERR_MODEL (errors
  * printed as jnt_compile_file prints them), JNT_ERR_IO, JNT_ERR_NOMEM,
- * JNT_ERR_USAGE (NULL argument). Markers' positions in their bodies are those
- * of the parameters' defaults. */
+ * JNT_ERR_USAGE (NULL argument). Markers' places in their bodies, shapes'
+ * sizes, joints' axes and races' radii and axes are those of the parameters'
+ * defaults; those that
+ * read parameters are also the scene's parameter values (par_prog), which the
+ * VTK writer evaluates at the run's parameters. */
 int jnt_scene_file(const char *path, const jnt_compile_opts *opts, jnt_scene **out);
 void jnt_scene_free(jnt_scene *s);
 
