@@ -315,7 +315,9 @@ static int place_races(sema *S, const scope *sc, elem *el, elem_site *site)
             return -2;
         }
     }
-    return races_slip(S, ea.id, eb.id, r[0], r[1], axis ? axis->kids[0] : NULL, axial, el->name,
+    el->races = 1, el->race_rho[0] = r[0], el->race_rho[1] = r[1];
+    el->race_axis = axis ? axis->kids[0] : NULL;
+    return races_slip(S, ea.id, eb.id, r[0], r[1], el->race_axis, axial, el->name,
                       plane ? &site->v2 : NULL);
 }
 
@@ -370,6 +372,8 @@ static int place_cylinder(sema *S, const scope *sc, elem *el, elem_site *site)
                    "(the disk's)");
         return -2;
     }
+    el->races = 2, el->race_rho[0] = rho[1], el->race_rho[1] = rho[0]; /* the disk's, the cylinder's */
+    el->race_axis = axis;
     int d = cylinder_gap(S, ea.id, eb.id, rho[0], rho[1], axis, el->name, el->ec ? &el->qi : NULL,
                          el->ec ? &el->qf : NULL);
     return d < 0 ? -2 : d;

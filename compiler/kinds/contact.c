@@ -146,6 +146,7 @@ const sema_kind sema_kind_contact = {
     .elem = ELEM_CONTACT,
     .settings = contact_set,
     .on_line = 1,
+    .draw = SEMA_DRAW_GAP,
     .elem_prepare = contact_prepare,
     .elem_force = contact_force,
 };

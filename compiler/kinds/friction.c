@@ -58,5 +58,6 @@ const sema_kind sema_kind_friction = {
     .name = "friction",
     .elem = ELEM_FRICTION,
     .settings = friction_set,
+    .draw = SEMA_DRAW_SLIP,
     .elem_force = friction_force,
 };

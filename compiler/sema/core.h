@@ -158,9 +158,10 @@ void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3], cons
 int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
                    ex_id out[3]);
 
-/* A point (x, y) of the ground as a marker of its own (owner names it);
+/* A point (x, y) or (x, y, z) of the ground, evaluated in scope sc (an element
+ * array's instance may use its index), as a marker of its own (owner names it);
  * -1 after an error. */
-int sema_mb_ground_point(sema *S, const ast *e, const char *owner);
+int sema_mb_ground_point(sema *S, const scope *sc, const ast *e, const char *owner);
 /* Evaluate element ei (lazily, once: elements may refer to each other). */
 void sema_eval_elem(sema *S, int ei);
 

@@ -29,8 +29,8 @@ void sema_elem_add_qty(elem *el, const char *name, sval v)
 
 /* ---- elements ---------------------------------------------------------------------- */
 
-/* The family (kind.h: its `elem`) of elements of kind k. */
-static const sema_kind *family(const sema *S, int k)
+/* See passes.h. */
+const sema_kind *sema_elem_family(const sema *S, int k)
 {
     for (const sema_kind *const *f = S->kinds; *f; f++)
         if ((*f)->elem == k && (*f)->elem_force)
@@ -43,7 +43,7 @@ static sema_end endpoint(sema *S, const scope *sc, const ast *n, const char *own
     if (n->kind == AST_GROUND) /* KIND NAME on X: the other end is the ground */
         return (sema_end){END_GROUND, -1};
     if (n->kind == AST_TUPLE) {
-        int m = sema_mb_ground_point(S, n, owner);
+        int m = sema_mb_ground_point(S, sc, n, owner);
         return (sema_end){m >= 0 ? END_MARKER : END_ERR, m};
     }
     sval v = sema_eval(S, sc, n);
@@ -238,7 +238,7 @@ static int planar_dof(sema *S, const scope *sc, elem *el, const sema_kind *fam, 
 static void eval_element(sema *S, const scope *sc, elem *el)
 {
     const ast *decl = el->decl;
-    const sema_kind *fam = family(S, el->kind), *geo;
+    const sema_kind *fam = sema_elem_family(S, el->kind), *geo;
     elem_site site = {.normal = sval_err, .v2 = -1};
     site.a = endpoint(S, sc, decl->kids[0], el->name);
     site.b = endpoint(S, sc, decl->kids[1], el->name);

@@ -24,7 +24,7 @@ static const sema_kind *family(const sema *S, int dim)
 static int endpoint(sema *S, const ast *e, const char *jname)
 {
     if (e->kind == AST_TUPLE)
-        return sema_mb_ground_point(S, e, jname);
+        return sema_mb_ground_point(S, &S->global, e, jname);
     sval v = sema_eval(S, &S->global, e);
     if (v.k == V_MARKER)
         return v.id;

@@ -30,6 +30,8 @@ typedef struct elem_setting {
     int family;
 } elem_setting;
 
+enum { SEMA_DRAW_GAP = 1, SEMA_DRAW_SLIP };
+
 typedef struct sema_kind {
     const char *name;      /* as the language spells it ("rigid2d", "substructure") */
     /* declarations: symbols of kind `sym` (enum sym_kind) in declaration pass `pass`
@@ -79,6 +81,9 @@ typedef struct sema_kind {
     int elem;
     const elem_setting *settings;
     int on_line;
+    /* how the pictures draw its elements (sema/scene.c): SEMA_DRAW_GAP (a point with its
+     * gap and force), SEMA_DRAW_SLIP (its force and slip rate, with the gap's point), 0 not */
+    int draw;
     int (*elem_prepare)(sema *S, const scope *sc, elem *el, elem_site *site);
     void (*elem_force)(sema *S, const scope *sc, elem *el, elem_site *site);
     /* a geometry (clearance joints): the settings it adds to element families (each

@@ -194,6 +194,10 @@ typedef struct elem {
     int joint;        /* `KIND NAME on JOINT`: the joint, else -1 */
     int ec;           /* contact between markers in the energy-consistent form */
     ex_id qi, qf;     /* ec: the gap at the step's start and end (sema_mb_ec_length) */
+    int races;        /* placed on a clearance joint's races (kinds/clearance.c, for the
+                         pictures): 1 a friction's `radii`, 2 a contact's cylinder; 0 none */
+    ex_id race_rho[2];/* their radii at its first and second end (m) */
+    const ast *race_axis; /* the bearing axis as written (world frame, t = 0), or NULL */
     sval force;       /* element force (positive resists a moving toward b) */
     qty *q;
     int nq, capq;

@@ -203,6 +203,8 @@ int sema_elem_member(sema *S, int ei, const char *name, jnt_loc loc, sval *out);
 void sema_declare_joint(sema *S, sym *s);
 int sema_joint_member(sema *S, int ji, const char *name, jnt_loc loc, sval *out);
 void sema_joint_rows(sema *S, const joint *j, ex_id *c);
+/* The family (kind.h's `elem`) of elements of kind k (ELEM_*), or NULL (force, motion). */
+const sema_kind *sema_elem_family(const sema *S, int k);
 /* Pass 2: the instances of an element declaration. */
 void sema_declare_elem(sema *S, sym *s);
 

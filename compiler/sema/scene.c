@@ -342,6 +342,13 @@ static int end_marker(sema *S, const elem *el, const ast *n, ex_id x[3])
     return v.k == V_MARKER ? v.id : -1;
 }
 
+/* How element el is drawn (kind.h's `draw`: SEMA_DRAW_GAP, SEMA_DRAW_SLIP), or 0. */
+static int drawn(const sema *S, const elem *el)
+{
+    const sema_kind *f = sema_elem_family(S, el->kind);
+    return f ? f->draw : 0;
+}
+
 /* One probe: expression e named PROBE_TAG "ELEM:MA:MB:WHAT" among the outputs. */
 static void probe(sema *S, int ei, int ma, int mb, const char *what, ex_id e)
 {
@@ -355,7 +362,7 @@ void sema_scene_probes(sema *S)
     ex_pool *P = S->pool;
     for (int ei = 0; ei < S->nelem; ei++) {
         const elem *el = &S->elems[ei];
-        if ((el->kind != ELEM_CONTACT && el->kind != ELEM_FRICTION) ||
+        if (!drawn(S, el) ||
             !el->decl || el->decl->nkids < 2 || el->force.k != V_NUM || !el->done)
             continue;
         ex_id xa[3], xb[3];
@@ -364,7 +371,7 @@ void sema_scene_probes(sema *S)
         if (ma == -1 || mb == -1 || (ma < 0 && mb < 0))
             continue; /* not between markers (between mesh nodes: sema_scene's contacts) */
         static const char *const q[2][2] = {{"gap", "force"}, {"force", "v"}};
-        int fr = el->kind == ELEM_FRICTION;
+        int fr = drawn(S, el) == SEMA_DRAW_SLIP;
         sval v[2];
         int ok = 1;
         for (int k = 0; k < 2; k++) { /* its quantity, without a diagnostic when absent */
@@ -433,8 +440,24 @@ static void races(sema *S, par_list *pl, const elem *el, int ma, int mb, const i
         ct->axisp = par_vals(S, pl, 3, axe);
 }
 
+/* Whether end e1 of the element whose probes start at output k1 (side s1: 0
+ * its first end, 1 its second) is end e2 of k2's (side s2): the same marker,
+ * or points of the ground (-2) at one place at the scene's parameters. */
+static int same_end(sema *S, int e1, int k1, int s1, int e2, int k2, int s2, const double *y,
+                    const double *d, const double *p)
+{
+    const ir_vars *o = &S->m->out;
+    if (e1 != e2)
+        return 0;
+    for (int c = 0; e1 == -2 && c < 3; c++)
+        if (at_rest(S, o->v[k1 + 2 + 3 * s1 + c].rhs, y, d, p) !=
+            at_rest(S, o->v[k2 + 2 + 3 * s2 + c].rhs, y, d, p))
+            return 0;
+    return 1;
+}
+
 /* The marker contacts of the probes among the outputs (sema_scene_probes),
- * each friction element paired with the contact between the same markers. */
+ * each friction element paired with the contact between the same ends. */
 static void scene_mcontacts(sema *S, jnt_scene *sc, par_list *pl, const int *bmap,
                             const double *y, const double *d, const double *p)
 {
@@ -462,7 +485,7 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, par_list *pl, const int *bma
     sc->probe_ny = S->m->y.n, sc->probe_nd = S->m->d.n, sc->probe_nu = S->m->f.n;
     /* the contacts, then their frictions (by the markers at their ends) */
     sc->mcontact = xcalloc((size_t)n + 1, sizeof *sc->mcontact);
-    int *ends = xmalloc(2 * ((size_t)n + 1) * sizeof *ends);
+    int *ends = xmalloc(3 * ((size_t)n + 1) * sizeof *ends); /* ma, mb, first probe */
     for (int pass = 0; pass < 2; pass++)
         for (int k = 0; k < n; k++) {
             int ei, ma, mb;
@@ -478,12 +501,15 @@ static void scene_mcontacts(sema *S, jnt_scene *sc, par_list *pl, const int *bma
                     .xb = k + 5, .ffric = -1, .vfric = -1, .ma = ma < 0 ? -1 : ma,
                     .mb = mb < 0 ? -1 : mb, .axis_body = -1, .rhop = -1, .axisp = -1};
                 races(S, pl, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
-                ends[2 * c] = ma, ends[2 * c + 1] = mb;
+                ends[3 * c] = ma, ends[3 * c + 1] = mb, ends[3 * c + 2] = first + k;
             }
             for (int c = 0; pass == 1 && !strcmp(what, "ff") && c < sc->nmcontact; c++) {
                 jnt_scene_mcontact *ct = &sc->mcontact[c];
-                int ca = ends[2 * c], cb = ends[2 * c + 1];
-                if (ct->ffric < 0 && ((ca == ma && cb == mb) || (ca == mb && cb == ma))) {
+                int ca = ends[3 * c], cb = ends[3 * c + 1], kc = ends[3 * c + 2], kf = first + k;
+                if (ct->ffric < 0 && ((same_end(S, ca, kc, 0, ma, kf, 0, y, d, p) &&
+                                       same_end(S, cb, kc, 1, mb, kf, 1, y, d, p)) ||
+                                      (same_end(S, ca, kc, 0, mb, kf, 1, y, d, p) &&
+                                       same_end(S, cb, kc, 1, ma, kf, 0, y, d, p)))) {
                     ct->ffric = k, ct->vfric = k + 1;
                     if (ct->rho_a == 0 && ct->rho_b == 0) /* the races' of the friction */
                         races(S, pl, &S->elems[ei], ca, cb, bmap, y, d, p, ct);
@@ -653,7 +679,7 @@ jnt_scene *sema_scene(sema *S)
     int *fnode = xcalloc(4 * ((size_t)S->nelem + 1), sizeof *fnode);
     for (int e = 0; e < S->nelem; e++) {
         const elem *el = &S->elems[e];
-        if (el->kind != ELEM_CONTACT && el->kind != ELEM_FRICTION)
+        if (!drawn(S, el))
             continue;
         int msh[2] = {-1, -1}, nod[2] = {-1, -1}, cmp[2] = {-1, -1}, g[2] = {-1, -1};
         int ok = 1;
@@ -674,7 +700,7 @@ jnt_scene *sema_scene(sema *S)
         if (!ok || (msh[0] < 0 && msh[1] < 0))
             continue;
         int comp = cmp[1] >= 0 ? cmp[1] : cmp[0];
-        if (el->kind == ELEM_FRICTION) {
+        if (drawn(S, el) == SEMA_DRAW_SLIP) {
             int k = sc->nfric++;
             sc->fric[k] = (jnt_scene_friction){.name = xstrdup(el->name), .comp = comp,
                                                .ga = g[0], .gb = g[1]};

@@ -1,7 +1,8 @@
 /*
  * scene_axes.c: the axes and radii of the scene's joints and clearance
- * joints (sema/scene_int.h), from their declarations as kinds/joint.c,
- * sema/element.c and sema/clearance.c read them, for sema/scene.c.
+ * joints (sema/scene_int.h), for sema/scene.c: a joint's axes from its
+ * declaration as kinds/joint3d.c reads it, a clearance joint's radii and
+ * axis as kinds/clearance.c recorded them on its elements.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ static void fixed_in0(sema *S, const marker *m, const double w0[3], const ex_id 
     }
 }
 
-/* A spatial joint's axis as kinds/joint.c makes it from `axis` (z when
+/* A spatial joint's axis as kinds/joint3d.c makes it from `axis` (z when
  * absent), fixed in b's frame, into sj->axis; a universal joint's `axis_b`
  * there and its `axis`, fixed in a's frame, into sj->axis_a; their
  * expressions into axe[0 .. 3) and axe[3 .. 6) (-1: none). */
@@ -82,49 +83,22 @@ static double rest1(sema *S, ex_id e, const double *y, const double *d, const do
 }
 
 /* A clearance joint's races of marker contact ct (element el between
- * markers ma, mb; -2 a ground point): the radii and the bearing axis of
- * its `clearance = cylinder(rho_k, rho_l, axis)` (rho_b, rho_a) or of a
- * friction's `radii` and `axis` (z between planar markers), the axis
- * fixed in mb's body as sema_mb_clearance_slip and sema_mb_cylinder_gap
- * fix it, in el's scope (an array's instance: its iterator bound); the
- * radii's expressions into rho, the axis's into axe (-1: none found). Kept when already found (the contact's
- * before its friction's). */
+ * markers ma, mb; -2 a ground point): the radii and the bearing axis its
+ * geometry recorded when it placed el (kinds/clearance.c: a contact's
+ * cylinder, rho_l and rho_k, or a friction's `radii`; its `axis`, z between
+ * planar markers), the axis fixed in mb's body as the races' slip and the
+ * cylinder gap fix it; the radii's expressions into rho, the axis's into
+ * axe (-1: none found). Kept when already found (the contact's before its
+ * friction's). */
 void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
-                  const double *d, const double *p, jnt_scene_mcontact *ct, ex_id rho[2],
-                  ex_id axe[3])
+                 const double *d, const double *p, jnt_scene_mcontact *ct, ex_id rho[2],
+                 ex_id axe[3])
 {
-    static const jnt_dim DIM_M = {{0, 6, 0, 0, 0}};
-    scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival}; /* an instance's */
-    const scope *sc = el->iname ? &isc : &S->global;
-    const ast *axis = NULL, *rad[2] = {NULL, NULL}, *other = NULL;
-    int cyl = 0, radii = 0;
-    for (int i = 2; i < el->decl->nkids; i++) {
-        const ast *st = el->decl->kids[i];
-        if (!st->name || st->nkids < 1)
-            continue;
-        if (!strcmp(st->name, "clearance") && st->kids[0]->kind == AST_CALL) {
-            cyl = 1;
-            for (int k = 0; k < st->kids[0]->nkids; k++) {
-                const ast *a = st->kids[0]->kids[k];
-                if (a->kind == AST_ARG && a->nkids > 0 && a->name)
-                    *(!strcmp(a->name, "axis") ? &axis : !strcmp(a->name, "rho_l") ? &rad[0]
-                      : !strcmp(a->name, "rho_k") ? &rad[1] : &other) = a->kids[0];
-            }
-        } else if (!strcmp(st->name, "radii")) {
-            radii = 1;
-            ex_id r[2];
-            if (sema_mb_pair(S, sc, st->kids[0], DIM_M, "'radii'", r) == 0) {
-                ct->rho_a = rest1(S, r[0], y, d, p), ct->rho_b = rest1(S, r[1], y, d, p);
-                rho[0] = r[0], rho[1] = r[1];
-            }
-        } else if (!strcmp(st->name, "axis")) {
-            axis = st->kids[0];
-        }
-    }
-    for (int k = 0; cyl && k < 2; k++) {
-        sval v = rad[k] ? sema_num_dim(S, sc, rad[k], DIM_M, "a radius") : sval_err;
-        *(k ? &ct->rho_b : &ct->rho_a) = v.k == V_NUM ? rest1(S, v.e, y, d, p) : 0;
-        rho[k] = v.k == V_NUM ? v.e : -1;
+    int cyl = el->races == 2, radii = el->races == 1;
+    const ast *axis = el->race_axis;
+    for (int k = 0; el->races && k < 2; k++) {
+        *(k ? &ct->rho_b : &ct->rho_a) = rest1(S, el->race_rho[k], y, d, p);
+        rho[k] = el->race_rho[k];
     }
     const marker *m = mb >= 0 ? &S->markers[mb] : NULL;
     int d3 = ma >= 0 ? S->markers[ma].d3 : !m || m->d3;

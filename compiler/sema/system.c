@@ -275,18 +275,18 @@ int sema_sub_node_dof(sema *S, int si, int node, int comp, jnt_loc loc)
 }
 
 /* See core.h. */
-int sema_mb_ground_point(sema *S, const ast *e, const char *owner)
+int sema_mb_ground_point(sema *S, const scope *sc, const ast *e, const char *owner)
 {
     ex_id xy[3];
     if (e->kind == AST_TUPLE && e->nkids == 3) {
-        if (sema_mb_triple(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
+        if (sema_mb_triple(S, sc, e, DIM_M, "a point of the ground", xy) != 0)
             return -1;
         marker m = {.name = xasprintf("%s.ground", owner), .short_name = "ground", .body = -1,
                     .px = xy[0], .py = xy[1], .pz = xy[2], .angle = -1, .dx = -1, .dy = -1,
                     .dz = -1, .d3 = 1};
         return add_ground_marker(S, m);
     }
-    if (sema_mb_pair(S, &S->global, e, DIM_M, "a point of the ground", xy) != 0)
+    if (sema_mb_pair(S, sc, e, DIM_M, "a point of the ground", xy) != 0)
         return -1;
     if (sema_is_dynamic(S, xy[0]) || sema_is_dynamic(S, xy[1])) {
         diag_error(S->dc, e->loc, "a point of the ground may use parameters only");

@@ -464,18 +464,41 @@ def mcontacts(stem, d, csvpath, cols, mcols, key=None):
        % (stem, len(fr), ",".join(c for c in cols + mcols if c != "-"), worst, nclosed, peak))
 
 
-def minstances(stem, d, csvpath, n, rho0):
+def mpair(stem, d, csvpath):
+    """A friction drawn on the contact it shares its ends with (issue 32): of
+    two contacts from one marker to two points of the ground, the second (the
+    friction's) carries the CSV's fr and v at every frame, the first 0."""
+    fr = frames(d)
+    names, rows = csv(csvpath)
+    col = {c: i for i, c in enumerate(names)}
+    worst, good, rubbed = 0.0, len(fr) == len(rows) > 0, 0
+    for k, (t, f) in enumerate(fr):
+        ds = blocks(f).get("contacts")
+        if ds is None or ds.GetNumberOfPoints() != 2:
+            good = False
+            break
+        ff, sv = arr(ds, "friction_force"), arr(ds, "slip_rate")
+        worst = max(worst, abs(ff[0]), abs(sv[0]), abs(ff[1] - rows[k, col["fr"]]),
+                    abs(sv[1] - rows[k, col["v"]]))
+        rubbed += rows[k, col["fr"]] != 0
+    ok(good and worst <= 1e-12 and rubbed > 0,
+       "%s: the friction is drawn on the contact of its ground point, not on the first one "
+       "declared from the same marker, at %d frames (largest difference %.2g; rubbing at %d)"
+       % (stem, len(fr), worst, rubbed))
+
+
+def minstances(stem, d, csvpath, n, rho0, xstep="0"):
     """An array's contacts between markers (issue 32): instance i (1..n) is
     the contacts block's point i - 1 at every frame, its gap, normal force,
     friction force and slip rate the CSV's gapI, fnI, ftI, vI, its first
-    marker the CSV's xI, yI, its second the ground point (0, 0); the state
+    marker the CSV's xI, yI, its second the ground point (I xstep, 0); the state
     0 where the normal force is 0, the force vector as long as the normal
     force; the bearing axis z and the contact point b + rho_b n with the
     instance's rho_b = rho0 + I mm (n from b to a); each closes at some frame."""
     fr = frames(d)
     names, rows = csv(csvpath)
     col = {c: i for i, c in enumerate(names)}
-    n, rho0 = int(n), float(rho0)
+    n, rho0, xstep = int(n), float(rho0), float(xstep)
     what = [("gap", "gap"), ("normal_force", "fn"), ("friction_force", "ft"),
             ("slip_rate", "v")]
     worst, good = 0.0, len(fr) == len(rows) > 0
@@ -491,7 +514,8 @@ def minstances(stem, d, csvpath, n, rho0):
                 worst = max(worst, abs(v - want) / max(abs(want), 1e-300) if want else abs(v))
             a, b = arr(ds, "marker_a")[i], arr(ds, "marker_b")[i]
             want = np.array([rows[k, col["x%d" % (i + 1)]], rows[k, col["y%d" % (i + 1)]], 0])
-            worst = max(worst, np.abs(a - want).max(), np.abs(b).max())
+            worst = max(worst, np.abs(a - want).max(),
+                        np.abs(b - [(i + 1) * xstep, 0, 0]).max())
             fn, st, fv = arr(ds, "normal_force")[i], arr(ds, "state")[i], arr(ds, "force")[i]
             good &= bool((st == 0) == (fn <= 0)) and np.allclose(pts(ds)[i], (a + b) / 2,
                                                                   atol=1e-15)
@@ -678,6 +702,8 @@ if __name__ == "__main__":
         mcontacts(*args)
     elif kind == "minstances":
         minstances(*args)
+    elif kind == "mpair":
+        mpair(*args)
     elif kind == "dmarker":
         dmarker(*args)
     elif kind == "shapes":

@@ -125,14 +125,21 @@ if "$J" run rotor_clearance.jnt --vtk k_rotor -o k_rotor.csv > kr.log 2>&1; then
 else
     fail "rotor_clearance (contacts): jnt run --vtk failed"; grep error kr.log | head -3
 fi
-# an array of contacts between markers (tests/vtk/pins.jnt: three pins in holes of i mm,
-# each with its friction of radii (r_pin, r_pin + i mm), r_pin set by -D): each
-# instance its own point, against its CSV columns at each of the 301 frames
+# an array of contacts between markers (tests/vtk/pins.jnt: three pins in holes of i mm
+# at (i * 50 mm, 0), each with its friction of radii (r_pin, r_pin + i mm), r_pin set by
+# -D): each instance its own point, against its CSV columns at each of the 301 frames
 if "$J" run "$ROOT/tests/vtk/pins.jnt" -D r_pin=5mm --vtk k_pins -o k_pins.csv > kp.log 2>&1; then
     check every k_pins k_pins.csv pins
-    check minstances pins k_pins k_pins.csv 3 0.005
+    check minstances pins k_pins k_pins.csv 3 0.005 0.05
 else
     fail "pins (contact arrays): jnt run --vtk failed"; grep error kp.log | head -3
+fi
+# a friction on the contact it shares its ends with, when both end at points of the ground
+# (tests/vtk/two_holes.jnt: the friction's hole declared second)
+if "$J" run "$ROOT/tests/vtk/two_holes.jnt" --vtk k_holes -o k_holes.csv > kh.log 2>&1; then
+    check mpair two_holes k_holes k_holes.csv
+else
+    fail "two_holes (friction pairing): jnt run --vtk failed"; grep error kh.log | head -3
 fi
 # a -D that moves a marker moves the picture: the pendulum's top = (0, L/2) with L = 2 m
 # (the default 1 m) is at the rod's point + 1 m along its axis, at the pin (the origin),
