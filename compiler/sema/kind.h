@@ -35,7 +35,7 @@ enum { SEMA_DRAW_GAP = 1, SEMA_DRAW_SLIP };
 typedef struct sema_kind {
     const char *name;      /* as the language spells it ("rigid2d", "substructure") */
     /* declarations: symbols of kind `sym` (enum sym_kind) in declaration pass `pass`
-     * (0 bodies, 1 substructures and chains, 2 points, interfaces and joints), in the
+     * (0 bodies, 1 substructures and chains, 2 points and interfaces), in the
      * order of the files' declarations */
     int sym, pass;
     void (*declare)(sema *S, sym *s);

@@ -72,7 +72,7 @@ int sema_lower(diag_ctx *dc, ast_arena *arena, const ast *model, int file,
     }
     sema_kinds_declare(&S, 1); /* substructures, chains */
     sema_kinds_run(&S, offsetof(sema_kind, bind));
-    sema_kinds_declare(&S, 2); /* points, interfaces, joints */
+    sema_kinds_declare(&S, 2); /* points, interfaces; joints (sema/joints.c), in order */
     for (int i = 0; i < S.nsym; i++) {
         sym *s = &S.syms[i];
         if (s->kind == SYM_ELEM)
