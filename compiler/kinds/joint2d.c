@@ -13,8 +13,6 @@
 #include "sema/dims.h"
 #include "sema/sema_v3.h"
 
-#define Y(i) ex_var(P, EX_Y, (i))
-
 /* A multiplier state of joint j: its name and dimension. */
 static void add_lambda(sema *S, joint *j, const char *what, jnt_dim dim)
 {
@@ -65,21 +63,8 @@ static int joint2d_build(sema *S, joint *j, const ast *axis, const ast *axis_b, 
     } else {
         j->rel = th;
     }
-    j->rel_v = ex_diff(P, j->rel, EX_T, 0);
-    for (int i = 0; i < sema_ir(S)->y.n; i++)
-        if (ex_depends(P, j->rel, EX_Y, i))
-            j->rel_v = ADD(j->rel_v, MUL(ex_diff(P, j->rel, EX_Y, i), Y(i + 1)));
-    if (drive) {
-        sval v = sema_num_dim(S, sema_global(S), drive,
-                              kind == JOINT_PRISMATIC ? DIM_M : units_none, "the drive");
-        if (v.k != V_NUM)
-            return -1;
-        if (!sema_is_time_only(S, v.e)) {
-            diag_error(sema_dc(S), drive->loc, "a drive is a function of time and parameters");
-            return -1;
-        }
-        j->drive = v.e;
-    }
+    if (sema_joint_rate_drive(S, j, drive, kind == JOINT_PRISMATIC) != 0)
+        return -1;
     /* the multipliers, one per constraint row (built by sema_mb_finish) */
     if (kind == JOINT_PRISMATIC) {
         add_lambda(S, j, "lambda_n", DIM_N);

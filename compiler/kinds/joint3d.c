@@ -145,22 +145,13 @@ static int joint3d_build(sema *S, joint *j, const ast *axis, const ast *axis_b,
         j->rel = v_dot(P, dr, ab);
     else
         j->rel = ex_const(P, 0);
-    j->rel_v = ex_diff(P, j->rel, EX_T, 0);
-    for (int i = 0; i < sema_ir(S)->y.n; i++)
-        if (ex_depends(P, j->rel, EX_Y, i))
-            j->rel_v = ADD(j->rel_v, MUL(ex_diff(P, j->rel, EX_Y, i), ex_var(P, EX_Y, i + 1)));
+    if (sema_joint_rate_drive(S, j, drive, slide) != 0)
+        return -1;
     if (drive) {
-        sval v = sema_num_dim(S, sema_global(S), drive, slide ? DIM_M : units_none, "the drive");
-        if (v.k != V_NUM)
-            return -1;
-        if (!sema_is_time_only(S, v.e)) {
-            diag_error(sema_dc(S), drive->loc, "a drive is a function of time and parameters");
-            return -1;
-        }
-        j->drive = v.e;
-        ex_id row = slide ? SUB(j->rel, v.e)
-                          : SUB(MUL(ex_op1(P, EX_COS, v.e), v_dot(P, pa, sb)),
-                                MUL(ex_op1(P, EX_SIN, v.e), v_dot(P, pa, pb)));
+        ex_id v = j->drive;
+        ex_id row = slide ? SUB(j->rel, v)
+                          : SUB(MUL(ex_op1(P, EX_COS, v), v_dot(P, pa, sb)),
+                                MUL(ex_op1(P, EX_SIN, v), v_dot(P, pa, pb)));
         add_row(S, j, row, "lambda_drive", slide ? DIM_N : DIM_NM);
     }
     return 0;

@@ -158,6 +158,12 @@ void sema_mb3d_marker(sema *S, body *b, const char *name, const ex_id X[3], cons
 int sema_mb_triple(sema *S, const scope *sc, const ast *e, jnt_dim dim, const char *what,
                    ex_id out[3]);
 
+/* A joint family's joint j (kinds/joint2d.c, joint3d.c): the rate of its relative
+ * coordinate (j->rel_v, from j->rel) and its `drive` (a function of time and
+ * parameters, a length when `slide`, else an angle: j->drive); 0, or -1 after an
+ * error. */
+int sema_joint_rate_drive(sema *S, joint *j, const ast *drive, int slide);
+
 /* A point (x, y) or (x, y, z) of the ground, evaluated in scope sc (an element
  * array's instance may use its index), as a marker of its own (owner names it);
  * -1 after an error. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "passes.h"
+#include "dims.h"
 #include "front/alloc.h"
 
 /* The joint family of joints in dim dimensions (2 or 3). */
@@ -102,6 +103,28 @@ void sema_declare_joint(sema *S, sym *s)
     return;
 fail:
     free(j.name);
+}
+
+/* See core.h. */
+int sema_joint_rate_drive(sema *S, joint *j, const ast *drive, int slide)
+{
+    ex_pool *P = S->pool;
+    j->rel_v = ex_diff(P, j->rel, EX_T, 0);
+    for (int i = 0; i < S->m->y.n; i++)
+        if (ex_depends(P, j->rel, EX_Y, i))
+            j->rel_v = ex_op2(P, EX_ADD, j->rel_v, ex_op2(P, EX_MUL, ex_diff(P, j->rel, EX_Y, i),
+                                                         ex_var(P, EX_Y, i + 1)));
+    if (!drive)
+        return 0;
+    sval v = sema_num_dim(S, &S->global, drive, slide ? DIM_M : units_none, "the drive");
+    if (v.k != V_NUM)
+        return -1;
+    if (!sema_is_time_only(S, v.e)) {
+        diag_error(S->dc, drive->loc, "a drive is a function of time and parameters");
+        return -1;
+    }
+    j->drive = v.e;
+    return 0;
 }
 
 /* See passes.h. */
