@@ -20,7 +20,7 @@
 #include "dims.h"
 #include "front/alloc.h"
 
-/* See passes.h. */
+/* See core.h. */
 void sema_elem_add_qty(elem *el, const char *name, sval v)
 {
     XGROW(el->q, el->capq, el->nq);
@@ -38,6 +38,8 @@ const sema_kind *sema_elem_family(const sema *S, int k)
     return NULL;
 }
 
+/* The end n of element `owner` (core.h's sema_end), in scope sc (an array
+ * instance's); END_ERR after an error. */
 static sema_end endpoint(sema *S, const scope *sc, const ast *n, const char *owner)
 {
     if (n->kind == AST_GROUND) /* KIND NAME on X: the other end is the ground */
@@ -82,10 +84,12 @@ static int gather_settings(sema *S, const sema_kind *fam, const elem *el, elem_s
     const ast *decl = el->decl;
     const sema_kind *owner[SEMA_MAX_SETTINGS];
     int n = 0;
-    for (const elem_setting *st = fam->settings; st->name; st++)
+    /* SEMA_MAX_SETTINGS bounds them (the longest list, friction's, has 9) */
+    for (const elem_setting *st = fam->settings; st->name && n < SEMA_MAX_SETTINGS - 1; st++)
         owner[n] = NULL, site->name[n++] = st->name;
     for (const sema_kind *const *k = S->kinds; *k; k++)
-        for (const elem_setting *st = (*k)->geom_settings; st && st->name; st++)
+        for (const elem_setting *st = (*k)->geom_settings;
+             st && st->name && n < SEMA_MAX_SETTINGS - 1; st++)
             if (st->family == el->kind)
                 owner[n] = *k, site->name[n++] = st->name;
     owner[n] = NULL, site->name[n++] = "radius";

@@ -443,7 +443,7 @@ done:
     return res;
 }
 
-/* See passes.h. */
+/* See core.h. */
 void sema_friction_v2(sema *S, elem *el, ex_id v2)
 {
     ex_pool *P = S->pool;
@@ -493,7 +493,7 @@ static const ast *law_call(sema *S, const ast *setting)
     return NULL;
 }
 
-/* See passes.h. */
+/* See core.h. */
 sval sema_law_force(sema *S, const scope *sc, elem *el, const ast *setting, int kind)
 {
     const ast *call = law_call(S, setting);

@@ -48,7 +48,7 @@ ex_id sema_at_init(sema *S, ex_id e)
     return r;
 }
 
-/* See passes.h. */
+/* See core.h. */
 void sema_defer_init(sema *S, int d, ex_id e)
 {
     XGROW(S->dinit_d, S->capdinit, S->ndinit);

@@ -68,7 +68,7 @@ int sema_mb_add_dof(sema *S, body *b, const char *short_name, jnt_dim dim, jnt_l
     return S->ndof++;
 }
 
-/* See passes.h. */
+/* See core.h. */
 void sema_mb_lin(sema *S, dof *f, ex_id e, int rate, ex_id (*coef)(sema *, ex_kind, int, void *),
                  void *ctx)
 {
@@ -103,7 +103,7 @@ void sema_mb_lin(sema *S, dof *f, ex_id e, int rate, ex_id (*coef)(sema *, ex_ki
     }
 }
 
-/* See passes.h. */
+/* See core.h. */
 int sema_mb_push_dof(sema *S, const dof *f)
 {
     XGROW(S->dofs, S->capdof, S->ndof);
