@@ -166,7 +166,8 @@ int jit_compile(const char *csrc, double *data, FILE *diag, jnt_model **out)
         {"exp", (const void *)exp},     {"log", (const void *)log},   {"sqrt", (const void *)sqrt},
         {"fabs", (const void *)fabs},   {"floor", (const void *)floor},
         {"atan2", (const void *)atan2}, {"pow", (const void *)pow},   {"fmin", (const void *)fmin},
-        {"fmax", (const void *)fmax},   {"memset", (const void *)memset}, /* gen_rhs's zero rows */
+        {"fmax", (const void *)fmax},   {"sincos", (const void *)sincos}, /* gen_expr.c's pairs */
+        {"memset", (const void *)memset}, /* gen_rhs's zero rows */
     };
     *out = NULL;
     lock_tcc();

@@ -10,7 +10,9 @@
  * dependency order, then the assignments lhs[i] = ...; in root order.
  *
  * The C computes exactly what ex_apply / ex_eval compute: the same libm
- * calls, x^2 as x*x, min/max and sign through the prelude's helpers.
+ * calls, x^2 as x*x, min/max and sign through the prelude's helpers; the
+ * sine and cosine of one operand are both temporaries, written by one
+ * sincos call (bit-identical to sin and cos in glibc).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -302,6 +304,35 @@ static void put_line(FILE *out, const diag_ctx *dc, jnt_loc loc, int *last_file,
     fputc('\n', out);
 }
 
+/* Pairs the written sine and cosine of one operand: partner[i] is the
+ * position of the other of i's pair, or -1. glibc's sincos(x, &s, &c)
+ * gives the bits of sin(x) and cos(x) (the same code paths; checked on
+ * 3e7 arguments, docs/performance.md), in one call: gcc -O2 joins such
+ * calls itself, tcc does not. */
+static void pair_sincos(const emitter *em, int cnt, const unsigned char *live, int *partner)
+{
+    ex_map sin_of; /* operand id -> position of its sine */
+    ex_map_init(&sin_of, 16);
+    for (int i = 0; i < cnt; i++) {
+        const ex_node *x = ex_get(em->p, em->order[i]);
+        partner[i] = -1;
+        if (x->kind == EX_SIN && live[i] && slot_of(em, em->order[i]) < 0 &&
+            ex_map_get(&sin_of, x->a) < 0)
+            ex_map_put(&sin_of, x->a, i);
+    }
+    for (int i = 0; i < cnt; i++) {
+        const ex_node *x = ex_get(em->p, em->order[i]);
+        if (x->kind != EX_COS || !live[i] || slot_of(em, em->order[i]) >= 0)
+            continue;
+        int j = ex_map_get(&sin_of, x->a);
+        if (j >= 0 && partner[j] < 0) {
+            partner[i] = j;
+            partner[j] = i;
+        }
+    }
+    ex_map_free(&sin_of);
+}
+
 /* Writes C statements computing roots[0..n-1] into the lvalues lhs[i] (see
  * expr.h). The lvalues are assigned last, in order, after every temporary:
  * they must not name a variable the block reads (y, d, p, t) unless no later
@@ -327,6 +358,7 @@ void ex_emit_slots(ex_pool *p, FILE *out, int n, const ex_id *roots, const char 
     int *height = xcalloc((size_t)cnt + 1, sizeof *height);
     unsigned char *live = xcalloc((size_t)cnt + 1, 1);
     em.temp = xmalloc(((size_t)cnt + 1) * sizeof *em.temp);
+    int *partner = xmalloc(((size_t)cnt + 1) * sizeof *partner);
 
     /* the nodes written: the roots and the operands of written, unslotted nodes */
     for (int r = 0; r < n; r++)
@@ -351,7 +383,10 @@ void ex_emit_slots(ex_pool *p, FILE *out, int n, const ex_id *roots, const char 
     for (int r = 0; r < n; r++)
         uses[ex_map_get(&em.pos, roots[r])]++;
 
-    /* shared or too deeply nested interior nodes become temporaries */
+    pair_sincos(&em, cnt, live, partner);
+
+    /* shared or too deeply nested interior nodes become temporaries, and
+     * both of a sine and cosine pair (one sincos call writes them) */
     int ntemp = 0;
     for (int i = 0; i < cnt; i++) {
         const ex_node *x = ex_get(p, em.order[i]);
@@ -365,7 +400,7 @@ void ex_emit_slots(ex_pool *p, FILE *out, int n, const ex_id *roots, const char 
                 h = height[j];
         }
         height[i] = h + 1;
-        if (uses[i] > 1 || height[i] > MAX_INLINE) {
+        if (uses[i] > 1 || height[i] > MAX_INLINE || partner[i] >= 0) {
             em.temp[i] = ntemp++;
             height[i] = 0;
         }
@@ -374,9 +409,19 @@ void ex_emit_slots(ex_pool *p, FILE *out, int n, const ex_id *roots, const char 
     /* the temporaries in dependency order, then the assignments */
     int last_file = -1, last_line = -1;
     for (int i = 0; i < cnt; i++) {
-        if (em.temp[i] < 0)
+        if (em.temp[i] < 0 || (partner[i] >= 0 && partner[i] < i))
+            continue; /* the second of a pair: written with the first */
+        const ex_node *x = ex_get(p, em.order[i]);
+        put_line(out, dc, x->loc, &last_file, &last_line);
+        if (partner[i] >= 0) {
+            int ts = em.temp[x->kind == EX_SIN ? i : partner[i]];
+            int tc = em.temp[x->kind == EX_SIN ? partner[i] : i];
+            fprintf(out, "%sdouble %s%d, %s%d;\n%ssincos(", indent, prefix, ts, prefix, tc,
+                    indent);
+            put(&em, x->a);
+            fprintf(out, ", &%s%d, &%s%d);\n", prefix, ts, prefix, tc);
             continue;
-        put_line(out, dc, ex_get(p, em.order[i])->loc, &last_file, &last_line);
+        }
         fprintf(out, "%sdouble %s%d = ", indent, prefix, em.temp[i]);
         put_op(&em, em.order[i]);
         fputs(";\n", out);
@@ -394,6 +439,7 @@ void ex_emit_slots(ex_pool *p, FILE *out, int n, const ex_id *roots, const char 
     free(uses);
     free(height);
     free(live);
+    free(partner);
     free(em.temp);
     free(em.order);
     ex_map_free(&em.pos);
@@ -438,6 +484,7 @@ void ex_emit_prelude(FILE *out)
           "double fabs(double); double floor(double);\n"
           "double atan2(double, double); double pow(double, double);\n"
           "double fmin(double, double); double fmax(double, double);\n"
+          "void sincos(double, double *, double *);\n"
           "__attribute__((unused)) static inline double jnt_sign(double x)\n"
           "{ return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }\n"
           "__attribute__((unused)) static inline double jnt_min(double a, double b)\n"

@@ -9,6 +9,7 @@ double exp(double); double log(double); double sqrt(double);
 double fabs(double); double floor(double);
 double atan2(double, double); double pow(double, double);
 double fmin(double, double); double fmax(double, double);
+void sincos(double, double *, double *);
 __attribute__((unused)) static inline double jnt_sign(double x)
 { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 __attribute__((unused)) static inline double jnt_min(double a, double b)
