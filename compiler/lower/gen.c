@@ -64,8 +64,8 @@ static void gen_tables(gen_ctx *g)
         /* a long pattern is model data, copied by the bind function */
         fprintf(out, "static int %s_jac_colptr[%d];\nstatic int %s_jac_rowind[%d];\n", g->px,
                 m->jac.ncol + 1, g->px, m->jac.nnz + 1);
-        g->jac_off[0] = gen_tab_ints(g->tabs, m->jac.colptr, m->jac.ncol + 1);
-        g->jac_off[1] = gen_tab_ints(g->tabs, m->jac.rowind, m->jac.nnz);
+        g->jac_off[0] = gl_tab_ints(g->tabs, m->jac.colptr, m->jac.ncol + 1);
+        g->jac_off[1] = gl_tab_ints(g->tabs, m->jac.rowind, m->jac.nnz);
     } else {
         gen_put_ints(out, NAME("jac_colptr"), m->jac.colptr, m->jac.ncol + 1);
         gen_put_ints(out, NAME("jac_rowind"), m->jac.rowind, m->jac.nnz);
@@ -223,22 +223,28 @@ static void put_ref(const gen_ctx *g, int have, const char *what, const char *se
 }
 
 /* The bind function: where the loops' tables and a long Jacobian pattern
- * are in the model data. They follow the model's own data (ir_data_fill).
- * Writes only when the data moved, so binding one model again is no race. */
+ * are in the model data. They follow the model's own data (ir_data_fill):
+ * the constants (px_kd points at them), then the indices, copied once into
+ * the int array px_ki (a long pattern from there). Writes only when the
+ * data moved, so binding one model again is no race. */
 static void gen_bind(const gen_ctx *g)
 {
     FILE *out = g->out;
     const char *px = g->px;
+    long ndata = g->m->ndata, ni = g->tabs->ni;
     fprintf(out, "\n#line 1 \"<jnt>\"\nstatic void %s_bind(const double *data)\n{\n"
                  "    if (!data || %s_kd == data + %ld)\n        return;\n",
-            px, px, g->m->ndata);
+            px, px, ndata);
+    if (ni)
+        fprintf(out, "    for (long i = 0; i < %ld; i++)\n        %s_ki[i] = (int)data[%ld + i];\n",
+                ni, px, ndata + g->tabs->n);
     static const char *const which[2] = {"colptr", "rowind"};
     int len[2] = {g->m->jac.ncol + 1, g->m->jac.nnz};
     for (int k = 0; k < 2; k++)
         if (g->jac_off[k] >= 0)
-            fprintf(out, "    for (int i = 0; i < %d; i++)\n        %s_jac_%s[i] = (int)data[%ld + i];\n",
-                    len[k], px, which[k], g->m->ndata + g->jac_off[k]);
-    fprintf(out, "    %s_kd = data + %ld;\n}\n", px, g->m->ndata);
+            fprintf(out, "    for (int i = 0; i < %d; i++)\n        %s_jac_%s[i] = %s_ki[%ld + i];\n",
+                    len[k], px, which[k], px, g->jac_off[k]);
+    fprintf(out, "    %s_kd = data + %ld;\n}\n", px, ndata);
 }
 
 /* The jnt_abi_model table that names everything. */
@@ -264,7 +270,7 @@ static void gen_abi(const gen_ctx *g, const char *abi_name, int exported, int nf
     else
         fputs("0", out);
     fprintf(out, ",\n    %d, %d, %d, %d, %d, %ld,\n", m->y.n, m->d.n, m->p.n, m->out.n, m->f.n,
-            m->ndata + (g->tabs ? g->tabs->n : 0));
+            m->ndata + (g->tabs ? g->tabs->n + g->tabs->ni : 0));
     fprintf(out, "    %s_y_names, %s_d_names, %s_p_names, %s_out_names, %s_p_dims, %s_out_dims,\n",
             px, px, px, px, px, px);
     fprintf(out, "    %d, %s_jac_colptr, %s_jac_rowind,\n", m->jac.nnz, px, px);
@@ -319,7 +325,7 @@ static void gen_one(const ir_model *m, const diag_ctx *dc, FILE *out, const char
         gen_blocks(&g);
     if (m->nsum)
         gen_summaries(&g);
-    if (tabs && !tabs->n)
+    if (tabs && !tabs->n && !tabs->ni)
         g.tabs = NULL; /* nothing to bind */
     if (g.tabs)
         gen_bind(&g);
@@ -350,15 +356,23 @@ int gen_model(ir_model *m, const diag_ctx *dc, FILE *out)
     gen_one(m, dc, mem, "m", "jnt_generated_model", 1, loops ? &tabs : NULL);
     if (fclose(mem) != 0)
         alloc_nomem();
-    if (tabs.n)
+    if (tabs.n || tabs.ni)
         fputs("static const double *m_kd; /* the loops' tables (m_bind) */\n", out);
+    if (tabs.ni)
+        fprintf(out, "static int m_ki[%ld]; /* their indices, as int (m_bind) */\n", tabs.ni);
     fwrite(body, 1, len, out);
     free(body);
-    /* the tables follow the model's own data */
+    /* the tables follow the model's own data: the constants, then the indices */
     free(m->kdata);
     m->kdata = tabs.v;
-    m->nkdata = tabs.n;
-    m->ndata += tabs.n;
+    m->nkdata = tabs.n + tabs.ni;
+    if (tabs.ni) {
+        m->kdata = xrealloc(m->kdata, (size_t)m->nkdata * sizeof *m->kdata);
+        for (long i = 0; i < tabs.ni; i++)
+            m->kdata[tabs.n + i] = tabs.ix[i];
+    }
+    free(tabs.ix);
+    m->ndata += m->nkdata;
     /* a standalone simulator links its model data as jnt_generated_data
      * (jnt build assembles it from the data file) */
     fputs("\n#ifdef JNT_STANDALONE\n#include <jnt/jnt.h>\n", out);

@@ -20,7 +20,7 @@ typedef struct gen_ctx {
     FILE *out;
     const char *px;
     gl_tables *tabs;  /* the loops' tables (the top model's kernels), or NULL: unrolled */
-    long jac_off[2];  /* the Jacobian's colptr and rowind in tabs, or -1: literals */
+    long jac_off[2];  /* the Jacobian's colptr and rowind in tabs->ix, or -1: literals */
 } gen_ctx;
 
 /* A table `id` of the variables' names (a null pointer when vs is empty). */
@@ -28,9 +28,6 @@ void gen_put_names(FILE *out, const char *id, const ir_vars *vs);
 
 /* A table `id` of n ints (one 0 when n is 0). */
 void gen_put_ints(FILE *out, const char *id, const int *v, int n);
-
-/* Append n ints to the loops' tables as doubles; returns their offset. */
-long gen_tab_ints(gl_tables *t, const int *v, int n);
 
 /* Open kernel `name` with signature `args`; `unused` lists the one-letter
  * arguments to void. Kernels that read the gathered quantities get uv, the

@@ -48,19 +48,6 @@ void gen_put_ints(FILE *out, const char *id, const int *v, int n)
 }
 
 /* See gen_int.h. */
-long gen_tab_ints(gl_tables *t, const int *v, int n)
-{
-    long off = t->n;
-    if (t->n + n > t->cap) {
-        t->cap = t->n + n + 1024;
-        t->v = xrealloc(t->v, (size_t)t->cap * sizeof *t->v);
-    }
-    for (int i = 0; i < n; i++)
-        t->v[t->n++] = v[i];
-    return off;
-}
-
-/* See gen_int.h. */
 void gen_open_fn(const gen_ctx *g, const char *name, const char *args, const char *unused)
 {
     fprintf(g->out, "\n#line 1 \"<jnt>\"\nstatic int %s_%s(%s)\n{\n", g->px, name, args);
@@ -124,9 +111,10 @@ static void emit_roll(const gen_ctx *g, int n, const ex_id *roots, const char *n
         emit_block(g->m->pool, g->out, g->dc, n, roots, fmt, index, "w");
         return;
     }
-    char kd[64];
+    char kd[64], ki[64];
     snprintf(kd, sizeof kd, "%s_kd", g->px);
-    gen_loop_emit(g->m->pool, g->out, g->dc, n, roots, name, index, "w", g->tabs, kd);
+    snprintf(ki, sizeof ki, "%s_ki", g->px);
+    gen_loop_emit(g->m->pool, g->out, g->dc, n, roots, name, index, "w", g->tabs, kd, ki);
 }
 
 #define KARGS(last) "double t, const double *y, const double *u, const double *d, " \
@@ -254,8 +242,8 @@ static void gen_jac(const gen_ctx *g)
     emit_roll(g, n, roots, "jx", NULL);
     fputs("#line 1 \"<jnt>\"\n", g->out);
     if (g->tabs) {
-        long off = gen_tab_ints(g->tabs, tri, 3 * J->nchain);
-        fprintf(g->out, "    const double *T = %s_kd + %ld;\n", g->px, off);
+        long off = gl_tab_ints(g->tabs, tri, 3 * J->nchain);
+        fprintf(g->out, "    const int *T = %s_ki + %ld;\n", g->px, off);
     } else {
         char id[64];
         snprintf(id, sizeof id, "%s_jac_chain", g->px);
@@ -267,9 +255,9 @@ static void gen_jac(const gen_ctx *g)
      * unset last state, -1e30) has slots of no meaning, which the unrolled
      * derivative never computed */
     fprintf(g->out, "    for (int i = 0; i < %d; i++) { /* the chain rule at the cuts (deriv.c) */\n"
-                    "        double a = jx[(int)T[3 * i + 1]];\n"
+                    "        double a = jx[T[3 * i + 1]];\n"
                     "        if (a != 0.0)\n"
-                    "            jx[(int)T[3 * i]] += a * jx[(int)T[3 * i + 2]];\n"
+                    "            jx[T[3 * i]] += a * jx[T[3 * i + 2]];\n"
                     "    }\n"
                     "    for (int i = 0; i < %d; i++)\n        jv[i] = jx[i];\n",
             J->nchain, J->nnz);

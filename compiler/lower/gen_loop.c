@@ -8,7 +8,8 @@
  * are loops too. This file prints them: the nodes hoisted out of the loops
  * (read by many instances) and the roots left unrolled by ex_emit, then
  * each run as one loop over a table of its members' varying slots, in the
- * model data; hoisted nodes are themselves rolled, up to GL_DEPTH levels.
+ * model data (the constants as doubles, K; the indices as ints, I);
+ * hoisted nodes are themselves rolled, up to GL_DEPTH levels.
  *
  * Bit for bit: the loop body is the first instance's DAG, printed by the
  * same printer, with each slot read from the table instead of written as a
@@ -32,6 +33,19 @@ static void tab_push(gl_tables *t, double v)
     t->v[t->n++] = v;
 }
 
+/* See gen_loop.h. */
+long gl_tab_ints(gl_tables *t, const int *v, long n)
+{
+    long off = t->ni;
+    if (t->ni + n > t->capi) {
+        t->capi = t->ni + n + 1024;
+        t->ix = xrealloc(t->ix, (size_t)t->capi * sizeof *t->ix);
+    }
+    for (long i = 0; i < n; i++)
+        t->ix[t->ni++] = v[i];
+    return off;
+}
+
 /* The kernel argument a leaf of kind `kind` reads. */
 static const char *var_array(int kind)
 {
@@ -48,34 +62,40 @@ static const char *var_array(int kind)
 static void emit_group(gl *g, FILE *out, const diag_ctx *dc, const gl_inst *ins,
                        const int *members, const gl_group *gr, const int *rs, const char *name,
                        const ex_map *hoist, const char *hname, gl_tables *tabs, const char *kd,
-                       int gno, const char *sum)
+                       const char *ki, int gno, const char *sum)
 {
     const gl_inst *t = &ins[members[gr->m0]];
     size_t ns = t->ns;
     int *col = xmalloc((ns + 1) * sizeof *col);
-    int ncol = 0;
+    int ncol = 0, nicol = 0; /* the varying constants (K) and indices (I) */
     for (size_t s = 0; s < ns; s++) {
         double v0 = g->sv[t->s0 + s];
         col[s] = -1;
         for (int m = 1; m < gr->nm; m++) {
             double v = g->sv[ins[members[gr->m0 + m]].s0 + s];
             if (memcmp(&v, &v0, sizeof v) != 0) {
-                col[s] = ncol++;
+                col[s] = g->sk[t->s0 + s] == SL_CONST ? ncol++ : nicol++;
                 break;
             }
         }
     }
-    /* the table: one row per member, its varying slots */
-    long off = tabs->n;
+    /* the tables: one row per member, its varying constants, and one of
+     * its varying indices (entries written, states and parameters read,
+     * hoisted nodes' places) */
+    long off = tabs->n, offi = tabs->ni;
     for (int m = 0; m < gr->nm; m++) {
         const gl_inst *in = &ins[members[gr->m0 + m]];
         for (size_t s = 0; s < ns; s++) {
             if (col[s] < 0)
                 continue;
             double v = g->sv[in->s0 + s];
-            if (g->sk[in->s0 + s] == SL_HOIST)
-                v = ex_map_get(hoist, (int)v);
-            tab_push(tabs, v);
+            int kind = g->sk[in->s0 + s];
+            if (kind == SL_CONST) {
+                tab_push(tabs, v);
+                continue;
+            }
+            int ix = kind == SL_HOIST ? ex_map_get(hoist, (int)v) : (int)v;
+            gl_tab_ints(tabs, &ix, 1);
         }
     }
     /* the texts of the template's slots and entries */
@@ -90,18 +110,18 @@ static void emit_group(gl *g, FILE *out, const diag_ctx *dc, const gl_inst *ins,
         int c = col[s];
         if (kind == SL_LHS) {
             lhs[nl++] = c < 0 ? xasprintf("%s[%d]", name, (int)v)
-                              : xasprintf("%s[(int)K[%d]]", name, c);
+                              : xasprintf("%s[I[%d]]", name, c);
             continue;
         }
         if (kind == SL_HOIST) {
             text[ntext] = c < 0 ? xasprintf("%s[%d]", hname, ex_map_get(hoist, (int)v))
-                                : xasprintf("%s[(int)K[%d]]", hname, c);
+                                : xasprintf("%s[I[%d]]", hname, c);
         } else if (c < 0) {
             continue; /* the same in every member: written as it is */
         } else if (kind == SL_CONST) {
             text[ntext] = xasprintf("K[%d]", c);
         } else {
-            text[ntext] = xasprintf("%s[(int)K[%d]]", var_array(kind / 16), c);
+            text[ntext] = xasprintf("%s[I[%d]]", var_array(kind / 16), c);
         }
         ex_map_put(&slot, g->sn[t->s0 + s], ntext++);
     }
@@ -112,9 +132,17 @@ static void emit_group(gl *g, FILE *out, const diag_ctx *dc, const gl_inst *ins,
     }
     if (sum)
         lhs[nl++] = xstrdup("const double rt"); /* a term, added to the sum */
-    fprintf(out, "#line 1 \"<jnt>\"\n    {\n        const double *K = %s + %ld; /* %d %s */\n"
-                 "        for (int i = 0; i < %d; i++, K += %d) {\n",
-            kd, off, gr->nm, sum ? "terms" : "instances", gr->nm, ncol);
+    fprintf(out, "#line 1 \"<jnt>\"\n    { /* %d %s */\n", gr->nm, sum ? "terms" : "instances");
+    if (nicol)
+        fprintf(out, "        const int *I = %s + %ld;\n", ki, offi);
+    if (ncol)
+        fprintf(out, "        const double *K = %s + %ld;\n", kd, off);
+    fprintf(out, "        for (int i = 0; i < %d; i++", gr->nm);
+    if (nicol)
+        fprintf(out, ", I += %d", nicol);
+    if (ncol)
+        fprintf(out, ", K += %d", ncol);
+    fputs(") {\n", out);
     char px[32];
     snprintf(px, sizeof px, "k%d_", gno);
     ex_emit_slots(g->P, out, t->nr, troots, (const char *const *)lhs, dc, "            ", px,
@@ -137,7 +165,7 @@ static void emit_group(gl *g, FILE *out, const diag_ctx *dc, const gl_inst *ins,
  * next level, into gh<depth + 1>[k]. */
 static void emit_level(ex_pool *P, FILE *out, const diag_ctx *dc, int n, const ex_id *roots,
                        const char *name, const int *index, const char *prefix, gl_tables *tabs,
-                       const char *kd, int depth)
+                       const char *kd, const char *ki, int depth)
 {
     if (n == 0)
         return;
@@ -207,14 +235,14 @@ static void emit_level(ex_pool *P, FILE *out, const diag_ctx *dc, int n, const e
                 sumtext[nst]);
         gl_group sg = {sums[q].t0, sums[q].nt, 0};
         emit_group(&g, out, dc, plan.tin, plan.tmem, &sg, plan.ts, name, &hoist, hname, tabs, kd,
-                   0, sumtext[nst]);
+                   ki, 0, sumtext[nst]);
         ex_map_put(&sumslot, g.order[sums[q].top], nst++);
     }
     if (nh)
         fprintf(out, "    double %s[%d];\n", hname, nh);
     if (deeper) { /* the hoisted nodes: instances of their own, read (not
                      computed again) by the unrolled roots */
-        emit_level(P, out, dc, nh, hn, hname, NULL, hpx, tabs, kd, depth + 1);
+        emit_level(P, out, dc, nh, hn, hname, NULL, hpx, tabs, kd, ki, depth + 1);
         for (int h = 0; h < nh; h++)
             if (ex_map_get(&sumslot, hn[h]) < 0) {
                 sumtext[nst] = xasprintf("%s[%d]", hname, h);
@@ -229,8 +257,8 @@ static void emit_level(ex_pool *P, FILE *out, const diag_ctx *dc, int n, const e
     free(sumtext);
     ex_map_free(&sumslot);
     for (int q = 0; q < ngrp; q++)
-        emit_group(&g, out, dc, ins, members, &grp[q], rs, name, &hoist, hname, tabs, kd, q,
-                   NULL);
+        emit_group(&g, out, dc, ins, members, &grp[q], rs, name, &hoist, hname, tabs, kd, ki,
+                   q, NULL);
     for (int j = 0; j < k; j++)
         free(pl[j]);
     free(pl);
@@ -244,7 +272,7 @@ static void emit_level(ex_pool *P, FILE *out, const diag_ctx *dc, int n, const e
 /* See gen_loop.h. */
 void gen_loop_emit(ex_pool *P, FILE *out, const diag_ctx *dc, int n, const ex_id *roots,
                    const char *name, const int *index, const char *prefix, gl_tables *tabs,
-                   const char *kd)
+                   const char *kd, const char *ki)
 {
-    emit_level(P, out, dc, n, roots, name, index, prefix, tabs, kd, 0);
+    emit_level(P, out, dc, n, roots, name, index, prefix, tabs, kd, ki, 0);
 }

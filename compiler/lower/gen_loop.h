@@ -20,19 +20,29 @@
 #include <stdio.h>
 #include "expr_int.h"
 
-/* The tables the loops read, appended to the model data (owned). */
+/* The tables the loops read, appended to the model data (owned): the
+ * constants v[0 .. n), then the indices ix[0 .. ni) (stored as doubles in
+ * the model data, which is one array of doubles, and copied once into an
+ * int array by the bind function, so that a loop reads its indices as int:
+ * tcc converted each one from double at every use). */
 typedef struct gl_tables {
     double *v;
     long n, cap;
+    int *ix;
+    long ni, capi;
 } gl_tables;
 
 /* Write C computing roots[0..n) into `name`[index[i]] (index NULL: i),
  * rolled where instances repeat (see above). Tables go to tabs; the loop
- * reads them through the C pointer `kd` (tabs->v[0] is kd[0]); indent is
- * four spaces. tabs NULL: the unrolled code of ex_emit. */
+ * reads the constants through the C pointer `kd` (tabs->v[0] is kd[0]) and
+ * the indices through the int pointer `ki` (tabs->ix[0] is ki[0]); indent
+ * is four spaces. tabs NULL: the unrolled code of ex_emit. */
 void gen_loop_emit(ex_pool *P, FILE *out, const diag_ctx *dc, int n, const ex_id *roots,
                    const char *name, const int *index, const char *prefix, gl_tables *tabs,
-                   const char *kd);
+                   const char *kd, const char *ki);
+
+/* Append n indices to tabs->ix; returns the offset of the first. */
+long gl_tab_ints(gl_tables *tabs, const int *v, long n);
 
 /* ex_emit with the nodes of `slot` (node id -> index into slot_text)
  * written as slot_text[k] and never looked into (gen_expr.c). */

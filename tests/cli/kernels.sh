@@ -81,6 +81,15 @@ if [ "$loops" -gt 0 ] && [ "$flat" -eq 0 ] && cmp -s "$T/twin_loop.csv" "$T/twin
 then pass "kernels: 40 contacts in $loops loops give the rows of the unrolled C, bit for bit"
 else fail "kernels: the looped contacts ($loops loops) differ from the unrolled C ($flat loops)"; fi
 
+# the loops read their indices as int (m_ki, copied once from the model data
+# by m_bind) and their constants as double (m_kd): no index is converted from
+# a double where it is used (tcc converted each at every use)
+nconv=$(grep -v '^        m_ki\[i\] = (int)data\[' "$T/twin_loop.c" | grep -c '(int)')
+if grep -q 'const int \*I = m_ki + ' "$T/twin_loop.c" && grep -q 'const double \*K = m_kd + ' "$T/twin_loop.c" &&
+   [ "$nconv" -eq 0 ]
+then pass "kernels: the loops read int indices (I) and double constants (K), no (int) at a use"
+else fail "kernels: the loops convert indices at their use ($nconv conversions)"; fi
+
 # the same for examples: the first 20 ms of the car pendulum (960 contact and
 # friction instances) and of the festoon, the spatial four-bar
 for run in "car_pendulum -D t_end=0.02" "festoon -D t_end=0.02" "fourbar_spatial"; do
