@@ -2,9 +2,10 @@
  * scene.c: what a model looks like (jnt/scene.h), from its semantic
  * analysis: the multibody bodies and their markers, the joints and their
  * multipliers, each substructure's finite-element mesh with its basis at the
- * nodes, and the contact and friction elements between mesh nodes. Built at
- * the end of sema_lower when the IR asks for it (ir_model.want_scene); the
- * runtime's VTK writer (runtime/io/vtk.c) draws it at every output row.
+ * nodes, and the contact and friction elements between mesh nodes (those
+ * between markers: sema/scene_contacts.c). Built at the end of sema_lower
+ * when the IR asks for it (ir_model.want_scene); the runtime's VTK writer
+ * (runtime/io/vtk.c) draws it at every output row.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,10 +18,6 @@
 #include "passes.h"
 #include "scene_int.h"
 
-/* The probes' names among the scene IR's output columns (sema_scene_probes):
- * PROBE_TAG "ELEM:MA:MB:WHAT", WHAT one of gap, force, v, ax, ay, az, bx,
- * by, bz. Only the scene's IR has them: it is never compiled. */
-#define PROBE_TAG "\001scene:"
 
 /* The parameters' default values (each default may read the earlier ones). */
 static double *param_defaults(const sema *S)
@@ -34,7 +31,8 @@ static double *param_defaults(const sema *S)
 
 /* e at the state where every body is at the origin, unturned (directors
  * the unit vectors); 0 where it reads what only the run knows (NaN). */
-static double at_rest(const sema *S, ex_id e, const double *y, const double *d, const double *p)
+/* See scene_int.h. */
+double scene_at_rest(const sema *S, ex_id e, const double *y, const double *d, const double *p)
 {
     if (e < 0)
         return 0;
@@ -42,14 +40,6 @@ static double at_rest(const sema *S, ex_id e, const double *y, const double *d, 
     return isfinite(v) ? v : 0;
 }
 
-/* The scene's parameter values (jnt_scene.par_prog): expressions of the
- * parameters alone, gathered while the scene is built; yrep, urep: the
- * states at rest (sema's numbering, ny of them) and the gathered points at
- * 0 as constants, to substitute. */
-typedef struct par_list {
-    int n, cap, ny, nu;
-    ex_id *e, *yrep, *urep;
-} par_list;
 
 static void par_init(sema *S, par_list *pl, const double *y, int ny)
 {
@@ -79,7 +69,8 @@ static int reads(sema *S, ex_id e, ex_kind k, int n)
  * index of the first (the others follow); -1 when none reads a parameter
  * (their values at the defaults are the run's) or one reads what only the
  * run knows (discrete states, time, rates): at_rest's values then stay. */
-static int par_vals(sema *S, par_list *pl, int n, const ex_id *e)
+/* See scene_int.h. */
+int scene_par_vals(sema *S, par_list *pl, int n, const ex_id *e)
 {
     ex_id r[6];
     int any = 0;
@@ -321,84 +312,6 @@ static int find_node(const jnt_scene_mesh *ms, const dof *f, int *node, int *com
     return -1;
 }
 
-/* The marker at end n of element el (-1: none), or for a ground point
- * `(x, y[, z])` its coordinates' expressions in x (then -2), in el's scope
- * (an array's instance: its iterator bound, as sema_eval_elem binds it). */
-static int end_marker(sema *S, const elem *el, const ast *n, ex_id x[3])
-{
-    scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival};
-    const scope *sc = el->iname ? &isc : &S->global;
-    if (n->kind == AST_TUPLE) {
-        for (int c = 0; c < 3; c++) {
-            sval v = c < n->nkids ? sema_num(S, sc, n->kids[c], "a ground point")
-                                  : sval_num(ex_const(S->pool, 0), units_none);
-            x[c] = v.k == V_NUM ? v.e : ex_const(S->pool, 0);
-        }
-        return -2;
-    }
-    if (n->kind != AST_MEMBER && n->kind != AST_NAME && n->kind != AST_INDEX)
-        return -1;
-    sval v = sema_eval(S, sc, n);
-    return v.k == V_MARKER ? v.id : -1;
-}
-
-/* How element el is drawn (kind.h's `draw`: SEMA_DRAW_GAP, SEMA_DRAW_SLIP), or 0. */
-static int drawn(const sema *S, const elem *el)
-{
-    const sema_kind *f = sema_elem_family(S, el->kind);
-    return f ? f->draw : 0;
-}
-
-/* One probe: expression e named PROBE_TAG "ELEM:MA:MB:WHAT" among the outputs. */
-static void probe(sema *S, int ei, int ma, int mb, const char *what, ex_id e)
-{
-    char *nm = xasprintf(PROBE_TAG "%d:%d:%d:%s", ei, ma, mb, what);
-    ir_add(&S->m->out, nm, e, -1, units_none, loc_none);
-}
-
-/* See passes.h. */
-void sema_scene_probes(sema *S)
-{
-    ex_pool *P = S->pool;
-    for (int ei = 0; ei < S->nelem; ei++) {
-        const elem *el = &S->elems[ei];
-        if (!drawn(S, el) ||
-            !el->decl || el->decl->nkids < 2 || el->force.k != V_NUM || !el->done)
-            continue;
-        ex_id xa[3], xb[3];
-        int ma = end_marker(S, el, el->decl->kids[0], xa);
-        int mb = end_marker(S, el, el->decl->kids[1], xb);
-        if (ma == -1 || mb == -1 || (ma < 0 && mb < 0))
-            continue; /* not between markers (between mesh nodes: sema_scene's contacts) */
-        static const char *const q[2][2] = {{"gap", "force"}, {"force", "v"}};
-        int fr = drawn(S, el) == SEMA_DRAW_SLIP;
-        sval v[2];
-        int ok = 1;
-        for (int k = 0; k < 2; k++) { /* its quantity, without a diagnostic when absent */
-            int found = 0;
-            for (int i = el->nq - 1; i >= 0 && !found; i--)
-                if (!strcmp(el->q[i].name, q[fr][k]))
-                    v[k] = el->q[i].val, found = 1;
-            ok &= found && v[k].k == V_NUM;
-        }
-        if (!ok)
-            continue;
-        probe(S, ei, ma, mb, fr ? "ff" : "gap", v[0].e);
-        probe(S, ei, ma, mb, fr ? "fv" : "force", v[1].e);
-        for (int s2 = 0; s2 < 2; s2++) { /* the markers' positions */
-            int mk = s2 ? mb : ma;
-            const ex_id *x = s2 ? xb : xa;
-            const marker *m = mk >= 0 ? &S->markers[mk] : NULL;
-            ex_id c[3] = {m ? m->px : x[0], m ? m->py : x[1],
-                          m ? (m->d3 ? m->pz : ex_const(P, 0)) : x[2]};
-            for (int k = 0; k < 3; k++) {
-                char w[3] = {s2 ? 'b' : 'a', (char)('x' + k), 0};
-                probe(S, ei, ma, mb, w, c[k] >= 0 ? c[k] : ex_const(P, 0));
-            }
-        }
-    }
-}
-
 /* A flexible body's node marker m: its place at rest with the gathered
  * points at 0 into x, and the mesh node whose displacement it reads
  * (*mesh, *node; -1 when none). smap: substructure -> scene mesh. */
@@ -424,100 +337,6 @@ static void node_marker(sema *S, const jnt_scene *sc, const int *smap, const mar
         }
     }
     scene_prog_free(g);
-}
-
-/* scene_races into ct, its radii and axis the scene's parameter values when
- * they read parameters (ct->rhop, axisp). */
-static void races(sema *S, par_list *pl, const elem *el, int ma, int mb, const int *bmap,
-                  const double *y, const double *d, const double *p, jnt_scene_mcontact *ct)
-{
-    ex_id rho[2] = {-1, -1}, axe[3] = {-1, -1, -1};
-    int had = ct->rho_a != 0 || ct->rho_b != 0;
-    scene_races(S, el, ma, mb, bmap, y, d, p, ct, rho, axe);
-    if (!had && (rho[0] >= 0 || rho[1] >= 0))
-        ct->rhop = par_vals(S, pl, 2, rho);
-    if (axe[0] >= 0)
-        ct->axisp = par_vals(S, pl, 3, axe);
-}
-
-/* Whether end e1 of the element whose probes start at output k1 (side s1: 0
- * its first end, 1 its second) is end e2 of k2's (side s2): the same marker,
- * or points of the ground (-2) at one place at the scene's parameters. */
-static int same_end(sema *S, int e1, int k1, int s1, int e2, int k2, int s2, const double *y,
-                    const double *d, const double *p)
-{
-    const ir_vars *o = &S->m->out;
-    if (e1 != e2)
-        return 0;
-    for (int c = 0; e1 == -2 && c < 3; c++)
-        if (at_rest(S, o->v[k1 + 2 + 3 * s1 + c].rhs, y, d, p) !=
-            at_rest(S, o->v[k2 + 2 + 3 * s2 + c].rhs, y, d, p))
-            return 0;
-    return 1;
-}
-
-/* The marker contacts of the probes among the outputs (sema_scene_probes),
- * each friction element paired with the contact between the same ends. */
-static void scene_mcontacts(sema *S, jnt_scene *sc, par_list *pl, const int *bmap,
-                            const double *y, const double *d, const double *p)
-{
-    const ir_vars *o = &S->m->out;
-    size_t tl = strlen(PROBE_TAG);
-    int first = -1, n = 0;
-    for (int i = 0; i < o->n; i++)
-        if (!strncmp(o->v[i].name, PROBE_TAG, tl)) {
-            if (first < 0)
-                first = i;
-            n++;
-        }
-    if (n == 0)
-        return;
-    /* the program of all probes, in their order */
-    ex_id *roots = xmalloc((size_t)n * sizeof *roots);
-    for (int k = 0; k < n; k++)
-        roots[k] = o->v[first + k].rhs;
-    probe_prog *g = scene_prog_build(S, n, roots, S->m->f.n);
-    free(roots);
-    sc->probe_prog = g;
-    sc->probe = scene_prog_eval;
-    sc->probe_free = scene_prog_free;
-    sc->nprobe = n;
-    sc->probe_ny = S->m->y.n, sc->probe_nd = S->m->d.n, sc->probe_nu = S->m->f.n;
-    /* the contacts, then their frictions (by the markers at their ends) */
-    sc->mcontact = xcalloc((size_t)n + 1, sizeof *sc->mcontact);
-    int *ends = xmalloc(3 * ((size_t)n + 1) * sizeof *ends); /* ma, mb, first probe */
-    for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < n; k++) {
-            int ei, ma, mb;
-            char what[8];
-            if (sscanf(o->v[first + k].name + tl, "%d:%d:%d:%7s", &ei, &ma, &mb, what) != 4)
-                continue;
-            /* the element's probes follow in probe()'s order: its two values, then
-             * ax, ay, az, bx, by, bz */
-            if (pass == 0 && !strcmp(what, "gap")) {
-                int c = sc->nmcontact++;
-                sc->mcontact[c] = (jnt_scene_mcontact){
-                    .name = xstrdup(S->elems[ei].name), .gap = k, .force = k + 1, .xa = k + 2,
-                    .xb = k + 5, .ffric = -1, .vfric = -1, .ma = ma < 0 ? -1 : ma,
-                    .mb = mb < 0 ? -1 : mb, .axis_body = -1, .rhop = -1, .axisp = -1};
-                races(S, pl, &S->elems[ei], ma, mb, bmap, y, d, p, &sc->mcontact[c]);
-                ends[3 * c] = ma, ends[3 * c + 1] = mb, ends[3 * c + 2] = first + k;
-            }
-            for (int c = 0; pass == 1 && !strcmp(what, "ff") && c < sc->nmcontact; c++) {
-                jnt_scene_mcontact *ct = &sc->mcontact[c];
-                int ca = ends[3 * c], cb = ends[3 * c + 1], kc = ends[3 * c + 2], kf = first + k;
-                if (ct->ffric < 0 && ((same_end(S, ca, kc, 0, ma, kf, 0, y, d, p) &&
-                                       same_end(S, cb, kc, 1, mb, kf, 1, y, d, p)) ||
-                                      (same_end(S, ca, kc, 0, mb, kf, 1, y, d, p) &&
-                                       same_end(S, cb, kc, 1, ma, kf, 0, y, d, p)))) {
-                    ct->ffric = k, ct->vfric = k + 1;
-                    if (ct->rho_a == 0 && ct->rho_b == 0) /* the races' of the friction */
-                        races(S, pl, &S->elems[ei], ca, cb, bmap, y, d, p, ct);
-                    break;
-                }
-            }
-        }
-    free(ends);
 }
 
 /* See core.h. */
@@ -595,9 +414,9 @@ jnt_scene *sema_scene(sema *S)
             continue;
         sc->body[bmap[i]].sizep = -1;
         for (int c = 0; S->bodies[i].shape && c < 3; c++)
-            sc->body[bmap[i]].size[c] = at_rest(S, S->bodies[i].shape_size[c], y, dd, p);
+            sc->body[bmap[i]].size[c] = scene_at_rest(S, S->bodies[i].shape_size[c], y, dd, p);
         if (S->bodies[i].shape)
-            sc->body[bmap[i]].sizep = par_vals(S, &pl, 3, S->bodies[i].shape_size);
+            sc->body[bmap[i]].sizep = scene_par_vals(S, &pl, 3, S->bodies[i].shape_size);
     }
     /* markers, in their bodies' frames */
     sc->marker = xcalloc((size_t)S->nmarker + 1, sizeof *sc->marker);
@@ -606,12 +425,12 @@ jnt_scene *sema_scene(sema *S)
         jnt_scene_marker *sm = &sc->marker[sc->nmarker++];
         sm->name = xstrdup(m->name);
         sm->body = m->body >= 0 ? bmap[m->body] : -1;
-        sm->x[0] = at_rest(S, m->px, y, dd, p);
-        sm->x[1] = at_rest(S, m->py, y, dd, p);
-        sm->x[2] = m->d3 ? at_rest(S, m->pz, y, dd, p) : 0;
+        sm->x[0] = scene_at_rest(S, m->px, y, dd, p);
+        sm->x[1] = scene_at_rest(S, m->py, y, dd, p);
+        sm->x[2] = m->d3 ? scene_at_rest(S, m->pz, y, dd, p) : 0;
         sm->mesh = sm->node = -1;
         ex_id e[3] = {m->px, m->py, m->d3 ? m->pz : -1};
-        sm->xp = par_vals(S, &pl, 3, e);
+        sm->xp = scene_par_vals(S, &pl, 3, e);
     }
     /* joints and their multipliers */
     static const char *const kinds[7] = {"revolute", "prismatic", "fixed", "spherical",
@@ -627,15 +446,15 @@ jnt_scene *sema_scene(sema *S)
         sj->npos = j->d3 ? j->npos : j->kind == JOINT_PRISMATIC ? 0 : 2;
         ex_id axe[6] = {-1, -1, -1, -1, -1, -1};
         if (!j->d3 && j->kind == JOINT_PRISMATIC) {
-            sj->axis[0] = at_rest(S, j->ex, y, dd, p);
-            sj->axis[1] = at_rest(S, j->ey, y, dd, p);
+            sj->axis[0] = scene_at_rest(S, j->ex, y, dd, p);
+            sj->axis[1] = scene_at_rest(S, j->ey, y, dd, p);
             axe[0] = j->ex, axe[1] = j->ey;
         } else if (!j->d3) {
             sj->axis[2] = 1; /* planar joints turn about z */
         } else {
             scene_joint_axes(S, j, y, dd, p, sj, axe);
         }
-        sj->axisp = axe[0] >= 0 || axe[3] >= 0 ? par_vals(S, &pl, 6, axe) : -1;
+        sj->axisp = axe[0] >= 0 || axe[3] >= 0 ? scene_par_vals(S, &pl, 6, axe) : -1;
     }
     /* meshes: the substructures with a basis, in block order */
     sc->mesh = xcalloc((size_t)S->nsub + 1, sizeof *sc->mesh);
@@ -679,7 +498,7 @@ jnt_scene *sema_scene(sema *S)
     int *fnode = xcalloc(4 * ((size_t)S->nelem + 1), sizeof *fnode);
     for (int e = 0; e < S->nelem; e++) {
         const elem *el = &S->elems[e];
-        if (!drawn(S, el))
+        if (!scene_drawn(S, el))
             continue;
         int msh[2] = {-1, -1}, nod[2] = {-1, -1}, cmp[2] = {-1, -1}, g[2] = {-1, -1};
         int ok = 1;
@@ -700,7 +519,7 @@ jnt_scene *sema_scene(sema *S)
         if (!ok || (msh[0] < 0 && msh[1] < 0))
             continue;
         int comp = cmp[1] >= 0 ? cmp[1] : cmp[0];
-        if (drawn(S, el) == SEMA_DRAW_SLIP) {
+        if (scene_drawn(S, el) == SEMA_DRAW_SLIP) {
             int k = sc->nfric++;
             sc->fric[k] = (jnt_scene_friction){.name = xstrdup(el->name), .comp = comp,
                                                .ga = g[0], .gb = g[1]};

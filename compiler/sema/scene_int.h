@@ -1,7 +1,8 @@
 /*
- * scene_int.h: the scene's probe programs (sema/scene_prog.c) and its
- * joints' and clearance joints' axes (sema/scene_axes.c), for sema/scene.c
- * (internal).
+ * scene_int.h: what the scene's files share (internal): its probe programs
+ * (sema/scene_prog.c), its joints' and clearance joints' axes
+ * (sema/scene_axes.c), its contacts between markers (sema/scene_contacts.c)
+ * and its parameter values, for sema/scene.c.
  */
 #ifndef JNT_SEMA_SCENE_INT_H
 #define JNT_SEMA_SCENE_INT_H
@@ -9,6 +10,20 @@
 #include "lower/expr.h"
 #include "jnt/scene.h"
 #include "passes.h"
+
+/* The probes' names among the scene IR's output columns (sema_scene_probes):
+ * PROBE_TAG "ELEM:MA:MB:WHAT", WHAT one of gap, force, v, ax, ay, az, bx,
+ * by, bz. Only the scene's IR has them: it is never compiled. */
+#define PROBE_TAG "\001scene:"
+
+/* The scene's parameter values (jnt_scene.par_prog): expressions of the
+ * parameters alone, gathered while the scene is built; yrep, urep: the
+ * states at rest (sema's numbering, ny of them) and the gathered points at
+ * 0 as constants, to substitute. */
+typedef struct par_list {
+    int n, cap, ny, nu;
+    ex_id *e, *yrep, *urep;
+} par_list;
 
 /* The probes' program: the sub-DAG of their expressions in post-order,
  * each node's operands as positions in it (jnt_scene.probe_prog). */
@@ -48,5 +63,22 @@ void scene_joint_axes(sema *S, const joint *j, const double *y, const double *d,
 void scene_races(sema *S, const elem *el, int ma, int mb, const int *bmap, const double *y,
            const double *d, const double *p, struct jnt_scene_mcontact *ct, ex_id rho[2],
            ex_id axe[3]);
+
+/* sema/scene.c: e at the state where every body is at the origin, unturned;
+ * 0 where it reads what only the run knows. scene_par_vals: the n
+ * expressions e (-1: 0) as parameter values of the scene (appended to pl:
+ * their first index), or -1 when they read no parameter or what only the run
+ * knows. */
+double scene_at_rest(const sema *S, ex_id e, const double *y, const double *d, const double *p);
+int scene_par_vals(sema *S, par_list *pl, int n, const ex_id *e);
+
+/* sema/scene_contacts.c: how element el is drawn (its family's `draw`,
+ * kind.h: SEMA_DRAW_GAP, SEMA_DRAW_SLIP), or 0. scene_mcontacts: the marker
+ * contacts of the probes among the outputs (sema_scene_probes), each
+ * friction paired with the contact between the same ends (bmap: sema body ->
+ * scene body; y, d, p the state at rest). */
+int scene_drawn(const sema *S, const elem *el);
+void scene_mcontacts(sema *S, jnt_scene *sc, par_list *pl, const int *bmap, const double *y,
+                     const double *d, const double *p);
 
 #endif
