@@ -16,7 +16,8 @@
 #     above (kinds/registry.c, the one file that names them all);
 #  5. a kind sees the core's interface (sema/core.h), not sema's state: no file
 #     under compiler/kinds/ (KINDS, for the selftest) includes sema/passes.h or
-#     sema/state.h, so struct sema is incomplete there.
+#     sema/state.h, so struct sema is incomplete there;
+#  6. no compiler source file is over 700 lines (issue 33).
 # OBJ (default $B/obj) may point at other objects: tests/layout/selftest.sh
 # runs these checks on objects made to break them.
 # Run from the repository root with B set to the build directory.
@@ -64,6 +65,12 @@ else fail "a compiler folder includes one above it:$bad"; fi
 bad=$(grep -rl '#include "\(sema/\)\?\(passes\|state\)\.h"' "${KINDS:-compiler/kinds}" 2> /dev/null | tr '\n' ' ')
 if [ -z "$bad" ]; then pass "no kind includes sema's state (sema/passes.h, state.h)"
 else fail "a kind includes sema's state: $bad"; fi
+
+# 6. small files
+big=$(wc -l compiler/*/*.c compiler/*/*.h compiler/kinds/*/*.c compiler/kinds/*/*.h 2> /dev/null |
+      awk '$2 != "total" && $1 > 700 { printf "%s (%d) ", $2, $1 }')
+if [ -z "$big" ]; then pass "no compiler file is over 700 lines"
+else fail "compiler files over 700 lines: $big"; fi
 
 # 2., 3. and 4b. calls between files and folders, from the objects' symbols
 OBJ=${OBJ:-$B/obj}
