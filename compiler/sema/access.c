@@ -21,7 +21,6 @@ sym *sema_sym(const sema *S, int i) { return &S->syms[i]; }
 int sema_ndof(const sema *S) { return S->ndof; }
 int sema_nbody(const sema *S) { return S->nbody; }
 int sema_nmarker(const sema *S) { return S->nmarker; }
-int sema_njoint(const sema *S) { return S->njoint; }
 int sema_nsub(const sema *S) { return S->nsub; }
 int sema_nelem(const sema *S) { return S->nelem; }
 int sema_nsym(const sema *S) { return S->nsym; }
@@ -29,14 +28,6 @@ int sema_ngather(const sema *S) { return S->ngather; }
 int sema_body_id(const sema *S, const body *b) { return (int)(b - S->bodies); }
 ex_id sema_gravity(const sema *S, int k) { return S->gravity[k]; }
 int sema_have_sim(const sema *S) { return S->have_sim; }
-
-/* See core.h. */
-int sema_add_joint(sema *S, const joint *j)
-{
-    XGROW(S->joints, S->capjoint, S->njoint);
-    S->joints[S->njoint] = *j;
-    return S->njoint++;
-}
 
 /* See core.h. */
 int sema_add_sub(sema *S, const subst *b)

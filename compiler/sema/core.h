@@ -29,15 +29,13 @@ sym *sema_sym(const sema *S, int i);
 int sema_ndof(const sema *S);
 int sema_nbody(const sema *S);
 int sema_nmarker(const sema *S);
-int sema_njoint(const sema *S);
 int sema_nsub(const sema *S);
 int sema_nelem(const sema *S);
 int sema_nsym(const sema *S);
 int sema_ngather(const sema *S);      /* substructure points gathered so far (dof.g) */
 int sema_body_id(const sema *S, const body *b);
 
-/* Append joint j, substructure b (owned from now on): its index. */
-int sema_add_joint(sema *S, const joint *j);
+/* Append substructure b (owned from now on): its index. */
 int sema_add_sub(sema *S, const subst *b);
 
 /* The model is a multibody model (an index-3 DAE), a spatial one when `spatial`. */

@@ -248,6 +248,8 @@ static void eval_element(sema *S, const scope *sc, elem *el)
     site.b = endpoint(S, sc, decl->kids[1], el->name);
     if (site.a.kind == END_ERR || site.b.kind == END_ERR)
         return;
+    el->ma = site.a.kind == END_MARKER ? site.a.id : -1;
+    el->mb = site.b.kind == END_MARKER ? site.b.id : -1;
     if (gather_settings(S, fam, el, &site, &geo) != 0)
         return;
     if (fam->elem_prepare && fam->elem_prepare(S, sc, el, &site) != 0)
@@ -400,7 +402,7 @@ void sema_declare_elem(sema *S, sym *s)
         el->name = d->iter ? xasprintf("%s[%ld]", d->name, vals[k]) : xstrdup(d->name);
         el->iname = d->iter ? d->iter->name : NULL;
         el->ival = d->iter ? vals[k] : 0;
-        el->a = el->b = el->joint = -1;
+        el->a = el->b = el->joint = el->ma = el->mb = -1;
         s->inst[k] = S->nelem++;
     }
 }

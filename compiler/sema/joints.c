@@ -98,7 +98,9 @@ void sema_declare_joint(sema *S, sym *s)
     if (fam->joint_build(S, &j, axis, axis_b, drive) != 0)
         goto fail;
     s->inst = xmalloc(sizeof *s->inst);
-    s->inst[0] = sema_add_joint(S, &j);
+    XGROW(S->joints, S->capjoint, S->njoint);
+    S->joints[S->njoint] = j;
+    s->inst[0] = S->njoint++;
     s->ninst = 1;
     return;
 fail:

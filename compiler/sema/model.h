@@ -2,7 +2,7 @@
  * model.h: what sema builds a model from: values (sval) and symbols, the
  * bodies, markers, joints, dofs, substructures and elements of the model
  * under construction. Kinds fill these tables through the core (core.h:
- * sema_dof, sema_add_joint, ...); the core's passes read them. sema's own
+ * sema_dof, sema_add_sub, ...); the core's passes read them. sema's own
  * state (struct sema) is the core's (state.h). Not part of any public
  * interface.
  */
@@ -192,6 +192,7 @@ typedef struct elem {
     int busy, done;
     int a, b;         /* endpoint dofs, -1 for ground; FORCEDEF: a = target */
     int joint;        /* `KIND NAME on JOINT`: the joint, else -1 */
+    int ma, mb;       /* its ends' markers (a point of the ground's own, body -1), else -1 */
     int ec;           /* contact between markers in the energy-consistent form */
     ex_id qi, qf;     /* ec: the gap at the step's start and end (sema_mb_ec_length) */
     int races;        /* placed on a clearance joint's races (kinds/clearance.c, for the

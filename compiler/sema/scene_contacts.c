@@ -14,27 +14,6 @@
 #include "passes.h"
 #include "scene_int.h"
 
-/* The marker at end n of element el (-1: none), or for a ground point
- * `(x, y[, z])` its coordinates' expressions in x (then -2), in el's scope
- * (an array's instance: its iterator bound, as sema_eval_elem binds it). */
-static int end_marker(sema *S, const elem *el, const ast *n, ex_id x[3])
-{
-    scope isc = {.up = &S->global, .iname = el->iname, .ival = el->ival};
-    const scope *sc = el->iname ? &isc : &S->global;
-    if (n->kind == AST_TUPLE) {
-        for (int c = 0; c < 3; c++) {
-            sval v = c < n->nkids ? sema_num(S, sc, n->kids[c], "a ground point")
-                                  : sval_num(ex_const(S->pool, 0), units_none);
-            x[c] = v.k == V_NUM ? v.e : ex_const(S->pool, 0);
-        }
-        return -2;
-    }
-    if (n->kind != AST_MEMBER && n->kind != AST_NAME && n->kind != AST_INDEX)
-        return -1;
-    sval v = sema_eval(S, sc, n);
-    return v.k == V_MARKER ? v.id : -1;
-}
-
 /* See scene_int.h. */
 int scene_drawn(const sema *S, const elem *el)
 {
@@ -55,12 +34,12 @@ void sema_scene_probes(sema *S)
     ex_pool *P = S->pool;
     for (int ei = 0; ei < S->nelem; ei++) {
         const elem *el = &S->elems[ei];
-        if (!scene_drawn(S, el) ||
-            !el->decl || el->decl->nkids < 2 || el->force.k != V_NUM || !el->done)
+        if (!scene_drawn(S, el) || el->force.k != V_NUM || !el->done)
             continue;
-        ex_id xa[3], xb[3];
-        int ma = end_marker(S, el, el->decl->kids[0], xa);
-        int mb = end_marker(S, el, el->decl->kids[1], xb);
+        /* its ends' markers as the element machinery found them, a point of the
+         * ground named -2 in the probes */
+        int ma = el->ma >= 0 && S->markers[el->ma].body < 0 ? -2 : el->ma;
+        int mb = el->mb >= 0 && S->markers[el->mb].body < 0 ? -2 : el->mb;
         if (ma == -1 || mb == -1 || (ma < 0 && mb < 0))
             continue; /* not between markers (between mesh nodes: sema_scene's contacts) */
         static const char *const q[2][2] = {{"gap", "force"}, {"force", "v"}};
@@ -79,11 +58,8 @@ void sema_scene_probes(sema *S)
         probe(S, ei, ma, mb, fr ? "ff" : "gap", v[0].e);
         probe(S, ei, ma, mb, fr ? "fv" : "force", v[1].e);
         for (int s2 = 0; s2 < 2; s2++) { /* the markers' positions */
-            int mk = s2 ? mb : ma;
-            const ex_id *x = s2 ? xb : xa;
-            const marker *m = mk >= 0 ? &S->markers[mk] : NULL;
-            ex_id c[3] = {m ? m->px : x[0], m ? m->py : x[1],
-                          m ? (m->d3 ? m->pz : ex_const(P, 0)) : x[2]};
+            const marker *m = &S->markers[s2 ? el->mb : el->ma];
+            ex_id c[3] = {m->px, m->py, m->d3 ? m->pz : ex_const(P, 0)};
             for (int k = 0; k < 3; k++) {
                 char w[3] = {s2 ? 'b' : 'a', (char)('x' + k), 0};
                 probe(S, ei, ma, mb, w, c[k] >= 0 ? c[k] : ex_const(P, 0));
