@@ -133,6 +133,12 @@ best_emit_ms "$T/mm2000.jnt" 5; t2=$BEST
 best_emit_ms "$T/mm20000.jnt" 1; t20=$BEST
 slope=$(awk -v a="$t2" -v b="$t20" 'BEGIN { if (a < 1) a = 1; printf "%.2f", log(b / a) / log(10) }')
 echo "MEASURE: kernels.emit_slope $slope"
-if awk -v s="$slope" 'BEGIN { exit !(s < 1.25) }' && [ "$t20" -gt 0 ]
-then pass "kernels: jnt emit of 2,000 and 20,000 bodies: $t2 and $t20 ms of CPU, slope $slope"
+# the sanitizer build (make check-asan) pays ASan's shadow memory and quarantine, page
+# faults that grow faster than the model (1.28 and 1.38 measured there on a loaded machine,
+# 1.09 on a quiet one): its bound is looser, still far below a quadratic 2; the product
+# build's 1.25 is the claim
+lim=1.25
+readelf -dW "$J" 2> /dev/null | grep -q 'NEEDED.*libasan' && lim=1.5
+if awk -v s="$slope" -v l="$lim" 'BEGIN { exit !(s < l) }' && [ "$t20" -gt 0 ]
+then pass "kernels: jnt emit of 2,000 and 20,000 bodies: $t2 and $t20 ms of CPU, slope $slope (under $lim)"
 else fail "kernels: jnt emit grows faster than the bodies: $t2 ms (2,000), $t20 ms (20,000), slope $slope"; fi
